@@ -1,0 +1,41 @@
+// One runner (jest + swc) for three layers, told apart by file suffix:
+//   *.spec.ts      unit tests, beside the code
+//   *.int-spec.ts  integration tests against real PostgreSQL, Redis, SMTP and S3
+//   *.e2e-spec.ts  browser journeys in apps/web-e2e against the started product
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true, tsx: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, react: { runtime: 'automatic' } },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const moduleNameMapper = { '^@spark/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts' };
+
+const layer = (displayName, testMatch, extra = {}) => ({
+  displayName,
+  rootDir: __dirname,
+  testMatch,
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  moduleNameMapper,
+  testEnvironment: 'node',
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  ...extra,
+});
+
+module.exports = {
+  projects: [
+    layer('unit', ['<rootDir>/{apps,libs}/**/*.spec.ts']),
+    layer('integration', ['<rootDir>/{apps,libs}/**/*.int-spec.ts'], { testTimeout: 60_000 }),
+    layer('e2e', ['<rootDir>/apps/web-e2e/**/*.e2e-spec.ts'], {
+      testTimeout: 120_000,
+      globalSetup: '<rootDir>/apps/web-e2e/support/global-setup.ts',
+      globalTeardown: '<rootDir>/apps/web-e2e/support/global-teardown.ts',
+    }),
+  ],
+};

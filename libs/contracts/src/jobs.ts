@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { emailSchema, isoDateTimeSchema, uuidSchema } from './common';
+import { leadRoleSchema } from './leads';
+
+/** BullMQ queue names. Frozen and never renamed: queued jobs would be stranded. */
+export const QUEUES = Object.freeze({
+  mail: 'mail',
+} as const);
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export const leadConfirmationJobSchema = z.object({
+  leadId: uuidSchema,
+  email: emailSchema,
+  role: leadRoleSchema,
+});
+
+export const leadAlertJobSchema = z.object({
+  leadId: uuidSchema,
+  email: emailSchema,
+  role: leadRoleSchema,
+  interest: z.string().nullable(),
+  createdAt: isoDateTimeSchema,
+});
+
+/**
+ * Job name → payload schema, per queue. A job name is a shipped identifier like a queue
+ * name: never rename one. The notifier refuses to start unless every mail job has one handler.
+ */
+export const mailJobs = {
+  'lead-confirmation': leadConfirmationJobSchema,
+  'lead-alert': leadAlertJobSchema,
+} as const;
+
+export const jobsByQueue = {
+  [QUEUES.mail]: mailJobs,
+} as const;
+
+export type MailJobName = keyof typeof mailJobs;
+export type JobName<Q extends QueueName> = keyof (typeof jobsByQueue)[Q] & string;
+export type JobPayload<Q extends QueueName, N extends JobName<Q>> = z.infer<
+  (typeof jobsByQueue)[Q][N] extends z.ZodType ? (typeof jobsByQueue)[Q][N] : never
+>;
+
+/** Looks up the payload schema of a job, or undefined when the name is unknown. */
+export function jobSchemaOf(queue: QueueName, name: string): z.ZodType | undefined {
+  const jobs: Record<string, z.ZodType> = jobsByQueue[queue];
+  return Object.hasOwn(jobs, name) ? jobs[name] : undefined;
+}
