@@ -25,15 +25,18 @@ const layer = (displayName, testMatch, extra = {}) => ({
   moduleNameMapper,
   testEnvironment: 'node',
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // content-disposition 3 ships only ESM; Node 20 loads it with require(esm), jest needs it compiled.
+  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   ...extra,
 });
 
 module.exports = {
+  // A per-project testTimeout is ignored by jest; the slowest layer (e2e) sets its own in its files.
+  testTimeout: 60_000,
   projects: [
     layer('unit', ['<rootDir>/{apps,libs}/**/*.spec.ts']),
-    layer('integration', ['<rootDir>/{apps,libs}/**/*.int-spec.ts'], { testTimeout: 60_000 }),
+    layer('integration', ['<rootDir>/{apps,libs}/**/*.int-spec.ts']),
     layer('e2e', ['<rootDir>/apps/web-e2e/**/*.e2e-spec.ts'], {
-      testTimeout: 120_000,
       globalSetup: '<rootDir>/apps/web-e2e/support/global-setup.ts',
       globalTeardown: '<rootDir>/apps/web-e2e/support/global-teardown.ts',
     }),

@@ -8,13 +8,14 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
-const skip = new Set(['node_modules', 'dist', 'web', 'web-e2e']);
+// The SPA is built by Vite and the browser tests run under jest: neither belongs in dist/.
+const skip = new Set(['node_modules', 'dist', 'apps/web', 'apps/web-e2e'].map((path) => join(root, path)));
 const isSource = (name) => name.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec|d)\.ts$/.test(name);
 
 async function* sources(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (skip.has(entry.name)) continue;
     const path = join(dir, entry.name);
+    if (skip.has(path) || entry.name === 'node_modules') continue;
     if (entry.isDirectory()) yield* sources(path);
     else if (isSource(entry.name)) yield path;
   }

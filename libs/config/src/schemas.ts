@@ -18,6 +18,9 @@ export const baseEnv = (env: Env) =>
 export const serviceEnv = (env: Env) =>
   baseEnv(env).extend({
     HEALTH_PORT: port(0),
+    OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
+    // How long a dispatched job may go unseen before the relay asks BullMQ whether Redis lost it.
+    OUTBOX_VERIFY_AFTER_MS: z.coerce.number().int().min(10).default(10_000),
   });
 
 export const gatewayEnv = (env: Env) =>
@@ -31,7 +34,7 @@ export const gatewayEnv = (env: Env) =>
   });
 
 export const notifierEnv = (env: Env) =>
-  baseEnv(env).extend({
+  serviceEnv(env).extend({
     SMTP_URL: serviceUrl(env, 'smtp://127.0.0.1:1025'),
     MAIL_FROM: z.string().default('Spark <hello@spark.local>'),
     LEAD_ALERT_EMAIL: z.email().default('alerts@spark.local'),

@@ -14,6 +14,8 @@ export const patterns = {
 export type PatternName = keyof typeof patterns;
 export type RequestOf<P extends PatternName> = z.input<(typeof patterns)[P]['request']>;
 export type ResponseOf<P extends PatternName> = z.output<(typeof patterns)[P]['response']>;
+/** What a handler receives: the request after its schema parsed it (defaults applied, e-mail normalised). */
+export type PayloadOf<P extends PatternName> = z.output<(typeof patterns)[P]['request']>;
 
 export const services = ['auth', 'leads', 'progress', 'investor', 'ditl', 'content'] as const;
 export type ServiceName = (typeof services)[number];

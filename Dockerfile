@@ -1,0 +1,23 @@
+# One image for every server process of Spark; the command picks the app:
+#   docker run spark node dist/apps/leads-service/src/main.js
+# The gateway (the default command) also serves the built SPA from /app/dist/web.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY . .
+RUN npm ci --no-audit --no-fund \
+ && npm run build \
+ && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    WEB_DIST=/app/dist/web \
+    PORT=8080 \
+    HEALTH_PORT=8081
+WORKDIR /app
+COPY --from=build --chown=node:node /app/package.json ./
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+USER node
+EXPOSE 8080 8081
+CMD ["node", "--enable-source-maps", "dist/apps/gateway/src/main.js"]

@@ -1,0 +1,19 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
+import type { Logger } from '@spark/logging';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toErrorBody } from './error-body';
+
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const body = toErrorBody(error, request.id);
+    if (body.statusCode >= 500) this.logger.error({ err: error, url: request.url }, 'request failed');
+    const reply = http.getResponse<FastifyReply>();
+    if (body.retryAfterSeconds) void reply.header('retry-after', String(body.retryAfterSeconds));
+    void reply.status(body.statusCode).send(body);
+  }
+}

@@ -1,0 +1,15 @@
+import type { PipeTransform } from '@nestjs/common';
+import { toFieldErrors } from '@spark/contracts';
+import { DomainError } from '@spark/messaging';
+import type { z } from 'zod';
+
+/** Validates a body (or query) with its contract schema: 400 with field errors, nothing else runs. */
+export class ZodPipe<S extends z.ZodType> implements PipeTransform<unknown, z.output<S>> {
+  constructor(private readonly schema: S) {}
+
+  transform(value: unknown): z.output<S> {
+    const result = this.schema.safeParse(value ?? {});
+    if (result.success) return result.data;
+    throw new DomainError('VALIDATION_FAILED', 'Some fields are invalid.', { fieldErrors: toFieldErrors(result.error) });
+  }
+}

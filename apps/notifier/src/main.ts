@@ -1,0 +1,44 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig, notifierEnv } from '@spark/config';
+import { createLogger, PinoNestLogger } from '@spark/logging';
+import { createServiceDataSource, ensureDatabase, initializeWithMigrations } from '@spark/persistence';
+import { onShutdown, runMain, startHealthServer } from '@spark/runtime';
+import { Redis } from 'ioredis';
+import { Mailer } from './mail/mailer';
+import { SentMailRepository } from './mail/sent-mail.repository';
+import { notifierMigrations } from './migrations';
+import { NotifierModule } from './notifier.module';
+
+export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(notifierEnv, env);
+  const logger = createLogger('notifier', config.LOG_LEVEL);
+  await ensureDatabase(config.DATABASE_URL);
+  const dataSource = await initializeWithMigrations(
+    createServiceDataSource({ url: config.DATABASE_URL, schema: 'notifier', entities: [], migrations: notifierMigrations, applicationName: 'notifier' }),
+    'notifier',
+  );
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM);
+  const app = await NestFactory.createApplicationContext(
+    NotifierModule.register(redis, config.BUS_PREFIX, {
+      mailer,
+      sent: new SentMailRepository(dataSource),
+      logger,
+      context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL },
+      concurrency: config.NOTIFIER_CONCURRENCY,
+    }),
+    { logger: new PinoNestLogger(logger) },
+  );
+  const health = await startHealthServer(config.HEALTH_PORT, async () => (await redis.ping()) === 'PONG');
+  logger.info('ready');
+  return async () => {
+    health?.close();
+    await app.close();
+    mailer.close();
+    await dataSource.destroy();
+    redis.disconnect();
+  };
+}
+
+if (require.main === module) runMain('notifier', async () => onShutdown(await startNotifier()));

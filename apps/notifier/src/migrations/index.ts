@@ -1,0 +1,3 @@
+import { CreateSentEmails1763800000010 } from './1763800000010-create-sent-emails';
+
+export const notifierMigrations = [CreateSentEmails1763800000010];

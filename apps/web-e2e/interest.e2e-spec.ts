@@ -1,0 +1,78 @@
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, newPage } from './support/browser';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const uniqueEmail = (label: string) => `e2e+${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+const isAt = (pathname: string) => (url: URL) => url.pathname === pathname;
+
+async function submitInterest(page: Page, email: string, role: 'client' | 'coach'): Promise<void> {
+  await page.goto('/interest');
+  const form = page.getByRole('form', { name: 'Express interest' }).first();
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('I am a').selectOption(role);
+  await form.getByRole('button', { name: 'Get Started Free' }).click();
+}
+
+describe('interest funnel', () => {
+  it('sends a visitor without a stored lead from the thank-you page back to the interest form', async () => {
+    const page = await newPage(browser);
+    await page.goto('/interest/thank-you');
+    await page.waitForURL(isAt('/interest'), { timeout: 10_000 });
+    await page.context().close();
+  });
+
+  it('a client submits interest, names a challenge and returns home about 1.5 s later', async () => {
+    const page = await newPage(browser);
+    const email = uniqueEmail('client');
+    await submitInterest(page, email, 'client');
+
+    await page.getByText('Thanks!', { exact: true }).waitFor();
+    await page.getByText('Check your email for next steps', { exact: true }).waitFor();
+    await page.waitForURL(isAt('/interest/thank-you'));
+    expect(await page.evaluate('localStorage.getItem("spark_lead_email")')).toBe(email);
+    expect(await page.evaluate('localStorage.getItem("spark_user_role")')).toBe('client');
+    await page.getByText('Your Transformation Begins').waitFor();
+
+    await page.getByRole('button', { name: 'Staying consistent' }).click();
+    const answeredAt = Date.now();
+    await page.getByText('Got it!', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Staying consistent' }).count()).toBe(0);
+    await page.waitForURL(isAt('/'), { timeout: 5_000 });
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(1_200);
+    await page.context().close();
+  });
+
+  it('a coach sees the coaching timeline and no challenge question', async () => {
+    const page = await newPage(browser);
+    await submitInterest(page, uniqueEmail('coach'), 'coach');
+    await page.waitForURL(isAt('/interest/thank-you'));
+    await page.getByText('Start Coaching').waitFor();
+    expect(await page.getByText("What's your biggest challenge right now?").count()).toBe(0);
+    await page.getByRole('link', { name: 'What Comes Next?' }).click();
+    await page.waitForURL(isAt('/'));
+    await page.context().close();
+  });
+
+  it('a second submission of the same e-mail gets a friendly message, not a database error', async () => {
+    const page = await newPage(browser);
+    const email = uniqueEmail('repeat');
+    await submitInterest(page, email, 'client');
+    await page.waitForURL(isAt('/interest/thank-you'));
+
+    await submitInterest(page, email, 'client');
+    await page.getByText("You're already on the list", { exact: true }).waitFor();
+    expect(await page.getByText(/Database error/).count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/interest');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,198 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchBrowser, newPage, phoneViewport, saveScreenshot } from './support/browser';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function openPage(path: string, viewport?: { width: number; height: number }): Promise<Page> {
+  const page = await newPage(browser, { viewport });
+  await page.goto(path);
+  // Every public page ends with the footer; once it is there the lazy page has rendered.
+  await page.locator('footer').waitFor();
+  return page;
+}
+
+const locationOf = (page: Page) => {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}${url.hash}`;
+};
+
+/** Clicks and waits until the browser shows the expected path (with query and hash). */
+async function expectClickLeadsTo(page: Page, target: Locator, expected: string): Promise<void> {
+  await target.click();
+  await page.waitForURL((url) => `${url.pathname}${url.search}${url.hash}` === expected, { timeout: 10_000 });
+  expect(locationOf(page)).toBe(expected);
+}
+
+/** Polls until the element's top edge is inside the viewport (smooth scrolling takes a moment). */
+async function expectScrolledTo(page: Page, selector: string): Promise<void> {
+  const viewportHeight = page.viewportSize()?.height ?? 0;
+  const deadline = Date.now() + 5_000;
+  let top = Number.POSITIVE_INFINITY;
+  while (Date.now() < deadline) {
+    top = (await page.locator(selector).boundingBox())?.y ?? top;
+    if (top >= -2 && top < viewportHeight / 2) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`${selector} was not scrolled into view (top at ${top}px)`);
+}
+
+describe('landing page', () => {
+  it('top navigation leads to each section, the founder page and the interest form', async () => {
+    const page = await openPage('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const [label, destination, section] of [
+      ['Method', '/#method', '#method'],
+      ['Research', '/#research', '#research'],
+      ['Ecosystem', '/#ecosystem', '#ecosystem'],
+      ['Products', '/#products', '#products'],
+    ] as const) {
+      await expectClickLeadsTo(page, nav.getByRole('link', { name: label, exact: true }), destination);
+      await expectScrolledTo(page, section);
+    }
+    await expectClickLeadsTo(page, nav.getByRole('link', { name: 'The Proof' }), '/me');
+    await page.goto('/');
+    await expectClickLeadsTo(page, nav.getByRole('link', { name: 'Get Started' }), '/interest');
+    await page.context().close();
+  });
+
+  it('hero buttons start the evolution and smooth-scroll to the method', async () => {
+    const page = await openPage('/');
+    await expectClickLeadsTo(page, page.getByRole('link', { name: 'Learn More', exact: true }), '/#method');
+    await expectScrolledTo(page, '#method');
+    await page.goto('/');
+    await expectClickLeadsTo(page, page.getByRole('link', { name: 'Start Your Evolution' }), '/interest');
+    await page.context().close();
+  });
+
+  it('each of the four product cards leads to the products page', async () => {
+    const page = await openPage('/');
+    const cardLinks = page.locator('#products').getByRole('link', { name: /^Learn More about / });
+    expect(await cardLinks.count()).toBe(4);
+    for (let index = 0; index < 4; index++) {
+      await page.goto('/#products');
+      await expectClickLeadsTo(page, cardLinks.nth(index), '/products');
+    }
+    await page.context().close();
+  });
+
+  it('"Get The Spark" leads to the interest form', async () => {
+    const page = await openPage('/');
+    await expectClickLeadsTo(page, page.getByRole('link', { name: 'Get The Spark' }), '/interest');
+    await page.context().close();
+  });
+
+  it('footer offers sign-in, the founder and the legal name with the current year', async () => {
+    const page = await openPage('/');
+    const footer = page.locator('footer');
+    const year = new Date().getFullYear();
+    expect(await footer.getByText(`© ${year} Spark Evolution Labs, Inc.`).count()).toBe(1);
+    await expectClickLeadsTo(page, footer.getByRole('link', { name: 'Returning user? Sign in here' }), '/signin');
+    await page.goto('/');
+    await expectClickLeadsTo(page, footer.getByRole('link', { name: 'About the Founder' }), '/me');
+    await page.goto('/');
+    await expectClickLeadsTo(page, footer.getByRole('link', { name: 'The Method' }), '/#method');
+    await expectScrolledTo(page, '#method');
+    await page.context().close();
+  });
+
+  it('sets a title, a description and social-sharing metadata', async () => {
+    const page = await openPage('/');
+    await page.locator('#method').waitFor();
+    expect(await page.title()).toContain('Spark');
+    for (const selector of ['meta[name="description"]', 'meta[property="og:title"]', 'meta[property="og:description"]', 'meta[name="twitter:card"]']) {
+      expect(await page.locator(selector).getAttribute('content')).toBeTruthy();
+    }
+    await page.context().close();
+  });
+});
+
+describe('products page', () => {
+  it('buttons lead to sign-in per product, the interest form, the method, the research and the founder', async () => {
+    const page = await openPage('/products');
+    const main = page.locator('main');
+    for (const [label, destination] of [
+      ['Open The Spark', '/signin?product=spark'],
+      ['Open Coach Dashboard', '/signin?product=coach'],
+      ['Request access', '/interest'],
+      ['Explore the method', '/#method'],
+      ['The research', '/#research'],
+      ['Meet the founder', '/me'],
+      ['Returning user? Sign in here', '/signin'],
+    ] as const) {
+      await page.goto('/products');
+      await expectClickLeadsTo(page, main.getByRole('link', { name: label, exact: true }), destination);
+    }
+    await page.context().close();
+  });
+});
+
+describe('unknown pages', () => {
+  it('show "Oops! Page not found" with a link home', async () => {
+    const page = await openPage('/this/page/does-not-exist');
+    await page.getByRole('heading', { name: 'Oops! Page not found' }).waitFor();
+    await expectClickLeadsTo(page, page.getByRole('link', { name: 'Return to Home' }), '/');
+    await page.context().close();
+  });
+
+  it('routes another issue builds say plainly that they are not built yet', async () => {
+    const page = await openPage('/donate');
+    await page.getByText('This page is not built yet').waitFor();
+    await page.context().close();
+  });
+});
+
+describe('Day in the Life carousel', () => {
+  it('advances to the next slide on its own after about four seconds', async () => {
+    const page = await openPage('/interest');
+    const carousel = page.locator('[aria-roledescription="carousel"]');
+    await carousel.scrollIntoViewIfNeeded();
+    const firstIndex = await carousel.getAttribute('data-selected-index');
+    await page.waitForTimeout(3_000);
+    expect(await carousel.getAttribute('data-selected-index')).toBe(firstIndex);
+    const deadline = Date.now() + 4_000;
+    let index = firstIndex;
+    while (index === firstIndex && Date.now() < deadline) {
+      await page.waitForTimeout(100);
+      index = await carousel.getAttribute('data-selected-index');
+    }
+    expect(index).not.toBe(firstIndex);
+    await page.context().close();
+  });
+});
+
+describe('on a phone', () => {
+  const publicPages = [
+    ['/', 'landing'],
+    ['/interest', 'interest'],
+    ['/products', 'products'],
+    ['/me', 'founder'],
+    ['/evolutions', 'evolutions'],
+    ['/no-such-page', 'not-found'],
+  ] as const;
+
+  it.each(publicPages)('%s fits a 390 px screen without sideways scrolling', async (path, name) => {
+    const page = await openPage(path, phoneViewport);
+    await page.locator('footer').waitFor();
+    await page.waitForLoadState('networkidle');
+    const pageWidth = await page.evaluate('document.documentElement.scrollWidth');
+    expect(pageWidth).toBeLessThanOrEqual(phoneViewport.width);
+    await saveScreenshot(page, `mobile-${name}`);
+    await page.context().close();
+  });
+
+  it('the menu button opens the navigation', async () => {
+    const page = await openPage('/', phoneViewport);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('dialog', { name: 'Menu' });
+    await expectClickLeadsTo(page, menu.getByRole('link', { name: 'The Proof' }), '/me');
+    await page.context().close();
+  });
+});

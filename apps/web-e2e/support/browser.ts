@@ -1,0 +1,35 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const phoneViewport = { width: 390, height: 844 } as const;
+export const laptopViewport = { width: 1366, height: 900 } as const;
+
+const screenshotDir = join(__dirname, '..', '..', '..', 'test-artifacts', 'screenshots');
+
+/** The product under test; global-setup starts it and publishes its address. */
+export function baseUrl(): string {
+  const url = process.env.E2E_BASE_URL;
+  if (!url) throw new Error('E2E_BASE_URL is not set: run the e2e project so global-setup starts the product');
+  return url.replace(/\/$/, '');
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+export async function newPage(browser: Browser, options: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: options.viewport ?? laptopViewport, baseURL: baseUrl() });
+  return context.newPage();
+}
+
+/** Full-page PNG under test-artifacts/screenshots, kept for humans to review. */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
+  await mkdir(screenshotDir, { recursive: true });
+  const path = join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

@@ -1,0 +1,40 @@
+// Every localStorage key the SPA uses, in one place. The spark_* names come from the spec
+// and are read by flows other issues build, so they are never renamed.
+export const storageKeys = {
+  leadEmail: 'spark_lead_email',
+  userRole: 'spark_user_role',
+  onboardingComplete: 'spark_onboarding_complete',
+  userEmail: 'spark_user_email',
+  userGoal: 'spark_user_goal',
+  landingRolePreference: 'spark_landing_role_preference',
+  magicLinkAuth: 'spark_magic_link_auth',
+  coachApproved: 'spark_coach_approved',
+  leadChallengeToken: 'spark_lead_challenge_token',
+} as const;
+
+export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+
+// Storage can throw (private mode, disabled cookies); a missing value is the safe answer.
+export function readStored(key: StorageKey): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeStored(key: StorageKey, value: string): void {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    // Nothing to do: the flow continues without persistence.
+  }
+}
+
+export function removeStored(key: StorageKey): void {
+  try {
+    window.localStorage.removeItem(key);
+  } catch {
+    // Same as above.
+  }
+}

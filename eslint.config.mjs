@@ -1,0 +1,72 @@
+// ESLint 9 flat config: the rules that matter are errors here, not sentences in a doc.
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const typescriptFiles = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
+
+// Architecture as lint: apps share only libs, the web app only the contracts.
+const moduleBoundaries = {
+  enforceBuildableLibDependency: false,
+  allow: [],
+  depConstraints: [
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts'] },
+    { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts'] },
+    { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts'] },
+    { sourceTag: 'type:lib', notDependOnLibsWithTags: ['type:app', 'type:e2e'] },
+    { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+    { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['scope:shared'] },
+    { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+    { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['scope:server', 'scope:shared'] },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '.data/**', '.nx/**', 'coverage/**', '**/*.d.ts'] },
+  { linterOptions: { reportUnusedDisableDirectives: 'error' } },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { '@nx': nx },
+    rules: { '@nx/enforce-module-boundaries': ['error', moduleBoundaries] },
+  },
+  {
+    // Whole-system tests boot real apps in-process; the only place an app's code may be imported.
+    files: ['apps/system-tests/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { ...moduleBoundaries, allow: ['^\\.\\./\\.\\./[a-z-]+/src/(main|service)$'] }],
+    },
+  },
+  {
+    files: typescriptFiles,
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Nest modules and DI tokens are classes with only decorators.
+      '@typescript-eslint/no-extraneous-class': 'off',
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    files: ['jest.config.js'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+);

@@ -1,0 +1,5 @@
+export * from './job-handlers';
+export * from './job-queues';
+export * from './outbox-relay';
+export * from './outbox-rows';
+export * from './outbox.migration';

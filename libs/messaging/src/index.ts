@@ -1,0 +1,6 @@
+export * from './domain-error';
+export * from './redis-streams.client';
+export * from './redis-streams.context';
+export * from './redis-streams.server';
+export * from './service-bus';
+export { DEFAULT_PREFIX, replyListKey, requestStreamKey } from './stream-keys';

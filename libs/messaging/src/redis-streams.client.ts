@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ClientProxy, type ReadPacket, type WritePacket } from '@nestjs/microservices';
+import { serviceOf } from '@spark/contracts';
+import { currentCorrelationId, newCorrelationId, type Logger } from '@spark/logging';
+import Redis from 'ioredis';
+import { DomainError, ServiceUnavailableError } from './domain-error';
+import { DEFAULT_PREFIX, replyListKey, requestStreamKey } from './stream-keys';
+import { decodeReply, encodeEntry, fromWireError, type RequestEntry } from './wire-format';
+
+export interface RedisStreamsClientOptions {
+  redisUrl: string;
+  prefix?: string;
+  /** Default deadline of a request. */
+  timeoutMs?: number;
+  logger: Logger;
+}
+
+interface PendingRequest {
+  service: string;
+  timer: NodeJS.Timeout;
+  resolve: (response: unknown) => void;
+  reject: (error: DomainError) => void;
+}
+
+const REPLY_BLOCK_SECONDS = 5;
+const REPLY_DRAIN_BATCH = 100;
+// A safety cap for a stream nobody consumes; live consumers delete what they handle.
+const STREAM_MAX_LENGTH = 100_000;
+
+/**
+ * Sends each request to the stream of the service named by its pattern and waits for the answer
+ * on this instance's own reply list. See docs/messaging.md.
+ */
+export class RedisStreamsClient extends ClientProxy {
+  readonly clientId = randomUUID();
+  private readonly prefix: string;
+  private readonly replyKey: string;
+  private readonly timeoutMs: number;
+  private readonly log: Logger;
+  private commands?: Redis;
+  private replies?: Redis;
+  private opening?: Promise<void>;
+  private replyLoop?: Promise<void>;
+  private closed = false;
+  private readonly pending = new Map<string, PendingRequest>();
+
+  constructor(private readonly options: RedisStreamsClientOptions) {
+    super();
+    this.prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.replyKey = replyListKey(this.prefix, this.clientId);
+    this.timeoutMs = options.timeoutMs ?? 5_000;
+    this.log = options.logger.child({ transport: 'redis-streams', clientId: this.clientId });
+  }
+
+  connect(): Promise<void> {
+    this.opening ??= this.open();
+    return this.opening;
+  }
+
+  /** Sends a request and resolves with the handler's answer; rejects with a DomainError. */
+  async request(pattern: string, data: unknown, timeoutMs = this.timeoutMs): Promise<unknown> {
+    await this.connect();
+    return new Promise((resolve, reject) => this.startRequest(pattern, data, timeoutMs, resolve, reject));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const [id, request] of this.pending) {
+      clearTimeout(request.timer);
+      this.pending.delete(id);
+      const service = `${request.service}-service`;
+      request.reject(
+        new DomainError('SERVICE_UNAVAILABLE', `The client closed before ${service} answered`, { service }),
+      );
+    }
+    // Disconnecting aborts the blocking BLPOP at once.
+    this.replies?.disconnect();
+    await this.replyLoop;
+    await this.commands?.del(this.replyKey).catch(() => undefined);
+    await this.commands?.quit().catch(() => undefined);
+    this.opening = undefined;
+  }
+
+  unwrap<T>(): T {
+    if (!this.commands || !this.replies) throw new Error('RedisStreamsClient is not connected yet');
+    return [this.commands, this.replies] as T;
+  }
+
+  protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
+    const id = this.startRequest(
+      this.normalizePattern(packet.pattern),
+      packet.data,
+      this.timeoutMs,
+      (response) => callback({ response, isDisposed: true }),
+      (error) => callback({ err: error }),
+    );
+    // Unsubscribing stops waiting; a late answer is then ignored.
+    return () => {
+      const request = this.pending.get(id);
+      if (request) clearTimeout(request.timer);
+      this.pending.delete(id);
+    };
+  }
+
+  protected async dispatchEvent<T = undefined>(packet: ReadPacket): Promise<T> {
+    await this.connect();
+    const pattern = this.normalizePattern(packet.pattern);
+    const data = JSON.stringify(packet.data ?? null);
+    await this.add(pattern, { pattern, data, correlationId: this.correlationId() });
+    return undefined as T;
+  }
+
+  private async open(): Promise<void> {
+    this.closed = false;
+    this.commands = this.connection('commands', { enableAutoPipelining: true });
+    // Blocking reads must survive a Redis restart instead of failing.
+    this.replies = this.connection('replies', { maxRetriesPerRequest: null });
+    await Promise.all([this.commands.connect(), this.replies.connect()]);
+    this.replyLoop = this.readReplies(this.replies);
+  }
+
+  private connection(role: string, extra: { enableAutoPipelining?: boolean; maxRetriesPerRequest?: null }): Redis {
+    const redis = new Redis(this.options.redisUrl, { lazyConnect: true, ...extra });
+    redis.on('error', (error: Error) => this.log.warn({ err: error, role }, 'redis connection error'));
+    return redis;
+  }
+
+  private startRequest(
+    pattern: string,
+    data: unknown,
+    timeoutMs: number,
+    resolve: (response: unknown) => void,
+    reject: (error: DomainError) => void,
+  ): string {
+    const id = randomUUID();
+    const service = serviceOf(pattern);
+    const timer = setTimeout(() => {
+      if (this.pending.delete(id)) reject(new ServiceUnavailableError(service, timeoutMs));
+    }, timeoutMs);
+    this.pending.set(id, { service, timer, resolve, reject });
+    const entry: RequestEntry = {
+      pattern,
+      data: JSON.stringify(data ?? null),
+      id,
+      replyTo: this.replyKey,
+      deadline: Date.now() + timeoutMs,
+      correlationId: this.correlationId(),
+    };
+    this.add(pattern, entry).catch((error: unknown) => {
+      this.log.error({ err: error, pattern }, 'could not send a request');
+      if (!this.pending.delete(id)) return;
+      clearTimeout(timer);
+      const details = { service: `${service}-service` };
+      reject(new DomainError('SERVICE_UNAVAILABLE', 'The message bus is unavailable', details));
+    });
+    return id;
+  }
+
+  private async add(pattern: string, entry: RequestEntry): Promise<void> {
+    if (!this.commands) throw new Error('RedisStreamsClient is not connected');
+    const stream = requestStreamKey(this.prefix, serviceOf(pattern));
+    await this.commands.xadd(stream, 'MAXLEN', '~', STREAM_MAX_LENGTH, '*', ...encodeEntry(entry));
+  }
+
+  private correlationId(): string {
+    return currentCorrelationId() ?? newCorrelationId();
+  }
+
+  private async readReplies(replies: Redis): Promise<void> {
+    while (!this.closed) {
+      try {
+        const popped = await replies.blpop(this.replyKey, REPLY_BLOCK_SECONDS);
+        if (!popped) continue;
+        this.settle(popped[1]);
+        // Drain what queued up meanwhile in one round trip.
+        const more = await replies.lpop(this.replyKey, REPLY_DRAIN_BATCH);
+        for (const json of more ?? []) this.settle(json);
+      } catch (error) {
+        if (this.closed) return;
+        this.log.warn({ err: error }, 'reading replies failed; retrying');
+        await sleep(200);
+      }
+    }
+  }
+
+  private settle(json: string): void {
+    const reply = decodeReply(json);
+    const request = reply && this.pending.get(reply.id);
+    if (!reply || !request) {
+      this.log.debug({ replyId: reply?.id }, 'ignoring a reply nobody waits for');
+      return;
+    }
+    this.pending.delete(reply.id);
+    clearTimeout(request.timer);
+    if (reply.error) request.reject(fromWireError(reply.error));
+    else request.resolve(reply.response);
+  }
+}

@@ -1,0 +1,305 @@
+import 'reflect-metadata';
+import { Controller, Module, type INestMicroservice, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { patterns, serviceOf, type CreateLeadRequest, type Lead } from '@spark/contracts';
+import { currentCorrelationId, runWithCorrelationId } from '@spark/logging';
+import Redis from 'ioredis';
+import { deleteKeysUnder, eventually, quietLogger, redisUrl, uniquePrefix } from './__fixtures__/test-support';
+import { DomainError, ServiceUnavailableError } from './domain-error';
+import { RedisStreamsClient } from './redis-streams.client';
+import { RedisStreamsServer } from './redis-streams.server';
+import { ServiceBus } from './service-bus';
+import { requestStreamKey } from './stream-keys';
+
+const prefix = uniquePrefix();
+const started: INestMicroservice[] = [];
+let client: RedisStreamsClient;
+let bus: ServiceBus;
+
+interface StartOptions {
+  reclaimIdleMs?: number;
+  /** Answers contract patterns of the service added after these tests were written. */
+  stubOtherContractPatterns?: boolean;
+  prefix?: string;
+}
+
+async function startService(service: string, module: Type, options: StartOptions = {}) {
+  const { stubOtherContractPatterns, ...serverOptions } = options;
+  const server = new RedisStreamsServer({ redisUrl, prefix, service, logger: quietLogger, ...serverOptions });
+  const app = await NestFactory.createMicroservice(module, { strategy: server, logger: false });
+  await app.init();
+  if (stubOtherContractPatterns) {
+    const unhandled = Object.keys(patterns).filter(
+      (pattern) => serviceOf(pattern) === service && !server.getHandlers().has(pattern),
+    );
+    for (const pattern of unhandled) server.addHandler(pattern, () => Promise.resolve(null));
+  }
+  await app.listen();
+  started.push(app);
+  return app;
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<DomainError> {
+  const error: unknown = await promise.then(
+    () => new Error('expected a rejection'),
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof DomainError)) throw error;
+  return error;
+}
+
+beforeAll(async () => {
+  client = new RedisStreamsClient({ redisUrl, prefix, logger: quietLogger });
+  bus = new ServiceBus(client);
+  await client.connect();
+});
+
+afterAll(async () => {
+  await client.close();
+  await Promise.all(started.map((app) => app.close()));
+  await deleteKeysUnder(prefix);
+});
+
+describe('two replicas of a service', () => {
+  const replicasOf = new Map<number, string[]>();
+
+  function countingReplica(replica: string): Type {
+    @Controller()
+    class CountingController {
+      @MessagePattern('count.hit')
+      hit(@Payload() data: { n: number }) {
+        replicasOf.set(data.n, [...(replicasOf.get(data.n) ?? []), replica]);
+        return { n: data.n, replica };
+      }
+    }
+    @Module({ controllers: [CountingController] })
+    class CountingModule {}
+    return CountingModule;
+  }
+
+  it('handle each of 1 000 requests exactly once, answer all, and share the load', async () => {
+    await startService('count', countingReplica('a'));
+    await startService('count', countingReplica('b'));
+
+    const numbers = Array.from({ length: 1_000 }, (_, n) => n);
+    const answers = await Promise.all(numbers.map((n) => client.request('count.hit', { n })));
+
+    expect(answers).toEqual(numbers.map((n) => ({ n, replica: expect.any(String) })));
+    expect(numbers.filter((n) => replicasOf.get(n)?.length !== 1)).toEqual([]);
+    const handledBy = [...replicasOf.values()].flat();
+    expect(handledBy.filter((replica) => replica === 'a').length).toBeGreaterThan(0);
+    expect(handledBy.filter((replica) => replica === 'b').length).toBeGreaterThan(0);
+  });
+});
+
+describe('a slow handler on a live replica', () => {
+  it('is not taken over by another replica while it still runs', async () => {
+    let executions = 0;
+    @Controller()
+    class SlowController {
+      @MessagePattern('slow.work')
+      async work() {
+        executions += 1;
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        return 'done';
+      }
+    }
+    @Module({ controllers: [SlowController] })
+    class SlowModule {}
+    await startService('slow', SlowModule, { reclaimIdleMs: 300 });
+    const answer = client.request('slow.work', {}, 5_000);
+    await eventually(() => executions === 1);
+    // Out of phase with the first replica's own reclaim ticks, so only refreshing protects the entry.
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    await startService('slow', SlowModule, { reclaimIdleMs: 300 });
+
+    await expect(answer).resolves.toBe('done');
+    expect(executions).toBe(1);
+  });
+});
+
+describe('a request to a service that is down', () => {
+  it('rejects with ServiceUnavailableError naming the service once its deadline passes', async () => {
+    const startedAt = Date.now();
+    const error = await rejectionOf(client.request('nobody.ping', {}, 300));
+    const elapsed = Date.now() - startedAt;
+
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error.status).toBe(503);
+    expect(error.details?.service).toBe('nobody-service');
+    expect(elapsed).toBeGreaterThanOrEqual(295);
+    expect(elapsed).toBeLessThan(800);
+  });
+
+  it('is skipped, not executed, when the service starts after the caller gave up', async () => {
+    let executions = 0;
+    @Controller()
+    class LateController {
+      @MessagePattern('late.write')
+      write() {
+        executions += 1;
+        return 'done';
+      }
+    }
+    @Module({ controllers: [LateController] })
+    class LateModule {}
+
+    await rejectionOf(client.request('late.write', {}, 100));
+    await startService('late', LateModule);
+    const redis = new Redis(redisUrl);
+    await eventually(async () => (await redis.xlen(requestStreamKey(prefix, 'late'))) === 0);
+    redis.disconnect();
+
+    expect(executions).toBe(0);
+    await expect(client.request('late.write', {})).resolves.toBe('done');
+    expect(executions).toBe(1);
+  });
+
+  it('fails promptly when the client closes', async () => {
+    const closing = new RedisStreamsClient({ redisUrl, prefix, logger: quietLogger });
+    const pending = rejectionOf(closing.request('nobody.ping', {}, 10_000));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const startedAt = Date.now();
+    await closing.close();
+
+    expect((await pending).code).toBe('SERVICE_UNAVAILABLE');
+    expect(Date.now() - startedAt).toBeLessThan(500);
+  });
+});
+
+describe('a contract service', () => {
+  const events: unknown[] = [];
+  let receivedLead: unknown;
+
+  @Controller()
+  class LeadsController {
+    @MessagePattern('leads.create')
+    create(@Payload() data: CreateLeadRequest) {
+      receivedLead = data;
+      const lead: Lead = {
+        id: '7f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
+        email: data.email,
+        role: data.role ?? 'client',
+        fullName: null,
+        company: null,
+        interest: data.interest ?? null,
+        approvalStatus: 'pending',
+        primaryChallenge: null,
+        userCreated: false,
+        createdAt: new Date('2025-01-01T00:00:00Z').toISOString(),
+      };
+      return Promise.resolve({ lead, challengeToken: 'secret' });
+    }
+
+    @MessagePattern('leads.set-challenge')
+    setChallenge(): never {
+      throw new DomainError('NOT_FOUND', 'No lead has this token');
+    }
+
+    @MessagePattern('leads.whoami')
+    whoami() {
+      return { correlationId: currentCorrelationId() };
+    }
+
+    @MessagePattern('leads.explode')
+    explode(): never {
+      throw new Error('database password leaked in this message');
+    }
+
+    @EventPattern('leads.noted')
+    noted(@Payload() data: unknown) {
+      events.push(data);
+    }
+  }
+  @Module({ controllers: [LeadsController] })
+  class LeadsModule {}
+
+  beforeAll(() => startService('leads', LeadsModule, { stubOtherContractPatterns: true }));
+
+  it('answers an invalid payload with VALIDATION_FAILED and its field errors', async () => {
+    const error = await rejectionOf(bus.request('leads.create', { email: 'not-an-email', role: 'client' }));
+
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.status).toBe(400);
+    expect(error.details?.fieldErrors?.email).toEqual(['Enter a valid email address']);
+  });
+
+  it('hands the handler the parsed payload (defaults applied, e-mail lower-cased)', async () => {
+    const answer = await bus.request('leads.create', { email: '  Ada@Example.COM ' });
+
+    expect(receivedLead).toEqual({ email: 'ada@example.com', role: 'client' });
+    expect(answer.lead.email).toBe('ada@example.com');
+  });
+
+  it('passes a DomainError thrown by the handler to the caller with its code and message', async () => {
+    const error = await rejectionOf(
+      bus.request('leads.set-challenge', { token: 'x'.repeat(32), primaryChallenge: 'consistency' }),
+    );
+
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.message).toBe('No lead has this token');
+  });
+
+  it('hides an unexpected error behind INTERNAL', async () => {
+    const error = await rejectionOf(client.request('leads.explode', {}));
+
+    expect(error.code).toBe('INTERNAL');
+    expect(error.message).toBe('Internal error');
+  });
+
+  it('answers INTERNAL when a handler breaks its own response contract', async () => {
+    @Controller()
+    class BrokenLeadsController {
+      @MessagePattern('leads.create')
+      create() {
+        return { lead: { id: 'not-a-uuid' } };
+      }
+    }
+    @Module({ controllers: [BrokenLeadsController] })
+    class BrokenLeadsModule {}
+    // Its own namespace, so the well-behaved leads replica above cannot take the request.
+    const brokenPrefix = uniquePrefix();
+    const app = await startService('leads', BrokenLeadsModule, {
+      prefix: brokenPrefix,
+      stubOtherContractPatterns: true,
+    });
+    const brokenClient = new RedisStreamsClient({ redisUrl, prefix: brokenPrefix, logger: quietLogger });
+    try {
+      const error = await rejectionOf(new ServiceBus(brokenClient).request('leads.create', { email: 'a@b.co' }));
+      expect(error.code).toBe('INTERNAL');
+    } finally {
+      await brokenClient.close();
+      started.splice(started.indexOf(app), 1);
+      await app.close();
+      await deleteKeysUnder(brokenPrefix);
+    }
+  });
+
+  it('carries the caller correlation id to the handler', async () => {
+    const answer = await runWithCorrelationId('corr-42', () => client.request('leads.whoami', {}));
+
+    expect(answer).toEqual({ correlationId: 'corr-42' });
+  });
+
+  it('delivers an event to an @EventPattern handler', async () => {
+    await bus.emit('leads.noted', { note: 'hello' });
+
+    await eventually(() => events.length === 1);
+    expect(events).toEqual([{ note: 'hello' }]);
+  });
+
+  it('refuses to start a replica that lacks a handler for a contract pattern of its service', async () => {
+    @Controller()
+    class HalfLeadsController {
+      @MessagePattern('leads.create')
+      create() {
+        return null;
+      }
+    }
+    @Module({ controllers: [HalfLeadsController] })
+    class HalfLeadsModule {}
+
+    await expect(startService('leads', HalfLeadsModule)).rejects.toThrow(/leads\.set-challenge/);
+  });
+});

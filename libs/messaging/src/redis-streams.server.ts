@@ -1,0 +1,311 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Server, type CustomTransportStrategy, type MessageHandler, type MsPattern } from '@nestjs/microservices';
+import { patterns, serviceOf } from '@spark/contracts';
+import { newCorrelationId, runWithCorrelationId, type Logger } from '@spark/logging';
+import Redis from 'ioredis';
+import { lastValueFrom } from 'rxjs';
+import { parseRequest, parseResponse } from './contract-check';
+import { RedisStreamsContext } from './redis-streams.context';
+import { deadConsumers, entriesOfReadGroup, parseAutoClaim, parseConsumers } from './redis-replies';
+import { DEFAULT_PREFIX, requestStreamKey } from './stream-keys';
+import { decodeEntry, encodeReply, toWireError, type Reply, type RequestEntry } from './wire-format';
+
+export interface RedisStreamsServerOptions {
+  redisUrl: string;
+  /** The service whose stream this replica consumes, e.g. 'leads'. */
+  service: string;
+  prefix?: string;
+  consumerName?: string;
+  /** Max handlers running at once in this replica. */
+  concurrency?: number;
+  /** An entry pending this long on a silent consumer is taken over by another replica. */
+  reclaimIdleMs?: number;
+  logger: Logger;
+}
+
+const READ_BLOCK_MS = 1_000;
+const RECLAIM_EVERY_MS = 1_000;
+const CONSUMER_SWEEP_EVERY_MS = 60_000;
+const DEAD_CONSUMER_IDLE_MS = 10 * 60_000;
+// A dead client's reply list expires; a live one empties it at once.
+const REPLY_TTL_MS = 60_000;
+const DRAIN_TIMEOUT_MS = 10_000;
+
+/**
+ * Nest transport strategy on a Redis Streams consumer group: each request is handled by exactly
+ * one live replica of the service. See docs/messaging.md.
+ */
+export class RedisStreamsServer extends Server implements CustomTransportStrategy {
+  private readonly service: string;
+  private readonly streamKey: string;
+  private readonly consumer: string;
+  private readonly concurrency: number;
+  private readonly reclaimIdleMs: number;
+  private readonly log: Logger;
+  private commands?: Redis;
+  private reader?: Redis;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private wakeReader?: () => void;
+  private stopping = new AbortController();
+  private loops: Promise<void>[] = [];
+  private reclaimCursor = '0-0';
+
+  constructor(private readonly options: RedisStreamsServerOptions) {
+    super();
+    this.service = options.service;
+    this.streamKey = requestStreamKey(options.prefix ?? DEFAULT_PREFIX, options.service);
+    this.consumer = options.consumerName ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    this.concurrency = options.concurrency ?? 64;
+    this.reclaimIdleMs = options.reclaimIdleMs ?? 3_000;
+    this.log = options.logger.child({ transport: 'redis-streams', service: options.service });
+  }
+
+  /** Two handlers for one request pattern would make routing depend on registration order. */
+  override addHandler(
+    pattern: MsPattern,
+    callback: MessageHandler,
+    isEventHandler = false,
+    extras: Record<string, unknown> = {},
+  ): void {
+    if (!isEventHandler && this.messageHandlers.has(this.normalizePattern(pattern))) {
+      throw new Error(`Two handlers for message pattern ${this.normalizePattern(pattern)}`);
+    }
+    super.addHandler(pattern, callback, isEventHandler, extras);
+  }
+
+  listen(callback: (error?: unknown) => void): void {
+    // Thrown synchronously so NestMicroservice.listen() rejects and the process refuses to start.
+    this.assertHandlersMatchContract();
+    this.start().then(
+      () => callback(),
+      (error: unknown) => callback(error),
+    );
+  }
+
+  async close(): Promise<void> {
+    this.stopping.abort();
+    this.wakeReader?.();
+    await Promise.all(this.loops);
+    const drained = Promise.allSettled(this.inFlight.values());
+    await Promise.race([drained, sleep(DRAIN_TIMEOUT_MS, undefined, { ref: false })]);
+    this.reader?.disconnect();
+    await this.commands?.quit().catch(() => undefined);
+    this.loops = [];
+  }
+
+  unwrap<T>(): T {
+    if (!this.commands || !this.reader) throw new Error('RedisStreamsServer is not listening yet');
+    return [this.commands, this.reader] as T;
+  }
+
+  on(): never {
+    throw new Error('RedisStreamsServer reports through its logger; it has no events to subscribe to');
+  }
+
+  private assertHandlersMatchContract(): void {
+    const missing = Object.keys(patterns).filter(
+      (pattern) => serviceOf(pattern) === this.service && !this.messageHandlers.get(pattern),
+    );
+    if (missing.length > 0) {
+      throw new Error(`${this.service}-service has no handler for: ${missing.join(', ')}`);
+    }
+    const foreign = [...this.messageHandlers]
+      .filter(([pattern, handler]) => !handler.isEventHandler && serviceOf(pattern) !== this.service)
+      .map(([pattern]) => pattern);
+    if (foreign.length > 0) {
+      throw new Error(`${this.service}-service handles patterns addressed elsewhere: ${foreign.join(', ')}`);
+    }
+  }
+
+  private async start(): Promise<void> {
+    this.stopping = new AbortController();
+    this.commands = this.connection('commands');
+    this.reader = this.connection('reader');
+    await Promise.all([this.commands.connect(), this.reader.connect()]);
+    await this.ensureGroup();
+    this.loops = [
+      this.readLoop(),
+      this.every(RECLAIM_EVERY_MS, () => this.reclaim()),
+      this.every(Math.max(100, Math.floor(this.reclaimIdleMs / 3)), () => this.refreshInFlight()),
+      this.every(CONSUMER_SWEEP_EVERY_MS, () => this.removeDeadConsumers()),
+    ];
+    this.log.info({ stream: this.streamKey, consumer: this.consumer }, 'consuming requests');
+  }
+
+  private connection(role: string): Redis {
+    // The reader blocks; it must wait out a Redis restart instead of failing its command.
+    const redis = new Redis(this.options.redisUrl, {
+      lazyConnect: true,
+      maxRetriesPerRequest: role === 'reader' ? null : 20,
+    });
+    redis.on('error', (error: Error) => this.log.warn({ err: error, role }, 'redis connection error'));
+    return redis;
+  }
+
+  private async ensureGroup(): Promise<void> {
+    try {
+      // From 0: requests sent while no replica ran are still served (or skipped when expired).
+      await this.commands?.xgroup('CREATE', this.streamKey, this.service, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!String(error).includes('BUSYGROUP')) throw error;
+    }
+  }
+
+  private get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
+  private async readLoop(): Promise<void> {
+    while (!this.stopped && this.reader) {
+      const free = this.concurrency - this.inFlight.size;
+      if (free <= 0) {
+        await new Promise<void>((resolve) => (this.wakeReader = resolve));
+        continue;
+      }
+      try {
+        const reply = await this.reader.xreadgroup(
+          'GROUP', this.service, this.consumer,
+          'COUNT', free, 'BLOCK', READ_BLOCK_MS,
+          'STREAMS', this.streamKey, '>',
+        );
+        for (const [entryId, fields] of entriesOfReadGroup(reply)) this.dispatch(entryId, fields);
+      } catch (error) {
+        if (this.stopped) return;
+        this.log.warn({ err: error }, 'reading requests failed; retrying');
+        // The stream may have been deleted (FLUSHALL, cleanup): recreate the group.
+        if (String(error).includes('NOGROUP')) await this.ensureGroup().catch(() => undefined);
+        await sleep(500);
+      }
+    }
+  }
+
+  private async every(intervalMs: number, task: () => Promise<void>): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await sleep(intervalMs, undefined, { signal: this.stopping.signal });
+        await task();
+      } catch (error) {
+        if (this.stopped) return;
+        this.log.warn({ err: error }, 'stream maintenance failed; retrying');
+      }
+    }
+  }
+
+  private dispatch(entryId: string, fields: string[]): void {
+    if (this.inFlight.has(entryId)) return;
+    const work = this.handleEntry(entryId, fields)
+      .catch((error: unknown) => this.log.error({ err: error, entryId }, 'could not answer or acknowledge a request'))
+      .finally(() => {
+        this.inFlight.delete(entryId);
+        this.wakeReader?.();
+      });
+    this.inFlight.set(entryId, work);
+  }
+
+  private async handleEntry(entryId: string, fields: string[]): Promise<void> {
+    const entry = decodeEntry(fields);
+    if (!entry) {
+      this.log.warn({ entryId }, 'dropping a malformed stream entry');
+      return this.acknowledge(entryId);
+    }
+    return runWithCorrelationId(entry.correlationId || newCorrelationId(), async () => {
+      if (entry.deadline !== undefined && entry.deadline <= Date.now()) {
+        // The caller has given up: running a write nobody awaits would surprise them.
+        this.log.warn({ pattern: entry.pattern, entryId }, 'skipping a request whose deadline has passed');
+        return this.acknowledge(entryId);
+      }
+      if (entry.id === undefined || entry.replyTo === undefined) {
+        await this.runEvent(entry, entryId);
+        return this.acknowledge(entryId);
+      }
+      const reply = await this.answer(entry.id, entry, entryId);
+      await this.replyAndAcknowledge(entryId, entry.replyTo, reply);
+    });
+  }
+
+  private async answer(requestId: string, entry: RequestEntry, entryId: string): Promise<Reply> {
+    try {
+      const handler = this.getHandlerByPattern(entry.pattern);
+      if (!handler || handler.isEventHandler) throw new Error(`No message handler for ${entry.pattern}`);
+      const data = parseRequest(entry.pattern, JSON.parse(entry.data));
+      const result = await this.lastValueOf(handler, data, entry.pattern, entryId);
+      return { id: requestId, response: parseResponse(entry.pattern, result) };
+    } catch (error) {
+      const wireError = toWireError(error);
+      if (wireError) return { id: requestId, error: wireError };
+      this.log.error({ err: error, pattern: entry.pattern }, 'message handler failed');
+      return { id: requestId, error: { code: 'INTERNAL', message: 'Internal error' } };
+    }
+  }
+
+  private async runEvent(entry: RequestEntry, entryId: string): Promise<void> {
+    const handler = this.getHandlerByPattern(entry.pattern);
+    if (!handler) {
+      this.log.error({ pattern: entry.pattern }, 'no event handler; event dropped');
+      return;
+    }
+    try {
+      await this.lastValueOf(handler, JSON.parse(entry.data), entry.pattern, entryId);
+    } catch (error) {
+      this.log.error({ err: error, pattern: entry.pattern }, 'event handler failed');
+    }
+  }
+
+  private async lastValueOf(
+    handler: MessageHandler,
+    data: unknown,
+    pattern: string,
+    entryId: string,
+  ): Promise<unknown> {
+    const context = new RedisStreamsContext([pattern, entryId]);
+    const result$ = this.transformToObservable(await handler(data, context));
+    return lastValueFrom(result$, { defaultValue: undefined });
+  }
+
+  private async replyAndAcknowledge(entryId: string, replyTo: string, reply: Reply): Promise<void> {
+    await this.commands
+      ?.multi()
+      .rpush(replyTo, encodeReply(reply))
+      .pexpire(replyTo, REPLY_TTL_MS)
+      .xack(this.streamKey, this.service, entryId)
+      .xdel(this.streamKey, entryId)
+      .exec();
+  }
+
+  private async acknowledge(entryId: string): Promise<void> {
+    await this.commands?.multi().xack(this.streamKey, this.service, entryId).xdel(this.streamKey, entryId).exec();
+  }
+
+  /** Takes over entries left pending by a replica that died mid-request. */
+  private async reclaim(): Promise<void> {
+    const free = this.concurrency - this.inFlight.size;
+    if (free <= 0 || !this.commands) return;
+    const reply = await this.commands.xautoclaim(
+      this.streamKey, this.service, this.consumer, this.reclaimIdleMs, this.reclaimCursor, 'COUNT', free,
+    );
+    const { nextCursor, entries } = parseAutoClaim(reply);
+    this.reclaimCursor = nextCursor;
+    // Claiming back an entry this replica is still running is harmless: it is skipped.
+    const orphans = entries.filter(([entryId]) => !this.inFlight.has(entryId));
+    if (orphans.length > 0) this.log.info({ count: orphans.length }, 'reclaimed requests of a silent replica');
+    for (const [entryId, fields] of orphans) this.dispatch(entryId, fields);
+  }
+
+  /** Resets the idle time of entries still being handled, so a slow but live handler is not stolen. */
+  private async refreshInFlight(): Promise<void> {
+    const entryIds = [...this.inFlight.keys()];
+    if (entryIds.length === 0 || !this.commands) return;
+    await this.commands.xclaim(this.streamKey, this.service, this.consumer, 0, ...entryIds, 'JUSTID');
+  }
+
+  private async removeDeadConsumers(): Promise<void> {
+    if (!this.commands) return;
+    const consumers = parseConsumers(await this.commands.xinfo('CONSUMERS', this.streamKey, this.service));
+    for (const name of deadConsumers(consumers, DEAD_CONSUMER_IDLE_MS, this.consumer)) {
+      await this.commands.xgroup('DELCONSUMER', this.streamKey, this.service, name);
+      this.log.info({ consumer: name }, 'removed a long-dead consumer');
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export * from './data-source';
+export * from './keyset';

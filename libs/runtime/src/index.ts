@@ -1,0 +1,3 @@
+export * from './health-server';
+export * from './run-main';
+export * from './start-service';

@@ -1,0 +1,35 @@
+import { ConfigError } from '@spark/config';
+
+/**
+ * Runs a process's async main: a configuration error prints the variables it names and exits 1
+ * (so a missing production secret stops the process at start); any other start failure too.
+ */
+export function runMain(app: string, main: () => Promise<unknown>): void {
+  main().catch((error: unknown) => {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${app}: ${error.message}\n`);
+    } else {
+      process.stderr.write(`${app}: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    }
+    process.exit(1);
+  });
+}
+
+/** Calls `stop` once on SIGINT/SIGTERM, then exits; a second signal exits at once. */
+export function onShutdown(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    stop()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        process.stderr.write(`shutdown after ${signal} failed: ${String(error)}\n`);
+        process.exit(1);
+      });
+  };
+  process.once('SIGINT', handle);
+  process.once('SIGTERM', handle);
+}

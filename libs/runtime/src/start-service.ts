@@ -1,0 +1,77 @@
+import { type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig, serviceEnv, type ServiceConfig } from '@spark/config';
+import type { ServiceName } from '@spark/contracts';
+import { JobQueues, OutboxRelay } from '@spark/jobs';
+import { createLogger, type Logger, PinoNestLogger } from '@spark/logging';
+import { RedisStreamsServer } from '@spark/messaging';
+import { createServiceDataSource, ensureDatabase, initializeWithMigrations, type ServiceDataSourceOptions } from '@spark/persistence';
+import { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { startHealthServer } from './health-server';
+import { onShutdown } from './run-main';
+
+/** What a service's module is built from: everything that touches the outside world. */
+export interface ServiceInfrastructure {
+  config: ServiceConfig;
+  logger: Logger;
+  dataSource: DataSource;
+  jobs: JobQueues;
+  outbox: OutboxRelay;
+}
+
+export interface ServiceDefinition {
+  name: ServiceName;
+  entities: ServiceDataSourceOptions['entities'];
+  migrations: ServiceDataSourceOptions['migrations'];
+  module: (infrastructure: ServiceInfrastructure) => DynamicModule;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Boots one replica of a service: config, migrations of its own schema, the outbox relay, and a
+ * Nest microservice on the Redis Streams transport. Returns a stop function (also wired to signals
+ * when `handleSignals` is true).
+ */
+export async function startService(definition: ServiceDefinition, handleSignals = true): Promise<() => Promise<void>> {
+  const config = loadConfig(serviceEnv, definition.env);
+  const app = `${definition.name}-service`;
+  const logger = createLogger(app, config.LOG_LEVEL);
+  await ensureDatabase(config.DATABASE_URL);
+  const dataSource = await initializeWithMigrations(
+    createServiceDataSource({
+      url: config.DATABASE_URL,
+      schema: definition.name,
+      entities: definition.entities,
+      migrations: definition.migrations,
+      applicationName: app,
+    }),
+    definition.name,
+  );
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  const jobs = new JobQueues(redis, config.BUS_PREFIX);
+  const outbox = new OutboxRelay(dataSource, definition.name, jobs, logger, {
+    pollMs: config.OUTBOX_POLL_MS,
+    verifyAfterMs: config.OUTBOX_VERIFY_AFTER_MS,
+  });
+  const microservice = await NestFactory.createMicroservice(definition.module({ config, logger, dataSource, jobs, outbox }), {
+    strategy: new RedisStreamsServer({ redisUrl: config.REDIS_URL, prefix: config.BUS_PREFIX, service: definition.name, logger }),
+    logger: new PinoNestLogger(logger),
+  });
+  await microservice.listen();
+  outbox.start();
+  const health = await startHealthServer(config.HEALTH_PORT, async () => dataSource.isInitialized && (await redis.ping()) === 'PONG');
+  logger.info('ready');
+
+  const stop = async () => {
+    logger.info('stopping');
+    health?.close();
+    await microservice.close();
+    await outbox.stop();
+    await jobs.close();
+    await dataSource.destroy();
+    redis.disconnect();
+  };
+  if (handleSignals) onShutdown(stop);
+  return stop;
+}

@@ -1,0 +1,3 @@
+export * from './infrastructure';
+export * from './smtp-sink';
+export * from './wait';

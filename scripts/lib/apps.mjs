@@ -1,0 +1,55 @@
+// The product's processes and the environment each one gets on a local stack.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startProcess } from './processes.mjs';
+
+// Every process of the product, in start order; the gateway last, as it fronts the rest.
+// `healthOffset` gives a service its HEALTH_PORT (gateway port + offset).
+export const APPS = [
+  { name: 'auth-service', healthOffset: 1 },
+  { name: 'leads-service', healthOffset: 2 },
+  { name: 'progress-service', healthOffset: 3 },
+  { name: 'investor-service', healthOffset: 4 },
+  { name: 'ditl-service', healthOffset: 5 },
+  { name: 'content-service', healthOffset: 6 },
+  { name: 'notifier', healthOffset: 7 },
+  { name: 'gateway' },
+];
+
+export const appEntry = (root, name) => join(root, 'dist', 'apps', name, 'src', 'main.js');
+
+/** The apps whose build output is missing (empty when the build is complete). */
+export const missingApps = (root) => APPS.filter((app) => !existsSync(appEntry(root, app.name))).map((app) => app.name);
+
+/**
+ * The variables every app gets. Values already in `inherited` win over local defaults, so an
+ * operator's NODE_ENV or MAIL_FROM is kept.
+ */
+export function stackEnvironment({ inherited, root, databaseUrl, redisUrl, busPrefix, gatewayPort, publicUrl, smtpUrl, s3Url }) {
+  // Local storage and mailbox settings apply only when this stack started them.
+  const localStorage = s3Url
+    ? { S3_ENDPOINT: s3Url, S3_REGION: 'us-east-1', S3_BUCKET: 'sparks', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' }
+    : {};
+  const defaults = { NODE_ENV: 'development', PUBLIC_URL: publicUrl, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}), ...localStorage };
+  const chosen = Object.fromEntries(Object.entries(defaults).filter(([key]) => !inherited[key]));
+  return {
+    ...inherited,
+    ...chosen,
+    // These describe this stack, whatever the shell says.
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    BUS_PREFIX: busPrefix,
+    PORT: String(gatewayPort),
+    WEB_DIST: join(root, 'dist', 'web'),
+  };
+}
+
+/** Spawns every app with `environment`; returns their handles, the gateway last. */
+export function startApps({ root, environment, gatewayPort, output }) {
+  return APPS.map((app) => {
+    const env = app.healthOffset ? { ...environment, HEALTH_PORT: String(gatewayPort + app.healthOffset) } : environment;
+    const handle = startProcess(app.name, process.execPath, ['--enable-source-maps', appEntry(root, app.name)], { env, cwd: root, output });
+    handle.kind = 'app';
+    return handle;
+  });
+}
