@@ -15,6 +15,17 @@ export const baseEnv = (env: Env) =>
     BUS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
   });
 
+/** S3-compatible storage; the defaults are the local s3rver that `npm start` runs. */
+export const storageEnv = (env: Env) =>
+  z.object({
+    S3_ENDPOINT: serviceUrl(env, 'http://127.0.0.1:4569'),
+    S3_REGION: z.string().default('us-east-1'),
+    S3_BUCKET: z.string().default('sparks'),
+    S3_LOG_BUCKET: z.string().default('log'),
+    S3_ACCESS_KEY_ID: secret(env, 'S3RVER'),
+    S3_SECRET_ACCESS_KEY: secret(env, 'S3RVER'),
+  });
+
 export const serviceEnv = (env: Env) =>
   baseEnv(env).extend({
     HEALTH_PORT: port(0),
@@ -46,3 +57,4 @@ export type BaseConfig = z.infer<ReturnType<typeof baseEnv>>;
 export type ServiceConfig = z.infer<ReturnType<typeof serviceEnv>>;
 export type GatewayConfig = z.infer<ReturnType<typeof gatewayEnv>>;
 export type NotifierConfig = z.infer<ReturnType<typeof notifierEnv>>;
+export type StorageConfig = z.infer<ReturnType<typeof storageEnv>>;

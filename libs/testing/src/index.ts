@@ -1,3 +1,4 @@
 export * from './infrastructure';
 export * from './smtp-sink';
 export * from './wait';
+export * from './s3-server';
