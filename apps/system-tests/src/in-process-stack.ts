@@ -1,18 +1,27 @@
 import { startGateway } from '../../gateway/src/main';
+import { authService } from '../../auth-service/src/service';
+import { contentService } from '../../content-service/src/service';
+import { ditlService } from '../../ditl-service/src/service';
+import { investorService } from '../../investor-service/src/service';
 import { leadsService } from '../../leads-service/src/service';
 import { startNotifier } from '../../notifier/src/main';
-import { startService } from '@spark/runtime';
-import { createTestDatabase, type SmtpSink, startSmtpSink, testRedisUrl, uniquePrefix } from '@spark/testing';
+import { progressService } from '../../progress-service/src/service';
+import { type ServiceDefinition, startService } from '@spark/runtime';
+import { createTestDatabase, type SmtpSink, startSmtpSink, startTestS3, type TestS3, testRedisUrl, uniquePrefix } from '@spark/testing';
 import { Redis } from 'ioredis';
 
+export const allServices: ServiceDefinition[] = [authService, leadsService, progressService, investorService, ditlService, contentService];
+
 /**
- * The real gateway, leads-service and notifier started in this process, on a fresh database, a
- * dedicated Redis database index and a loopback SMTP server. Nothing is mocked.
+ * The real gateway, services and notifier started in this process, on a fresh database, a
+ * dedicated Redis database index, a loopback SMTP server and a real S3-compatible server.
+ * Nothing is mocked.
  */
 export interface InProcessStack {
   baseUrl: string;
   env: NodeJS.ProcessEnv;
   smtp: SmtpSink;
+  s3: TestS3;
   redis: Redis;
   databaseUrl: string;
   startNotifier(): Promise<void>;
@@ -20,9 +29,18 @@ export interface InProcessStack {
   stop(): Promise<void>;
 }
 
-export async function startInProcessStack(options: { redisDb: number; withNotifier?: boolean; env?: NodeJS.ProcessEnv }): Promise<InProcessStack> {
+export interface InProcessStackOptions {
+  /** A Redis database index of its own, so a test may FLUSHDB without touching other files' keys. */
+  redisDb: number;
+  services?: ServiceDefinition[];
+  withNotifier?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function startInProcessStack(options: InProcessStackOptions): Promise<InProcessStack> {
   const database = await createTestDatabase();
   const smtp = await startSmtpSink();
+  const s3 = await startTestS3();
   const redisUrl = new URL(await testRedisUrl());
   redisUrl.pathname = `/${options.redisDb}`;
   const env: NodeJS.ProcessEnv = {
@@ -37,15 +55,17 @@ export async function startInProcessStack(options: { redisDb: number; withNotifi
     HOST: '127.0.0.1',
     OUTBOX_POLL_MS: '200',
     OUTBOX_VERIFY_AFTER_MS: '500',
+    ...s3.env,
     ...options.env,
   };
-  const stopLeads = await startService({ ...leadsService, env }, false);
+  const stopServices = await Promise.all((options.services ?? allServices).map((service) => startService({ ...service, env }, false)));
   const gateway = await startGateway(env);
   let stopNotifier: (() => Promise<void>) | undefined;
   const stack: InProcessStack = {
     baseUrl: gateway.url.replace('[::1]', '127.0.0.1'),
     env,
     smtp,
+    s3,
     redis: new Redis(redisUrl.toString()),
     databaseUrl: database.url,
     async startNotifier() {
@@ -58,10 +78,11 @@ export async function startInProcessStack(options: { redisDb: number; withNotifi
     async stop() {
       await stack.stopNotifier();
       await gateway.stop();
-      await stopLeads();
+      await Promise.all(stopServices.map((stop) => stop()));
       await stack.redis.flushdb();
       stack.redis.disconnect();
       await smtp.close();
+      await s3.close();
       await database.drop();
     },
   };
