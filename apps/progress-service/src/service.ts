@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { CreateOutbox1763800000000 } from '@spark/jobs';
 import type { ServiceDefinition } from '@spark/runtime';
+import { progressMigrations } from './migrations';
 
 /** Boots, migrates its schema and joins the bus; its message patterns are not built yet (see README status). */
 @Module({})
@@ -9,6 +9,6 @@ class ProgressModule {}
 export const progressService: ServiceDefinition = {
   name: 'progress',
   entities: [],
-  migrations: [CreateOutbox1763800000000],
+  migrations: progressMigrations,
   module: () => ({ module: ProgressModule }),
 };
