@@ -8,7 +8,9 @@ import { createLogger, PinoNestLogger, runWithCorrelationId } from '@spark/loggi
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { onShutdown, runMain } from '@spark/runtime';
 import { Redis } from 'ioredis';
+import { registerOpenApi } from './docs/openapi';
 import { GatewayModule } from './gateway.module';
+import { toErrorBody } from './http/error-body';
 import { registerMetrics } from './health/metrics';
 import { registerSpa } from './web/spa';
 
@@ -42,7 +44,15 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     logger.info({ correlationId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
   });
+  // Errors Fastify raises before Nest sees the request (body too large, malformed JSON).
+  fastify.setErrorHandler((error, request, reply) => {
+    const body = toErrorBody(error, request.id);
+    if (body.statusCode >= 500) logger.error({ err: error }, 'request failed');
+    void reply.status(body.statusCode).send(body);
+  });
   registerMetrics(fastify);
+  // Before Nest registers its routes (at listen), so the document's onRoute hook sees them all.
+  registerOpenApi(fastify, '0.1.0');
   await registerSpa(fastify, config.WEB_DIST);
   await app.listen(config.PORT, config.HOST);
   logger.info({ port: config.PORT }, 'ready');

@@ -2,6 +2,7 @@ import { createLeadResponseSchema, errorBodySchema, leadSchema, QUEUES } from '@
 import { JobQueues } from '@spark/jobs';
 import { uniquePrefix } from '@spark/testing';
 import { Client } from 'pg';
+import { z } from 'zod';
 import { startGateway } from '../../gateway/src/main';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 
@@ -123,6 +124,15 @@ describe('the interest form, from HTTP to two e-mails', () => {
     await sleep(1500);
     expect(mailsTo('flushed@example.com')).toHaveLength(1);
     expect(stack.smtp.messages.filter((mail) => mail.subject === 'New client lead: flushed@example.com')).toHaveLength(1);
+  });
+
+  it('documents the lead routes in the OpenAPI document, and serves health and metrics', async () => {
+    const document = z
+      .object({ paths: z.record(z.string(), z.record(z.string(), z.object({ requestBody: z.unknown().optional() }))) })
+      .parse(await (await fetch(`${stack.baseUrl}/api/docs/openapi.json`)).json());
+    expect(document.paths['/api/leads']?.post?.requestBody).toBeDefined();
+    expect((await fetch(`${stack.baseUrl}/health/ready`)).status).toBe(200);
+    expect(await (await fetch(`${stack.baseUrl}/metrics`)).text()).toContain('http_request_duration_seconds');
   });
 
   it('sends one e-mail when the same job is delivered twice', async () => {
