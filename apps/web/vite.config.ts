@@ -2,6 +2,7 @@ import { fileURLToPath, URL } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const fromHere = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -11,7 +12,44 @@ if (process.argv.includes('build') && process.env.NODE_ENV !== 'production') pro
 
 export default defineConfig({
   root: fromHere('.'),
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // The client app is an installable PWA: the shell is precached, the home data served from cache offline.
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: 'script-defer',
+      includeAssets: ['favicon.svg'],
+      manifest: {
+        name: 'The Spark',
+        short_name: 'Spark',
+        description: 'Capture daily sparks, build streaks and follow your evolution with your coach.',
+        start_url: '/app',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#17143d',
+        theme_color: '#1e1b4b',
+        icons: [
+          { src: '/pwa-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/pwa-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/pwa-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        globIgnores: ['og-image.png', 'ditl-slides/**'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//, /^\/health/, /^\/metrics/],
+        runtimeCaching: [
+          {
+            urlPattern: ({ url }) => url.pathname === '/api/progress/me',
+            handler: 'NetworkFirst',
+            options: { cacheName: 'spark-home', networkTimeoutSeconds: 4, expiration: { maxEntries: 4 } },
+          },
+        ],
+      },
+    }),
+  ],
   resolve: {
     alias: { '@spark/contracts': fromHere('../../libs/contracts/src/index.ts') },
   },

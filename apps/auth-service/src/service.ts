@@ -1,14 +1,15 @@
-import { Module } from '@nestjs/common';
-import { CreateOutbox1763800000000 } from '@spark/jobs';
-import type { ServiceDefinition } from '@spark/runtime';
-
-/** Boots, migrates its schema and joins the bus; its message patterns are not built yet (see README status). */
-@Module({})
-class AuthModule {}
+import { authEnv, loadConfig } from '@spark/config';
+import type { ServiceDefinition, ServiceInfrastructure } from '@spark/runtime';
+import { AuthModule } from './auth.module';
+import { authMigrations } from './migrations';
 
 export const authService: ServiceDefinition = {
   name: 'auth',
   entities: [],
-  migrations: [CreateOutbox1763800000000],
-  module: () => ({ module: AuthModule }),
+  migrations: authMigrations,
+  // `this` is the definition startService was given: its env (a test stack's) holds the auth
+  // settings too, which the shared service config does not parse.
+  module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
+    return AuthModule.register(infrastructure, loadConfig(authEnv, this.env));
+  },
 };

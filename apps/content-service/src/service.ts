@@ -1,14 +1,10 @@
-import { Module } from '@nestjs/common';
-import { CreateOutbox1763800000000 } from '@spark/jobs';
 import type { ServiceDefinition } from '@spark/runtime';
-
-/** Boots, migrates its schema and joins the bus; its message patterns are not built yet (see README status). */
-@Module({})
-class ContentModule {}
+import { contentMigrations } from './migrations';
+import { PostsModule } from './posts/posts.module';
 
 export const contentService: ServiceDefinition = {
   name: 'content',
   entities: [],
-  migrations: [CreateOutbox1763800000000],
-  module: () => ({ module: ContentModule }),
+  migrations: contentMigrations,
+  module: (infrastructure) => PostsModule.register(infrastructure),
 };

@@ -1,14 +1,19 @@
 import { Module } from '@nestjs/common';
-import { CreateOutbox1763800000000 } from '@spark/jobs';
-import type { ServiceDefinition } from '@spark/runtime';
+import { ditlEnv, loadConfig } from '@spark/config';
+import type { ServiceDefinition, ServiceInfrastructure } from '@spark/runtime';
+import { GenerationsModule } from './generations/generations.module';
+import { ditlMigrations } from './migrations';
 
-/** Boots, migrates its schema and joins the bus; its message patterns are not built yet (see README status). */
 @Module({})
 class DitlModule {}
 
 export const ditlService: ServiceDefinition = {
   name: 'ditl',
   entities: [],
-  migrations: [CreateOutbox1763800000000],
-  module: () => ({ module: DitlModule }),
+  migrations: ditlMigrations,
+  // A method, so `this` is the definition startService was given, env included (tests pass their own).
+  module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
+    const config = loadConfig(ditlEnv, this.env);
+    return { module: DitlModule, imports: [GenerationsModule.register(infrastructure, config)] };
+  },
 };

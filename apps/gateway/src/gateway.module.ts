@@ -4,9 +4,21 @@ import type { GatewayConfig } from '@spark/config';
 import type { Logger } from '@spark/logging';
 import { ServiceBus } from '@spark/messaging';
 import { Redis } from 'ioredis';
+import { AuthController } from './auth/auth.controller';
+import { CoachClientsController } from './coach/coach-clients.controller';
+import { CoachLeadsController } from './coach/coach-leads.controller';
+import { DitlController } from './ditl/ditl.controller';
+import { authProviders } from './auth/auth.providers';
 import { HealthController } from './health/health.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { LeadsController } from './leads/leads.controller';
+import { OnboardingController } from './onboarding/onboarding.controller';
+import { SparksModule } from './sparks/sparks.module';
+import { DevLogController } from './dev-log/dev-log.controller';
+import { devLogProviders } from './dev-log/dev-log.providers';
+import { InvestorsAdminController } from './investors/investors-admin.controller';
+import { InvestorsPublicController } from './investors/investors-public.controller';
+import { investorProviders } from './investors/investors.providers';
 
 export interface GatewayInfrastructure {
   config: GatewayConfig;
@@ -17,14 +29,18 @@ export interface GatewayInfrastructure {
 
 @Module({})
 export class GatewayModule {
-  static register({ logger, bus, redis }: GatewayInfrastructure): DynamicModule {
+  static register({ config, logger, bus, redis }: GatewayInfrastructure): DynamicModule {
     return {
       module: GatewayModule,
-      controllers: [HealthController, LeadsController],
+      imports: [SparksModule.register({ config, bus })],
+      controllers: [HealthController, LeadsController, AuthController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, InvestorsPublicController, InvestorsAdminController, DevLogController],
       providers: [
         { provide: ServiceBus, useValue: bus },
         { provide: Redis, useValue: redis },
         { provide: APP_FILTER, useValue: new AllExceptionsFilter(logger) },
+        ...authProviders(config, redis),
+        ...investorProviders(config),
+        ...devLogProviders(config),
       ],
     };
   }

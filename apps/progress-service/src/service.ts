@@ -1,8 +1,13 @@
 import { Module } from '@nestjs/common';
 import type { ServiceDefinition } from '@spark/runtime';
+import { CoachModule } from './coach/coach.module';
 import { progressMigrations } from './migrations';
+import { NotesModule } from './notes/notes.module';
+import { OnboardingModule } from './onboarding/onboarding.module';
+import { ProgressHomeModule } from './progress/progress.module';
+import { SparksModule } from './sparks/sparks.module';
 
-/** Boots, migrates its schema and joins the bus; its message patterns are not built yet (see README status). */
+/** One feature module per folder; later features add theirs to `imports`. */
 @Module({})
 class ProgressModule {}
 
@@ -10,5 +15,14 @@ export const progressService: ServiceDefinition = {
   name: 'progress',
   entities: [],
   migrations: progressMigrations,
-  module: () => ({ module: ProgressModule }),
+  module: (infrastructure) => ({
+    module: ProgressModule,
+    imports: [
+      OnboardingModule.register(infrastructure),
+      ProgressHomeModule.register(infrastructure),
+      SparksModule.register(infrastructure),
+      NotesModule.register(infrastructure),
+      CoachModule.register(infrastructure),
+    ],
+  }),
 };

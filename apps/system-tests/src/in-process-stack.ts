@@ -54,7 +54,6 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
     PORT: '0',
     HOST: '127.0.0.1',
     OUTBOX_POLL_MS: '200',
-    OUTBOX_VERIFY_AFTER_MS: '500',
     ...s3.env,
     ...options.env,
   };

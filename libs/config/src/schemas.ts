@@ -30,8 +30,17 @@ export const serviceEnv = (env: Env) =>
   baseEnv(env).extend({
     HEALTH_PORT: port(0),
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
-    // How long a dispatched job may go unseen before the relay asks BullMQ whether Redis lost it.
-    OUTBOX_VERIFY_AFTER_MS: z.coerce.number().int().min(10).default(10_000),
+  });
+
+/** /donate: the payment page of each commitment level, and where the deck and its preview are stored. */
+export const investorPageEnv = (_env: Env) =>
+  z.object({
+    PAYMENT_URL_PIVOT: z.url().default('https://buy.stripe.com/spark-pivot-100'),
+    PAYMENT_URL_ALIGNMENT: z.url().default('https://buy.stripe.com/spark-alignment-250'),
+    PAYMENT_URL_EVOLUTION: z.url().default('https://buy.stripe.com/spark-evolution-500'),
+    PAYMENT_URL_TRANSFORMATION: z.url().default('https://buy.stripe.com/spark-transformation-1000'),
+    INVESTOR_DECK_KEY: z.string().min(1).default('investor/spark-deck.pdf'),
+    INVESTOR_DECK_PREVIEW_KEY: z.string().min(1).default('investor/spark-deck-preview.pdf'),
   });
 
 export const gatewayEnv = (env: Env) =>
@@ -42,7 +51,10 @@ export const gatewayEnv = (env: Env) =>
     JWT_SECRET: secret(env, 'development-only-jwt-secret-change-me'),
     // The built SPA; empty disables static serving (API-only gateway).
     WEB_DIST: z.string().default(''),
-  });
+  })
+  // The gateway streams spark uploads to S3 itself.
+  .extend(storageEnv(env).shape)
+  .extend(investorPageEnv(env).shape);
 
 export const notifierEnv = (env: Env) =>
   serviceEnv(env).extend({
@@ -53,8 +65,40 @@ export const notifierEnv = (env: Env) =>
     NOTIFIER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
   });
 
+export const authEnv = (env: Env) =>
+  serviceEnv(env).extend({
+    PUBLIC_URL: z.url().default('http://localhost:8080'),
+    JWT_SECRET: secret(env, 'development-only-jwt-secret-change-me'),
+    // Development mode hands the invite's magic link back to the coach; never on in production.
+    AUTH_DEVELOPMENT_MODE:
+      env.NODE_ENV === 'production' ? z.literal('false', { error: 'must be false in production' }).optional().transform(() => false) : z.stringbool().default(true),
+  });
+
+/** The DITL service and its worker: storage for presentations, and the model when one is configured. */
+export const ditlEnv = (env: Env) =>
+  serviceEnv(env)
+    .extend(storageEnv(env).shape)
+    .extend({
+      // Either one switches from the offline planner to the OpenAI-compatible API.
+      OPENAI_API_KEY: z.string().min(1).optional(),
+      OPENAI_BASE_URL: z.url().optional(),
+      OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+      OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+      // Jobs one worker process runs at once; scale further with more replicas.
+      DITL_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(5),
+      // The worker runs inside the service process unless turned off (then run `src/worker.ts` replicas).
+      DITL_WORKER_ENABLED: z.stringbool().default(true),
+      DITL_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+      DITL_BACKOFF_MS: z.coerce.number().int().min(10).default(2000),
+      // How long a job's lock lives without renewal: a dead worker's job is taken over after about this long.
+      DITL_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+    });
+
 export type BaseConfig = z.infer<ReturnType<typeof baseEnv>>;
 export type ServiceConfig = z.infer<ReturnType<typeof serviceEnv>>;
 export type GatewayConfig = z.infer<ReturnType<typeof gatewayEnv>>;
 export type NotifierConfig = z.infer<ReturnType<typeof notifierEnv>>;
+export type AuthConfig = z.infer<ReturnType<typeof authEnv>>;
 export type StorageConfig = z.infer<ReturnType<typeof storageEnv>>;
+export type DitlConfig = z.infer<ReturnType<typeof ditlEnv>>;
+export type InvestorPageConfig = z.infer<ReturnType<typeof investorPageEnv>>;

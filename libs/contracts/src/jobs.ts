@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { magicLinkJobSchema } from './auth';
 import { emailSchema, isoDateTimeSchema, uuidSchema } from './common';
+import { ditlReadyJobSchema, generateDitlJobSchema } from './ditl';
+import { investorEmailJobSchema } from './investors';
 import { leadRoleSchema } from './leads';
 
 /** BullMQ queue names. Frozen and never renamed: queued jobs would be stranded. */
 export const QUEUES = Object.freeze({
   mail: 'mail',
+  ditl: 'ditl',
 } as const);
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -29,10 +33,19 @@ export const leadAlertJobSchema = z.object({
 export const mailJobs = {
   'lead-confirmation': leadConfirmationJobSchema,
   'lead-alert': leadAlertJobSchema,
+  'magic-link': magicLinkJobSchema,
+  'ditl-ready': ditlReadyJobSchema,
+  'investor-email': investorEmailJobSchema,
+} as const;
+
+/** The DITL worker's queue: one job per generation (job id = the outbox row id). */
+export const ditlJobs = {
+  'generate-ditl': generateDitlJobSchema,
 } as const;
 
 export const jobsByQueue = {
   [QUEUES.mail]: mailJobs,
+  [QUEUES.ditl]: ditlJobs,
 } as const;
 
 export type MailJobName = keyof typeof mailJobs;

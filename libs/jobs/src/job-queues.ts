@@ -49,6 +49,22 @@ export class JobQueues {
     await Promise.all([...byQueue].map(([queue, bulk]) => this.queue(queue).addBulk(bulk)));
   }
 
+  /**
+   * True when Redis has lost its data (flush, restart without persistence) since `markRetained`
+   * was last called for `name`, or was never called: the job keys are then gone too.
+   */
+  async lostDataSince(name: string): Promise<boolean> {
+    return (await this.connection.exists(this.markerKey(name))) === 0;
+  }
+
+  async markRetained(name: string): Promise<void> {
+    await this.connection.set(this.markerKey(name), new Date().toISOString());
+  }
+
+  private markerKey(name: string): string {
+    return `${this.busPrefix}:retained:${name}`;
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
   }

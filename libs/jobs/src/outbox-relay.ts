@@ -6,8 +6,8 @@ import type { JobQueues, JobRequest } from './job-queues';
 export interface OutboxRelayOptions {
   /** How often pending rows are looked for when nobody kicks the relay. */
   pollMs?: number;
-  /** A dispatched job whose state is not known after this long is checked, and re-added if Redis lost it. */
-  verifyAfterMs?: number;
+  /** After Redis lost its data, jobs dispatched this recently are added again (BullMQ keeps finished jobs a day). */
+  recoveryWindowMs?: number;
   batchSize?: number;
 }
 
@@ -18,17 +18,22 @@ interface OutboxRow {
   payload: unknown;
 }
 
+const DAY_MS = 24 * 3600 * 1000;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
 /**
- * Moves outbox rows to BullMQ (job id = outbox id) and watches them until BullMQ reports them
- * finished; a job that Redis lost (restart, flush) is added again. Consumers must be idempotent:
- * a job re-added after it had already run will run twice.
+ * Moves outbox rows to BullMQ (job id = outbox id). When Redis has lost its data (a marker key is
+ * gone), rows dispatched within the recovery window are dispatched again, so no job is lost between
+ * the database and the queue. Consumers must be idempotent: a job re-added after it had already run
+ * runs twice.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
+  private lastPrune = 0;
   private readonly pollMs: number;
-  private readonly verifyAfterMs: number;
+  private readonly recoveryWindowMs: number;
   private readonly batchSize: number;
 
   constructor(
@@ -39,7 +44,7 @@ export class OutboxRelay {
     options: OutboxRelayOptions = {},
   ) {
     this.pollMs = options.pollMs ?? 1000;
-    this.verifyAfterMs = options.verifyAfterMs ?? 10_000;
+    this.recoveryWindowMs = options.recoveryWindowMs ?? DAY_MS;
     this.batchSize = options.batchSize ?? 200;
   }
 
@@ -72,8 +77,9 @@ export class OutboxRelay {
 
   private async pass(): Promise<void> {
     try {
+      await this.recoverLostJobs();
       while ((await this.dispatchPending()) === this.batchSize);
-      await this.verifyDispatched();
+      await this.pruneOldRows();
     } catch (error) {
       // Redis or PostgreSQL is away: the rows stay and the next pass tries again.
       this.logger.warn({ err: error }, 'outbox relay pass failed');
@@ -89,7 +95,8 @@ export class OutboxRelay {
         [this.batchSize],
       );
       if (rows.length === 0) return 0;
-      await this.queues.add(rows.map((row) => ({ job: toJob(row), jobId: row.id })));
+      // The payload was validated when it was written; JobQueues.add validates it again.
+      await this.queues.add(rows.map((row) => ({ job: { queue: row.queue, name: row.job_name, data: row.payload } as JobRequest, jobId: row.id })));
       await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [
         rows.map((row) => row.id),
       ]);
@@ -97,41 +104,24 @@ export class OutboxRelay {
     });
   }
 
-  /** Marks finished jobs, and re-adds the ones BullMQ no longer knows. Returns how many it re-added. */
-  async verifyDispatched(): Promise<number> {
-    const rows: OutboxRow[] = await this.dataSource.query(
-      `SELECT id, queue, job_name, payload FROM "${this.schema}"."outbox"
-       WHERE dispatched_at IS NOT NULL AND finished_at IS NULL AND dispatched_at < now() - make_interval(secs => $1)
-       ORDER BY dispatched_at LIMIT $2`,
-      [this.verifyAfterMs / 1000, this.batchSize],
+  /** After a Redis flush or restart, marks recent rows pending again. Returns how many. */
+  async recoverLostJobs(): Promise<number> {
+    const marker = `outbox:${this.schema}`;
+    if (!(await this.queues.lostDataSince(marker))) return 0;
+    const [, count]: [unknown, number] = await this.dataSource.query(
+      `UPDATE "${this.schema}"."outbox" SET dispatched_at = NULL
+       WHERE dispatched_at > now() - make_interval(secs => $1)`,
+      [this.recoveryWindowMs / 1000],
     );
-    const finished: { id: string; outcome: string }[] = [];
-    const lost: OutboxRow[] = [];
-    await Promise.all(
-      rows.map(async (row) => {
-        const state = await this.queues.queue(row.queue).getJobState(row.id);
-        if (state === 'completed' || state === 'failed') finished.push({ id: row.id, outcome: state });
-        else if (state === 'unknown') lost.push(row);
-      }),
-    );
-    if (lost.length > 0) {
-      this.logger.warn({ count: lost.length }, 'outbox jobs missing from Redis; re-adding them');
-      await this.queues.add(lost.map((row) => ({ job: toJob(row), jobId: row.id })));
-    }
-    await this.dataSource.query(
-      `UPDATE "${this.schema}"."outbox" AS o SET
-         finished_at = CASE WHEN f.outcome IS NULL THEN NULL ELSE now() END,
-         outcome = f.outcome,
-         dispatched_at = CASE WHEN f.outcome IS NULL THEN now() ELSE o.dispatched_at END
-       FROM unnest($1::uuid[], $2::text[]) AS f(id, outcome) WHERE o.id = f.id`,
-      [
-        [...finished.map((row) => row.id), ...lost.map((row) => row.id)],
-        [...finished.map((row) => row.outcome), ...lost.map(() => null)],
-      ],
-    );
-    return lost.length;
+    await this.queues.markRetained(marker);
+    if (count > 0) this.logger.warn({ count }, 'Redis lost its data; re-dispatching recent outbox jobs');
+    return count;
+  }
+
+  /** Rows older than a week have long finished or failed in BullMQ; keep the table small. */
+  private async pruneOldRows(): Promise<void> {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    await this.dataSource.query(`DELETE FROM "${this.schema}"."outbox" WHERE dispatched_at < now() - interval '7 days'`);
   }
 }
-
-// The payload was validated when it was written; JobQueues.add validates it again.
-const toJob = (row: OutboxRow) => ({ queue: row.queue, name: row.job_name, data: row.payload }) as JobRequest;

@@ -16,15 +16,13 @@ export class CreateOutbox1763800000000 implements MigrationInterface {
         job_name text NOT NULL,
         payload jsonb NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
-        dispatched_at timestamptz,
-        finished_at timestamptz,
-        outcome text
+        dispatched_at timestamptz
       )`);
     await runner.query(
       `CREATE INDEX "outbox_pending_idx" ON "${schema}"."outbox" (created_at) WHERE dispatched_at IS NULL`,
     );
     await runner.query(
-      `CREATE INDEX "outbox_unfinished_idx" ON "${schema}"."outbox" (dispatched_at) WHERE dispatched_at IS NOT NULL AND finished_at IS NULL`,
+      `CREATE INDEX "outbox_dispatched_idx" ON "${schema}"."outbox" (dispatched_at) WHERE dispatched_at IS NOT NULL`,
     );
   }
 

@@ -1,6 +1,8 @@
 import { Controller, Get, HttpException } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { Public } from '../auth/auth.decorators';
 
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(private readonly redis: Redis) {}

@@ -2,7 +2,9 @@ import { Body, Controller, HttpCode, Patch, Post } from '@nestjs/common';
 import { createLeadRequestSchema, type PayloadOf, setChallengeRequestSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import { ZodPipe } from '../http/zod-body.pipe';
+import { Public } from '../auth/auth.decorators';
 
+@Public()
 @Controller('api/leads')
 export class LeadsController {
   constructor(private readonly bus: ServiceBus) {}

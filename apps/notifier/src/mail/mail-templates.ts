@@ -39,3 +39,35 @@ export function leadAlert(data: JobPayload<'mail', 'lead-alert'>, context: Templ
     html: layout('A new lead is waiting for review', paragraphs, { label: 'Open the dashboard', url: `${context.publicUrl}/coach` }),
   };
 }
+
+export function magicLink(data: JobPayload<'mail', 'magic-link'>): OutgoingMail {
+  const invited = data.purpose === 'invite';
+  const paragraphs = [
+    invited
+      ? 'Your coach approved your request. Use the button below to sign in and begin your onboarding.'
+      : 'Use the button below to sign in to The Spark.',
+    `Or enter this code on the sign-in page: ${data.code}`,
+    'The link and the code work once and expire in 1 hour. If you did not ask for this, you can ignore this e-mail.',
+  ];
+  return {
+    to: data.email,
+    subject: invited ? 'You are approved: your sign-in link for The Spark' : 'Your sign-in link for The Spark',
+    text: [...paragraphs, `Sign in: ${data.link}`].join('\n\n'),
+    html: layout(invited ? 'Welcome to The Spark' : 'Sign in to The Spark', paragraphs, { label: 'Sign in', url: data.link }),
+  };
+}
+
+export function ditlReady(data: JobPayload<'mail', 'ditl-ready'>, context: TemplateContext): OutgoingMail {
+  const link = `${context.publicUrl}/ditl-welcome?generationId=${encodeURIComponent(data.generationId)}`;
+  const paragraphs = [
+    `Hi ${data.firstName}, your personalised "Day in the Life" is ready.`,
+    'It walks through one of your typical days with the habits, sparks to capture and weekly rhythm that fit your goal.',
+    'Sign in with your e-mail to open it; your coach can see it too and will refine it with you.',
+  ];
+  return {
+    to: data.email,
+    subject: 'Your Day in the Life is ready',
+    text: [...paragraphs, `Open it: ${link}`].join('\n\n'),
+    html: layout('Your Day in the Life is ready', paragraphs, { label: 'Open my Day in the Life', url: link }),
+  };
+}

@@ -4,7 +4,8 @@ import { assertHandlersComplete, type JobHandlers, runJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
 import type { Job } from 'bullmq';
-import { leadAlert, leadConfirmation, type TemplateContext } from './mail-templates';
+import { ditlReady, leadAlert, leadConfirmation, magicLink, type TemplateContext } from './mail-templates';
+import { failPermanently, investorEmail } from './investor-email';
 import type { Mailer, OutgoingMail } from './mailer';
 import type { SentMailRepository } from './sent-mail.repository';
 
@@ -25,6 +26,9 @@ export class MailProcessor extends WorkerHost {
     this.handlers = {
       'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, deps.context)),
       'lead-alert': (data, job) => this.deliver(job, leadAlert(data, deps.context)),
+      'magic-link': (data, job) => this.deliver(job, magicLink(data)),
+      'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, deps.context)),
+      'investor-email': (data, job) => failPermanently(this.deliver(job, investorEmail(data))),
     };
     assertHandlersComplete(QUEUES.mail, this.handlers);
   }

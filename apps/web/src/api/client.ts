@@ -15,6 +15,25 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/** Where requests get their bearer token; the session module registers itself here. */
+export interface AccessTokenSource {
+  /** The current access token, waiting for a restore in flight; null when signed out. */
+  accessToken(): Promise<string | null>;
+  /** Called once after a 401: a fresh token to retry with, or null when the session is gone. */
+  renewAfterUnauthorized(rejectedToken: string): Promise<string | null>;
+}
+
+let tokenSource: AccessTokenSource | null = null;
+
+export function registerAccessTokenSource(source: AccessTokenSource): void {
+  tokenSource = source;
+}
+
+export interface RequestOptions {
+  // Session calls (refresh, redeem, sign-out) travel on the cookie, never on a bearer token.
+  authenticate?: boolean;
+}
+
 async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   const parsed = errorBodySchema.safeParse(body);
@@ -25,18 +44,33 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, 'UNEXPECTED_RESPONSE', response.statusText || 'Unexpected response');
 }
 
-/** The one way the SPA talks to `/api`: JSON in and out, cookies included, errors as `ApiError`. */
-export async function apiRequest<T>(method: Method, path: string, body?: unknown): Promise<T> {
-  let response: Response;
+async function send(method: Method, path: string, body: unknown, accessToken: string | null): Promise<Response> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  // A FormData body (file uploads) sets its own multipart boundary.
+  const isForm = body instanceof FormData;
+  if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
+  if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
   try {
-    response = await fetch(`/api${path}`, {
+    return await fetch(`/api${path}`, {
       method,
       credentials: 'include',
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers,
+      body: body === undefined || isForm ? body : JSON.stringify(body),
     });
   } catch (error) {
     throw new ApiError(0, 'NETWORK', error instanceof Error ? error.message : 'Network error');
+  }
+}
+
+/** The one way the SPA talks to `/api`: JSON in and out, the session's bearer token, errors as `ApiError`. */
+export async function apiRequest<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
+  const source = options.authenticate === false ? null : tokenSource;
+  const accessToken = source ? await source.accessToken() : null;
+  let response = await send(method, path, body, accessToken);
+  // An expired or revoked token: renew silently once, then retry with the new one.
+  if (response.status === 401 && source && accessToken) {
+    const renewed = await source.renewAfterUnauthorized(accessToken);
+    if (renewed) response = await send(method, path, body, renewed);
   }
   if (!response.ok) throw await toApiError(response);
   if (response.status === 204) return undefined as T;

@@ -10,6 +10,11 @@ export const storageKeys = {
   magicLinkAuth: 'spark_magic_link_auth',
   coachApproved: 'spark_coach_approved',
   leadChallengeToken: 'spark_lead_challenge_token',
+  // The onboarding answers as a draft (kept across back/forward and reloads), and the DITL being generated.
+  onboardingData: 'spark_onboarding_data',
+  ditlGenerationId: 'spark_ditl_generation_id',
+  // The last home data seen, so the client app opens offline (cleared on sign-out from the app).
+  clientHomeSnapshot: 'spark_client_home',
 } as const;
 
 export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];

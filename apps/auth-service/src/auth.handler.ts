@@ -1,0 +1,55 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import type { PayloadOf } from '@spark/contracts';
+import { SessionsService } from './sessions/sessions.service';
+import { SignInService } from './sign-in/sign-in.service';
+import { UsersService } from './users/users.service';
+
+@Controller()
+export class AuthHandler {
+  constructor(
+    private readonly signIn: SignInService,
+    private readonly sessions: SessionsService,
+    private readonly users: UsersService,
+  ) {}
+
+  @MessagePattern('auth.magic-link')
+  requestMagicLink(@Payload() request: PayloadOf<'auth.magic-link'>) {
+    return this.signIn.requestMagicLink(request);
+  }
+
+  @MessagePattern('auth.redeem')
+  redeem(@Payload() request: PayloadOf<'auth.redeem'>) {
+    return this.signIn.redeem(request);
+  }
+
+  @MessagePattern('auth.invite')
+  invite(@Payload() request: PayloadOf<'auth.invite'>) {
+    return this.signIn.invite(request);
+  }
+
+  @MessagePattern('auth.refresh')
+  refresh(@Payload() request: PayloadOf<'auth.refresh'>) {
+    return this.sessions.refresh(request);
+  }
+
+  @MessagePattern('auth.sign-out')
+  signOut(@Payload() request: PayloadOf<'auth.sign-out'>) {
+    return this.sessions.signOut(request);
+  }
+
+  @MessagePattern('auth.get-user')
+  getUser(@Payload() request: PayloadOf<'auth.get-user'>) {
+    return this.users.get(request);
+  }
+
+  @MessagePattern('auth.update-user')
+  updateUser(@Payload() request: PayloadOf<'auth.update-user'>) {
+    return this.users.update(request);
+  }
+
+  @MessagePattern('auth.list-users')
+  listUsers(@Payload() request: PayloadOf<'auth.list-users'>) {
+    return this.users.list(request);
+  }
+}

@@ -1,0 +1,45 @@
+import { type DynamicModule, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
+import type { AuthConfig } from '@spark/config';
+import type { ServiceInfrastructure } from '@spark/runtime';
+import { Redis } from 'ioredis';
+import { AuthHandler } from './auth.handler';
+import { SessionIssuer } from './sessions/session-issuer';
+import { SessionsRepository } from './sessions/sessions.repository';
+import { SessionsService } from './sessions/sessions.service';
+import { MailCooldown } from './sign-in/mail-cooldown';
+import { SignInRepository } from './sign-in/sign-in.repository';
+import { SignInService } from './sign-in/sign-in.service';
+import { UsersRepository } from './users/users.repository';
+import { UsersService } from './users/users.service';
+
+const AUTH_REDIS = Symbol('AUTH_REDIS');
+
+@Module({})
+export class AuthModule implements OnModuleDestroy {
+  constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {}
+
+  static register({ dataSource, outbox }: ServiceInfrastructure, config: AuthConfig): DynamicModule {
+    // The rate limit's own connection; closed with the module.
+    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+    const issuer = new SessionIssuer(config.JWT_SECRET);
+    const signIn = new SignInService(new SignInRepository(dataSource), new MailCooldown(redis, config.BUS_PREFIX), issuer, outbox, {
+      publicUrl: config.PUBLIC_URL,
+      codePepper: config.JWT_SECRET,
+      developmentMode: config.AUTH_DEVELOPMENT_MODE,
+    });
+    return {
+      module: AuthModule,
+      controllers: [AuthHandler],
+      providers: [
+        { provide: AUTH_REDIS, useValue: redis },
+        { provide: SignInService, useValue: signIn },
+        { provide: SessionsService, useValue: new SessionsService(new SessionsRepository(dataSource), issuer) },
+        { provide: UsersService, useValue: new UsersService(new UsersRepository(dataSource)) },
+      ],
+    };
+  }
+
+  onModuleDestroy(): void {
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,4 @@
+import { CreateOutbox1763800000000 } from '@spark/jobs';
+import { CreateAuth1763800000100 } from './1763800000100-create-auth';
+
+export const authMigrations = [CreateOutbox1763800000000, CreateAuth1763800000100];

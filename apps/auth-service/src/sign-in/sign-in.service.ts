@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { InviteResponse, IssuedSession, MagicLinkResponse, PayloadOf } from '@spark/contracts';
+import type { JobRequest, OutboxRelay } from '@spark/jobs';
+import { DomainError } from '@spark/messaging';
+import type { SessionIssuer } from '../sessions/session-issuer';
+import type { MailCooldown } from './mail-cooldown';
+import { hashSignInCode, hashToken, magicLinkUrl, newOpaqueToken, newSignInCode } from './secrets';
+import { MAX_CODE_ATTEMPTS, type NewMagicLink, type SignInRepository } from './sign-in.repository';
+
+export const MAGIC_LINK_TTL_MS = 3600_000;
+
+/** The same words for every address, known or not, so the answer reveals no account. */
+export const MAGIC_LINK_ACCEPTED = 'If an account exists for this email, a sign-in link is on its way. It works once and expires in 1 hour.';
+
+export interface SignInOptions {
+  publicUrl: string;
+  codePepper: string;
+  developmentMode: boolean;
+  now?: () => Date;
+}
+
+interface PreparedLink {
+  link: NewMagicLink;
+  job: JobRequest;
+  url: string;
+}
+
+const invalidLink = () => new DomainError('UNAUTHENTICATED', 'This sign-in link is invalid, already used or expired. Please request a new one.');
+
+export class SignInService {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly repository: SignInRepository,
+    private readonly cooldown: MailCooldown,
+    private readonly issuer: SessionIssuer,
+    private readonly outbox: Pick<OutboxRelay, 'kick'>,
+    private readonly options: SignInOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** Sends a link to a known address; an unknown one gets the same answer and no e-mail. */
+  async requestMagicLink(request: PayloadOf<'auth.magic-link'>): Promise<MagicLinkResponse> {
+    const wait = await this.cooldown.take(request.email);
+    if (wait) throw new DomainError('RATE_LIMITED', `Please wait ${wait.retryAfterSeconds} seconds before requesting another link.`, wait);
+    const next = request.next ?? (request.product === 'coach' ? 'coach' : undefined);
+    const prepared = this.prepare(request.email, next, false, 'sign-in');
+    if (await this.repository.issueForExistingUser(prepared.link, [prepared.job])) this.outbox.kick();
+    return { message: MAGIC_LINK_ACCEPTED };
+  }
+
+  /** An approved lead becomes a user and gets a link that continues to ditl-welcome. */
+  async invite(request: PayloadOf<'auth.invite'>): Promise<InviteResponse> {
+    const prepared = this.prepare(request.email, request.next, request.approved === true, 'invite');
+    const userId = await this.repository.inviteAndIssue({ id: randomUUID(), role: request.role, fullName: request.fullName ?? null }, prepared.link, [prepared.job]);
+    this.outbox.kick();
+    const developmentMode = this.options.developmentMode;
+    return developmentMode ? { userId, developmentMode, magicLink: prepared.url } : { userId, developmentMode };
+  }
+
+  async redeem(request: PayloadOf<'auth.redeem'>): Promise<IssuedSession> {
+    const refresh = this.issuer.newRefreshToken();
+    const started = { id: refresh.id, familyId: randomUUID(), tokenHash: refresh.tokenHash, expiresAt: refresh.expiresAt };
+    if ('token' in request) {
+      const user = await this.repository.redeemToken(hashToken(request.token), started);
+      if (!user) throw invalidLink();
+      return this.issuer.session(user, refresh);
+    }
+    const attempt = await this.repository.redeemCode(request.email, hashSignInCode(this.options.codePepper, request.email, request.code), started);
+    switch (attempt.outcome) {
+      case 'signed-in':
+        return this.issuer.session(attempt.user, refresh);
+      case 'wrong-code':
+        throw new DomainError(
+          'UNAUTHENTICATED',
+          attempt.attemptsLeft > 0
+            ? `That code is not right. ${attempt.attemptsLeft} ${attempt.attemptsLeft === 1 ? 'try' : 'tries'} left.`
+            : `That code is not right, and after ${MAX_CODE_ATTEMPTS} wrong tries it no longer works. Please request a new link.`,
+        );
+      case 'no-open-code':
+        throw new DomainError('UNAUTHENTICATED', 'This code is invalid, already used or expired. Please request a new link.');
+    }
+  }
+
+  private prepare(email: string, next: string | undefined, approved: boolean, purpose: 'sign-in' | 'invite'): PreparedLink {
+    const token = newOpaqueToken();
+    const code = newSignInCode();
+    const expiresAt = new Date(this.now().getTime() + MAGIC_LINK_TTL_MS);
+    const url = magicLinkUrl(this.options.publicUrl, token, next, approved);
+    return {
+      link: { id: randomUUID(), email, tokenHash: hashToken(token), codeHash: hashSignInCode(this.options.codePepper, email, code), expiresAt },
+      job: { queue: 'mail', name: 'magic-link', data: { email, link: url, code, expiresAt: expiresAt.toISOString(), purpose } },
+      url,
+    };
+  }
+}

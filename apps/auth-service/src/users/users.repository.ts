@@ -1,0 +1,80 @@
+import type { UserRole } from '@spark/contracts';
+import { type KeysetPosition } from '@spark/persistence';
+import type { DataSource } from 'typeorm';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  role: UserRole;
+  full_name: string | null;
+  onboarding_completed_at: Date | null;
+  transformation_goal: string | null;
+  assigned_coach_id: string | null;
+  created_at: Date;
+}
+
+export const userColumns = `id, email, role, full_name, onboarding_completed_at, transformation_goal, assigned_coach_id, created_at`;
+
+/** The metadata a user may change about themselves; absent keys stay as they are. */
+export interface OwnMetadataChanges {
+  full_name?: string | null;
+  onboarding_completed_at?: string | null;
+  transformation_goal?: string | null;
+}
+
+export class UsersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async findById(id: string): Promise<UserRow | undefined> {
+    const rows: UserRow[] = await this.dataSource.query(`SELECT ${userColumns} FROM auth.users WHERE id = $1`, [id]);
+    return rows[0];
+  }
+
+  async updateOwnMetadata(id: string, changes: OwnMetadataChanges): Promise<UserRow | undefined> {
+    // Each column is written only when its key was sent ($n IS TRUE), so null can clear a field.
+    const rows: [UserRow[], number] = await this.dataSource.query(
+      `UPDATE auth.users SET
+         full_name = CASE WHEN $2 THEN $3 ELSE full_name END,
+         onboarding_completed_at = CASE WHEN $4 THEN $5::timestamptz ELSE onboarding_completed_at END,
+         transformation_goal = CASE WHEN $6 THEN $7 ELSE transformation_goal END
+       WHERE id = $1 RETURNING ${userColumns}`,
+      [
+        id,
+        'full_name' in changes,
+        changes.full_name ?? null,
+        'onboarding_completed_at' in changes,
+        changes.onboarding_completed_at ?? null,
+        'transformation_goal' in changes,
+        changes.transformation_goal ?? null,
+      ],
+    );
+    return rows[0][0];
+  }
+
+  /** One page, newest first, after `after` when given; `limit + 1` rows tell whether more exist. */
+  async listNewest(role: UserRole | undefined, after: KeysetPosition | undefined, limit: number): Promise<UserRow[]> {
+    return this.dataSource.query(
+      `SELECT ${userColumns} FROM auth.users
+       WHERE ($1::text IS NULL OR role = $1)
+         AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+       ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [role ?? null, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+    );
+  }
+
+  /**
+   * Creates or updates a user with exactly this role (an operator's command, so it may also lower
+   * a role). `created` tells a new row from an update.
+   */
+  async upsertWithRole(user: { id: string; email: string; role: UserRole; fullName: string | null }): Promise<UserRow & { created: boolean }> {
+    const rows: (UserRow & { created: boolean })[] = await this.dataSource.query(
+      `INSERT INTO auth.users (id, email, role, full_name) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (email) DO UPDATE SET role = EXCLUDED.role, full_name = COALESCE(EXCLUDED.full_name, users.full_name)
+       RETURNING ${userColumns}, (xmax = 0) AS created`,
+      [user.id, user.email, user.role, user.fullName],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`upsert of ${user.email} returned no row`);
+    return row;
+  }
+}

@@ -1,0 +1,50 @@
+import type { AuthUser, PayloadOf, UserPage } from '@spark/contracts';
+import { DomainError } from '@spark/messaging';
+import { decodeCursor, encodeCursor } from '@spark/persistence';
+import type { UserRow, UsersRepository } from './users.repository';
+
+export function toAuthUser(row: UserRow): AuthUser {
+  return {
+    id: row.id,
+    email: row.email,
+    created_at: row.created_at.toISOString(),
+    user_metadata: {
+      full_name: row.full_name,
+      role: row.role,
+      onboarding_completed_at: row.onboarding_completed_at?.toISOString() ?? null,
+      transformation_goal: row.transformation_goal,
+      assigned_coach_id: row.assigned_coach_id,
+    },
+  };
+}
+
+const userGone = () => new DomainError('UNAUTHENTICATED', 'This account no longer exists.');
+
+export class UsersService {
+  constructor(private readonly users: UsersRepository) {}
+
+  async get({ userId }: PayloadOf<'auth.get-user'>): Promise<AuthUser> {
+    const row = await this.users.findById(userId);
+    if (!row) throw userGone();
+    return toAuthUser(row);
+  }
+
+  /** Role and assigned coach are not in the request schema at all: sending them is a 400. */
+  async update({ userId, changes }: PayloadOf<'auth.update-user'>): Promise<AuthUser> {
+    const row = await this.users.updateOwnMetadata(userId, changes);
+    if (!row) throw userGone();
+    return toAuthUser(row);
+  }
+
+  async list(request: PayloadOf<'auth.list-users'>): Promise<UserPage> {
+    const after = decodeCursor(request.cursor);
+    if (request.cursor && !after) throw new DomainError('VALIDATION_FAILED', 'The cursor is not valid.', { fieldErrors: { cursor: ['Invalid cursor'] } });
+    const rows = await this.users.listNewest(request.role, after, request.limit);
+    const page = rows.slice(0, request.limit);
+    const last = page.at(-1);
+    return {
+      items: page.map(toAuthUser),
+      nextCursor: rows.length > request.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+    };
+  }
+}

@@ -1,0 +1,4 @@
+import { CreateOutbox1763800000000 } from '@spark/jobs';
+import { CreatePosts1763800000070 } from './1763800000070-create-posts';
+
+export const contentMigrations = [CreateOutbox1763800000000, CreatePosts1763800000070];

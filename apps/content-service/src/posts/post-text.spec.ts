@@ -1,0 +1,26 @@
+import { postTitleOf, resolveWikiImages, wikiImageNames } from '@spark/contracts';
+import { excerptOf, slugOf } from './post-text';
+
+describe('post text', () => {
+  it('takes the title from the first level-1 heading, else "Untitled Post"', () => {
+    expect(postTitleOf('intro\n## Sub\n# The Real Title\n# Second')).toBe('The Real Title');
+    expect(postTitleOf('## only a sub heading')).toBe('Untitled Post');
+  });
+
+  it('makes readable, URL-safe slugs', () => {
+    expect(slugOf('Week 3: Café <script> & Sparks!')).toBe('week-3-cafe-script-sparks');
+    expect(slugOf('???')).toBe('post');
+  });
+
+  it('lists and resolves wiki-link images', () => {
+    const markdown = 'a ![[one.png]] b ![[two.jpg|300]] c ![[one.png]]';
+    expect(wikiImageNames(markdown)).toEqual(['one.png', 'two.jpg']);
+    expect(resolveWikiImages(markdown, (name) => (name === 'one.png' ? '/img/1' : undefined))).toBe(
+      'a ![one.png](</img/1>) b ![[two.jpg|300]] c ![one.png](</img/1>)',
+    );
+  });
+
+  it('excerpts text without markdown or html', () => {
+    expect(excerptOf('# Title\nHello **world** <script>x</script> ![[a.png]] [link](http://x)')).toBe('Hello world x link');
+  });
+});

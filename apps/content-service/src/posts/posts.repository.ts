@@ -1,0 +1,61 @@
+import type { KeysetPosition } from '@spark/persistence';
+import type { DataSource } from 'typeorm';
+
+export interface PostRow {
+  id: string;
+  slug: string;
+  title: string;
+  markdown: string;
+  created_at: Date;
+}
+
+export interface NewPost {
+  id: string;
+  slug: string;
+  title: string;
+  markdown: string;
+  authorId: string;
+  imageKeys: readonly string[];
+}
+
+export class PostsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Inserts the post and its image keys in one statement; false when the slug is taken. */
+  async insert(post: NewPost): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `WITH post AS (
+         INSERT INTO content.posts (id, slug, title, markdown, author_id) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (slug) DO NOTHING RETURNING id
+       ), images AS (
+         INSERT INTO content.post_images (post_id, object_key)
+         SELECT post.id, key FROM post, unnest($6::text[]) AS key
+       )
+       SELECT id FROM post`,
+      [post.id, post.slug, post.title, post.markdown, post.authorId, post.imageKeys],
+    );
+    return rows.length > 0;
+  }
+
+  async page(after: KeysetPosition | undefined, limit: number): Promise<PostRow[]> {
+    return this.dataSource.query(
+      `SELECT id, slug, title, markdown, created_at FROM content.posts
+       WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid)
+       ORDER BY created_at DESC, id DESC LIMIT $3`,
+      [after?.createdAt ?? null, after?.id ?? null, limit],
+    );
+  }
+
+  async findBySlug(slug: string): Promise<PostRow | undefined> {
+    const rows: PostRow[] = await this.dataSource.query(
+      `SELECT id, slug, title, markdown, created_at FROM content.posts WHERE slug = $1`,
+      [slug],
+    );
+    return rows[0];
+  }
+
+  async isPublishedImage(key: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM content.post_images WHERE object_key = $1 LIMIT 1`, [key]);
+    return rows.length > 0;
+  }
+}

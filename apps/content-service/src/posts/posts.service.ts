@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type LogPost,
+  type LogPostPage,
+  type LogPostSummary,
+  logImagePath,
+  type PayloadOf,
+  postTitleOf,
+  type PublishPostResponse,
+  resolveWikiImages,
+  wikiImageNames,
+} from '@spark/contracts';
+import { DomainError } from '@spark/messaging';
+import { decodeCursor, encodeCursor } from '@spark/persistence';
+import { excerptOf, slugOf } from './post-text';
+import type { PostRow, PostsRepository } from './posts.repository';
+
+const toSummary = (row: PostRow): LogPostSummary => ({
+  id: row.id,
+  slug: row.slug,
+  title: row.title,
+  excerpt: excerptOf(row.markdown),
+  createdAt: row.created_at.toISOString(),
+});
+
+export class PostsService {
+  constructor(private readonly posts: PostsRepository) {}
+
+  /** Publishes the Developer's Log entry; its wiki-link images become public image URLs. */
+  async publish(request: PayloadOf<'content.publish-post'>): Promise<PublishPostResponse> {
+    const keyOf = new Map(request.images.map((image) => [image.name, image.key]));
+    const missing = wikiImageNames(request.markdown).filter((name) => !keyOf.has(name));
+    if (missing.length > 0) {
+      throw new DomainError('VALIDATION_FAILED', `Missing images: ${missing.join(', ')}`, { fieldErrors: { images: ['Missing images'] } });
+    }
+    // An admin may only attach what they uploaded themselves (keys are `{userId}/...`).
+    if (request.images.some((image) => !image.key.startsWith(`${request.authorId}/`))) {
+      throw new DomainError('FORBIDDEN', 'Images must be uploaded by the author.');
+    }
+    const markdown = resolveWikiImages(request.markdown, (name) => {
+      const key = keyOf.get(name);
+      return key ? logImagePath(key) : undefined;
+    });
+    const title = postTitleOf(markdown);
+    const usedKeys = [...new Set(wikiImageNames(request.markdown).map((name) => keyOf.get(name) ?? ''))].filter(Boolean);
+    const base = slugOf(title);
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      const slug = attempt === 1 ? base : `${base}-${attempt}`;
+      const inserted = await this.posts.insert({ id: randomUUID(), slug, title, markdown, authorId: request.authorId, imageKeys: usedKeys });
+      if (inserted) return { success: true, postUrl: `/log/${slug}`, slug };
+    }
+    throw new DomainError('CONFLICT', 'Publishing failed: too many posts share this title.');
+  }
+
+  async list(request: PayloadOf<'content.list-posts'>): Promise<LogPostPage> {
+    const rows = await this.posts.page(decodeCursor(request.cursor), request.limit + 1);
+    const items = rows.slice(0, request.limit);
+    const last = items.at(-1);
+    return {
+      items: items.map(toSummary),
+      nextCursor: rows.length > request.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+    };
+  }
+
+  async get(request: PayloadOf<'content.get-post'>): Promise<LogPost> {
+    const row = await this.posts.findBySlug(request.slug);
+    if (!row) throw new DomainError('NOT_FOUND', 'No such post.');
+    return { ...toSummary(row), markdown: row.markdown };
+  }
+
+  async checkImage(request: PayloadOf<'content.check-image'>): Promise<{ published: boolean }> {
+    return { published: await this.posts.isPublishedImage(request.key) };
+  }
+}

@@ -1,0 +1,96 @@
+import type { DitlStatus, OnboardingAnswers } from '@spark/contracts';
+import { type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
+import type { DataSource } from 'typeorm';
+
+export interface GenerationRow {
+  id: string;
+  user_id: string;
+  email: string;
+  answers: OnboardingAnswers;
+  status: DitlStatus;
+  progress: number;
+  planner: string | null;
+  presentation_key: string | null;
+  error: string | null;
+  attempts: number;
+  updated_at: Date;
+  completed_at: Date | null;
+}
+
+export interface NewGeneration {
+  id: string;
+  userId: string;
+  email: string;
+  leadId: string | null;
+  answers: OnboardingAnswers;
+}
+
+const columns = `id, user_id, email, answers, status, progress, planner, presentation_key, error, attempts, updated_at, completed_at`;
+
+/** Every SQL statement on ditl.generations; the worker's writes are guarded by the current status. */
+export class GenerationsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The request and its job's outbox row in ONE statement, so a stored request always gets its job. */
+  async insertWithJob(generation: NewGeneration, job: JobRequest): Promise<void> {
+    await this.dataSource.query(
+      `WITH generation AS (
+         INSERT INTO ditl.generations (id, user_id, email, lead_id, answers) VALUES ($1, $2, $3, $4, $5) RETURNING id
+       ), jobs AS (
+         ${outboxInsertSql('ditl', 6)} WHERE EXISTS (SELECT 1 FROM generation)
+       )
+       SELECT id FROM generation`,
+      [generation.id, generation.userId, generation.email, generation.leadId, JSON.stringify(generation.answers), ...outboxRows([job])],
+    );
+  }
+
+  async find(id: string): Promise<GenerationRow | undefined> {
+    const rows: GenerationRow[] = await this.dataSource.query(`SELECT ${columns} FROM ditl.generations WHERE id = $1`, [id]);
+    return rows[0];
+  }
+
+  /** Starts (or restarts, after a dead worker) an unfinished generation; undefined when it is already finished. */
+  async claim(id: string): Promise<GenerationRow | undefined> {
+    const rows: [GenerationRow[], number] = await this.dataSource.query(
+      `UPDATE ditl.generations SET status = 'generating', progress = 10, attempts = attempts + 1, updated_at = now()
+       WHERE id = $1 AND status IN ('queued', 'generating') RETURNING ${columns}`,
+      [id],
+    );
+    return rows[0][0];
+  }
+
+  async reportProgress(id: string, progress: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ditl.generations SET progress = GREATEST(progress, $2), updated_at = now() WHERE id = $1 AND status = 'generating'`,
+      [id, progress],
+    );
+  }
+
+  /**
+   * Completes the generation and queues its e-mail in ONE statement. Only the first completion
+   * matches `status = 'generating'`, so a recovered duplicate run changes nothing and sends nothing.
+   * Returns whether this call was the one that completed it.
+   */
+  async complete(id: string, planner: string, presentationKey: string, mail: JobRequest): Promise<boolean> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `WITH done AS (
+         UPDATE ditl.generations SET status = 'completed', progress = 100, planner = $2, presentation_key = $3,
+           error = NULL, completed_at = now(), updated_at = now()
+         WHERE id = $1 AND status = 'generating' RETURNING id
+       ), jobs AS (
+         ${outboxInsertSql('ditl', 4)} WHERE EXISTS (SELECT 1 FROM done)
+       )
+       SELECT id FROM done`,
+      [id, planner, presentationKey, ...outboxRows([mail])],
+    );
+    return rows.length === 1;
+  }
+
+  async fail(id: string, error: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ditl.generations SET status = 'failed', error = left($2, 2000), updated_at = now()
+       WHERE id = $1 AND status IN ('queued', 'generating')`,
+      [id, error],
+    );
+  }
+}

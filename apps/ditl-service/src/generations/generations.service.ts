@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import type { DitlStatusResponse, GenerateDitlResponse, PayloadOf } from '@spark/contracts';
+import type { OutboxRelay } from '@spark/jobs';
+import { DomainError } from '@spark/messaging';
+import type { GenerationRow, GenerationsRepository } from './generations.repository';
+
+type Reader = PayloadOf<'ditl.check-status'>['reader'];
+
+/** Reads the stored presentation; the S3 adapter in production. */
+export interface PresentationReader {
+  getText(key: string): Promise<string>;
+}
+
+export const presentationPath = (generationId: string) => `/api/ditl/generations/${generationId}/presentation`;
+
+export class GenerationsService {
+  constructor(
+    private readonly generations: GenerationsRepository,
+    private readonly outbox: Pick<OutboxRelay, 'kick'>,
+    private readonly presentations: PresentationReader,
+  ) {}
+
+  /** Stores the request as queued and queues its job through the outbox. */
+  async generate(request: PayloadOf<'ditl.generate'>): Promise<GenerateDitlResponse> {
+    const generationId = randomUUID();
+    await this.generations.insertWithJob(
+      { id: generationId, userId: request.userId, email: request.email, leadId: request.leadId ?? null, answers: request.answers },
+      { queue: 'ditl', name: 'generate-ditl', data: { generationId } },
+    );
+    this.outbox.kick();
+    return { generationId };
+  }
+
+  async checkStatus({ generationId, reader }: PayloadOf<'ditl.check-status'>): Promise<DitlStatusResponse> {
+    const row = await this.readable(generationId, reader);
+    return {
+      generationId: row.id,
+      status: row.status,
+      progress: row.progress,
+      presentationUrl: row.status === 'completed' ? presentationPath(row.id) : null,
+      updatedAt: row.updated_at.toISOString(),
+    };
+  }
+
+  async getPresentation({ generationId, reader }: PayloadOf<'ditl.get-presentation'>): Promise<{ html: string }> {
+    const row = await this.readable(generationId, reader);
+    if (row.status !== 'completed' || !row.presentation_key) throw new DomainError('NOT_FOUND', 'This presentation is not ready yet.');
+    return { html: await this.presentations.getText(row.presentation_key) };
+  }
+
+  // A client sees only its own generations; someone else's answers NOT_FOUND, so ids cannot be probed.
+  private async readable(generationId: string, reader: Reader): Promise<GenerationRow> {
+    const row = await this.generations.find(generationId);
+    if (!row || (reader.role === 'client' && row.user_id !== reader.userId)) {
+      throw new DomainError('NOT_FOUND', 'No such DITL generation.');
+    }
+    return row;
+  }
+}

@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { type DitlConfig, ditlEnv, loadConfig } from '@spark/config';
+import { JobQueues, OutboxRelay } from '@spark/jobs';
+import { createLogger } from '@spark/logging';
+import { createServiceDataSource, ensureDatabase, initializeWithMigrations } from '@spark/persistence';
+import { onShutdown, runMain } from '@spark/runtime';
+import { Redis } from 'ioredis';
+import { ditlMigrations } from './migrations';
+import type { DitlPlanner } from './planner/planner';
+import { startDitlWorker } from './worker/ditl-worker';
+
+/**
+ * A DITL worker replica on its own (no bus handlers): run as many as the queue needs. It relays
+ * its own outbox rows (the ready e-mails), so it does not depend on a service replica being up.
+ */
+export async function startDitlWorkerProcess(env: NodeJS.ProcessEnv = process.env, planner?: DitlPlanner) {
+  const config: DitlConfig = loadConfig(ditlEnv, env);
+  const logger = createLogger('ditl-worker', config.LOG_LEVEL);
+  await ensureDatabase(config.DATABASE_URL);
+  const dataSource = await initializeWithMigrations(
+    createServiceDataSource({ url: config.DATABASE_URL, schema: 'ditl', entities: [], migrations: ditlMigrations, applicationName: 'ditl-worker' }),
+    'ditl',
+  );
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  const jobs = new JobQueues(redis, config.BUS_PREFIX);
+  const outbox = new OutboxRelay(dataSource, 'ditl', jobs, logger, { pollMs: config.OUTBOX_POLL_MS });
+  outbox.start();
+  const worker = startDitlWorker({ config, dataSource, logger, kickOutbox: () => outbox.kick(), planner });
+  logger.info({ concurrency: config.DITL_CONCURRENCY }, 'ready');
+  return async () => {
+    await worker.close();
+    await outbox.stop();
+    await jobs.close();
+    await dataSource.destroy();
+    redis.disconnect();
+  };
+}
+
+if (require.main === module) runMain('ditl-worker', async () => onShutdown(await startDitlWorkerProcess()));

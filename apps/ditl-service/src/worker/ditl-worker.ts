@@ -1,0 +1,78 @@
+import type { DitlConfig } from '@spark/config';
+import { QUEUES } from '@spark/contracts';
+import { bullPrefix, type JobHandlers, assertHandlersComplete, runJob } from '@spark/jobs';
+import { type Logger, runWithCorrelationId } from '@spark/logging';
+import { ObjectStorage } from '@spark/storage';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
+import { GenerationsRepository } from '../generations/generations.repository';
+import { OfflinePlanner } from '../planner/offline-planner';
+import { OpenAiPlanner } from '../planner/openai-planner';
+import type { DitlPlanner } from '../planner/planner';
+import { DitlGenerator, GenerationFailedError } from './ditl-generator';
+
+export interface DitlWorkerDependencies {
+  config: DitlConfig;
+  dataSource: DataSource;
+  logger: Logger;
+  /** Asks the outbox relay to send the queued e-mail now rather than at its next poll. */
+  kickOutbox: () => void;
+  /** Replaces the configured planner (benchmarks simulate a model call of a known length). */
+  planner?: DitlPlanner;
+}
+
+export function plannerFor(config: DitlConfig): DitlPlanner {
+  if (!config.OPENAI_API_KEY && !config.OPENAI_BASE_URL) return new OfflinePlanner();
+  return new OpenAiPlanner({ apiKey: config.OPENAI_API_KEY, baseUrl: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL, timeoutMs: config.OPENAI_TIMEOUT_MS });
+}
+
+/**
+ * The BullMQ consumer of the `ditl` queue: DITL_CONCURRENCY jobs at once per process. A job whose
+ * worker dies keeps its lock only DITL_LOCK_MS; the stalled-job check of any live worker then
+ * puts it back, and the generator's status check makes the second run complete it exactly once.
+ */
+export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker; close(): Promise<void> } {
+  const { config, logger } = deps;
+  const storage = new ObjectStorage(config);
+  const generations = new GenerationsRepository(deps.dataSource);
+  const generator = new DitlGenerator(
+    generations,
+    deps.planner ?? plannerFor(config),
+    storage,
+    { attempts: config.DITL_ATTEMPTS, backoffMs: config.DITL_BACKOFF_MS },
+    logger,
+    deps.kickOutbox,
+  );
+  const handlers: JobHandlers<'ditl'> = {
+    'generate-ditl': async (data, job) => {
+      try {
+        await generator.run(data.generationId);
+      } catch (error) {
+        if (error instanceof GenerationFailedError) throw new UnrecoverableError(error.message);
+        // Storage or database trouble: BullMQ retries with back-off; the last delivery records the failure.
+        if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await generations.fail(data.generationId, String(error));
+        throw error;
+      }
+    },
+  };
+  assertHandlersComplete(QUEUES.ditl, handlers);
+  const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  const worker = new Worker(QUEUES.ditl, (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.ditl, handlers, job)), {
+    connection,
+    prefix: bullPrefix(config.BUS_PREFIX),
+    concurrency: config.DITL_CONCURRENCY,
+    lockDuration: config.DITL_LOCK_MS,
+    stalledInterval: config.DITL_LOCK_MS,
+    maxStalledCount: 2,
+  });
+  worker.on('error', (error) => logger.warn({ err: error }, 'DITL worker error'));
+  return {
+    worker,
+    async close() {
+      await worker.close();
+      connection.disconnect();
+      storage.close();
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { JwtService } from '@nestjs/jwt';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, accessTokenClaimsSchema, type UserRole } from '@spark/contracts';
+import { DomainError } from '@spark/messaging';
+import type { FastifyRequest } from 'fastify';
+import { IS_PUBLIC, REQUIRED_ROLES } from './auth.decorators';
+
+/** Who is calling, as the verified access token says. */
+export interface AuthenticatedUser {
+  id: string;
+  email: string;
+  role: UserRole;
+}
+
+export type AuthenticatedRequest = FastifyRequest & { user: AuthenticatedUser };
+
+const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', message);
+
+/**
+ * The gateway's one door: denies every route (401) unless it is @Public() or carries a valid
+ * access JWT (signature, expiry, issuer and audience checked), and enforces @Roles() (403).
+ */
+export class AccessTokenGuard implements CanActivate {
+  private readonly jwt: JwtService;
+
+  constructor(
+    secret: string,
+    private readonly reflector: Reflector = new Reflector(),
+  ) {
+    this.jwt = new JwtService({ secret });
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets)) return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    request.user = await this.verify(request.headers.authorization);
+    const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(REQUIRED_ROLES, targets);
+    if (roles && !roles.includes(request.user.role)) throw new DomainError('FORBIDDEN', 'Your role may not do this.');
+    return true;
+  }
+
+  private async verify(header: string | undefined): Promise<AuthenticatedUser> {
+    const token = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/i.exec(header ?? '')?.[1];
+    if (!token) throw unauthenticated('Sign in to continue.');
+    const payload: unknown = await this.jwt
+      .verifyAsync(token, { algorithms: ['HS256'], issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE })
+      .catch(() => undefined);
+    const claims = accessTokenClaimsSchema.safeParse(payload);
+    if (!claims.success) throw unauthenticated('Your session is invalid or has expired. Please sign in again.');
+    return { id: claims.data.sub, email: claims.data.email, role: claims.data.role };
+  }
+}

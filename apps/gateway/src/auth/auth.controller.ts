@@ -1,0 +1,99 @@
+import { Body, Controller, Get, HttpCode, Inject, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  type IssuedSession,
+  listUsersRequestSchema,
+  magicLinkRequestSchema,
+  type PayloadOf,
+  redeemRequestSchema,
+  type Session,
+  updateUserRequestSchema,
+} from '@spark/contracts';
+import { DomainError, ServiceBus } from '@spark/messaging';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ZodPipe } from '../http/zod-body.pipe';
+import type { AuthenticatedUser } from './access-token.guard';
+import { CurrentUser, Public, Roles } from './auth.decorators';
+import { IpRateLimiter } from './ip-rate-limiter';
+import { RefreshCookie } from './refresh-cookie';
+
+// Generous for a household or an office behind one address, tight for a script.
+const MAGIC_LINK_PER_IP = { name: 'magic-link', max: 20, windowMs: 10 * 60_000 };
+const REDEEM_PER_IP = { name: 'redeem', max: 30, windowMs: 10 * 60_000 };
+
+@Controller('api/auth')
+export class AuthController {
+  constructor(
+    private readonly bus: ServiceBus,
+    @Inject(IpRateLimiter) private readonly ipLimiter: IpRateLimiter,
+    @Inject(RefreshCookie) private readonly cookie: RefreshCookie,
+  ) {}
+
+  /** Always 202 with the same words, whether or not the e-mail has an account. */
+  @Public()
+  @Post('magic-link')
+  @HttpCode(202)
+  async requestMagicLink(@Req() request: FastifyRequest, @Body(new ZodPipe(magicLinkRequestSchema)) body: PayloadOf<'auth.magic-link'>) {
+    await this.ipLimiter.hit(request.ip, MAGIC_LINK_PER_IP);
+    return this.bus.request('auth.magic-link', body);
+  }
+
+  /** Spends a link's token (or the e-mail's code) for a session; the refresh token goes in the cookie. */
+  @Public()
+  @Post('redeem')
+  @HttpCode(200)
+  async redeem(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new ZodPipe(redeemRequestSchema)) body: PayloadOf<'auth.redeem'>,
+  ): Promise<Session> {
+    await this.ipLimiter.hit(request.ip, REDEEM_PER_IP);
+    return this.startSession(reply, await this.bus.request('auth.redeem', body));
+  }
+
+  /** Rotates the refresh cookie and answers a fresh session; any failure also clears the cookie. */
+  @Public()
+  @Post('refresh')
+  @HttpCode(200)
+  async refresh(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Session> {
+    const refreshToken = this.cookie.read(request);
+    if (!refreshToken) throw new DomainError('UNAUTHENTICATED', 'No session. Please sign in.');
+    try {
+      return this.startSession(reply, await this.bus.request('auth.refresh', { refreshToken }));
+    } catch (error) {
+      if (error instanceof DomainError && error.code === 'UNAUTHENTICATED') this.cookie.clear(reply);
+      throw error;
+    }
+  }
+
+  /** Public because the cookie, not the access token, is what it ends. Idempotent: always 204. */
+  @Public()
+  @Post('sign-out')
+  @HttpCode(204)
+  async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const refreshToken = this.cookie.read(request);
+    if (refreshToken) await this.bus.request('auth.sign-out', { refreshToken });
+    this.cookie.clear(reply);
+  }
+
+  @Get('user')
+  getUser(@CurrentUser() user: AuthenticatedUser) {
+    return this.bus.request('auth.get-user', { userId: user.id });
+  }
+
+  @Patch('user')
+  updateUser(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(updateUserRequestSchema)) changes: PayloadOf<'auth.update-user'>['changes']) {
+    return this.bus.request('auth.update-user', { userId: user.id, changes });
+  }
+
+  /** The dashboard's user list (e.g. `?role=client`), newest first. */
+  @Roles('coach', 'admin')
+  @Get('users')
+  listUsers(@Query(new ZodPipe(listUsersRequestSchema)) query: PayloadOf<'auth.list-users'>) {
+    return this.bus.request('auth.list-users', query);
+  }
+
+  private startSession(reply: FastifyReply, issued: IssuedSession): Session {
+    this.cookie.set(reply, issued.refreshToken);
+    return issued.session;
+  }
+}

@@ -1,0 +1,35 @@
+import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
+import { listClientsRequestSchema, type PayloadOf, updateClientBodySchema, uuidSchema } from '@spark/contracts';
+import { ServiceBus } from '@spark/messaging';
+import { Roles } from '../auth/auth.decorators';
+import { ZodPipe } from '../http/zod-body.pipe';
+
+/**
+ * The Clients tab and the Manage Client dialog. Sparks and notes of a client are read and written
+ * through `/api/progress/clients/:userId/...` (the progress feature's routes).
+ */
+@Roles('coach', 'admin')
+@Controller('api/coach/clients')
+export class CoachClientsController {
+  constructor(private readonly bus: ServiceBus) {}
+
+  @Get()
+  list(@Query(new ZodPipe(listClientsRequestSchema)) query: PayloadOf<'progress.coach-list-clients'>) {
+    return this.bus.request('progress.coach-list-clients', query);
+  }
+
+  /** The record, its trends (sparks per day, time of day, weekdays, slipping) and the nudges sent. */
+  @Get(':userId')
+  detail(@Param('userId', new ZodPipe(uuidSchema)) userId: string) {
+    return this.bus.request('progress.coach-client', { userId });
+  }
+
+  /** Edit Record: goal, status and custom evolution days. */
+  @Patch(':userId')
+  update(
+    @Param('userId', new ZodPipe(uuidSchema)) userId: string,
+    @Body(new ZodPipe(updateClientBodySchema)) changes: PayloadOf<'progress.coach-update-client'>['changes'],
+  ) {
+    return this.bus.request('progress.coach-update-client', { userId, changes });
+  }
+}

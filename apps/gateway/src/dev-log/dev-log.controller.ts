@@ -1,0 +1,67 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  getPostRequestSchema,
+  listPostsRequestSchema,
+  type PayloadOf,
+  publishPostRequestSchema,
+  type UploadedLogImage,
+} from '@spark/contracts';
+import { DomainError, ServiceBus } from '@spark/messaging';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthenticatedUser } from '../auth/access-token.guard';
+import { CurrentUser, Public, Roles } from '../auth/auth.decorators';
+import { ZodPipe } from '../http/zod-body.pipe';
+import { imageContentType, readUploadedFile } from '../investors/uploaded-file';
+import { LogImages } from './log-images';
+
+const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+/** The Developer's Log: public reading, admin-only publishing. */
+@Controller('api/log')
+export class DevLogController {
+  constructor(
+    private readonly bus: ServiceBus,
+    @Inject(LogImages) private readonly images: LogImages,
+  ) {}
+
+  @Public()
+  @Get('posts')
+  list(@Query(new ZodPipe(listPostsRequestSchema)) query: PayloadOf<'content.list-posts'>) {
+    return this.bus.request('content.list-posts', query);
+  }
+
+  @Public()
+  @Get('posts/:slug')
+  get(@Param(new ZodPipe(getPostRequestSchema)) params: PayloadOf<'content.get-post'>) {
+    return this.bus.request('content.get-post', params);
+  }
+
+  /** A published post's image: only keys a post shows are served, through a short-lived signed URL. */
+  @Public()
+  @Get('images/:owner/:file')
+  async image(@Param('owner') owner: string, @Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
+    const key = `${owner}/${file}`;
+    const { published } = await this.bus.request('content.check-image', { key });
+    if (!published) throw new DomainError('NOT_FOUND', 'No such image.');
+    await reply.header('cache-control', 'public, max-age=300').redirect(await this.images.signedUrl(key), 302);
+  }
+
+  @Roles('admin')
+  @Post('images')
+  @HttpCode(201)
+  async upload(@Req() request: FastifyRequest, @CurrentUser() user: AuthenticatedUser): Promise<UploadedLogImage> {
+    const { file, bytes } = await readUploadedFile(request, IMAGE_MAX_BYTES);
+    const contentType = imageContentType(bytes);
+    if (!LogImages.safeName(file.filename) || !contentType) {
+      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Images must be png, jpg, jpeg, gif or webp.');
+    }
+    return this.images.store(user.id, file.filename, bytes, contentType);
+  }
+
+  @Roles('admin')
+  @Post('posts')
+  @HttpCode(201)
+  publish(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(publishPostRequestSchema)) body: Omit<PayloadOf<'content.publish-post'>, 'authorId'>) {
+    return this.bus.request('content.publish-post', { ...body, authorId: user.id });
+  }
+}

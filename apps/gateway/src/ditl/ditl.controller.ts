@@ -1,0 +1,40 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { type DitlPresentationResponse, type DitlStatusResponse, type GenerateDitlResponse, generateDitlBodySchema, uuidSchema } from '@spark/contracts';
+import { ServiceBus } from '@spark/messaging';
+import type { FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import type { AuthenticatedUser } from '../auth/access-token.guard';
+import { CurrentUser } from '../auth/auth.decorators';
+import { ZodPipe } from '../http/zod-body.pipe';
+
+@Controller('api/ditl/generations')
+export class DitlController {
+  constructor(private readonly bus: ServiceBus) {}
+
+  /** The spec's generate-ditl: stores the request (queued) and answers its id at once. */
+  @Post()
+  @HttpCode(202)
+  generate(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(generateDitlBodySchema)) body: z.output<typeof generateDitlBodySchema>): Promise<GenerateDitlResponse> {
+    return this.bus.request('ditl.generate', { userId: user.id, email: user.email, leadId: body.leadId, answers: body.onboardingData });
+  }
+
+  /** The spec's check-ditl-status; a client reads only its own generations, coaches and admins any. */
+  @Get(':generationId')
+  status(@CurrentUser() user: AuthenticatedUser, @Param('generationId', new ZodPipe(uuidSchema)) generationId: string): Promise<DitlStatusResponse> {
+    return this.bus.request('ditl.check-status', { generationId, reader: { userId: user.id, role: user.role } });
+  }
+
+  /**
+   * The finished presentation after the same ownership check, as JSON ({ html }): the SPA holds its
+   * token in memory, so it fetches the page and shows it in a sandboxed frame (no scripts, opaque origin).
+   */
+  @Get(':generationId/presentation')
+  async presentation(
+    @CurrentUser() user: AuthenticatedUser,
+    @Param('generationId', new ZodPipe(uuidSchema)) generationId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DitlPresentationResponse> {
+    void reply.header('cache-control', 'private, no-store');
+    return this.bus.request('ditl.get-presentation', { generationId, reader: { userId: user.id, role: user.role } });
+  }
+}

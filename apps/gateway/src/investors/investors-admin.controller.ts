@@ -1,0 +1,66 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
+import {
+  listInvestorsRequestSchema,
+  type PayloadOf,
+  registerInvestorRequestSchema,
+  sendInvestorEmailRequestSchema,
+  uuidSchema,
+} from '@spark/contracts';
+import { DomainError, ServiceBus } from '@spark/messaging';
+import type { FastifyRequest } from 'fastify';
+import { Roles } from '../auth/auth.decorators';
+import { ZodPipe } from '../http/zod-body.pipe';
+import { type DeckFile, DeckFiles } from './deck-files';
+import { deckContentType, readUploadedFile } from './uploaded-file';
+
+const DECK_MAX_BYTES = 30 * 1024 * 1024;
+
+/** The coach dashboard's Investors tab: admins only. */
+@Roles('admin')
+@Controller('api/investors')
+export class InvestorsAdminController {
+  constructor(
+    private readonly bus: ServiceBus,
+    @Inject(DeckFiles) private readonly deck: DeckFiles,
+  ) {}
+
+  @Get()
+  list(@Query(new ZodPipe(listInvestorsRequestSchema)) query: PayloadOf<'investor.list'>) {
+    return this.bus.request('investor.list', query);
+  }
+
+  @Post()
+  @HttpCode(201)
+  create(@Body(new ZodPipe(registerInvestorRequestSchema)) body: PayloadOf<'investor.create'>) {
+    return this.bus.request('investor.create', body);
+  }
+
+  @Post(':id/access-code')
+  @HttpCode(200)
+  generateAccessCode(@Param('id', new ZodPipe(uuidSchema)) investorId: string) {
+    return this.bus.request('investor.generate-access-code', { investorId });
+  }
+
+  /** `send-investor-email`: answers once every delivery finished, or after a few seconds with some pending. */
+  @Post('emails')
+  @HttpCode(200)
+  send(@Body(new ZodPipe(sendInvestorEmailRequestSchema)) body: PayloadOf<'investor.send-email'>) {
+    return this.bus.request('investor.send-email', body);
+  }
+
+  @Get('emails/:campaignId')
+  campaign(@Param('campaignId', new ZodPipe(uuidSchema)) campaignId: string) {
+    return this.bus.request('investor.get-campaign', { campaignId });
+  }
+
+  /** Replaces the full deck (`full`) or the preview embedded on /donate (`preview`). */
+  @Put('deck/:file')
+  async upload(@Req() request: FastifyRequest, @Param('file') file: string) {
+    if (file !== 'full' && file !== 'preview') throw new DomainError('NOT_FOUND', 'Upload the full deck or its preview.');
+    const { bytes } = await readUploadedFile(request, DECK_MAX_BYTES);
+    const contentType = deckContentType(bytes);
+    if (!contentType) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'The deck must be a PDF or an image.');
+    await this.deck.store(file satisfies DeckFile, bytes, contentType);
+    return { uploaded: file };
+  }
+}

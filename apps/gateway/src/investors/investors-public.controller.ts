@@ -1,0 +1,72 @@
+import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import {
+  type DeckDownloadResponse,
+  deckDownloadRequestSchema,
+  type DonatePage,
+  type PayloadOf,
+  registerInvestorRequestSchema,
+} from '@spark/contracts';
+import { DomainError, ServiceBus } from '@spark/messaging';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Public } from '../auth/auth.decorators';
+import { IpRateLimiter } from '../auth/ip-rate-limiter';
+import { ZodPipe } from '../http/zod-body.pipe';
+import { DeckFiles } from './deck-files';
+
+// With 100-bit codes, guessing is hopeless anyway; the limit also keeps the service unloaded.
+const DOWNLOAD_PER_IP = { name: 'deck-download', max: 10, windowMs: 15 * 60_000 };
+const SIGN_UP_PER_IP = { name: 'investor-sign-up', max: 20, windowMs: 60 * 60_000 };
+
+/** /donate: the deck preview, the full-deck request, access-code downloads and early access. */
+@Public()
+@Controller('api/investors')
+export class InvestorsPublicController {
+  constructor(
+    private readonly bus: ServiceBus,
+    private readonly limiter: IpRateLimiter,
+    @Inject(DeckFiles) private readonly deck: DeckFiles,
+  ) {}
+
+  @Get('donate-page')
+  donatePage(): Promise<DonatePage> {
+    return this.deck.donatePage();
+  }
+
+  /** Redirects to a fresh signed URL, so the page can embed a stable address. */
+  @Get('deck/preview')
+  async preview(@Res() reply: FastifyReply): Promise<void> {
+    if (!(await this.deck.exists('preview'))) throw new DomainError('NOT_FOUND', 'The deck preview is not available yet.');
+    await reply.header('cache-control', 'private, max-age=300').redirect(await this.deck.previewUrl(), 302);
+  }
+
+  /** The request-full-deck form without a code: the visitor becomes an investor lead (duplicates ignored). */
+  @Post('deck-requests')
+  @HttpCode(202)
+  async requestDeck(@Req() request: FastifyRequest, @Body(new ZodPipe(registerInvestorRequestSchema)) body: PayloadOf<'investor.register'>) {
+    await this.limiter.hit(request.ip, SIGN_UP_PER_IP);
+    await this.bus.request('investor.register', { email: body.email, interest: body.interest ?? 'Requested the full deck' });
+    return { received: true };
+  }
+
+  /** The coming-soon variant's "Keep me posted". */
+  @Post('early-access')
+  @HttpCode(202)
+  async earlyAccess(@Req() request: FastifyRequest, @Body(new ZodPipe(registerInvestorRequestSchema)) body: PayloadOf<'investor.register'>) {
+    await this.limiter.hit(request.ip, SIGN_UP_PER_IP);
+    await this.bus.request('investor.register', { email: body.email, interest: body.interest ?? 'Early access' });
+    return { received: true };
+  }
+
+  /** `download-investor-deck`: a valid code is counted and answered with a one-hour link. */
+  @Post('deck-download')
+  @HttpCode(200)
+  async download(@Req() request: FastifyRequest, @Body() raw: unknown): Promise<DeckDownloadResponse> {
+    await this.limiter.hit(request.ip, DOWNLOAD_PER_IP);
+    const body = deckDownloadRequestSchema.safeParse(raw ?? {});
+    // A malformed code is answered like a wrong one, so the form shows one message.
+    if (!body.success) throw new DomainError('FORBIDDEN', 'Invalid access code. Please check your code and try again.');
+    if (!(await this.deck.exists('full'))) throw new DomainError('NOT_FOUND', 'The deck is not available yet. Please try again later.');
+    await this.bus.request('investor.redeem-access-code', body.data);
+    return this.deck.downloadLink();
+  }
+}

@@ -1,0 +1,69 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
+import { coachNoteBodySchema, type PayloadOf, privateNoteBodySchema, sparkListQuerySchema, uuidSchema } from '@spark/contracts';
+import { ServiceBus } from '@spark/messaging';
+import type { AuthenticatedUser } from '../auth/access-token.guard';
+import { CurrentUser, Roles } from '../auth/auth.decorators';
+import { ZodPipe } from '../http/zod-body.pipe';
+import { SignedSparks } from '../sparks/signed-sparks';
+
+type CoachNoteBody = Pick<PayloadOf<'progress.add-coach-note'>, 'message' | 'isPinned'>;
+type PrivateNoteBody = Pick<PayloadOf<'progress.add-private-note'>, 'note'>;
+type SparkListQuery = Omit<PayloadOf<'progress.list-sparks'>, 'userId'>;
+
+/** The client home, and what the coach dashboard reads and writes about one client. */
+@Controller('api/progress')
+export class ProgressController {
+  constructor(
+    private readonly bus: ServiceBus,
+    @Inject(SignedSparks) private readonly signed: SignedSparks,
+  ) {}
+
+  /** The signed-in user's own home: progress (null before onboarding) and the latest pinned note. */
+  @Get('me')
+  home(@CurrentUser() user: AuthenticatedUser) {
+    return this.bus.request('progress.get-home', { userId: user.id });
+  }
+
+  /** The coach's view of a client's home numbers and pinned note. */
+  @Roles('coach', 'admin')
+  @Get('clients/:userId')
+  clientHome(@Param('userId', new ZodPipe(uuidSchema)) userId: string) {
+    return this.bus.request('progress.get-home', { userId });
+  }
+
+  /** The Activity list: a client's sparks, newest first (20 by default), with signed URLs. */
+  @Roles('coach', 'admin')
+  @Get('clients/:userId/sparks')
+  async clientSparks(@Param('userId', new ZodPipe(uuidSchema)) userId: string, @Query(new ZodPipe(sparkListQuerySchema)) query: SparkListQuery) {
+    return this.signed.signPage(await this.bus.request('progress.list-sparks', { ...query, userId }));
+  }
+
+  /** A note or nudge to the client; pinned by default, so it shows on the client's home. */
+  @Roles('coach', 'admin')
+  @Post('clients/:userId/notes')
+  @HttpCode(201)
+  addNote(
+    @CurrentUser() coach: AuthenticatedUser,
+    @Param('userId', new ZodPipe(uuidSchema)) userId: string,
+    @Body(new ZodPipe(coachNoteBodySchema)) body: CoachNoteBody,
+  ) {
+    return this.bus.request('progress.add-coach-note', { ...body, userId, coachId: coach.id });
+  }
+
+  @Roles('coach', 'admin')
+  @Post('clients/:userId/private-notes')
+  @HttpCode(201)
+  addPrivateNote(
+    @CurrentUser() coach: AuthenticatedUser,
+    @Param('userId', new ZodPipe(uuidSchema)) userId: string,
+    @Body(new ZodPipe(privateNoteBodySchema)) body: PrivateNoteBody,
+  ) {
+    return this.bus.request('progress.add-private-note', { ...body, userId, coachId: coach.id });
+  }
+
+  @Roles('coach', 'admin')
+  @Get('clients/:userId/private-notes')
+  privateNotes(@Param('userId', new ZodPipe(uuidSchema)) userId: string) {
+    return this.bus.request('progress.list-private-notes', { userId });
+  }
+}

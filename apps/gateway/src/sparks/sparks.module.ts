@@ -1,0 +1,36 @@
+import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy } from '@nestjs/common';
+import type { GatewayConfig } from '@spark/config';
+import { ServiceBus } from '@spark/messaging';
+import { ObjectStorage } from '@spark/storage';
+import { ProgressController } from '../progress/progress.controller';
+import { MultipartRegistration } from './multipart-registration';
+import { SignedSparks } from './signed-sparks';
+import { SparksController } from './sparks.controller';
+
+@Injectable()
+class StorageShutdown implements OnModuleDestroy {
+  constructor(@Inject(ObjectStorage) private readonly storage: ObjectStorage) {}
+
+  onModuleDestroy(): void {
+    this.storage.close();
+  }
+}
+
+/** The client app's API: captures, sparks, the home, and the coach's notes and views of a client. */
+@Module({})
+export class SparksModule {
+  static register({ config, bus }: { config: GatewayConfig; bus: ServiceBus }): DynamicModule {
+    const storage = new ObjectStorage(config);
+    return {
+      module: SparksModule,
+      controllers: [SparksController, ProgressController],
+      providers: [
+        MultipartRegistration,
+        StorageShutdown,
+        { provide: ServiceBus, useValue: bus },
+        { provide: ObjectStorage, useValue: storage },
+        { provide: SignedSparks, useValue: new SignedSparks(storage) },
+      ],
+    };
+  }
+}

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { InvestorCampaign, PayloadOf } from '@spark/contracts';
+import type { OutboxRelay } from '@spark/jobs';
+import { DomainError } from '@spark/messaging';
+import type { InvestorsRepository } from '../investors/investors.repository';
+import type { CampaignsRepository, DeliveryRow } from './campaigns.repository';
+import type { MailJobOutcomes } from './mail-job-outcomes';
+
+export interface CampaignTiming {
+  /** How long `send` waits for the deliveries to finish before answering with some still pending. */
+  waitMs: number;
+  pollMs: number;
+}
+
+/**
+ * Investor e-mail campaigns: one queued mail job per recipient (written with the campaign in one
+ * statement), outcomes read back per job, so the admin learns exactly who did not get it.
+ */
+export class CampaignsService {
+  constructor(
+    private readonly campaigns: CampaignsRepository,
+    private readonly investors: InvestorsRepository,
+    private readonly outcomes: MailJobOutcomes,
+    private readonly outbox: Pick<OutboxRelay, 'kick'>,
+    private readonly timing: CampaignTiming = { waitMs: 3000, pollMs: 100 },
+  ) {}
+
+  async send(request: PayloadOf<'investor.send-email'>): Promise<InvestorCampaign> {
+    const recipients = await this.investors.findByEmails([...new Set(request.emails)]);
+    if (recipients.length === 0) throw new DomainError('NOT_FOUND', 'None of these e-mails belongs to an investor.');
+    const campaignId = randomUUID();
+    const deliveries = recipients.map((investor) => {
+      const id = randomUUID();
+      const data = { deliveryId: id, campaignId, email: investor.email, subject: request.subject, body: request.body };
+      return { id, investorId: investor.id, email: investor.email, job: { queue: 'mail', name: 'investor-email', data } as const };
+    });
+    await this.campaigns.insert({ id: campaignId, subject: request.subject, body: request.body }, deliveries);
+    this.outbox.kick();
+    return this.waitForOutcome(campaignId);
+  }
+
+  async get(request: PayloadOf<'investor.get-campaign'>): Promise<InvestorCampaign> {
+    return this.summarise(request.campaignId, await this.reconcile(request.campaignId));
+  }
+
+  /** Settles queued deliveries whose jobs have finished, e.g. ones nobody polled for. */
+  async reconcileQueued(limit = 500): Promise<void> {
+    for (const id of await this.campaigns.queuedDeliveryIds(limit)) await this.settle(id);
+  }
+
+  private async waitForOutcome(campaignId: string): Promise<InvestorCampaign> {
+    const deadline = Date.now() + this.timing.waitMs;
+    for (;;) {
+      const deliveries = await this.reconcile(campaignId);
+      if (Date.now() >= deadline || deliveries.every((delivery) => delivery.status !== 'queued')) {
+        return this.summarise(campaignId, deliveries);
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.timing.pollMs));
+    }
+  }
+
+  private async reconcile(campaignId: string): Promise<DeliveryRow[]> {
+    const deliveries = await this.campaigns.deliveries(campaignId);
+    if (!deliveries) throw new DomainError('NOT_FOUND', 'No such campaign.');
+    const queued = deliveries.filter((delivery) => delivery.status === 'queued');
+    if (queued.length === 0) return deliveries;
+    await Promise.all(queued.map((delivery) => this.settle(delivery.id)));
+    return (await this.campaigns.deliveries(campaignId)) ?? [];
+  }
+
+  private async settle(deliveryId: string): Promise<void> {
+    const outcome = await this.outcomes.outcomeOf(deliveryId);
+    if (outcome.state === 'sent') await this.campaigns.markSent(deliveryId, outcome.at);
+    if (outcome.state === 'failed') await this.campaigns.markFailed(deliveryId, outcome.at, outcome.error);
+  }
+
+  private summarise(id: string, deliveries: readonly DeliveryRow[]): InvestorCampaign {
+    const count = (status: DeliveryRow['status']) => deliveries.filter((delivery) => delivery.status === status).length;
+    return {
+      id,
+      total: deliveries.length,
+      sent: count('sent'),
+      failed: count('failed'),
+      pending: count('queued'),
+      failedEmails: deliveries.filter((delivery) => delivery.status === 'failed').map((delivery) => delivery.email),
+    };
+  }
+}

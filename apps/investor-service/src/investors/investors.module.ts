@@ -1,0 +1,26 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { ServiceInfrastructure } from '@spark/runtime';
+import { CampaignsRepository } from '../campaigns/campaigns.repository';
+import { CampaignsService } from '../campaigns/campaigns.service';
+import { MailJobOutcomes } from '../campaigns/mail-job-outcomes';
+import { InvestorsHandler } from './investors.handler';
+import { InvestorsRepository } from './investors.repository';
+import { InvestorsService } from './investors.service';
+
+@Module({})
+export class InvestorsModule {
+  static register({ dataSource, outbox, jobs }: ServiceInfrastructure): DynamicModule {
+    const investors = new InvestorsRepository(dataSource);
+    return {
+      module: InvestorsModule,
+      controllers: [InvestorsHandler],
+      providers: [
+        { provide: InvestorsService, useValue: new InvestorsService(investors) },
+        {
+          provide: CampaignsService,
+          useValue: new CampaignsService(new CampaignsRepository(dataSource), investors, new MailJobOutcomes(jobs), outbox),
+        },
+      ],
+    };
+  }
+}

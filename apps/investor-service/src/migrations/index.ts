@@ -1,0 +1,4 @@
+import { CreateOutbox1763800000000 } from '@spark/jobs';
+import { CreateInvestors1763800000060 } from './1763800000060-create-investors';
+
+export const investorMigrations = [CreateOutbox1763800000000, CreateInvestors1763800000060];

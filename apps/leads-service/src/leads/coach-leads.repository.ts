@@ -1,0 +1,128 @@
+import type { LeadStatusFilter } from '@spark/contracts';
+import type { DataSource } from 'typeorm';
+import type { LeadCursor } from './lead-cursor';
+import type { LeadRow } from './leads.repository';
+
+export type PagedLeadRow = LeadRow & { cursor_at: string };
+
+export interface LeadListQuery {
+  status: LeadStatusFilter;
+  search?: string;
+  after?: LeadCursor;
+  limit: number;
+}
+
+export interface CounterRow {
+  approval_status: string;
+  user_created: boolean;
+  count: string;
+}
+
+const columns = `id, email, role, full_name, company, interest, approval_status, primary_challenge, user_created, created_at`;
+// A claim older than this belongs to a request that died mid-invite; the next click may take it over.
+const CLAIM_TIMEOUT = `interval '60 seconds'`;
+
+const statusCondition: Record<LeadStatusFilter, string> = {
+  all: '',
+  pending: `AND approval_status = 'pending'`,
+  approved: `AND approval_status = 'approved'`,
+  active: `AND user_created`,
+  rejected: `AND approval_status = 'rejected'`,
+};
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+/** The coach's reads and state changes on leads; investor leads are outside every query here. */
+export class CoachLeadsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async list(query: LeadListQuery): Promise<PagedLeadRow[]> {
+    const parameters: unknown[] = [query.limit + 1];
+    let conditions = statusCondition[query.status];
+    if (query.search) {
+      parameters.push(`%${escapeLike(query.search.toLowerCase())}%`);
+      conditions += ` AND (email || ' ' || coalesce(full_name, '')) ILIKE $${parameters.length}`;
+    }
+    if (query.after) {
+      parameters.push(query.after.createdAt, query.after.id);
+      conditions += ` AND (created_at, id) < ($${parameters.length - 1}::timestamptz, $${parameters.length}::uuid)`;
+    }
+    return this.dataSource.query(
+      `SELECT ${columns}, created_at::text AS cursor_at FROM leads.leads
+       WHERE role <> 'investor' ${conditions}
+       ORDER BY created_at DESC, id DESC LIMIT $1`,
+      parameters,
+    );
+  }
+
+  counters(): Promise<CounterRow[]> {
+    return this.dataSource.query(
+      `SELECT approval_status, user_created, count(*) AS count FROM leads.leads
+       WHERE role <> 'investor' GROUP BY approval_status, user_created`,
+    );
+  }
+
+  async find(id: string): Promise<(LeadRow & { claimed: boolean }) | undefined> {
+    const rows: (LeadRow & { claimed: boolean })[] = await this.dataSource.query(
+      `SELECT ${columns}, (invite_claimed_at IS NOT NULL AND invite_claimed_at > now() - ${CLAIM_TIMEOUT}) AS claimed
+       FROM leads.leads WHERE id = $1 AND role <> 'investor'`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Takes the right to run the invite for one lead in one conditional UPDATE: of any number of
+   * concurrent clicks, exactly one gets the row back.
+   */
+  async claimInvite(id: string, from: 'pending' | 'approved'): Promise<LeadRow | undefined> {
+    const rows: [LeadRow[], number] = await this.dataSource.query(
+      `UPDATE leads.leads SET invite_claimed_at = now()
+       WHERE id = $1 AND role <> 'investor' AND approval_status = $2
+         AND ($2 = 'approved' OR NOT user_created)
+         AND (invite_claimed_at IS NULL OR invite_claimed_at <= now() - ${CLAIM_TIMEOUT})
+       RETURNING ${columns}`,
+      [id, from],
+    );
+    return rows[0][0];
+  }
+
+  async completeInvite(id: string): Promise<LeadRow> {
+    const rows: [LeadRow[], number] = await this.dataSource.query(
+      `UPDATE leads.leads SET approval_status = 'approved', user_created = true, invite_claimed_at = NULL
+       WHERE id = $1 RETURNING ${columns}`,
+      [id],
+    );
+    return rows[0][0] as LeadRow;
+  }
+
+  async releaseClaim(id: string): Promise<void> {
+    await this.dataSource.query(`UPDATE leads.leads SET invite_claimed_at = NULL WHERE id = $1`, [id]);
+  }
+
+  async reject(id: string): Promise<LeadRow | undefined> {
+    const rows: [LeadRow[], number] = await this.dataSource.query(
+      `UPDATE leads.leads SET approval_status = 'rejected'
+       WHERE id = $1 AND role <> 'investor' AND NOT user_created
+         AND (invite_claimed_at IS NULL OR invite_claimed_at <= now() - ${CLAIM_TIMEOUT})
+       RETURNING ${columns}`,
+      [id],
+    );
+    return rows[0][0];
+  }
+
+  /** A coach's client lead: approved at once and claimed for its invite. Undefined when the e-mail exists. */
+  async insertClaimedClientLead(lead: { id: string; email: string; createdAt: Date }): Promise<LeadRow | undefined> {
+    const rows: LeadRow[] = await this.dataSource.query(
+      `INSERT INTO leads.leads (id, email, role, approval_status, invite_claimed_at, created_at)
+       VALUES ($1, $2, 'client', 'approved', now(), $3)
+       ON CONFLICT (email) DO NOTHING RETURNING ${columns}`,
+      [lead.id, lead.email, lead.createdAt],
+    );
+    return rows[0];
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM leads.leads WHERE id = $1`, [id]);
+  }
+}

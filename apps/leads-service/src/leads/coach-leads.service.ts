@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type {
+  AddClientLeadResponse,
+  InviteResponse,
+  Lead,
+  LeadCounters,
+  LeadInviteResponse,
+  LeadPage,
+  PayloadOf,
+  RequestOf,
+  ResponseOf,
+} from '@spark/contracts';
+import { DomainError } from '@spark/messaging';
+import type { CoachLeadsRepository } from './coach-leads.repository';
+import { decodeLeadCursor, encodeLeadCursor } from './lead-cursor';
+import type { LeadRow } from './leads.repository';
+import { toLead } from './leads.service';
+
+/** The two calls the coach flows make to other services (the bus in production). */
+export interface CoachLeadsPorts {
+  invite(request: RequestOf<'auth.invite'>): Promise<InviteResponse>;
+  presetEvolution(request: RequestOf<'progress.preset-evolution'>): Promise<ResponseOf<'progress.preset-evolution'>>;
+}
+
+export interface CoachLeadsOptions {
+  /** How long a concurrent approve waits for the one that holds the claim. */
+  waitForClaimMs: number;
+}
+
+const notFound = () => new DomainError('NOT_FOUND', 'Lead not found.');
+
+export class CoachLeadsService {
+  constructor(
+    private readonly leads: CoachLeadsRepository,
+    private readonly ports: CoachLeadsPorts,
+    private readonly options: CoachLeadsOptions = { waitForClaimMs: 8000 },
+  ) {}
+
+  async list(request: PayloadOf<'leads.list'>): Promise<LeadPage> {
+    const rows = await this.leads.list({
+      status: request.status,
+      search: request.search || undefined,
+      after: request.cursor ? decodeLeadCursor(request.cursor) : undefined,
+      limit: request.limit,
+    });
+    const page = rows.slice(0, request.limit);
+    const last = page.at(-1);
+    const nextCursor = rows.length > request.limit && last ? encodeLeadCursor({ createdAt: last.cursor_at, id: last.id }) : null;
+    return { items: page.map(toLead), nextCursor };
+  }
+
+  async counters(): Promise<LeadCounters> {
+    const counters: LeadCounters = { total: 0, pending: 0, approved: 0, activeUsers: 0, rejected: 0 };
+    for (const row of await this.leads.counters()) {
+      const count = Number(row.count);
+      counters.total += count;
+      if (row.user_created) counters.activeUsers += count;
+      if (row.approval_status === 'pending') counters.pending += count;
+      else if (row.approval_status === 'approved') counters.approved += count;
+      else if (row.approval_status === 'rejected') counters.rejected += count;
+    }
+    return counters;
+  }
+
+  /**
+   * Invites the lead's person exactly once however many clicks or coaches race: one conditional
+   * UPDATE claims the lead, the claimant invites, the others wait for its outcome.
+   */
+  async approve({ leadId }: PayloadOf<'leads.approve'>): Promise<LeadInviteResponse> {
+    const deadline = Date.now() + this.options.waitForClaimMs;
+    for (;;) {
+      const claimed = await this.leads.claimInvite(leadId, 'pending');
+      if (claimed) return this.inviteClaimed(claimed);
+      const lead = await this.leads.find(leadId);
+      if (!lead) throw notFound();
+      if (lead.user_created) return { lead: toLead(lead), developmentMode: false, alreadyApproved: true };
+      if (lead.approval_status === 'rejected') throw new DomainError('CONFLICT', 'This lead was rejected.');
+      if (lead.approval_status === 'approved' && !lead.claimed) {
+        throw new DomainError('CONFLICT', 'This lead is approved already; resend its magic link instead.');
+      }
+      if (Date.now() > deadline) throw new DomainError('CONFLICT', 'This lead is being approved by someone else. Please refresh.');
+      await sleep(100);
+    }
+  }
+
+  /** Sends a new magic link to an approved lead; the invite creates the user if an earlier one failed. */
+  async resend({ leadId }: PayloadOf<'leads.resend'>): Promise<LeadInviteResponse> {
+    const claimed = await this.leads.claimInvite(leadId, 'approved');
+    if (claimed) return this.inviteClaimed(claimed);
+    const lead = await this.leads.find(leadId);
+    if (!lead) throw notFound();
+    if (lead.approval_status !== 'approved') throw new DomainError('CONFLICT', 'Only approved leads can be sent a magic link again.');
+    throw new DomainError('CONFLICT', 'A magic link for this lead is being sent right now.');
+  }
+
+  async reject({ leadId }: PayloadOf<'leads.reject'>): Promise<Lead> {
+    const rejected = await this.leads.reject(leadId);
+    if (rejected) return toLead(rejected);
+    const lead = await this.leads.find(leadId);
+    if (!lead) throw notFound();
+    throw new DomainError('CONFLICT', 'This lead already has an account and cannot be rejected.');
+  }
+
+  /** The Add Client Lead modal: an approved client lead, its custom cycle length, then the invite. */
+  async addClient(request: PayloadOf<'leads.add-client'>): Promise<AddClientLeadResponse> {
+    const row = await this.leads.insertClaimedClientLead({ id: randomUUID(), email: request.email, createdAt: new Date() });
+    if (!row) throw new DomainError('LEAD_EXISTS', 'Failed to create lead. Email may already exist.');
+    if (request.customEvolutionDays) {
+      // Without its custom length the lead would silently get 90 days: undo and report instead.
+      await this.ports.presetEvolution({ email: request.email, customEvolutionDays: request.customEvolutionDays }).catch(async (error: unknown) => {
+        await this.leads.delete(row.id);
+        throw error;
+      });
+    }
+    try {
+      const invited = await this.inviteClaimed(row);
+      return { lead: invited.lead, inviteSent: true, developmentMode: invited.developmentMode, magicLink: invited.magicLink };
+    } catch {
+      return { lead: toLead(row), inviteSent: false, developmentMode: false };
+    }
+  }
+
+  private async inviteClaimed(row: LeadRow): Promise<LeadInviteResponse> {
+    let invited: InviteResponse;
+    try {
+      invited = await this.ports.invite({
+        email: row.email,
+        role: row.role === 'coach' ? 'coach' : 'client',
+        fullName: row.full_name ?? undefined,
+        next: row.role === 'coach' ? undefined : 'ditl-welcome',
+        approved: true,
+      });
+    } catch (error) {
+      await this.leads.releaseClaim(row.id);
+      throw error;
+    }
+    const lead = await this.leads.completeInvite(row.id);
+    return { lead: toLead(lead), developmentMode: invited.developmentMode, magicLink: invited.magicLink, alreadyApproved: false };
+  }
+}

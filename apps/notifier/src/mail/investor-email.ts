@@ -1,0 +1,31 @@
+import type { JobPayload } from '@spark/contracts';
+import { UnrecoverableError } from 'bullmq';
+import { layout } from './layout';
+import type { OutgoingMail } from './mailer';
+
+/** An admin's campaign e-mail to one investor: their text, paragraphs kept, HTML escaped. */
+export function investorEmail(data: JobPayload<'mail', 'investor-email'>): OutgoingMail {
+  const paragraphs = data.body.split(/\n{2,}/).map((paragraph) => paragraph.trim()).filter(Boolean);
+  return { to: data.email, subject: data.subject, text: data.body, html: layout(data.subject, paragraphs) };
+}
+
+const smtpResponseCode = (error: unknown): number | undefined => {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' ? code : undefined;
+};
+
+/**
+ * A 5xx answer (e.g. 550 unknown mailbox) will not change on retry: fail the job at once, so the
+ * campaign can report that recipient as failed instead of waiting out every retry.
+ */
+export async function failPermanently(delivery: Promise<void>): Promise<void> {
+  try {
+    await delivery;
+  } catch (error) {
+    const code = smtpResponseCode(error);
+    if (code !== undefined && code >= 500 && code < 600) {
+      throw new UnrecoverableError(`SMTP ${code}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    throw error;
+  }
+}

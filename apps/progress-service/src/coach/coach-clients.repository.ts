@@ -1,0 +1,130 @@
+import type { ClientSort } from '@spark/contracts';
+import type { DataSource } from 'typeorm';
+import type { CaptureBucket } from './trends';
+
+export interface ClientRow {
+  user_id: string;
+  email: string;
+  full_name: string | null;
+  transformation_goal: string | null;
+  spark_count: number;
+  streak_count: number;
+  evolution_number: number;
+  evolution_start_date: string;
+  evolution_end_date: string;
+  status: string;
+  custom_evolution_days: number | null;
+  last_spark_date: string | null;
+  time_zone: string;
+  /** The client's local today, and the whole days since the last spark (or the cycle's start). */
+  today: string;
+  idle_days: number;
+  /** What the list is ordered by: the start date, or the attention score. */
+  sort_key: string;
+}
+
+export interface NoteRow {
+  id: string;
+  message: string;
+  is_pinned: boolean;
+  created_at: Date;
+}
+
+export interface ClientChanges {
+  transformationGoal?: string | null;
+  status?: string;
+  customEvolutionDays?: number | null;
+}
+
+const localToday = `(now() AT TIME ZONE time_zone)::date`;
+const idleDays = `(${localToday} - coalesce(last_spark_date, evolution_start_date))`;
+// Active clients by days without a spark, the longest first; paused and completed ones last.
+const attentionScore = `(CASE WHEN status = 'active' THEN ${idleDays} ELSE -1 END)`;
+const sortKeys: Record<ClientSort, { expression: string; type: string }> = {
+  newest: { expression: 'evolution_start_date', type: 'date' },
+  attention: { expression: attentionScore, type: 'integer' },
+};
+
+const columns = `user_id, email, full_name, transformation_goal, spark_count, streak_count, evolution_number,
+  to_char(evolution_start_date, 'YYYY-MM-DD') AS evolution_start_date, to_char(evolution_end_date, 'YYYY-MM-DD') AS evolution_end_date,
+  status, custom_evolution_days, to_char(last_spark_date, 'YYYY-MM-DD') AS last_spark_date, time_zone,
+  to_char(${localToday}, 'YYYY-MM-DD') AS today, ${idleDays} AS idle_days`;
+
+/** The coach's reads and edits of client records; sparks and notes tables belong to their features. */
+export class CoachClientsRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  list(sort: ClientSort, limit: number, after?: { key: string; userId: string }): Promise<ClientRow[]> {
+    const { expression, type } = sortKeys[sort];
+    const parameters: unknown[] = [limit + 1];
+    let condition = '';
+    if (after) {
+      parameters.push(after.key, after.userId);
+      condition = `WHERE (${expression}, user_id) < ($2::${type}, $3::uuid)`;
+    }
+    return this.dataSource.query(
+      `SELECT ${columns}, ${expression}::text AS sort_key FROM progress.user_progress ${condition}
+       ORDER BY ${expression} DESC, user_id DESC LIMIT $1`,
+      parameters,
+    );
+  }
+
+  async count(): Promise<number> {
+    const rows: { count: string }[] = await this.dataSource.query(`SELECT count(*) AS count FROM progress.user_progress`);
+    return Number(rows[0]?.count ?? 0);
+  }
+
+  async find(userId: string): Promise<ClientRow | undefined> {
+    const rows: ClientRow[] = await this.dataSource.query(`SELECT ${columns}, '' AS sort_key FROM progress.user_progress WHERE user_id = $1`, [userId]);
+    return rows[0];
+  }
+
+  /** Changing the cycle's length moves its end date with it; the start stays. */
+  async update(userId: string, changes: ClientChanges): Promise<ClientRow | undefined> {
+    const rows: [ClientRow[], number] = await this.dataSource.query(
+      `UPDATE progress.user_progress SET
+         transformation_goal = CASE WHEN $2 THEN $3 ELSE transformation_goal END,
+         status = coalesce($4, status),
+         custom_evolution_days = CASE WHEN $5 THEN $6::integer ELSE custom_evolution_days END,
+         evolution_end_date = CASE WHEN $5 THEN evolution_start_date + coalesce($6::integer, 90) ELSE evolution_end_date END,
+         updated_at = now()
+       WHERE user_id = $1 RETURNING ${columns}, '' AS sort_key`,
+      [
+        userId,
+        changes.transformationGoal !== undefined,
+        changes.transformationGoal ?? null,
+        changes.status ?? null,
+        changes.customEvolutionDays !== undefined,
+        changes.customEvolutionDays ?? null,
+      ],
+    );
+    return rows[0][0];
+  }
+
+  /** The cycle's captures per local day and hour, for the trends. */
+  captureBuckets(userId: string, timeZone: string, cycleStart: string): Promise<CaptureBucket[]> {
+    return this.dataSource.query(
+      `SELECT to_char((created_at AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS day,
+              extract(hour FROM created_at AT TIME ZONE $2)::int AS hour, count(*)::int AS count
+       FROM progress.sparks
+       WHERE user_id = $1 AND created_at >= ($3::date)::timestamp AT TIME ZONE $2
+       GROUP BY 1, 2`,
+      [userId, timeZone, cycleStart],
+    );
+  }
+
+  nudges(userId: string): Promise<NoteRow[]> {
+    return this.dataSource.query(
+      `SELECT id, message, is_pinned, created_at FROM progress.coach_notes WHERE user_id = $1 ORDER BY created_at DESC LIMIT 20`,
+      [userId],
+    );
+  }
+
+  async presetEvolution(email: string, customEvolutionDays: number): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO progress.evolution_presets (email, custom_evolution_days) VALUES ($1, $2)
+       ON CONFLICT (email) DO UPDATE SET custom_evolution_days = EXCLUDED.custom_evolution_days`,
+      [email, customEvolutionDays],
+    );
+  }
+}

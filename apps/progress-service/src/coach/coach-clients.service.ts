@@ -1,0 +1,85 @@
+import type { ClientDetail, ClientPage, ClientSummary, PayloadOf, ResponseOf } from '@spark/contracts';
+import { DomainError } from '@spark/messaging';
+import { attentionOf } from './attention';
+import type { ClientRow, CoachClientsRepository } from './coach-clients.repository';
+import { foldCaptures } from './trends';
+
+const encodeCursor = (key: string, userId: string) => Buffer.from(`${key}|${userId}`).toString('base64url');
+
+function decodeCursor(cursor: string): { key: string; userId: string } {
+  const [key, userId] = Buffer.from(cursor, 'base64url').toString().split('|');
+  if (!key || !userId || !/^[0-9a-f-]{36}$/i.test(userId) || !/^-?[\d-]+$/.test(key)) {
+    throw new DomainError('VALIDATION_FAILED', 'The page cursor is invalid.', { fieldErrors: { cursor: ['Invalid cursor'] } });
+  }
+  return { key, userId };
+}
+
+export function toClientSummary(row: ClientRow): ClientSummary {
+  const hasSparked = row.last_spark_date !== null;
+  return {
+    userId: row.user_id,
+    email: row.email,
+    fullName: row.full_name,
+    transformationGoal: row.transformation_goal,
+    sparkCount: row.spark_count,
+    streakCount: row.streak_count,
+    evolutionNumber: row.evolution_number,
+    evolutionStartDate: row.evolution_start_date,
+    evolutionEndDate: row.evolution_end_date,
+    status: row.status,
+    customEvolutionDays: row.custom_evolution_days,
+    lastSparkDate: row.last_spark_date,
+    timeZone: row.time_zone,
+    daysSinceLastSpark: hasSparked ? row.idle_days : null,
+    attention: attentionOf({ status: row.status, evolutionNumber: row.evolution_number, idleDays: row.idle_days, hasSparked }),
+  };
+}
+
+const notFound = () => new DomainError('NOT_FOUND', 'Client not found.');
+
+export class CoachClientsService {
+  constructor(private readonly clients: CoachClientsRepository) {}
+
+  async list(request: PayloadOf<'progress.coach-list-clients'>): Promise<ClientPage> {
+    const [rows, total] = await Promise.all([
+      this.clients.list(request.sort, request.limit, request.cursor ? decodeCursor(request.cursor) : undefined),
+      this.clients.count(),
+    ]);
+    const page = rows.slice(0, request.limit);
+    const last = page.at(-1);
+    const nextCursor = rows.length > request.limit && last ? encodeCursor(last.sort_key, last.user_id) : null;
+    return { items: page.map(toClientSummary), nextCursor, total };
+  }
+
+  async count(): Promise<ResponseOf<'progress.coach-count-clients'>> {
+    return { total: await this.clients.count() };
+  }
+
+  async detail({ userId }: PayloadOf<'progress.coach-client'>): Promise<ClientDetail> {
+    const row = await this.clients.find(userId);
+    if (!row) throw notFound();
+    // The chart runs from the cycle's first day to today, or to its end once it is over.
+    const lastDay = row.today < row.evolution_end_date ? row.today : row.evolution_end_date;
+    const [buckets, nudges] = await Promise.all([
+      this.clients.captureBuckets(userId, row.time_zone, row.evolution_start_date),
+      this.clients.nudges(userId),
+    ]);
+    const client = toClientSummary(row);
+    return {
+      client,
+      trends: { ...foldCaptures(buckets, row.evolution_start_date, lastDay), daysSinceLastSpark: client.daysSinceLastSpark, attention: client.attention },
+      nudges: nudges.map((note) => ({ id: note.id, message: note.message, isPinned: note.is_pinned, createdAt: note.created_at.toISOString() })),
+    };
+  }
+
+  async update({ userId, changes }: PayloadOf<'progress.coach-update-client'>): Promise<ClientSummary> {
+    const row = await this.clients.update(userId, changes);
+    if (!row) throw notFound();
+    return toClientSummary(row);
+  }
+
+  async presetEvolution(request: PayloadOf<'progress.preset-evolution'>): Promise<ResponseOf<'progress.preset-evolution'>> {
+    await this.clients.presetEvolution(request.email, request.customEvolutionDays);
+    return request;
+  }
+}

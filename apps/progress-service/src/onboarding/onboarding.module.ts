@@ -1,0 +1,16 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { ServiceInfrastructure } from '@spark/runtime';
+import { OnboardingHandler } from './onboarding.handler';
+import { OnboardingRepository } from './onboarding.repository';
+import { OnboardingService } from './onboarding.service';
+
+@Module({})
+export class OnboardingModule {
+  static register({ dataSource }: ServiceInfrastructure): DynamicModule {
+    return {
+      module: OnboardingModule,
+      controllers: [OnboardingHandler],
+      providers: [{ provide: OnboardingService, useValue: new OnboardingService(new OnboardingRepository(dataSource)) }],
+    };
+  }
+}

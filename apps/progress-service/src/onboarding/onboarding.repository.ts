@@ -1,0 +1,51 @@
+import type { OnboardingData } from '@spark/contracts';
+import type { DataSource } from 'typeorm';
+
+export interface EvolutionRow {
+  evolution_number: number;
+  evolution_start_date: string;
+  evolution_end_date: string;
+  status: string;
+}
+
+export interface NewProgress {
+  userId: string;
+  email: string;
+  fullName: string;
+  transformationGoal: string;
+  customEvolutionDays: number | null;
+  timeZone: string;
+  startDate: string;
+  endDate: string;
+}
+
+export class OnboardingRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Stores the answers (replacing earlier ones) and creates the client's progress row with its
+   * first evolution, in one transaction. A repeated onboarding updates name and goal but keeps
+   * the evolution already running, so a second submit never restarts the clock.
+   */
+  async save(record: OnboardingData, progress: NewProgress): Promise<EvolutionRow> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO progress.onboarding_data (user_id, data, completed_at) VALUES ($1, $2, $3)
+         ON CONFLICT (user_id) DO UPDATE SET data = EXCLUDED.data, completed_at = EXCLUDED.completed_at`,
+        [record.user_id, JSON.stringify(record), record.completed_at],
+      );
+      const rows: EvolutionRow[] = await manager.query(
+        `INSERT INTO progress.user_progress
+           (user_id, email, full_name, transformation_goal, custom_evolution_days, evolution_start_date, evolution_end_date, time_zone)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (user_id) DO UPDATE SET
+           email = EXCLUDED.email, full_name = EXCLUDED.full_name,
+           transformation_goal = EXCLUDED.transformation_goal, updated_at = now()
+         RETURNING evolution_number, to_char(evolution_start_date, 'YYYY-MM-DD') AS evolution_start_date,
+           to_char(evolution_end_date, 'YYYY-MM-DD') AS evolution_end_date, status`,
+        [progress.userId, progress.email, progress.fullName, progress.transformationGoal, progress.customEvolutionDays, progress.startDate, progress.endDate, progress.timeZone],
+      );
+      return rows[0];
+    });
+  }
+}

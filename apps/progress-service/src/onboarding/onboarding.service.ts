@@ -1,0 +1,37 @@
+import { type CompleteOnboardingResponse, localDate, type PayloadOf } from '@spark/contracts';
+import { firstEvolution, toOnboardingRecord } from './onboarding-record';
+import type { OnboardingRepository } from './onboarding.repository';
+
+export class OnboardingService {
+  constructor(
+    private readonly onboarding: OnboardingRepository,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Saves the answers with the spec's defaults and starts the first evolution today. */
+  async complete({ userId, email, answers }: PayloadOf<'progress.complete-onboarding'>): Promise<CompleteOnboardingResponse> {
+    const completedAt = this.now();
+    const record = toOnboardingRecord(userId, answers, completedAt);
+    const timeZone = answers.timeZone ?? 'UTC';
+    const { startDate, endDate } = firstEvolution(localDate(completedAt, timeZone), answers.customEvolutionDays);
+    const evolution = await this.onboarding.save(record, {
+      userId,
+      email,
+      fullName: record.full_name,
+      transformationGoal: record.transformation_goal,
+      customEvolutionDays: answers.customEvolutionDays ?? null,
+      timeZone,
+      startDate,
+      endDate,
+    });
+    return {
+      onboarding: record,
+      evolution: {
+        evolutionNumber: evolution.evolution_number,
+        startDate: evolution.evolution_start_date,
+        endDate: evolution.evolution_end_date,
+        status: evolution.status,
+      },
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import type { Progress } from '@spark/contracts';
+
+/** user_progress as SQL returns it with `progressColumns` (dates already as YYYY-MM-DD text). */
+export interface ProgressRow {
+  user_id: string;
+  full_name: string | null;
+  transformation_goal: string | null;
+  spark_count: number;
+  streak_count: number;
+  evolution_number: number;
+  evolution_start_date: string;
+  evolution_end_date: string;
+  status: string;
+  custom_evolution_days: number | null;
+  last_spark_date: string | null;
+  time_zone: string;
+}
+
+// to_char keeps dates as calendar dates: node-pg would turn a `date` into a local-midnight Date.
+export const progressColumns = `user_id, full_name, transformation_goal, spark_count, streak_count, evolution_number,
+  to_char(evolution_start_date, 'YYYY-MM-DD') AS evolution_start_date,
+  to_char(evolution_end_date, 'YYYY-MM-DD') AS evolution_end_date,
+  status, custom_evolution_days, to_char(last_spark_date, 'YYYY-MM-DD') AS last_spark_date, time_zone`;
+
+export function toProgress(row: ProgressRow): Progress {
+  return {
+    userId: row.user_id,
+    fullName: row.full_name,
+    transformationGoal: row.transformation_goal,
+    sparkCount: row.spark_count,
+    streakCount: row.streak_count,
+    evolutionNumber: row.evolution_number,
+    evolutionStartDate: row.evolution_start_date,
+    evolutionEndDate: row.evolution_end_date,
+    status: row.status,
+    customEvolutionDays: row.custom_evolution_days,
+    lastSparkDate: row.last_spark_date,
+    timeZone: row.time_zone,
+  };
+}

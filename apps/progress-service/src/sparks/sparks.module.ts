@@ -1,0 +1,16 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { ServiceInfrastructure } from '@spark/runtime';
+import { SparksHandler } from './sparks.handler';
+import { SparksRepository } from './sparks.repository';
+import { SparksService } from './sparks.service';
+
+@Module({})
+export class SparksModule {
+  static register({ dataSource }: ServiceInfrastructure): DynamicModule {
+    return {
+      module: SparksModule,
+      controllers: [SparksHandler],
+      providers: [{ provide: SparksService, useValue: new SparksService(new SparksRepository(dataSource)) }],
+    };
+  }
+}

@@ -1,0 +1,112 @@
+import type { Spark, SparkType } from '@spark/contracts';
+import { decodeCursor, encodeCursor } from '@spark/persistence';
+import type { DataSource, EntityManager } from 'typeorm';
+import { type ProgressRow, progressColumns } from '../progress/progress-row';
+
+export interface SparkRow {
+  id: string;
+  client_spark_id: string;
+  user_id: string;
+  spark_type: SparkType;
+  file_key: string;
+  file_type: string;
+  note: string | null;
+  created_at: Date;
+}
+
+export interface NewSpark {
+  userId: string;
+  email: string;
+  clientSparkId: string;
+  sparkType: SparkType;
+  fileKey: string;
+  fileType: string;
+  note: string | null;
+  timeZone: string;
+}
+
+/** What the service decides once it holds the locked progress row. */
+export type CounterUpdate = (progress: ProgressRow) => { streakCount: number; lastSparkDate: string | null };
+
+const sparkColumns = 'id, client_spark_id, user_id, spark_type, file_key, file_type, note, created_at';
+
+export const toSpark = (row: SparkRow): Spark => ({
+  id: row.id,
+  clientSparkId: row.client_spark_id,
+  userId: row.user_id,
+  sparkType: row.spark_type,
+  fileKey: row.file_key,
+  fileType: row.file_type,
+  note: row.note,
+  createdAt: row.created_at.toISOString(),
+});
+
+export class SparksRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Records the spark and moves the counters in ONE transaction holding the progress row's lock,
+   * so concurrent captures of one client serialise and none is lost. A client id seen before
+   * returns the first spark and leaves the counters alone.
+   */
+  async record(spark: NewSpark, evolutionDays: { start: string; end: string }, update: CounterUpdate) {
+    return this.dataSource.transaction(async (manager) => {
+      const progress = await this.lockProgress(manager, spark, evolutionDays);
+      const inserted: SparkRow[] = await manager.query(
+        `INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type, note)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (user_id, client_spark_id) DO NOTHING RETURNING ${sparkColumns}`,
+        [spark.userId, spark.clientSparkId, spark.sparkType, spark.fileKey, spark.fileType, spark.note],
+      );
+      if (!inserted[0]) {
+        const existing: SparkRow[] = await manager.query(`SELECT ${sparkColumns} FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2`, [
+          spark.userId,
+          spark.clientSparkId,
+        ]);
+        return { spark: existing[0] as SparkRow, created: false, progress };
+      }
+      const next = update(progress);
+      const updated: [ProgressRow[], number] = await manager.query(
+        `UPDATE progress.user_progress
+         SET spark_count = spark_count + 1, streak_count = $2, last_spark_date = $3, time_zone = $4, updated_at = now()
+         WHERE user_id = $1 RETURNING ${progressColumns}`,
+        [spark.userId, next.streakCount, next.lastSparkDate, spark.timeZone],
+      );
+      return { spark: inserted[0], created: true, progress: updated[0][0] as ProgressRow };
+    });
+  }
+
+  // A capture before the progress row exists (onboarding still in flight) starts one rather than failing.
+  private async lockProgress(manager: EntityManager, spark: NewSpark, evolution: { start: string; end: string }): Promise<ProgressRow> {
+    await manager.query(
+      `INSERT INTO progress.user_progress (user_id, email, evolution_start_date, evolution_end_date, time_zone)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING`,
+      [spark.userId, spark.email, evolution.start, evolution.end, spark.timeZone],
+    );
+    const rows: ProgressRow[] = await manager.query(`SELECT ${progressColumns} FROM progress.user_progress WHERE user_id = $1 FOR UPDATE`, [spark.userId]);
+    return rows[0] as ProgressRow;
+  }
+
+  /** `ownerId` narrows the lookup to one user's sparks: someone else's id is simply not found. */
+  async find(sparkId: string, ownerId?: string): Promise<SparkRow | undefined> {
+    const rows: SparkRow[] = await this.dataSource.query(
+      `SELECT ${sparkColumns} FROM progress.sparks WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2)`,
+      [sparkId, ownerId ?? null],
+    );
+    return rows[0];
+  }
+
+  /** Newest first, keyset-paginated on (created_at, id). */
+  async list(userId: string, limit: number, cursor?: string): Promise<{ rows: SparkRow[]; nextCursor: string | null }> {
+    const after = decodeCursor(cursor);
+    const rows: SparkRow[] = await this.dataSource.query(
+      `SELECT ${sparkColumns} FROM progress.sparks
+       WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
+       ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [userId, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+    );
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
+  }
+}

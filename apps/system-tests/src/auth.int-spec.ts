@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import { JwtService } from '@nestjs/jwt';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, authUserSchema, errorBodySchema, magicLinkResponseSchema, sessionSchema, userPageSchema } from '@spark/contracts';
+import { createLogger } from '@spark/logging';
+import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
+import { Client } from 'pg';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+
+const JWT_SECRET = 'system-test-jwt-secret-0123456789';
+const PUBLIC_URL = 'http://spark.test';
+
+describe('passwordless sign-in through the gateway', () => {
+  let stack: InProcessStack;
+  let db: Client;
+
+  beforeAll(async () => {
+    stack = await startInProcessStack({ redisDb: 11, env: { JWT_SECRET, PUBLIC_URL } });
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db.end();
+    await stack.stop();
+  });
+
+  // Each test signs in from its own address, so the per-IP limit only bites where it is tested.
+  let testIp = '';
+  let tests = 0;
+  beforeEach(() => {
+    testIp = `198.51.100.${++tests}`;
+  });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': testIp, ...headers },
+      body: JSON.stringify(body),
+    });
+  const get = (path: string, accessToken?: string) =>
+    fetch(`${stack.baseUrl}${path}`, { headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {} });
+
+  const createUser = async (email: string, role: 'client' | 'coach' | 'admin' = 'client') => {
+    const id = randomUUID();
+    await db.query(`INSERT INTO auth.users (id, email, role) VALUES ($1, $2, $3)`, [id, email, role]);
+    return id;
+  };
+  const mailsTo = (email: string) => stack.smtp.messages.filter((mail) => mail.to.includes(email));
+  const waitForMail = async (email: string, count = 1) => {
+    for (let i = 0; mailsTo(email).length < count; i++) {
+      if (i > 300) throw new Error(`no e-mail ${count} for ${email}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const mail = mailsTo(email)[count - 1];
+    const link = /Sign in: (\S+)/.exec(mail?.text ?? '')?.[1];
+    const code = /code on the sign-in page: (\d{6})/.exec(mail?.text ?? '')?.[1];
+    if (!mail || !link || !code) throw new Error(`e-mail to ${email} has no link or code`);
+    return { mail, link: new URL(link), code };
+  };
+  const requestLink = async (email: string, ip = testIp) => {
+    const response = await post('/api/auth/magic-link', { email, product: 'spark' }, { 'x-forwarded-for': ip });
+    expect(response.status).toBe(202);
+    return response;
+  };
+  const tokenOf = (link: URL) => link.searchParams.get('token') ?? '';
+  const refreshCookieOf = (response: Response) =>
+    response.headers.getSetCookie().find((cookie) => cookie.startsWith('spark_refresh='));
+  const cookieValue = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';
+  const signIn = async (email: string) => {
+    await requestLink(email);
+    const { link } = await waitForMail(email);
+    const response = await post('/api/auth/redeem', { token: tokenOf(link) });
+    expect(response.status).toBe(200);
+    return { session: sessionSchema.parse(await response.json()), cookie: cookieValue(refreshCookieOf(response)) };
+  };
+
+  it('signs in once with the e-mailed link, and refuses the same link a second time', async () => {
+    const userId = await createUser('once@example.com');
+    await requestLink('  Once@Example.com ');
+    const { link, mail } = await waitForMail('once@example.com');
+    expect(mail.subject).toBe('Your sign-in link for The Spark');
+    expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_URL}/magic-link-auth`);
+    expect(tokenOf(link)).toMatch(/^[\w-]{43}$/);
+    const { rows } = await db.query(`SELECT token_hash FROM auth.magic_links WHERE user_id = $1`, [userId]);
+    expect(rows[0].token_hash.toString('base64url')).not.toBe(tokenOf(link));
+
+    const first = await post('/api/auth/redeem', { token: tokenOf(link) });
+    expect(first.status).toBe(200);
+    const session = sessionSchema.parse(await first.json());
+    expect(session).toMatchObject({ token_type: 'bearer', expires_in: 900, user: { id: userId, email: 'once@example.com' } });
+    expect(session.user.user_metadata.role).toBe('client');
+    const cookie = refreshCookieOf(first) ?? '';
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\/api\/auth/);
+    expect(cookie).not.toMatch(/Secure/);
+
+    const me = await get('/api/auth/user', session.access_token);
+    expect(me.status).toBe(200);
+    expect(authUserSchema.parse(await me.json()).id).toBe(userId);
+
+    const second = await post('/api/auth/redeem', { token: tokenOf(link) });
+    expect(second.status).toBe(401);
+    expect(errorBodySchema.parse(await second.json()).code).toBe('UNAUTHENTICATED');
+  });
+
+  it('gives exactly one session to 20 simultaneous redemptions of one link', async () => {
+    await createUser('race@example.com');
+    await requestLink('race@example.com');
+    const { link } = await waitForMail('race@example.com');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post('/api/auth/redeem', { token: tokenOf(link) })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...Array<number>(19).fill(401)]);
+    const { rows } = await db.query(
+      `SELECT count(*)::int AS families FROM auth.refresh_tokens t JOIN auth.users u ON u.id = t.user_id WHERE u.email = 'race@example.com'`,
+    );
+    expect(rows[0].families).toBe(1);
+  });
+
+  it('refuses an expired link', async () => {
+    await createUser('expired@example.com');
+    await requestLink('expired@example.com');
+    const { link } = await waitForMail('expired@example.com');
+    await db.query(`UPDATE auth.magic_links SET expires_at = now() - interval '1 second' WHERE email = 'expired@example.com'`);
+    expect((await post('/api/auth/redeem', { token: tokenOf(link) })).status).toBe(401);
+  });
+
+  it('voids the older unused link when a new one is issued', async () => {
+    await createUser('newer@example.com');
+    await requestLink('newer@example.com');
+    const older = await waitForMail('newer@example.com');
+    await stack.redis.eval(`for _, key in ipairs(redis.call('KEYS', '*mail-cooldown*')) do redis.call('DEL', key) end`, 0);
+    await requestLink('newer@example.com');
+    const newer = await waitForMail('newer@example.com', 2);
+    expect((await post('/api/auth/redeem', { token: tokenOf(older.link) })).status).toBe(401);
+    expect((await post('/api/auth/redeem', { token: tokenOf(newer.link) })).status).toBe(200);
+  });
+
+  it('answers an unknown e-mail exactly as a known one, and sends it nothing', async () => {
+    await createUser('known@example.com');
+    const known = await requestLink('known@example.com');
+    const unknown = await requestLink('nobody-here@example.com');
+    expect(magicLinkResponseSchema.parse(await unknown.json())).toEqual(magicLinkResponseSchema.parse(await known.json()));
+    await waitForMail('known@example.com');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(mailsTo('nobody-here@example.com')).toHaveLength(0);
+    const { rows } = await db.query(`SELECT count(*)::int AS jobs FROM auth.outbox WHERE payload->>'email' = 'nobody-here@example.com'`);
+    expect(rows[0].jobs).toBe(0);
+  });
+
+  it('sends one e-mail per address per minute, answering 429 with Retry-After', async () => {
+    await createUser('eager@example.com');
+    await requestLink('eager@example.com');
+    const again = await post('/api/auth/magic-link', { email: 'eager@example.com', product: 'spark' });
+    expect(again.status).toBe(429);
+    const retryAfter = Number(again.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(50);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(errorBodySchema.parse(await again.json())).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: retryAfter });
+    await waitForMail('eager@example.com');
+    expect(mailsTo('eager@example.com')).toHaveLength(1);
+  });
+
+  it('limits magic-link requests per IP address with 429', async () => {
+    const ip = '203.0.113.77';
+    for (let i = 0; i < 20; i++) await requestLink(`ip-${i}@example.com`, ip);
+    const over = await post('/api/auth/magic-link', { email: 'ip-20@example.com' }, { 'x-forwarded-for': ip });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await post('/api/auth/magic-link', { email: 'ip-21@example.com' }, { 'x-forwarded-for': '203.0.113.78' })).status).toBe(202);
+  });
+
+  it('signs in with the 6-digit code from the e-mail, once', async () => {
+    await createUser('code@example.com');
+    await requestLink('code@example.com');
+    const { code } = await waitForMail('code@example.com');
+    const response = await post('/api/auth/redeem', { email: 'CODE@example.com', code });
+    expect(response.status).toBe(200);
+    expect(sessionSchema.parse(await response.json()).user.email).toBe('code@example.com');
+    expect((await post('/api/auth/redeem', { email: 'code@example.com', code })).status).toBe(401);
+  });
+
+  it('voids the code after 5 wrong tries, even the right code after them', async () => {
+    await createUser('guess@example.com');
+    await requestLink('guess@example.com');
+    const { code } = await waitForMail('guess@example.com');
+    const wrong = code === '000000' ? '111111' : '000000';
+    const guesses = await Promise.all(Array.from({ length: 8 }, () => post('/api/auth/redeem', { email: 'guess@example.com', code: wrong })));
+    expect(guesses.every((guess) => guess.status === 401)).toBe(true);
+    const { rows } = await db.query(`SELECT code_attempts FROM auth.magic_links WHERE email = 'guess@example.com'`);
+    expect(rows[0].code_attempts).toBe(5);
+    expect((await post('/api/auth/redeem', { email: 'guess@example.com', code })).status).toBe(401);
+  });
+
+  it('rotates the refresh cookie, and revokes the whole family when a spent one comes back', async () => {
+    await createUser('rotate@example.com');
+    const { cookie: first } = await signIn('rotate@example.com');
+    const rotated = await post('/api/auth/refresh', {}, { cookie: first });
+    expect(rotated.status).toBe(200);
+    expect(sessionSchema.parse(await rotated.json()).user.email).toBe('rotate@example.com');
+    const second = cookieValue(refreshCookieOf(rotated));
+    expect(second).not.toBe(first);
+
+    const replayed = await post('/api/auth/refresh', {}, { cookie: first });
+    expect(replayed.status).toBe(401);
+    expect(refreshCookieOf(replayed)).toMatch(/spark_refresh=;/);
+    // The legitimate holder's newer token died with its family.
+    expect((await post('/api/auth/refresh', {}, { cookie: second })).status).toBe(401);
+  });
+
+  it('signs out by revoking the refresh token on the server and clearing the cookie', async () => {
+    await createUser('leaving@example.com');
+    const { cookie } = await signIn('leaving@example.com');
+    const signedOut = await post('/api/auth/sign-out', {}, { cookie });
+    expect(signedOut.status).toBe(204);
+    expect(refreshCookieOf(signedOut)).toMatch(/spark_refresh=;/);
+    expect((await post('/api/auth/refresh', {}, { cookie })).status).toBe(401);
+    expect((await post('/api/auth/sign-out', {})).status).toBe(204);
+  });
+
+  it('answers 401 to no token, a tampered token, an expired token and a token for another audience', async () => {
+    const userId = await createUser('jwt@example.com');
+    const { session } = await signIn('jwt@example.com');
+    const [header, payload, signature] = session.access_token.split('.');
+    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()), role: 'admin' })).toString('base64url');
+    const jwt = new JwtService({ secret: JWT_SECRET });
+    const claims = { sub: userId, email: 'jwt@example.com', role: 'client' };
+    const expired = jwt.sign({ ...claims, iat: Math.floor(Date.now() / 1000) - 3600 }, { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
+    const otherAudience = jwt.sign(claims, { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: 'someone-else' });
+    const otherSecret = new JwtService({ secret: 'not-the-secret-0123456789' }).sign(claims, { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
+
+    for (const token of [undefined, `${header}.${forgedPayload}.${signature}`, expired, otherAudience, otherSecret]) {
+      const response = await get('/api/auth/user', token);
+      expect(response.status).toBe(401);
+      expect(errorBodySchema.parse(await response.json()).code).toBe('UNAUTHENTICATED');
+    }
+    expect((await get('/api/auth/user', session.access_token)).status).toBe(200);
+  });
+
+  it('lets coaches list users by role and answers a client 403', async () => {
+    await createUser('some-coach@example.com', 'coach');
+    await createUser('some-client@example.com');
+    const { session: client } = await signIn('some-client@example.com');
+    expect((await get('/api/auth/users?role=client', client.access_token)).status).toBe(403);
+
+    const { session: coach } = await signIn('some-coach@example.com');
+    const response = await get('/api/auth/users?role=coach&limit=100', coach.access_token);
+    expect(response.status).toBe(200);
+    const page = userPageSchema.parse(await response.json());
+    expect(page.items.map((user) => user.email)).toContain('some-coach@example.com');
+    expect(page.items.every((user) => user.user_metadata.role === 'coach')).toBe(true);
+  });
+
+  it('lets a user update their own metadata but not their role or coach', async () => {
+    await createUser('meta@example.com');
+    const { session } = await signIn('meta@example.com');
+    const patch = (body: unknown) =>
+      fetch(`${stack.baseUrl}/api/auth/user`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.access_token}` },
+        body: JSON.stringify(body),
+      });
+    const updated = await patch({ full_name: 'Meta Person', transformation_goal: 'Sleep better', onboarding_completed_at: '2026-01-02T03:04:05.000Z' });
+    expect(updated.status).toBe(200);
+    expect(authUserSchema.parse(await updated.json()).user_metadata).toMatchObject({
+      full_name: 'Meta Person',
+      transformation_goal: 'Sleep better',
+      onboarding_completed_at: '2026-01-02T03:04:05.000Z',
+      role: 'client',
+    });
+    for (const forbidden of [{ role: 'admin' }, { assigned_coach_id: randomUUID() }]) {
+      const refused = await patch(forbidden);
+      expect(refused.status).toBe(400);
+      expect(errorBodySchema.parse(await refused.json()).code).toBe('VALIDATION_FAILED');
+    }
+    const { rows } = await db.query(`SELECT role, full_name FROM auth.users WHERE email = 'meta@example.com'`);
+    expect(rows[0]).toEqual({ role: 'client', full_name: 'Meta Person' });
+  });
+
+  describe('auth.invite, as the leads-service calls it', () => {
+    let client: RedisStreamsClient;
+    let bus: ServiceBus;
+    beforeAll(async () => {
+      client = new RedisStreamsClient({
+        redisUrl: stack.env.REDIS_URL ?? '',
+        prefix: stack.env.BUS_PREFIX ?? '',
+        timeoutMs: 5000,
+        logger: createLogger('invite-test', 'silent'),
+      });
+      await client.connect();
+      bus = new ServiceBus(client);
+    });
+    afterAll(() => client.close());
+
+    it('creates the user, e-mails a ditl-welcome link, and hands the link back in development mode', async () => {
+      const answer = await bus.request('auth.invite', { email: 'Approved@Example.com', role: 'coach', fullName: 'Ada Approved', next: 'ditl-welcome', approved: true });
+      expect(answer.developmentMode).toBe(true);
+      const magicLink = new URL(answer.magicLink ?? '');
+      expect(magicLink.searchParams.get('next')).toBe('ditl-welcome');
+      expect(magicLink.searchParams.get('approved')).toBe('true');
+      const { rows } = await db.query(`SELECT id, role, full_name FROM auth.users WHERE email = 'approved@example.com'`);
+      expect(rows).toEqual([{ id: answer.userId, role: 'coach', full_name: 'Ada Approved' }]);
+
+      const { mail, link } = await waitForMail('approved@example.com');
+      expect(mail.subject).toBe('You are approved: your sign-in link for The Spark');
+      expect(link.toString()).toBe(magicLink.toString());
+      const redeemed = await post('/api/auth/redeem', { token: tokenOf(link) });
+      expect(redeemed.status).toBe(200);
+      expect(sessionSchema.parse(await redeemed.json()).user.user_metadata).toMatchObject({ role: 'coach', full_name: 'Ada Approved' });
+    });
+
+    it('finds an existing user and never lowers an admin', async () => {
+      const adminId = await createUser('boss@example.com', 'admin');
+      const answer = await bus.request('auth.invite', { email: 'boss@example.com', role: 'client' });
+      expect(answer.userId).toBe(adminId);
+      const { rows } = await db.query(`SELECT role FROM auth.users WHERE email = 'boss@example.com'`);
+      expect(rows[0].role).toBe('admin');
+      await waitForMail('boss@example.com');
+    });
+  });
+});

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { JwtService } from '@nestjs/jwt';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, type Lead, leadCountersSchema, leadInviteResponseSchema, leadPageSchema, type UserRole } from '@spark/contracts';
+import { Client } from 'pg';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+
+const JWT_SECRET = 'coach-system-test-secret-0123456789';
+
+describe('the coach dashboard API: leads', () => {
+  let stack: InProcessStack;
+  let db: Client;
+  const jwt = new JwtService({ secret: JWT_SECRET });
+  const tokenFor = (role: UserRole) =>
+    jwt.sign({ sub: randomUUID(), email: `${role}-${randomUUID()}@spark.test`, role }, { issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE, expiresIn: 600 });
+  let coach: string;
+
+  beforeAll(async () => {
+    stack = await startInProcessStack({ redisDb: 13, env: { JWT_SECRET, AUTH_DEVELOPMENT_MODE: 'true' } });
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    coach = tokenFor('coach');
+  });
+  afterAll(async () => {
+    await db.end();
+    await stack.stop();
+  });
+
+  const call = (method: string, path: string, token: string | undefined, body?: unknown) =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const newLead = async (role: 'client' | 'coach' | 'investor' = 'client'): Promise<Lead> => {
+    const response = await fetch(`${stack.baseUrl}/api/leads`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `lead-${randomUUID()}@spark.test`, role, interest: 'Sleep better' }),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { lead: Lead }).lead;
+  };
+  const invitesTo = (email: string) => stack.smtp.messages.filter((mail) => mail.to.includes(email) && /Sign in: /.test(mail.text ?? ''));
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
+
+  it('gives a client token 403 and no token 401 on every coach route', async () => {
+    const client = tokenFor('client');
+    const id = randomUUID();
+    const routes: [string, string, unknown?][] = [
+      ['GET', '/api/coach/overview'],
+      ['GET', '/api/coach/leads'],
+      ['POST', '/api/coach/leads', { email: 'x@spark.test' }],
+      ['POST', `/api/coach/leads/${id}/approve`],
+      ['POST', `/api/coach/leads/${id}/resend`],
+      ['POST', `/api/coach/leads/${id}/reject`],
+      ['GET', '/api/coach/clients'],
+      ['GET', `/api/coach/clients/${id}`],
+      ['PATCH', `/api/coach/clients/${id}`, { status: 'paused' }],
+    ];
+    for (const [method, path, body] of routes) {
+      expect([method, path, (await call(method, path, client, body)).status]).toEqual([method, path, 403]);
+      expect([method, path, (await call(method, path, undefined, body)).status]).toEqual([method, path, 401]);
+    }
+  });
+
+  it('lists non-investor leads newest first, pages them, filters, searches and counts them', async () => {
+    const investor = await newLead('investor');
+    const leads = [await newLead(), await newLead('coach'), await newLead()];
+    const page = leadPageSchema.parse(await (await call('GET', '/api/coach/leads?limit=2', coach)).json());
+    expect(page.items.map((lead) => lead.id)).toEqual([leads[2]?.id, leads[1]?.id]);
+    const next = leadPageSchema.parse(await (await call('GET', `/api/coach/leads?limit=2&cursor=${page.nextCursor}`, coach)).json());
+    expect(next.items.map((lead) => lead.id)).toContain(leads[0]?.id);
+    expect(next.items.map((lead) => lead.id)).not.toContain(investor.id);
+
+    const search = leadPageSchema.parse(await (await call('GET', `/api/coach/leads?search=${leads[1]?.email.slice(0, 18)}`, coach)).json());
+    expect(search.items.map((lead) => lead.email)).toEqual([leads[1]?.email]);
+    const investorSearch = leadPageSchema.parse(await (await call('GET', `/api/coach/leads?search=${investor.email}`, coach)).json());
+    expect(investorSearch.items).toEqual([]);
+
+    const counters = leadCountersSchema.parse(((await (await call('GET', '/api/coach/overview', coach)).json()) as { leads: unknown }).leads);
+    const [row] = (await db.query(`SELECT count(*)::int AS n FROM leads.leads WHERE role <> 'investor'`)).rows as { n: number }[];
+    expect(counters.total).toBe(row?.n);
+    expect(counters.pending).toBe(row?.n);
+    expect((await call('GET', '/api/coach/leads?status=nope', coach)).status).toBe(400);
+    expect((await call('GET', '/api/coach/leads?cursor=garbage', coach)).status).toBe(400);
+  });
+
+  it('a coach cannot approve, reject or resend an investor lead', async () => {
+    const investor = await newLead('investor');
+    for (const action of ['approve', 'reject', 'resend']) {
+      expect((await call('POST', `/api/coach/leads/${investor.id}/${action}`, coach)).status).toBe(404);
+    }
+  });
+
+  it('approves a lead under 10 concurrent clicks with one user and one e-mail', async () => {
+    const lead = await newLead();
+    const admin = tokenFor('admin');
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => call('POST', `/api/coach/leads/${lead.id}/approve`, index % 2 ? coach : admin)),
+    );
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
+    const answers = await Promise.all(responses.map(async (response) => leadInviteResponseSchema.parse(await response.json())));
+    expect(answers.filter((answer) => !answer.alreadyApproved)).toHaveLength(1);
+    expect(answers.every((answer) => answer.lead.userCreated && answer.lead.approvalStatus === 'approved')).toBe(true);
+    expect(answers.find((answer) => !answer.alreadyApproved)?.magicLink).toMatch(/magic-link-auth\?token=/);
+    const users = await db.query(`SELECT id FROM auth.users WHERE email = $1`, [lead.email]);
+    expect(users.rows).toHaveLength(1);
+    await settle();
+    expect(invitesTo(lead.email)).toHaveLength(1);
+  });
+
+  it('rejects a pending lead, and refuses to approve it afterwards', async () => {
+    const lead = await newLead();
+    const rejected = (await (await call('POST', `/api/coach/leads/${lead.id}/reject`, coach)).json()) as Lead;
+    expect(rejected.approvalStatus).toBe('rejected');
+    expect((await call('POST', `/api/coach/leads/${lead.id}/approve`, coach)).status).toBe(409);
+    expect((await call('POST', `/api/coach/leads/${randomUUID()}/reject`, coach)).status).toBe(404);
+    expect((await call('POST', '/api/coach/leads/not-a-uuid/reject', coach)).status).toBe(400);
+  });
+
+  it('resends the link of an approved lead, and only of an approved one', async () => {
+    const lead = await newLead();
+    expect((await call('POST', `/api/coach/leads/${lead.id}/resend`, coach)).status).toBe(409);
+    await call('POST', `/api/coach/leads/${lead.id}/approve`, coach);
+    const resent = leadInviteResponseSchema.parse(await (await call('POST', `/api/coach/leads/${lead.id}/resend`, coach)).json());
+    expect(resent.lead.userCreated).toBe(true);
+    await settle();
+    expect(invitesTo(lead.email)).toHaveLength(2);
+  });
+
+  it('adds a client lead whose first evolution takes the custom length, and refuses a duplicate', async () => {
+    const email = `added-${randomUUID()}@spark.test`;
+    const response = await call('POST', '/api/coach/leads', coach, { email: ` ${email.toUpperCase()} `, customEvolutionDays: '30' });
+    expect(response.status).toBe(201);
+    const added = (await response.json()) as { lead: Lead; inviteSent: boolean };
+    expect(added).toMatchObject({ inviteSent: true, lead: { email, approvalStatus: 'approved', userCreated: true, role: 'client' } });
+    expect((await call('POST', '/api/coach/leads', coach, { email })).status).toBe(409);
+    expect((await call('POST', '/api/coach/leads', coach, { email: '' })).status).toBe(400);
+    expect((await call('POST', '/api/coach/leads', coach, { email: 'a@spark.test', customEvolutionDays: 'ten' })).status).toBe(400);
+
+    // Onboarding inserts the first evolution with the default length; the preset wins.
+    const [user] = (await db.query(`SELECT id FROM auth.users WHERE email = $1`, [email])).rows as { id: string }[];
+    const inserted = await db.query(
+      `INSERT INTO progress.user_progress (user_id, email, evolution_start_date, evolution_end_date) VALUES ($1, $2, '2025-01-01', '2025-04-01')
+       RETURNING custom_evolution_days, to_char(evolution_end_date, 'YYYY-MM-DD') AS end_date`,
+      [user?.id, email],
+    );
+    expect(inserted.rows[0]).toEqual({ custom_evolution_days: 30, end_date: '2025-01-31' });
+  });
+});

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { JwtService } from '@nestjs/jwt';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, errorBodySchema, logPostPageSchema, publishPostResponseSchema, logPostSchema, type UserRole, uploadedLogImageSchema } from '@spark/contracts';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+
+const JWT_SECRET = 'system-test-jwt-secret-content-0001';
+const adminId = randomUUID();
+const tokenFor = (role: UserRole, sub = randomUUID()) =>
+  new JwtService({ secret: JWT_SECRET }).sign(
+    { sub, email: `${role}@spark.test`, role },
+    { issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE, expiresIn: 600 },
+  );
+// The smallest valid PNG: a 1x1 transparent pixel.
+const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+describe("the Developer's Log through the gateway", () => {
+  let stack: InProcessStack;
+  const admin = tokenFor('admin', adminId);
+  const coach = tokenFor('coach');
+
+  beforeAll(async () => {
+    stack = await startInProcessStack({ redisDb: 6, env: { JWT_SECRET }, withNotifier: false });
+  });
+  afterAll(() => stack.stop());
+
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const uploadImage = async (name: string, bytes: Buffer, token = admin) => {
+    const form = new FormData();
+    form.append('file', new Blob([bytes], { type: 'image/png' }), name);
+    return fetch(`${stack.baseUrl}/api/log/images`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  };
+
+  it('publishes a post with its image, newest first on the public list, the image served only once published', async () => {
+    const uploaded = await uploadImage('chart.png', png);
+    expect(uploaded.status).toBe(201);
+    const image = uploadedLogImageSchema.parse(await uploaded.json());
+    expect(image.key).toMatch(new RegExp(`^${adminId}/\\d+-chart\\.png$`));
+    expect((await call('GET', `/api/log/images/${image.key}`)).status).toBe(404);
+
+    await call('POST', '/api/log/posts', { markdown: '# Older post\nfirst' }, admin);
+    const published = await call('POST', '/api/log/posts', { markdown: '# Week 1\nProgress ![[chart.png]]', images: [{ name: 'chart.png', key: image.key }] }, admin);
+    expect(published.status).toBe(201);
+    expect(await published.json()).toEqual({ success: true, postUrl: '/log/week-1', slug: 'week-1' });
+
+    const list = logPostPageSchema.parse(await (await call('GET', '/api/log/posts')).json());
+    expect(list.items.map((post) => post.title)).toEqual(['Week 1', 'Older post']);
+    const post = logPostSchema.parse(await (await call('GET', '/api/log/posts/week-1')).json());
+    expect(post.markdown).toBe(`# Week 1\nProgress ![chart.png](</api/log/images/${image.key}>)`);
+    const redirect = await call('GET', `/api/log/images/${image.key}`);
+    expect(redirect.status).toBe(302);
+    expect(Buffer.from(await (await fetch(redirect.headers.get('location') ?? '')).arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it('titles a post without a heading "Untitled Post" and keeps slugs unique', async () => {
+    const first = publishPostResponseSchema.parse(await (await call('POST', '/api/log/posts', { markdown: 'just words' }, admin)).json());
+    const second = publishPostResponseSchema.parse(await (await call('POST', '/api/log/posts', { markdown: 'more words' }, admin)).json());
+    expect([first.slug, second.slug]).toEqual(['untitled-post', 'untitled-post-2']);
+  });
+
+  it('rejects empty content, missing images and files that are not images', async () => {
+    const empty = await call('POST', '/api/log/posts', { markdown: '  \n ' }, admin);
+    expect(empty.status).toBe(400);
+    expect(errorBodySchema.parse(await empty.json()).fieldErrors?.markdown).toEqual(['No content']);
+    const missing = await call('POST', '/api/log/posts', { markdown: '# A\n![[absent.png]]' }, admin);
+    expect(missing.status).toBe(400);
+    expect(errorBodySchema.parse(await missing.json()).message).toBe('Missing images: absent.png');
+    expect((await uploadImage('evil.png', Buffer.from('<script>alert(1)</script>'))).status).toBe(415);
+    expect((await uploadImage('notes.txt', png)).status).toBe(415);
+  });
+
+  it('gives a coach 403 and a visitor 401 on the publishing routes', async () => {
+    expect((await uploadImage('chart.png', png, coach)).status).toBe(403);
+    expect((await call('POST', '/api/log/posts', { markdown: '# x' }, coach)).status).toBe(403);
+    expect((await call('POST', '/api/log/posts', { markdown: '# x' })).status).toBe(401);
+    expect((await call('GET', '/api/log/posts/no-such-post')).status).toBe(404);
+  });
+});

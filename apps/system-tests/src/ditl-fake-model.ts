@@ -1,0 +1,73 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { DitlPlan } from '@spark/contracts';
+
+export type FakeModelMode = 'valid' | 'invalid' | 'hang';
+
+export interface FakeModelCall {
+  model: string;
+  responseFormat: unknown;
+  userMessage: string;
+}
+
+/** An OpenAI-compatible chat-completions server on loopback, for the real SDK to talk to over HTTP. */
+export interface FakeModel {
+  baseUrl: string;
+  mode: FakeModelMode;
+  calls: FakeModelCall[];
+  close(): Promise<void>;
+}
+
+export const validPlan: DitlPlan = {
+  title: 'A day built for you',
+  subtitle: 'From the model',
+  slides: ['6:30 AM', '9:00 AM', '12:30 PM', '6:00 PM', '9:30 PM'].map((time, index) => ({
+    time,
+    title: `Moment ${index + 1} <script>alert(1)</script>`,
+    narrative: 'You start the day on purpose.',
+    habit: 'Drink water first.',
+    sparkToCapture: 'A photo of your glass.',
+  })),
+  weeklyRhythm: { sundayAlignment: 'Plan three actions.', fridayCheckIn: 'Review with your coach.', rest: 'Saturday is rest.' },
+  closing: 'One day at a time.',
+};
+
+const readBody = async (request: IncomingMessage) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string; response_format: unknown; messages: { role: string; content: string }[] };
+};
+
+const completion = (model: string, content: string) => ({
+  id: 'chatcmpl-fake',
+  object: 'chat.completion',
+  created: Math.floor(Date.now() / 1000),
+  model,
+  choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+  usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+});
+
+export async function startFakeModel(): Promise<FakeModel> {
+  const server: Server = createServer((request, response) => {
+    void readBody(request).then((body) => {
+      fake.calls.push({ model: body.model, responseFormat: body.response_format, userMessage: body.messages.find((m) => m.role === 'user')?.content ?? '' });
+      // Hang: never answer, so the client's own timeout has to end the call.
+      if (fake.mode === 'hang') return;
+      // Invalid: JSON that the zod plan schema rejects (too few slides, no rhythm).
+      const content = fake.mode === 'valid' ? JSON.stringify(validPlan) : JSON.stringify({ title: 'x', slides: [] });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(body.model, content)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const fake: FakeModel = {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    mode: 'valid',
+    calls: [],
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  return fake;
+}

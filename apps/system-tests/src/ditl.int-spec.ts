@@ -1,0 +1,132 @@
+import { ditlPresentationResponseSchema, ditlStatusResponseSchema, finishOnboardingResponseSchema, generateDitlResponseSchema, type OnboardingAnswersInput } from '@spark/contracts';
+import { eventually } from '@spark/testing';
+import { Client } from 'pg';
+import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { type FakeModel, startFakeModel } from './ditl-fake-model';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+
+const answers: OnboardingAnswersInput = {
+  firstName: 'Maya <b>',
+  transformationGoal: 'Run a half marathon by June',
+  goalTags: ['Fitness', 'Sleep'],
+  age: 34,
+  activityLevel: 'lightly_active',
+  typicalDay: 'Office job, two kids, commute by train.',
+  biggestChallenge: 'Too tired after work',
+  timeZone: 'Europe/Paris',
+};
+
+describe('DITL generation through the gateway, BullMQ and an OpenAI-compatible model', () => {
+  let stack: InProcessStack;
+  let model: FakeModel;
+  let db: Client;
+
+  beforeAll(async () => {
+    model = await startFakeModel();
+    stack = await startInProcessStack({
+      redisDb: 9,
+      env: { JWT_SECRET: TEST_JWT_SECRET, PUBLIC_URL: 'http://spark.test', OPENAI_BASE_URL: model.baseUrl, OPENAI_TIMEOUT_MS: '400', DITL_ATTEMPTS: '2', DITL_BACKOFF_MS: '50' },
+    });
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db.end();
+    await stack.stop();
+    await model.close();
+  });
+  beforeEach(() => {
+    model.calls.length = 0;
+  });
+
+  const call = (method: string, path: string, token: string, body?: unknown) =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  const generate = async (token: string) => {
+    const response = await call('POST', '/api/ditl/generations', token, { onboardingData: answers });
+    expect(response.status).toBe(202);
+    return generateDitlResponseSchema.parse(await response.json()).generationId;
+  };
+  const finalStatus = (generationId: string, token: string) =>
+    eventually(
+      async () => {
+        const status = ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}`, token)).json());
+        return status.status === 'completed' || status.status === 'failed' ? status : undefined;
+      },
+      20_000,
+      'a finished DITL',
+    );
+
+  it('finishes onboarding: stores the answers with defaults, starts the evolution and sets the user metadata', async () => {
+    const client = await createSignedInUser(db, 'onboard@example.com');
+    const response = await call('POST', '/api/onboarding', client.token, answers);
+    expect(response.status).toBe(200);
+    const body = finishOnboardingResponseSchema.parse(await response.json());
+    expect(body.onboarding.demographics.occupation).toBe('Not specified');
+    expect(body.onboarding.habits.tracking_preference).toBe('photos');
+    const { rows } = await db.query(
+      `SELECT evolution_end_date - evolution_start_date AS days, time_zone FROM progress.user_progress WHERE user_id = $1`,
+      [client.id],
+    );
+    expect(rows[0]).toEqual({ days: 90, time_zone: 'Europe/Paris' });
+    const user = await db.query(`SELECT * FROM auth.users WHERE id = $1`, [client.id]);
+    expect(JSON.stringify(user.rows[0])).toContain('Run a half marathon by June');
+
+    const invalid = await call('POST', '/api/onboarding', client.token, { ...answers, age: 17 });
+    expect(invalid.status).toBe(400);
+  });
+
+  it('completes a generation with the model, serves it only to its owner and coaches, and e-mails the link once', async () => {
+    model.mode = 'valid';
+    const client = await createSignedInUser(db, 'maya@example.com');
+    const generationId = await generate(client.token);
+    const status = await finalStatus(generationId, client.token);
+    expect(status).toMatchObject({ status: 'completed', progress: 100, presentationUrl: `/api/ditl/generations/${generationId}/presentation` });
+    expect(model.calls).toHaveLength(1);
+    expect(model.calls[0]?.responseFormat).toMatchObject({ type: 'json_schema', json_schema: { name: 'ditl_plan', strict: true } });
+    expect(model.calls[0]?.userMessage).toContain('Too tired after work');
+
+    const page = await call('GET', status.presentationUrl ?? '', client.token);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('private, no-store');
+    const { html } = ditlPresentationResponseSchema.parse(await page.json());
+    expect(html).toContain("Content-Security-Policy");
+    expect(html).toContain('Moment 1 &lt;script&gt;');
+    expect(html).not.toContain('<script>');
+
+    const stranger = await createSignedInUser(db, 'stranger@example.com');
+    expect((await call('GET', `/api/ditl/generations/${generationId}`, stranger.token)).status).toBe(404);
+    expect((await call('GET', status.presentationUrl ?? '', stranger.token)).status).toBe(404);
+    const coach = await createSignedInUser(db, 'coach@example.com', 'coach');
+    expect((await call('GET', status.presentationUrl ?? '', coach.token)).status).toBe(200);
+
+    const mail = await eventually(() => stack.smtp.messages.find((message) => message.to.includes('maya@example.com')), 10_000, 'the ready e-mail');
+    expect(mail.subject).toBe('Your Day in the Life is ready');
+    expect(mail.text).toContain(`http://spark.test/ditl-welcome?generationId=${generationId}`);
+  });
+
+  it('retries a model answer the schema rejects, then marks the generation failed', async () => {
+    model.mode = 'invalid';
+    const client = await createSignedInUser(db, 'invalid@example.com');
+    const generationId = await generate(client.token);
+    expect(await finalStatus(generationId, client.token)).toMatchObject({ status: 'failed', presentationUrl: null });
+    expect(model.calls).toHaveLength(2);
+    const { rows } = await db.query(`SELECT error FROM ditl.generations WHERE id = $1`, [generationId]);
+    expect(rows[0].error).toContain('not a valid DITL plan');
+  });
+
+  it('gives up on a model that never answers after the per-call timeout and its retries', async () => {
+    model.mode = 'hang';
+    const client = await createSignedInUser(db, 'timeout@example.com');
+    const started = Date.now();
+    const generationId = await generate(client.token);
+    expect(await finalStatus(generationId, client.token)).toMatchObject({ status: 'failed' });
+    expect(model.calls).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const { rows } = await db.query(`SELECT error FROM ditl.generations WHERE id = $1`, [generationId]);
+    expect(rows[0].error).toMatch(/timed out/i);
+  });
+});

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { JwtService } from '@nestjs/jwt';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  deckDownloadResponseSchema,
+  errorBodySchema,
+  generateAccessCodeResponseSchema,
+  investorCampaignSchema, investorPageSchema,
+  type UserRole,
+} from '@spark/contracts';
+import { type SmtpSink, startSmtpSink } from '@spark/testing';
+import { Client } from 'pg';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+
+const JWT_SECRET = 'system-test-jwt-secret-investors-01';
+const tokenFor = (role: UserRole) =>
+  new JwtService({ secret: JWT_SECRET }).sign(
+    { sub: randomUUID(), email: `${role}@spark.test`, role },
+    { issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE, expiresIn: 600 },
+  );
+
+describe('investors: deck access codes and e-mail campaigns through the gateway', () => {
+  let stack: InProcessStack;
+  let smtp: SmtpSink;
+  let db: Client;
+  const admin = tokenFor('admin');
+  const coach = tokenFor('coach');
+
+  beforeAll(async () => {
+    // This sink refuses one mailbox with 550, as a real server does for an unknown address.
+    smtp = await startSmtpSink({ reject: ['bounce@investor.test'] });
+    stack = await startInProcessStack({ redisDb: 15, env: { JWT_SECRET, SMTP_URL: smtp.url } });
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db.end();
+    await stack.stop();
+    await smtp.close();
+  });
+
+  const call = (method: string, path: string, body?: unknown, token?: string, ip = '203.0.113.1') =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: {
+        'x-forwarded-for': ip,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const addInvestor = async (email: string) => {
+    const response = await call('POST', '/api/investors', { email }, admin);
+    expect(response.status).toBe(201);
+    return (await response.json()) as { id: string };
+  };
+  const uploadDeck = async () => {
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from('%PDF-1.4\n% the deck\n')], { type: 'application/pdf' }), 'deck.pdf');
+    const response = await fetch(`${stack.baseUrl}/api/investors/deck/full`, { method: 'PUT', body: form, headers: { authorization: `Bearer ${admin}` } });
+    expect(response.status).toBe(200);
+  };
+
+  it('stores a deck request as an investor lead once, ignoring the duplicate', async () => {
+    expect((await call('POST', '/api/investors/deck-requests', { email: 'Lead@Fund.test' })).status).toBe(202);
+    expect((await call('POST', '/api/investors/deck-requests', { email: 'lead@fund.test ' })).status).toBe(202);
+    const { rows } = await db.query(`SELECT email, interest FROM investor.investors WHERE email = 'lead@fund.test'`);
+    expect(rows).toEqual([{ email: 'lead@fund.test', interest: 'Requested the full deck' }]);
+  });
+
+  it('generates an access code once: asking again answers the same code with alreadyExists', async () => {
+    const investor = await addInvestor('codes@fund.test');
+    const first = generateAccessCodeResponseSchema.parse(await (await call('POST', `/api/investors/${investor.id}/access-code`, undefined, admin)).json());
+    const again = generateAccessCodeResponseSchema.parse(await (await call('POST', `/api/investors/${investor.id}/access-code`, undefined, admin)).json());
+    expect(first).toEqual({ accessCode: expect.stringMatching(/^SPARK(-[0-9A-Z]{4}){5}$/), alreadyExists: false });
+    expect(again).toEqual({ accessCode: first.accessCode, alreadyExists: true });
+  });
+
+  it('answers a valid code with a one-hour download link that works, and counts the access', async () => {
+    await uploadDeck();
+    const investor = await addInvestor('download@fund.test');
+    const { accessCode } = generateAccessCodeResponseSchema.parse(await (await call('POST', `/api/investors/${investor.id}/access-code`, undefined, admin)).json());
+    const before = Date.now();
+    const response = await call('POST', '/api/investors/deck-download', { email: 'download@fund.test', accessCode: accessCode.toLowerCase() }, undefined, '203.0.113.20');
+    expect(response.status).toBe(200);
+    const { downloadUrl, expiresAt } = deckDownloadResponseSchema.parse(await response.json());
+    const url = new URL(downloadUrl);
+    expect(url.searchParams.get('X-Amz-Expires')).toBe('3600');
+    expect(new Date(expiresAt).getTime() - before).toBeGreaterThanOrEqual(3600_000 - 1000);
+    expect(new Date(expiresAt).getTime() - before).toBeLessThanOrEqual(3600_000 + 5000);
+    expect(await (await fetch(downloadUrl)).text()).toContain('%PDF-1.4');
+    const { rows } = await db.query(`SELECT access_count, accessed_at FROM investor.deck_access WHERE investor_id = $1`, [investor.id]);
+    expect(rows[0].access_count).toBe(1);
+    expect(rows[0].accessed_at).toBeInstanceOf(Date);
+  });
+
+  it('refuses a wrong or malformed code with "Invalid access code", and limits guesses per address', async () => {
+    const wrong = await call('POST', '/api/investors/deck-download', { email: 'x@fund.test', accessCode: 'SPARK-AAAA-AAAA-AAAA-AAAA-AAAA' }, undefined, '203.0.113.30');
+    expect(wrong.status).toBe(403);
+    expect(errorBodySchema.parse(await wrong.json()).message).toBe('Invalid access code. Please check your code and try again.');
+    const malformed = await call('POST', '/api/investors/deck-download', { email: 'x@fund.test', accessCode: '1234' }, undefined, '203.0.113.30');
+    expect(malformed.status).toBe(403);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      statuses.push((await call('POST', '/api/investors/deck-download', { email: 'x@fund.test', accessCode: '1234' }, undefined, '203.0.113.30')).status);
+    }
+    expect(statuses.slice(0, 8).every((status) => status === 403)).toBe(true);
+    expect(statuses.slice(8)).toEqual([429, 429]);
+  });
+
+  it('reports a campaign with one refused recipient as sent n-1, failed 1, and dates the delivered ones', async () => {
+    const emails = ['one@investor.test', 'two@investor.test', 'bounce@investor.test'];
+    for (const email of emails) await addInvestor(email);
+    const response = await call('POST', '/api/investors/emails', { emails, subject: 'Our progress', body: 'Hello investors.\n\nWe grew.' }, admin);
+    expect(response.status).toBe(200);
+    let campaign = investorCampaignSchema.parse(await response.json());
+    for (let poll = 0; campaign.pending > 0 && poll < 100; poll++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      campaign = investorCampaignSchema.parse(await (await call('GET', `/api/investors/emails/${campaign.id}`, undefined, admin)).json());
+    }
+    expect(campaign).toMatchObject({ total: 3, sent: 2, failed: 1, pending: 0, failedEmails: ['bounce@investor.test'] });
+    expect(smtp.messages.filter((mail) => mail.subject === 'Our progress').flatMap((mail) => mail.to).sort()).toEqual(['one@investor.test', 'two@investor.test']);
+    const page = investorPageSchema.parse(await (await call('GET', '/api/investors?limit=100', undefined, admin)).json());
+    const lastEmail = Object.fromEntries(page.items.map((investor) => [investor.email, investor.lastEmailSentAt]));
+    expect(lastEmail['one@investor.test']).toEqual(expect.any(String));
+    expect(lastEmail['bounce@investor.test']).toBeNull();
+  });
+
+  it('gives a coach 403 and a visitor 401 on every admin investor route', async () => {
+    const id = randomUUID();
+    const routes: [string, string, unknown?][] = [
+      ['GET', '/api/investors'],
+      ['POST', '/api/investors', { email: 'c@fund.test' }],
+      ['POST', `/api/investors/${id}/access-code`],
+      ['POST', '/api/investors/emails', { emails: ['one@investor.test'], subject: 's', body: 'b' }],
+      ['GET', `/api/investors/emails/${id}`],
+      ['PUT', '/api/investors/deck/full'],
+      ['PUT', '/api/investors/deck/preview'],
+    ];
+    for (const [method, path, body] of routes) {
+      expect([method, path, (await call(method, path, body, coach)).status]).toEqual([method, path, 403]);
+      expect([method, path, (await call(method, path, body)).status]).toEqual([method, path, 401]);
+    }
+  });
+});

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+
+jest.setTimeout(120_000);
+
+// A real 2x2 PNG, so the dialog's preview renders.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
+const photo = () => ({ name: 'sunrise.png', mimeType: 'image/png', buffer: PNG });
+
+let browser: Browser;
+const db = new Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/spark_e2e', max: 2 });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await closeUsers();
+  await db.end();
+});
+
+interface SignedInClient {
+  context: BrowserContext;
+  page: Page;
+  userId: string;
+}
+
+/** A client with a progress row, signed in through a real magic link, onboarding flag set. */
+async function signedInClient(viewport = phoneViewport, clock?: Date): Promise<SignedInClient> {
+  const email = uniqueEmail('client-app');
+  const userId = await createUser(email, 'client');
+  await db.query(
+    `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date)
+     VALUES ($1, $2, 'Maya Lopez', 'Run a half marathon by spring', current_date - 30, current_date + 60)`,
+    [userId, email],
+  );
+  const { token } = await requestSignIn(email);
+  const context = await browser.newContext({ viewport, baseURL: baseUrl(), timezoneId: 'America/New_York', extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const page = await context.newPage();
+  if (clock) await page.clock.setFixedTime(clock);
+  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
+  expect(redeemed.status()).toBe(200);
+  await page.goto('/');
+  await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+  return { context, page, userId };
+}
+
+const sparkRows = async (userId: string) => Number((await db.query('SELECT count(*) FROM progress.sparks WHERE user_id = $1', [userId])).rows[0].count);
+
+describe('the client app (/app)', () => {
+  it('greets by the mocked local time with the first name, and shows the evolution numbers', async () => {
+    const { context, page } = await signedInClient(phoneViewport, new Date('2025-06-10T08:15:00-04:00'));
+    await page.goto('/app');
+    await expect(page.getByTestId('greeting').textContent()).resolves.toBe('Good morning, Maya');
+    await expect(page.getByTestId('evolution').textContent()).resolves.toBe('Evolution 1');
+    await expect(page.getByText('Run a half marathon by spring').isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Welcome to your evolution').isVisible()).resolves.toBe(true);
+    await page.clock.setFixedTime(new Date('2025-06-10T19:00:00-04:00'));
+    await page.reload();
+    await expect(page.getByTestId('greeting').textContent()).resolves.toBe('Good evening, Maya');
+    await context.close();
+  });
+
+  it('captures a photo with a note: preview, "Uploading...", milestone toast, count updated', async () => {
+    const { context, page, userId } = await signedInClient();
+    await page.goto('/app');
+    await page.getByRole('button', { name: 'or add a note with your capture' }).click();
+    await page.getByRole('dialog', { name: 'Capture Your Spark' }).waitFor();
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByText('Please select a photo or file to capture').waitFor();
+    await page.getByTestId('file-input').setInputFiles(photo());
+    await page.getByAltText('Preview of your spark').waitFor();
+    await page.getByLabel('Note').fill('Morning run before work');
+    await saveScreenshot(page, 'client-app-capture-phone');
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByText('Your first spark! Your evolution has officially begun.').waitFor();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.waitForFunction(`document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
+    expect(await sparkRows(userId)).toBe(1);
+    const { rows } = await db.query('SELECT note, spark_type FROM progress.sparks WHERE user_id = $1', [userId]);
+    expect(rows).toEqual([{ note: 'Morning run before work', spark_type: 'photo' }]);
+    await saveScreenshot(page, 'client-app-home-phone');
+    await context.close();
+  });
+
+  it('keeps a spark captured offline as pending, then uploads it exactly once when back online', async () => {
+    const { context, page, userId } = await signedInClient();
+    await page.goto('/app');
+    await page.getByTestId('spark-count').waitFor();
+    await context.setOffline(true);
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('dialog', { name: 'Quick Capture' }).waitFor();
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByTestId('pending-sparks').waitFor();
+    await saveScreenshot(page, 'client-app-offline-pending-phone');
+    expect(await sparkRows(userId)).toBe(0);
+    await context.setOffline(false);
+    await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
+    await page.waitForFunction(`document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
+    expect(await sparkRows(userId)).toBe(1);
+    await context.close();
+  });
+
+  it('shows the coach’s latest pinned note', async () => {
+    const { context, page, userId } = await signedInClient(laptopViewport);
+    await db.query(`INSERT INTO progress.coach_notes (user_id, coach_id, message, is_pinned, created_at) VALUES ($1, $2, 'Older note', true, now() - interval '1 day')`, [userId, randomUUID()]);
+    await db.query(`INSERT INTO progress.coach_notes (user_id, coach_id, message, is_pinned) VALUES ($1, $2, 'Great consistency this week, Maya!', true)`, [userId, randomUUID()]);
+    await page.goto('/app');
+    await expect(page.getByTestId('coach-note').textContent()).resolves.toContain('Great consistency this week, Maya!');
+    await saveScreenshot(page, 'client-app-home-laptop');
+    await context.close();
+  });
+
+  it('sends a visitor without the onboarding flag to /interest, and one without a session sees "Not authenticated"', async () => {
+    const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl() });
+    const page = await context.newPage();
+    await page.goto('/app');
+    await page.waitForURL((url) => url.pathname === '/interest');
+    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+    await page.goto('/app');
+    await page.getByText('Not authenticated').waitFor();
+    await expect(page.getByText('Please sign in to continue').isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+});

@@ -1,0 +1,53 @@
+// Users and sign-in e-mails for browser tests: a user row written straight into the e2e
+// database (the product's only other way is an approved lead), the link read from the mailbox.
+import { randomInt, randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { baseUrl } from './browser';
+import { sentTo, waitForEmail } from './mailbox';
+
+// The database global-setup's stack migrates (stack.ts: databaseName spark_e2e).
+const e2eDatabaseUrl = 'postgres://postgres@127.0.0.1:5432/spark_e2e';
+let pool: Pool | undefined;
+
+export const uniqueEmail = (label: string) => `e2e+${label}-${Date.now()}-${randomInt(1e6)}@example.com`;
+
+/** A documentation-range address per caller, so per-IP rate limits never couple two tests. */
+export const uniqueIp = () => `198.51.100.${randomInt(1, 255)}, 203.0.113.${randomInt(1, 255)}`;
+
+export async function createUser(email: string, role: 'client' | 'coach' | 'admin'): Promise<string> {
+  pool ??= new Pool({ connectionString: e2eDatabaseUrl, max: 2 });
+  const id = randomUUID();
+  await pool.query('INSERT INTO auth.users (id, email, role) VALUES ($1, $2, $3)', [id, email.toLowerCase(), role]);
+  return id;
+}
+
+export async function closeUsers(): Promise<void> {
+  await pool?.end();
+  pool = undefined;
+}
+
+export interface SignInEmail {
+  token: string;
+  code: string;
+}
+
+/** Reads the newest sign-in e-mail to `email`: the link's token and the 6-digit code. */
+export async function signInEmail(email: string): Promise<SignInEmail> {
+  const mail = await waitForEmail((candidate) => sentTo(email)(candidate) && /sign-in link/i.test(candidate.subject));
+  const text = mail.text ?? '';
+  const token = /[?&]token=([\w-]+)/.exec(text)?.[1];
+  const code = /code[^\d]*(\d{6})/i.exec(text)?.[1];
+  if (!token || !code) throw new Error(`the sign-in e-mail to ${email} has no link or code:\n${text}`);
+  return { token, code };
+}
+
+/** Asks the API for a link (as /signin does) and returns what the e-mail carries. */
+export async function requestSignIn(email: string): Promise<SignInEmail> {
+  const response = await fetch(`${baseUrl()}/api/auth/magic-link`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': uniqueIp() },
+    body: JSON.stringify({ email, product: 'spark' }),
+  });
+  if (response.status !== 202) throw new Error(`magic-link answered ${response.status}: ${await response.text()}`);
+  return signInEmail(email);
+}

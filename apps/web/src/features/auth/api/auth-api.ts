@@ -1,0 +1,18 @@
+import type { AuthUser, MagicLinkRequest, MagicLinkResponse, RedeemRequest, Session, UpdateUserRequest } from '@spark/contracts';
+import { apiRequest } from '../../../api/client';
+
+// Session calls ride on the httpOnly refresh cookie; a bearer token would add nothing.
+const cookieOnly = { authenticate: false } as const;
+
+export const sendMagicLink = (request: MagicLinkRequest) =>
+  apiRequest<MagicLinkResponse>('POST', '/auth/magic-link', request, cookieOnly);
+
+export const redeemSignIn = (request: RedeemRequest) => apiRequest<Session>('POST', '/auth/redeem', request, cookieOnly);
+
+export const refreshSession = () => apiRequest<Session>('POST', '/auth/refresh', undefined, cookieOnly);
+
+export const endServerSession = () => apiRequest<void>('POST', '/auth/sign-out', undefined, cookieOnly);
+
+export const fetchCurrentUser = () => apiRequest<AuthUser>('GET', '/auth/user');
+
+export const updateCurrentUser = (changes: UpdateUserRequest) => apiRequest<AuthUser>('PATCH', '/auth/user', changes);

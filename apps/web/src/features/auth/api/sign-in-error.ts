@@ -1,0 +1,13 @@
+import { ApiError } from '../../../api/client';
+
+export interface SignInErrorToast {
+  title: string;
+  description: string;
+}
+
+/** The spec's sign-in failure toasts: the server's own words when it gave a reason (e.g. 429). */
+export function signInErrorToast(error: unknown): SignInErrorToast {
+  if (!(error instanceof ApiError)) return { title: 'Something went wrong', description: 'Please try again or contact support' };
+  const serverExplained = error.status >= 400 && error.status < 500 && error.message.trim() !== '';
+  return { title: 'Sign in failed', description: serverExplained ? error.message : 'Please try again' };
+}

@@ -1,0 +1,46 @@
+import { emailSchema } from '@spark/contracts';
+import { useState, type FormEvent } from 'react';
+import { Button } from '../../../ui/button';
+import { Icon } from '../../../ui/icon';
+import { useSendMagicLink } from '../hooks/use-send-magic-link';
+import { EmailField } from './email-field';
+import type { SignInProduct } from './sign-in-copy';
+
+/** The e-mail field and "Send Magic Link"; the same answer whether or not the e-mail has an account. */
+export function MagicLinkForm({ product }: { product: SignInProduct | null }) {
+  const [email, setEmail] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const send = useSendMagicLink(() => setEmail(''));
+  const blank = email.trim() === '';
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (send.isPending) return;
+    if (blank) return setError('Please enter your email address');
+    const parsed = emailSchema.safeParse(email);
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Please enter a valid email address');
+    setError(null);
+    send.mutate({ email: parsed.data, product: product ?? 'spark' });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate aria-label="Sign in with a magic link" className="space-y-4">
+      <EmailField
+        value={email}
+        onChange={(value) => {
+          setEmail(value);
+          if (error) setError(null);
+        }}
+        error={error}
+        // The button is disabled while blank, so say why once the field has been left empty.
+        onBlur={() => {
+          if (blank) setError('Please enter your email address');
+        }}
+      />
+      <Button type="submit" size="lg" className="w-full" disabled={blank || send.isPending}>
+        <Icon name="mail" className="size-5" />
+        {send.isPending ? 'Sending link...' : 'Send Magic Link'}
+      </Button>
+    </form>
+  );
+}

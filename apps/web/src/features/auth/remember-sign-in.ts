@@ -1,0 +1,20 @@
+import type { AuthUser, Session } from '@spark/contracts';
+import { readStored, storageKeys, writeStored } from '../../lib/storage-keys';
+import { startSession } from '../session/session-store';
+import type { SignedInContext } from './sign-in-routing';
+
+/** Whether onboarding is done: the local flag the spec's screens read, or the server's record. */
+export const hasFinishedOnboarding = (user: AuthUser) =>
+  readStored(storageKeys.onboardingComplete) !== null || user.user_metadata.onboarding_completed_at !== null;
+
+export const signedInContext = (user: AuthUser): SignedInContext => ({ user, onboardingComplete: hasFinishedOnboarding(user) });
+
+/** Holds a freshly redeemed session and stores what the spec's later screens read. */
+export function rememberSignIn(session: Session, options: { approved: boolean }): void {
+  startSession(session);
+  writeStored(storageKeys.userEmail, session.user.email);
+  writeStored(storageKeys.magicLinkAuth, 'true');
+  if (options.approved) writeStored(storageKeys.coachApproved, 'true');
+  // Onboarded on another device: /app reads the local flag, the server is the source of truth.
+  if (session.user.user_metadata.onboarding_completed_at) writeStored(storageKeys.onboardingComplete, 'true');
+}

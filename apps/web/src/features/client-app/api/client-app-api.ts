@@ -1,0 +1,28 @@
+import { type HomeResponse, homeResponseSchema, type RecordSparkResponse, recordSparkResponseSchema } from '@spark/contracts';
+import { apiRequest } from '../../../api/client';
+
+export const homeQueryKey = ['progress', 'home'] as const;
+
+export async function fetchHome(): Promise<HomeResponse> {
+  return homeResponseSchema.parse(await apiRequest<unknown>('GET', '/progress/me'));
+}
+
+export interface SparkUpload {
+  clientSparkId: string;
+  file: Blob;
+  fileName: string;
+  note: string;
+  timeZone: string;
+}
+
+/** Fields first, then the file: the gateway streams the file and needs the fields before it. */
+export async function uploadSpark(upload: SparkUpload): Promise<RecordSparkResponse> {
+  const form = new FormData();
+  form.append('clientSparkId', upload.clientSparkId);
+  form.append('timeZone', upload.timeZone);
+  if (upload.note.trim()) form.append('note', upload.note);
+  form.append('file', upload.file, upload.fileName);
+  return recordSparkResponseSchema.parse(await apiRequest<unknown>('POST', '/sparks', form));
+}
+
+export const deviceTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

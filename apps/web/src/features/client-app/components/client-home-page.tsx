@@ -1,0 +1,80 @@
+import { useSyncExternalStore } from 'react';
+import { Navigate } from 'react-router-dom';
+import { ButtonLink } from '../../../ui/button';
+import { Card } from '../../../ui/card';
+import '../../../ui/toaster';
+import { readStored, removeStored, storageKeys } from '../../../lib/storage-keys';
+import { useSession } from '../../session';
+import { SessionLoading } from '../../session/components/session-loading';
+import { readHomeSnapshot, useHome } from '../hooks/use-home';
+import { useOutbox } from '../hooks/use-outbox';
+import { ClientHome } from './client-home';
+
+const subscribeToNetwork = (listener: () => void) => {
+  window.addEventListener('online', listener);
+  window.addEventListener('offline', listener);
+  return () => {
+    window.removeEventListener('online', listener);
+    window.removeEventListener('offline', listener);
+  };
+};
+const useOnline = () => useSyncExternalStore(subscribeToNetwork, () => navigator.onLine);
+
+/** /app: needs the onboarding-complete flag; opens from the last snapshot when the network is gone. */
+export default function ClientHomePage() {
+  const { status, user, signOut } = useSession();
+  const online = useOnline();
+  if (readStored(storageKeys.onboardingComplete) === null) return <Navigate to="/interest" replace />;
+  if (status === 'loading') return <SessionLoading />;
+  const snapshot = readHomeSnapshot();
+  const signOutFromApp = () => {
+    removeStored(storageKeys.clientHomeSnapshot);
+    void signOut();
+  };
+  if (user) return <SignedInHome userId={user.id} fullName={user.user_metadata.full_name} goal={user.user_metadata.transformation_goal} online={online} onSignOut={signOutFromApp} />;
+  // The session could not be restored without a network: the device's last data still opens.
+  if (!online && snapshot) return <SignedInHome userId={snapshot.userId} fullName={snapshot.fullName} goal={snapshot.goal} online={false} onSignOut={signOutFromApp} />;
+  return <NotAuthenticated />;
+}
+
+interface SignedInHomeProps {
+  userId: string;
+  fullName: string | null;
+  goal: string | null;
+  online: boolean;
+  onSignOut: () => void;
+}
+
+function SignedInHome({ userId, fullName, goal, online, onSignOut }: SignedInHomeProps) {
+  const home = useHome({ userId, fullName, goal });
+  const pending = useOutbox(userId);
+  // Unreachable with nothing saved yet: the home still opens, empty, and captures still queue.
+  const data = home.data ?? (home.isError ? { progress: null, pinnedNote: null } : undefined);
+  if (!data) return <SessionLoading />;
+  return (
+    <ClientHome
+      userId={userId}
+      fullName={fullName}
+      goal={goal ?? readStored(storageKeys.userGoal)}
+      progress={data.progress}
+      pinnedNote={data.pinnedNote}
+      pending={pending}
+      offline={!online}
+      onSignOut={onSignOut}
+    />
+  );
+}
+
+function NotAuthenticated() {
+  return (
+    <div className="flex min-h-dvh items-center justify-center bg-slate-50 px-5">
+      <Card className="max-w-sm text-center">
+        <h1 className="text-xl font-semibold text-ink-950">Not authenticated</h1>
+        <p className="mt-2 text-slate-600">Please sign in to continue</p>
+        <ButtonLink to="/signin?product=spark" className="mt-5 w-full">
+          Sign in
+        </ButtonLink>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { milestoneMessage } from '@spark/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { toast } from '../../../ui/toaster';
+import { deviceTimeZone, homeQueryKey, uploadSpark } from '../api/client-app-api';
+import { enqueueSpark, flushOutbox, forgetSpark, isRetryable, onSparkUploaded } from '../offline/spark-outbox';
+
+export type CaptureOutcome = 'uploaded' | 'saved-offline' | 'failed';
+
+/**
+ * Saves the capture on the device first, then uploads it. Offline (or a dropped connection) it
+ * stays pending and the outbox uploads it later under the same client id, so it counts once.
+ */
+export function useCapture(userId: string) {
+  const queryClient = useQueryClient();
+  const [uploading, setUploading] = useState(false);
+
+  useEffect(
+    () =>
+      onSparkUploaded((result) => {
+        const message = milestoneMessage(result.progress.sparkCount);
+        toast.success(message.title, { description: message.description });
+        void queryClient.invalidateQueries({ queryKey: homeQueryKey });
+      }),
+    [queryClient],
+  );
+
+  async function capture(file: File, note: string): Promise<CaptureOutcome> {
+    const spark = { clientSparkId: crypto.randomUUID(), file, fileName: file.name || 'spark', note, timeZone: deviceTimeZone(), userId, createdAt: new Date().toISOString() };
+    setUploading(true);
+    try {
+      await enqueueSpark(spark);
+      if (!navigator.onLine) return savedOffline();
+      const result = await uploadSpark(spark);
+      await forgetSpark(spark.clientSparkId);
+      const message = milestoneMessage(result.progress.sparkCount);
+      toast.success(message.title, { description: message.description });
+      await queryClient.invalidateQueries({ queryKey: homeQueryKey });
+      return 'uploaded';
+    } catch (error) {
+      if (isRetryable(error)) {
+        void flushOutbox();
+        return savedOffline();
+      }
+      await forgetSpark(spark.clientSparkId);
+      toast.error('Upload failed', { description: 'There was an error capturing your spark. Please try again.' });
+      return 'failed';
+    } finally {
+      setUploading(false);
+    }
+  }
+
+  return { capture, uploading };
+}
+
+function savedOffline(): CaptureOutcome {
+  toast('Spark saved on this device', { description: "You're offline. It will upload automatically when you're back online." });
+  return 'saved-offline';
+}

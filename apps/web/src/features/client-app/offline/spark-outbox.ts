@@ -1,0 +1,97 @@
+import type { RecordSparkResponse } from '@spark/contracts';
+import { ApiError } from '../../../api/client';
+import { uploadSpark } from '../api/client-app-api';
+import { deletePending, listPending, type PendingSpark, savePending } from './pending-sparks-db';
+
+// Back-off between automatic retries: 2 s doubling to 1 min, reset on success or when back online.
+const FIRST_RETRY_MS = 2_000;
+const MAX_RETRY_MS = 60_000;
+
+type Listener = () => void;
+type UploadedListener = (result: RecordSparkResponse) => void;
+
+let pending: PendingSpark[] = [];
+let retryDelayMs = FIRST_RETRY_MS;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let flushing: Promise<void> | null = null;
+let currentUserId: string | null = null;
+const listeners = new Set<Listener>();
+const uploadedListeners = new Set<UploadedListener>();
+
+const notify = () => listeners.forEach((listener) => listener());
+
+/** Waiting again makes sense for a lost connection, an expired session or a server hiccup. */
+export const isRetryable = (error: unknown) =>
+  !(error instanceof ApiError) || error.status === 0 || error.status === 401 || error.status === 408 || error.status === 429 || error.status >= 500;
+
+async function reload(): Promise<void> {
+  pending = (await listPending()).filter((spark) => spark.userId === currentUserId);
+  notify();
+}
+
+function scheduleRetry(): void {
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(() => void flushOutbox(), retryDelayMs);
+  retryDelayMs = Math.min(retryDelayMs * 2, MAX_RETRY_MS);
+}
+
+/** Uploads every pending spark of the signed-in user, oldest first; the server dedupes by client id. */
+export function flushOutbox(): Promise<void> {
+  flushing ??= (async () => {
+    for (const spark of [...pending].sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
+      try {
+        const result = await uploadSpark(spark);
+        await deletePending(spark.clientSparkId);
+        retryDelayMs = FIRST_RETRY_MS;
+        uploadedListeners.forEach((listener) => listener(result));
+      } catch (error) {
+        if (isRetryable(error)) {
+          scheduleRetry();
+          break;
+        }
+        // The server will never take this file (type or size): keeping it would block the queue.
+        await deletePending(spark.clientSparkId);
+      }
+    }
+    await reload();
+  })().finally(() => {
+    flushing = null;
+  });
+  return flushing;
+}
+
+/** Keeps a capture on the device before any upload attempt, so it survives a reload or crash. */
+export async function enqueueSpark(spark: PendingSpark): Promise<void> {
+  await savePending(spark);
+  await reload();
+}
+
+export async function forgetSpark(clientSparkId: string): Promise<void> {
+  await deletePending(clientSparkId);
+  await reload();
+}
+
+/** Starts the outbox for a user: loads what waits from earlier visits and uploads it when online. */
+export async function startOutbox(userId: string): Promise<void> {
+  currentUserId = userId;
+  await reload();
+  if (navigator.onLine && pending.length) void flushOutbox();
+}
+
+window.addEventListener('online', () => {
+  retryDelayMs = FIRST_RETRY_MS;
+  if (pending.length) void flushOutbox();
+});
+
+export const pendingSparks = (): PendingSpark[] => pending;
+
+export function subscribeToOutbox(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Called for each spark the outbox delivered in the background. */
+export function onSparkUploaded(listener: UploadedListener): () => void {
+  uploadedListeners.add(listener);
+  return () => uploadedListeners.delete(listener);
+}

@@ -1,0 +1,56 @@
+import type {
+  AddClientLeadBody,
+  AddClientLeadResponse,
+  ClientDetail,
+  ClientPage,
+  ClientSort,
+  ClientSummary,
+  CoachNote,
+  CoachOverview,
+  Lead,
+  LeadInviteResponse,
+  LeadPage,
+  LeadStatusFilter,
+  PrivateNote,
+  SparkPage,
+  UpdateClientBody,
+} from '@spark/contracts';
+import { apiRequest } from '../../../api/client';
+
+/** Every query key of the dashboard in one place, so a mutation knows what to refresh. */
+export const coachKeys = {
+  all: ['coach'] as const,
+  overview: () => [...coachKeys.all, 'overview'] as const,
+  leads: (status: LeadStatusFilter, search: string) => [...coachKeys.all, 'leads', status, search] as const,
+  clients: (sort: ClientSort) => [...coachKeys.all, 'clients', sort] as const,
+  client: (userId: string) => [...coachKeys.all, 'client', userId] as const,
+};
+
+const query = (params: Record<string, string | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value) search.set(key, value);
+  return search.toString();
+};
+
+export const coachApi = {
+  overview: () => apiRequest<CoachOverview>('GET', '/coach/overview'),
+  leads: (status: LeadStatusFilter, search: string, cursor?: string) =>
+    apiRequest<LeadPage>('GET', `/coach/leads?${query({ status, search: search.trim() || undefined, cursor, limit: '25' })}`),
+  approve: (leadId: string) => apiRequest<LeadInviteResponse>('POST', `/coach/leads/${leadId}/approve`),
+  resend: (leadId: string) => apiRequest<LeadInviteResponse>('POST', `/coach/leads/${leadId}/resend`),
+  reject: (leadId: string) => apiRequest<Lead>('POST', `/coach/leads/${leadId}/reject`),
+  addClientLead: (body: AddClientLeadBody) => apiRequest<AddClientLeadResponse>('POST', '/coach/leads', body),
+  clients: (sort: ClientSort, cursor?: string) => apiRequest<ClientPage>('GET', `/coach/clients?${query({ sort, cursor, limit: '25' })}`),
+  client: (userId: string) => apiRequest<ClientDetail>('GET', `/coach/clients/${userId}`),
+  updateClient: (userId: string, changes: UpdateClientBody) => apiRequest<ClientSummary>('PATCH', `/coach/clients/${userId}`, changes),
+  // Sparks and notes of a client are the progress feature's routes.
+  sparks: (userId: string) => apiRequest<SparkPage>('GET', `/progress/clients/${userId}/sparks?limit=20`),
+  privateNotes: (userId: string) => apiRequest<{ items: PrivateNote[] }>('GET', `/progress/clients/${userId}/private-notes`),
+  addPrivateNote: (userId: string, note: string) => apiRequest<PrivateNote>('POST', `/progress/clients/${userId}/private-notes`, { note }),
+  sendNudge: (userId: string, message: string, isPinned: boolean) =>
+    apiRequest<CoachNote>('POST', `/progress/clients/${userId}/notes`, { message, isPinned }),
+};
+
+/** US English, short month, day, year, hour and minute (spec section 9). */
+export const formatDateTime = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });

@@ -1,0 +1,83 @@
+import type { ClientSort, ClientSummary } from '@spark/contracts';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Button } from '../../../ui/button';
+import { Card } from '../../../ui/card';
+import { Select } from '../../../ui/select';
+import { Spinner } from '../../../ui/spinner';
+import { coachApi, coachKeys } from '../api/coach-api';
+import { AddClientLeadDialog } from './add-client-lead-dialog';
+import { ManageClientDialog } from './manage-client-dialog';
+
+function StatusBadge({ status }: { status: string }) {
+  const solid = status === 'active';
+  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${solid ? 'bg-emerald-600 text-white' : 'text-slate-700 ring-1 ring-slate-300'}`}>{status || 'active'}</span>;
+}
+
+function ClientRow({ client, onManage }: { client: ClientSummary; onManage: () => void }) {
+  return (
+    <li className="flex flex-col gap-3 border-b border-slate-100 p-4 last:border-0 sm:flex-row sm:items-center sm:justify-between" data-testid="client-row">
+      <div className="min-w-0">
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="font-semibold text-ink-950">{client.fullName ?? 'Name not set'}</p>
+          <StatusBadge status={client.status} />
+          <span className="text-xs text-slate-500">Evolution {client.evolutionNumber}</span>
+        </div>
+        <p className="truncate text-sm text-slate-600">{client.email}</p>
+        <p className="text-sm text-slate-600">Sparks: <b>{client.sparkCount}</b> · Streak: <b>{client.streakCount}</b></p>
+        {client.transformationGoal && <p className="text-sm text-slate-600">Goal: {client.transformationGoal}</p>}
+        {client.attention.slipping && <p className="mt-1 text-sm font-medium text-rose-700">{client.attention.reason}</p>}
+      </div>
+      <Button variant="secondary" onClick={onManage}>Manage Client</Button>
+    </li>
+  );
+}
+
+export function ClientsTab() {
+  const [sort, setSort] = useState<ClientSort>('newest');
+  const [adding, setAdding] = useState(false);
+  const [managed, setManaged] = useState<ClientSummary | null>(null);
+  const queryClient = useQueryClient();
+  const clients = useInfiniteQuery({
+    queryKey: coachKeys.clients(sort),
+    queryFn: ({ pageParam }) => coachApi.clients(sort, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+  const items = clients.data?.pages.flatMap((page) => page.items) ?? [];
+  const reload = () => {
+    void queryClient.invalidateQueries({ queryKey: [...coachKeys.all, 'clients'] });
+    if (managed) void queryClient.invalidateQueries({ queryKey: coachKeys.client(managed.userId) });
+  };
+  return (
+    <Card className="p-0">
+      <div className="flex flex-col gap-3 border-b border-slate-100 p-4 sm:flex-row sm:items-center sm:justify-between">
+        <h2 className="text-lg font-semibold text-ink-950">Client Management</h2>
+        <div className="flex gap-2">
+          <Select aria-label="Sort clients" value={sort} onChange={(event) => setSort(event.target.value === 'attention' ? 'attention' : 'newest')}>
+            <option value="newest">Newest evolution</option>
+            <option value="attention">Needs attention</option>
+          </Select>
+          <Button onClick={() => setAdding(true)}>Add Client Lead</Button>
+        </div>
+      </div>
+      {clients.isPending ? (
+        <div className="flex justify-center p-10"><Spinner /></div>
+      ) : items.length === 0 ? (
+        <div className="p-10 text-center">
+          <p className="font-semibold text-ink-950">No active clients yet</p>
+          <p className="text-sm text-slate-600">Clients will appear here after completing onboarding</p>
+        </div>
+      ) : (
+        <ul>{items.map((client) => <ClientRow key={client.userId} client={client} onManage={() => setManaged(client)} />)}</ul>
+      )}
+      {clients.hasNextPage && (
+        <div className="border-t border-slate-100 p-4 text-center">
+          <Button variant="secondary" onClick={() => void clients.fetchNextPage()} disabled={clients.isFetchingNextPage}>{clients.isFetchingNextPage ? 'Loading...' : 'Load more'}</Button>
+        </div>
+      )}
+      <AddClientLeadDialog open={adding} onOpenChange={setAdding} />
+      {managed && <ManageClientDialog client={items.find((client) => client.userId === managed.userId) ?? managed} onClose={() => setManaged(null)} onUpdated={reload} />}
+    </Card>
+  );
+}

@@ -1,0 +1,76 @@
+import * as Tabs from '@radix-ui/react-tabs';
+import { useQuery } from '@tanstack/react-query';
+import { type ComponentType, lazy, Suspense } from 'react';
+import { Button } from '../../../ui/button';
+import { Spinner } from '../../../ui/spinner';
+import { toast } from '../../../ui/toaster';
+import { useSession } from '../../session';
+import { coachApi, coachKeys } from '../api/coach-api';
+import { ClientsTab } from './clients-tab';
+import { CoachGuard } from './coach-guard';
+import { LeadsTab } from './leads-tab';
+
+// The admin tabs are built in their own features; until their files exist, a placeholder shows.
+const adminPanels = import.meta.glob<{ default: ComponentType }>(['../../investors/components/investors-tab.tsx', '../../dev-log/components/dev-log-tab.tsx']);
+const panel = (path: string) => {
+  const load = adminPanels[path];
+  return load ? lazy(load) : () => <p className="p-10 text-center text-slate-600">This panel is not built yet.</p>;
+};
+const InvestorsTab = panel('../../investors/components/investors-tab.tsx');
+const DevLogTab = panel('../../dev-log/components/dev-log-tab.tsx');
+
+const tabClass =
+  'whitespace-nowrap rounded-lg px-4 py-2 text-sm font-semibold text-slate-600 transition data-[state=active]:bg-white data-[state=active]:text-ink-950 data-[state=active]:shadow';
+
+function Dashboard() {
+  const { user, signOut } = useSession();
+  const overview = useQuery({ queryKey: coachKeys.overview(), queryFn: coachApi.overview });
+  const isAdmin = user?.user_metadata.role === 'admin';
+  const counts = overview.data;
+  const handleSignOut = async () => {
+    toast.success('Signed out successfully');
+    await signOut();
+  };
+  if (!counts) return <div className="flex min-h-screen items-center justify-center"><Spinner /></div>;
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <header className="bg-ink-950 text-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-6">
+          <div>
+            <h1 className="text-2xl font-bold">Coach Dashboard</h1>
+            <p className="text-sm text-spark-200">Guide every transformation, one spark at a time.</p>
+            <p className="mt-2 text-sm text-slate-300">Lead Management · <span data-testid="lead-total">{counts.leads.total}</span> total leads</p>
+          </div>
+          <Button variant="inverse" onClick={() => void handleSignOut()}>Sign Out</Button>
+        </div>
+      </header>
+      <main className="mx-auto max-w-6xl px-4 py-6">
+        <Tabs.Root defaultValue="leads">
+          <Tabs.List className="mb-6 flex gap-1 overflow-x-auto rounded-xl bg-slate-200/70 p-1" aria-label="Dashboard sections">
+            <Tabs.Trigger value="leads" className={tabClass}>Leads ({counts.leads.total})</Tabs.Trigger>
+            <Tabs.Trigger value="clients" className={tabClass}>Clients ({counts.clients})</Tabs.Trigger>
+            {isAdmin && <Tabs.Trigger value="investors" className={tabClass}>Investors</Tabs.Trigger>}
+            {isAdmin && <Tabs.Trigger value="dev-log" className={tabClass}>Developer's Log</Tabs.Trigger>}
+          </Tabs.List>
+          <Tabs.Content value="leads"><LeadsTab counts={counts.leads} /></Tabs.Content>
+          <Tabs.Content value="clients"><ClientsTab /></Tabs.Content>
+          {isAdmin && (
+            <Suspense fallback={<div className="flex justify-center p-10"><Spinner /></div>}>
+              <Tabs.Content value="investors"><InvestorsTab /></Tabs.Content>
+              <Tabs.Content value="dev-log"><DevLogTab /></Tabs.Content>
+            </Suspense>
+          )}
+        </Tabs.Root>
+      </main>
+    </div>
+  );
+}
+
+/** /coach: coaches and admins review leads and guide clients. */
+export default function CoachDashboardPage() {
+  return (
+    <CoachGuard>
+      <Dashboard />
+    </CoachGuard>
+  );
+}

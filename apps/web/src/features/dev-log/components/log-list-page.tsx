@@ -1,0 +1,1 @@
+export { LogListPage as default } from './log-pages';

@@ -1,0 +1,1 @@
+export { LogPostPage as default } from './log-pages';

@@ -1,0 +1,148 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { ApiError } from '../../../api/client';
+import { usePageMeta } from '../../../lib/use-page-meta';
+import { Button, buttonClasses } from '../../../ui/button';
+import { Card } from '../../../ui/card';
+import { Input } from '../../../ui/input';
+import { PublicLayout } from '../../../ui/layout/public-layout';
+import { investorKeys, investorsApi } from '../api/investors-api';
+import { EarlyAccessForm } from './early-access-form';
+
+const useOfFunds = [
+  { share: 40, label: 'Product and engineering', text: 'The client app, the coach dashboard and the AI Day-in-the-Life planner.' },
+  { share: 40, label: 'Coaches and growth', text: 'Recruiting and training coaches, and reaching the people they serve.' },
+  { share: 20, label: 'Research and operations', text: 'Outcome studies with real participants, compliance and the team behind it.' },
+];
+
+type DeckOutcome = { kind: 'requested' } | { kind: 'granted'; downloadUrl: string } | { kind: 'denied'; message: string };
+
+function DeckRequestForm() {
+  const [email, setEmail] = useState('');
+  const [accessCode, setAccessCode] = useState('');
+  const [outcome, setOutcome] = useState<DeckOutcome | null>(null);
+  const request = useMutation({
+    mutationFn: async (): Promise<DeckOutcome> => {
+      if (!accessCode.trim()) {
+        await investorsApi.requestDeck({ email });
+        return { kind: 'requested' };
+      }
+      const answer = await investorsApi.downloadDeck({ email, accessCode });
+      if (!answer.downloadUrl) return { kind: 'denied', message: 'No download URL received' };
+      return { kind: 'granted', downloadUrl: answer.downloadUrl };
+    },
+    onSuccess: setOutcome,
+    onError: (error) =>
+      setOutcome({
+        kind: 'denied',
+        message: error instanceof ApiError && error.code !== 'NETWORK' ? error.message : 'Invalid access code. Please check your code and try again.',
+      }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setOutcome(null);
+    request.mutate();
+  };
+  return (
+    <Card className="p-6 sm:p-8">
+      <h2 className="text-xl font-semibold text-ink-950">Request the full deck</h2>
+      <p className="mt-1 text-sm text-slate-600">Have an access code? Enter it to download the deck right away.</p>
+      <form className="mt-5 space-y-4" onSubmit={submit}>
+        <label className="block text-sm font-medium text-ink-900">
+          Email
+          <Input className="mt-1" type="email" required value={email} onChange={(event) => setEmail(event.target.value)} placeholder="you@fund.com" />
+        </label>
+        <label className="block text-sm font-medium text-ink-900">
+          Access code <span className="font-normal text-slate-500">(optional)</span>
+          <Input className="mt-1 font-mono" value={accessCode} onChange={(event) => setAccessCode(event.target.value)} placeholder="SPARK-XXXX-XXXX-XXXX-XXXX-XXXX" autoComplete="off" />
+        </label>
+        <Button type="submit" size="lg" className="w-full" disabled={request.isPending}>
+          {request.isPending ? 'Requesting...' : accessCode.trim() ? 'Download Deck' : 'Request Full Deck'}
+        </Button>
+      </form>
+      {outcome?.kind === 'requested' && (
+        <p role="status" className="mt-4 rounded-xl bg-emerald-50 p-4 text-sm text-emerald-900">
+          Thank you! We review every request personally and will e-mail you an access code for the full deck within 48-72 hours.
+        </p>
+      )}
+      {outcome?.kind === 'granted' && (
+        <div role="status" className="mt-4 rounded-xl bg-emerald-50 p-4 text-sm text-emerald-900">
+          <p className="font-semibold">Access granted</p>
+          <p className="mt-1">Your download link works for 1 hour.</p>
+          <a href={outcome.downloadUrl} className={buttonClasses('primary', 'md', 'mt-3')} target="_blank" rel="noreferrer">
+            Download the deck
+          </a>
+        </div>
+      )}
+      {outcome?.kind === 'denied' && (
+        <div role="alert" className="mt-4 rounded-xl bg-red-50 p-4 text-sm text-red-900">
+          <p className="font-semibold">Access Denied</p>
+          <p className="mt-1">{outcome.message}</p>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+export default function DonatePage() {
+  const [params] = useSearchParams();
+  usePageMeta({ title: 'Invest in Spark', description: 'The Spark pre-seed round: the deck, use of funds and commitment levels.', path: '/donate' });
+  const page = useQuery({ queryKey: investorKeys.donatePage, queryFn: investorsApi.donatePage });
+  if (params.has('early-access')) return <EarlyAccessForm />;
+  return (
+    <PublicLayout>
+      <section className="bg-ink-950 px-4 py-16 text-white sm:px-6 sm:py-20">
+        <div className="mx-auto max-w-6xl">
+          <p className="text-sm font-semibold tracking-widest text-spark-300 uppercase">Invest in Spark</p>
+          <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-5xl">Back the habit platform built on research.</h1>
+          <p className="mt-5 max-w-2xl text-lg text-slate-300">We are raising a pre-seed round of $150K-$250K to bring coach-guided, evidence-based habit change to more people.</p>
+        </div>
+      </section>
+      <section className="bg-slate-50 px-4 py-14 sm:px-6">
+        <div className="mx-auto grid max-w-6xl gap-8 lg:grid-cols-[1.5fr_1fr]">
+          <Card className="overflow-hidden p-0">
+            <h2 className="px-6 pt-5 text-lg font-semibold text-ink-950">Deck preview</h2>
+            {page.data?.hasDeckPreview ? (
+              <iframe title="Deck preview" src="/api/investors/deck/preview" className="mt-4 aspect-[4/3] w-full border-0 bg-slate-100" />
+            ) : (
+              <p className="m-6 rounded-xl bg-slate-100 p-10 text-center text-slate-600">The deck preview is on its way. Request the full deck to be notified.</p>
+            )}
+          </Card>
+          <DeckRequestForm />
+        </div>
+      </section>
+      <section className="bg-white px-4 py-14 sm:px-6">
+        <div className="mx-auto max-w-6xl">
+          <h2 className="text-3xl font-bold tracking-tight text-ink-950">Use of funds</h2>
+          <p className="mt-2 text-slate-600">Pre-seed target: $150K-$250K.</p>
+          <div className="mt-8 grid gap-6 md:grid-cols-3">
+            {useOfFunds.map((use) => (
+              <Card key={use.label}>
+                <p className="text-4xl font-bold text-spark-600">{use.share}%</p>
+                <p className="mt-2 font-semibold text-ink-950">{use.label}</p>
+                <p className="mt-1 text-sm text-slate-600">{use.text}</p>
+              </Card>
+            ))}
+          </div>
+        </div>
+      </section>
+      <section className="bg-slate-50 px-4 py-14 sm:px-6">
+        <div className="mx-auto max-w-6xl">
+          <h2 className="text-3xl font-bold tracking-tight text-ink-950">Commitment levels</h2>
+          <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+            {(page.data?.commitmentLevels ?? []).map((level) => (
+              <Card key={level.name} className="flex flex-col">
+                <p className="text-sm font-semibold tracking-widest text-spark-700 uppercase">{level.name}</p>
+                <p className="mt-2 text-4xl font-bold text-ink-950">${level.amount.toLocaleString('en-US')}</p>
+                <a href={level.paymentUrl} className={buttonClasses('primary', 'md', 'mt-6')} target="_blank" rel="noreferrer">
+                  Commit ${level.amount.toLocaleString('en-US')}
+                </a>
+              </Card>
+            ))}
+          </div>
+        </div>
+      </section>
+    </PublicLayout>
+  );
+}

@@ -1,0 +1,49 @@
+import { useMutation } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { ApiError } from '../../../api/client';
+import { Button } from '../../../ui/button';
+import { Card } from '../../../ui/card';
+import { Input } from '../../../ui/input';
+import { PublicLayout } from '../../../ui/layout/public-layout';
+import { toast } from '../../../ui/toaster';
+import { investorsApi } from '../api/investors-api';
+
+/** The coming-soon variant of /donate (`/donate?early-access`): e-mail capture, then home after 1.5 s. */
+export function EarlyAccessForm() {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const keepPosted = useMutation({
+    mutationFn: () => investorsApi.earlyAccess({ email }),
+    onSuccess: () => toast.success("Thanks! We'll keep you posted."),
+    onError: (error) =>
+      toast.error(error instanceof ApiError && error.status < 500 && error.status > 0 ? `Database error: ${error.message}` : 'Something went wrong. Please try again.'),
+  });
+  useEffect(() => {
+    if (!keepPosted.isSuccess) return;
+    const timer = setTimeout(() => void navigate('/'), 1500);
+    return () => clearTimeout(timer);
+  }, [keepPosted.isSuccess, navigate]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    keepPosted.mutate();
+  };
+  return (
+    <PublicLayout>
+      <section className="bg-ink-950 px-4 py-20 sm:px-6">
+        <Card className="mx-auto max-w-lg p-8">
+          <p className="text-sm font-semibold tracking-widest text-spark-700 uppercase">Coming soon</p>
+          <h1 className="mt-2 text-3xl font-bold text-ink-950">Our investor round opens soon</h1>
+          <p className="mt-2 text-slate-600">Leave your e-mail and you will be the first to see the deck.</p>
+          <form className="mt-6 space-y-4" onSubmit={submit}>
+            <Input type="email" required aria-label="Email" value={email} onChange={(event) => setEmail(event.target.value)} placeholder="you@fund.com" />
+            <Button type="submit" size="lg" className="w-full" disabled={keepPosted.isPending || keepPosted.isSuccess}>
+              {keepPosted.isPending ? 'Sending...' : 'Keep me posted'}
+            </Button>
+          </form>
+          {keepPosted.isSuccess && <p role="status" className="mt-4 text-sm text-emerald-800">You're on the list. Taking you home...</p>}
+        </Card>
+      </section>
+    </PublicLayout>
+  );
+}

@@ -1,0 +1,172 @@
+import type { Investor } from '@spark/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Button } from '../../../ui/button';
+import { Card } from '../../../ui/card';
+import { Dialog } from '../../../ui/dialog';
+import { Input } from '../../../ui/input';
+import { Spinner } from '../../../ui/spinner';
+import { toast } from '../../../ui/toaster';
+import { investorKeys, investorsApi } from '../api/investors-api';
+import { ComposeEmailDialog, type ComposeDraft } from './compose-email-dialog';
+import { DeckUploads } from './deck-uploads';
+
+const dateOf = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' }) : 'Never';
+
+const codeDraft = (investor: Investor, code: string): ComposeDraft => ({
+  emails: [investor.email],
+  subject: 'Your access code for the Spark investor deck',
+  body: `Hello,\n\nThank you for your interest in Spark. Your personal access code for the full investor deck is:\n\n${code}\n\nEnter it with this e-mail address at ${window.location.origin}/donate to download the deck.\n\nWarm regards,\nThe Spark team`,
+});
+
+function AddInvestorDialog({ onClose }: { onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const add = useMutation({
+    mutationFn: () => investorsApi.create(email),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: investorKeys.all });
+      onClose();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    add.mutate();
+  };
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()} title="Add Investor">
+      <form className="space-y-4" onSubmit={submit}>
+        <Input type="email" required aria-label="Investor email" placeholder="investor@fund.com" value={email} onChange={(event) => setEmail(event.target.value)} />
+        {add.isError && <p role="alert" className="text-sm text-red-800">Failed to create investor. Email may already exist.</p>}
+        <div className="flex justify-end gap-3">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={add.isPending}>
+            {add.isPending ? 'Adding...' : 'Add Investor'}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function InvestorRow({ investor, selected, onToggle, onSendCode }: { investor: Investor; selected: boolean; onToggle: () => void; onSendCode: (code: string) => void }) {
+  const queryClient = useQueryClient();
+  const generate = useMutation({
+    mutationFn: () => investorsApi.generateCode(investor.id),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: investorKeys.all }),
+    onError: () => toast.error('Failed to generate access code. Please try again.'),
+  });
+  const copy = async (code: string) => {
+    await navigator.clipboard.writeText(code).catch(() => undefined);
+    toast.success('Access code copied');
+  };
+  const code = investor.accessCode;
+  return (
+    <li className="flex flex-col gap-3 border-t border-slate-200 py-4 sm:flex-row sm:items-center" data-testid="investor-row">
+      <input type="checkbox" className="size-5 accent-spark-500" aria-label={`Select ${investor.email}`} checked={selected} onChange={onToggle} />
+      <div className="min-w-0 flex-1">
+        <p className="truncate font-semibold text-ink-950">{investor.email}</p>
+        <p className="text-sm text-slate-600">{investor.interest ?? 'No interest noted'}</p>
+        <p className="text-xs text-slate-500">
+          Joined: {dateOf(investor.createdAt)} · Last email: {dateOf(investor.lastEmailSentAt)}
+        </p>
+        {code && (
+          <p className="mt-1 font-mono text-xs text-ink-800">
+            {code} {investor.accessCount > 0 && <span className="font-sans text-slate-500">(Used {investor.accessCount} x)</span>}
+          </p>
+        )}
+      </div>
+      <div className="flex gap-2">
+        {code ? (
+          <>
+            <Button variant="secondary" onClick={() => void copy(code)}>
+              Copy Code
+            </Button>
+            <Button onClick={() => onSendCode(code)}>Send Code</Button>
+          </>
+        ) : (
+          <Button variant="secondary" onClick={() => generate.mutate()} disabled={generate.isPending}>
+            {generate.isPending ? 'Generating...' : 'Generate Code'}
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** The coach dashboard's Investors tab (admins only). */
+export default function InvestorsTab() {
+  const queryClient = useQueryClient();
+  const investors = useQuery({ queryKey: investorKeys.all, queryFn: investorsApi.list });
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [adding, setAdding] = useState(false);
+  const [draft, setDraft] = useState<ComposeDraft | null>(null);
+  const items = investors.data?.items ?? [];
+  const allSelected = items.length > 0 && items.every((investor) => selected.has(investor.email));
+  const toggle = (email: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (!next.delete(email)) next.add(email);
+      return next;
+    });
+  const afterSend = () => {
+    setSelected(new Set());
+    void queryClient.invalidateQueries({ queryKey: investorKeys.all });
+  };
+  return (
+    <div className="space-y-6">
+      <Card>
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+          <div>
+            <h2 className="text-xl font-semibold text-ink-950">Investor Communications</h2>
+            <p className="text-sm text-slate-600">{investors.data?.total ?? 0} investors</p>
+          </div>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="secondary" onClick={() => setAdding(true)}>
+              Add Investor
+            </Button>
+            <Button disabled={selected.size === 0} onClick={() => setDraft({ emails: [...selected], subject: '', body: '' })}>
+              Compose Email ({selected.size})
+            </Button>
+          </div>
+        </div>
+        <div className="mt-5 flex items-center gap-3 text-sm">
+          <label className="flex items-center gap-2 font-medium text-ink-900">
+            <input
+              type="checkbox"
+              className="size-5 accent-spark-500"
+              checked={allSelected}
+              onChange={() => setSelected(allSelected ? new Set() : new Set(items.map((investor) => investor.email)))}
+            />
+            Select all
+          </label>
+          <Button variant="ghost" onClick={() => setSelected(new Set())} disabled={selected.size === 0}>
+            Clear Selection
+          </Button>
+        </div>
+        {investors.isPending && <Spinner className="mt-6" />}
+        {investors.isError && <p className="mt-6 text-red-800">Investors could not be loaded.</p>}
+        {investors.data && items.length === 0 && (
+          <p className="mt-6 rounded-xl bg-slate-50 p-6 text-center text-slate-600">No investors yet. Investors appear here when visitors express interest via /donate.</p>
+        )}
+        <ul className="mt-4">
+          {items.map((investor) => (
+            <InvestorRow
+              key={investor.id}
+              investor={investor}
+              selected={selected.has(investor.email)}
+              onToggle={() => toggle(investor.email)}
+              onSendCode={(code) => setDraft(codeDraft(investor, code))}
+            />
+          ))}
+        </ul>
+      </Card>
+      <DeckUploads />
+      {adding && <AddInvestorDialog onClose={() => setAdding(false)} />}
+      {draft && <ComposeEmailDialog draft={draft} onClose={() => setDraft(null)} onSent={afterSend} />}
+    </div>
+  );
+}

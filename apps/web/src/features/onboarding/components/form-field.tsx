@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react';
+import { classNames } from '../../../ui/class-names';
+import { fieldClasses } from '../../../ui/input';
+
+export const textareaClasses = classNames(fieldClasses, 'min-h-28 resize-y');
+
+interface FormFieldProps {
+  id: string;
+  label: string;
+  optional?: boolean;
+  hint?: string;
+  error?: string;
+  children: ReactNode;
+}
+
+/** A labelled field with its hint and its error, wired for screen readers by id. */
+export function FormField({ id, label, optional, hint, error, children }: FormFieldProps) {
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="flex items-baseline justify-between text-sm font-semibold text-ink-950">
+        {label}
+        {optional && <span className="text-xs font-normal text-slate-500">Optional</span>}
+      </label>
+      {hint && <p className="text-sm text-slate-600">{hint}</p>}
+      {children}
+      {error && (
+        <p id={`${id}-error`} role="alert" className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

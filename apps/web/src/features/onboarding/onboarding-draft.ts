@@ -1,0 +1,55 @@
+import type { ActivityLevel, GoalTag } from '@spark/contracts';
+import { readStored, removeStored, storageKeys, writeStored } from '../../lib/storage-keys';
+
+/** The answers as typed (strings, so half-filled fields survive a reload); parsed only on submit. */
+export interface OnboardingDraft {
+  firstName: string;
+  lastName: string;
+  transformationGoal: string;
+  goalTags: GoalTag[];
+  age: string;
+  activityLevel: ActivityLevel | '';
+  gender: string;
+  occupation: string;
+  familyStatus: string;
+  typicalDay: string;
+  biggestChallenge: string;
+  currentWin: string;
+}
+
+export const emptyDraft: OnboardingDraft = {
+  firstName: '',
+  lastName: '',
+  transformationGoal: '',
+  goalTags: [],
+  age: '',
+  activityLevel: '',
+  gender: '',
+  occupation: '',
+  familyStatus: '',
+  typicalDay: '',
+  biggestChallenge: '',
+  currentWin: '',
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** The saved draft merged over empty answers; the goal from /goal pre-fills step 2. */
+export function loadDraft(): OnboardingDraft {
+  const goal = readStored(storageKeys.userGoal) ?? '';
+  try {
+    const saved: unknown = JSON.parse(readStored(storageKeys.onboardingData) ?? 'null');
+    if (!isRecord(saved)) return { ...emptyDraft, transformationGoal: goal };
+    const merged = { ...emptyDraft, transformationGoal: goal };
+    for (const key of Object.keys(emptyDraft) as (keyof OnboardingDraft)[]) {
+      const value = saved[key];
+      if (key === 'goalTags' ? Array.isArray(value) : typeof value === 'string') Object.assign(merged, { [key]: value });
+    }
+    return merged;
+  } catch {
+    return { ...emptyDraft, transformationGoal: goal };
+  }
+}
+
+export const saveDraft = (draft: OnboardingDraft) => writeStored(storageKeys.onboardingData, JSON.stringify(draft));
+export const clearDraft = () => removeStored(storageKeys.onboardingData);

@@ -1,0 +1,123 @@
+import type { AuthUser, Session } from '@spark/contracts';
+import { ApiError, registerAccessTokenSource } from '../../api/client';
+import { refreshSession } from '../auth/api/auth-api';
+import { retryWithBackoff } from './retry-with-backoff';
+
+export type SessionStatus = 'loading' | 'signed-in' | 'signed-out';
+
+export interface SessionState {
+  status: SessionStatus;
+  session: Session | null;
+}
+
+// Renew a minute before the access token expires, never sooner than this after the last renewal.
+const renewAheadMs = 60_000;
+const minimumRenewDelayMs = 5_000;
+const retryAfterOutageMs = 30_000;
+
+// The access token lives here, in memory only: a page reload restores it from the refresh cookie.
+let state: SessionState = { status: 'loading', session: null };
+// Bumped on every change, so a restore that finishes late cannot undo a newer sign-in or sign-out.
+let epoch = 0;
+let restoring: Promise<void> | null = null;
+let refreshing: Promise<Session | null> | null = null;
+let renewTimer: ReturnType<typeof setTimeout> | undefined;
+const listeners = new Set<() => void>();
+
+function setState(next: SessionState): void {
+  state = next;
+  epoch += 1;
+  for (const listener of listeners) listener();
+}
+
+export function subscribeToSession(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export const currentSessionState = (): SessionState => state;
+
+// Network failures, outages and rate limits pass; a 4xx means the cookie is gone or spent.
+const isTransient = (error: unknown) =>
+  error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
+
+// Another tab may be rotating the same cookie: a reused refresh token revokes the whole family.
+async function acrossTabs(work: () => Promise<Session | null>): Promise<Session | null> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  return locks ? locks.request('spark-session-refresh', work) : work();
+}
+
+/** Asks for a new session on the refresh cookie: null when there is none, throws when unreachable. */
+function refreshOnce(): Promise<Session | null> {
+  refreshing ??= acrossTabs(() =>
+    retryWithBackoff(refreshSession, { retries: 3, firstDelayMs: 200, isTransient }).catch((error: unknown) => {
+      if (isTransient(error)) throw error;
+      return null;
+    }),
+  ).finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+function scheduleRenewal(delayMs: number): void {
+  clearTimeout(renewTimer);
+  renewTimer = setTimeout(() => void renewInBackground(), Math.max(delayMs, minimumRenewDelayMs));
+}
+
+async function renewInBackground(): Promise<void> {
+  const startedAt = epoch;
+  try {
+    const session = await refreshOnce();
+    if (startedAt !== epoch) return;
+    if (session) startSession(session);
+    else endSession();
+  } catch {
+    // Unreachable for now: keep the current token while it lasts and try again soon.
+    if (startedAt === epoch) scheduleRenewal(retryAfterOutageMs);
+  }
+}
+
+/** Holds a session just issued (by a redeemed link or code, or a refresh) and keeps it fresh. */
+export function startSession(session: Session): void {
+  setState({ status: 'signed-in', session });
+  scheduleRenewal(session.expires_at * 1000 - Date.now() - renewAheadMs);
+}
+
+/** Forgets the session in this tab; the server side is ended by `signOut`. */
+export function endSession(): void {
+  clearTimeout(renewTimer);
+  setState({ status: 'signed-out', session: null });
+}
+
+/** After the user changed their own metadata, so screens see the new values at once. */
+export function replaceSessionUser(user: AuthUser): void {
+  if (state.session) setState({ status: 'signed-in', session: { ...state.session, user } });
+}
+
+/** Restores the session from the refresh cookie, once per page load, whoever asks first. */
+export function restoreSession(): Promise<void> {
+  if (state.status !== 'loading') return Promise.resolve();
+  restoring ??= (async () => {
+    const startedAt = epoch;
+    const session = await refreshOnce().catch(() => null);
+    if (startedAt !== epoch) return;
+    if (session) startSession(session);
+    else endSession();
+  })();
+  return restoring;
+}
+
+registerAccessTokenSource({
+  async accessToken() {
+    await restoreSession();
+    return state.session?.access_token ?? null;
+  },
+  async renewAfterUnauthorized(rejectedToken) {
+    const current = state.session?.access_token;
+    // Someone renewed while this request was in flight: just use the newer token.
+    if (current && current !== rejectedToken) return current;
+    await renewInBackground();
+    return state.session?.access_token ?? null;
+  },
+});

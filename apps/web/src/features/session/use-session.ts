@@ -1,0 +1,29 @@
+import type { AuthUser, Session } from '@spark/contracts';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { signOut as endEverySession } from '../auth/sign-out';
+import { currentSessionState, restoreSession, subscribeToSession, type SessionStatus } from './session-store';
+
+export interface SessionHandle {
+  status: SessionStatus;
+  user: AuthUser | null;
+  session: Session | null;
+  /** Signs out on the server and in this browser, then opens / (also when the server fails). */
+  signOut: () => Promise<void>;
+}
+
+/** The signed-in user, restored from the refresh cookie on first use; no provider needed. */
+export function useSession(): SessionHandle {
+  const { status, session } = useSyncExternalStore(subscribeToSession, currentSessionState);
+
+  useEffect(() => {
+    void restoreSession();
+  }, []);
+
+  const signOut = useCallback(async () => {
+    await endEverySession();
+    // A full page load, not a client-side navigation: no cached data of this user survives.
+    window.location.assign('/');
+  }, []);
+
+  return { status, user: session?.user ?? null, session, signOut };
+}

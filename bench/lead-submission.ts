@@ -1,0 +1,78 @@
+// `node dist/bench/lead-submission.js` (after `npm run build:node`): the product's lead submission
+// (gateway → leads-service → PostgreSQL with outbox → two jobs) against the plain Fastify + pg +
+// BullMQ baseline of PERFORMANCE.md, measured in the same run with autocannon (50 connections).
+// Uses its own database (spark_bench) and Redis database 3; prints req/s, p50 and p99.
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+
+const root = join(__dirname, '..', '..');
+const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const redisUrl = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/3`;
+
+async function recreateDatabase(name: string): Promise<string> {
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+const waitFor = async (url: string) => {
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(url).then((response) => response.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} never became ready`);
+};
+
+let counter = 0;
+async function load(url: string, title: string) {
+  const result = await autocannon({
+    url,
+    title,
+    connections: 50,
+    duration: seconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ email: `bench-${process.pid}-${counter++}@example.com`, role: 'client' }) }) }],
+  });
+  const ok = result['2xx'];
+  return { title, rps: Math.round(ok / seconds), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+async function main() {
+  const databaseUrl = await recreateDatabase('spark_bench');
+  const redis = new Redis(redisUrl);
+  await redis.flushdb();
+  const children: ChildProcess[] = [];
+  const env = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, BUS_PREFIX: 'bench', PORT: '18180', HOST: '127.0.0.1' };
+  try {
+    const baseline = fork(join(root, 'dist/bench/baseline-server.js'), [databaseUrl, redisUrl, '18190', 'baseline'], { stdio: 'inherit' });
+    children.push(baseline);
+    await new Promise((resolve) => baseline.once('message', resolve));
+    children.push(spawn(process.execPath, [join(root, 'dist/apps/leads-service/src/main.js')], { env, stdio: 'inherit' }));
+    children.push(spawn(process.execPath, [join(root, 'dist/apps/gateway/src/main.js')], { env, stdio: 'inherit' }));
+    await waitFor('http://127.0.0.1:18180/health/ready');
+    // Warm both paths (JIT, pools) before measuring.
+    await load('http://127.0.0.1:18190/api/leads', 'warm-up').catch(() => undefined);
+    const base = await load('http://127.0.0.1:18190/api/leads', 'baseline: fastify + pg + 2 BullMQ jobs');
+    const product = await load('http://127.0.0.1:18180/api/leads', 'product: gateway → leads-service → pg + outbox → 2 jobs');
+    for (const row of [base, product]) console.log(`${row.title}\n  ${row.rps} req/s   p50 ${row.p50} ms   p99 ${row.p99} ms   non-2xx ${row.non2xx}   errors ${row.errors}`);
+    console.log(`product / baseline: ${((100 * product.rps) / base.rps).toFixed(0)} % of throughput, p99 ×${(product.p99 / base.p99).toFixed(2)}`);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    redis.disconnect();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import { emailSchema, isoDateTimeSchema, pageOf, uuidSchema } from './common';
+
+export const userRoles = ['client', 'coach', 'admin'] as const;
+export const userRoleSchema = z.enum(userRoles, { error: 'Role must be client, coach or admin' });
+export type UserRole = z.infer<typeof userRoleSchema>;
+
+/** Who the access JWT was issued by and for; the gateway refuses any other pair. */
+export const ACCESS_TOKEN_ISSUER = 'spark-auth';
+export const ACCESS_TOKEN_AUDIENCE = 'spark-api';
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+/** The httpOnly cookie that carries the rotating refresh token, scoped to the auth routes. */
+export const REFRESH_COOKIE_NAME = 'spark_refresh';
+export const REFRESH_COOKIE_PATH = '/api/auth';
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+/** The claims of an access JWT that the gateway reads (sub = user id). */
+export const accessTokenClaimsSchema = z.object({
+  sub: uuidSchema,
+  email: z.string(),
+  role: userRoleSchema,
+});
+export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
+
+/** A relative SPA path the magic-link page continues to, e.g. `ditl-welcome` or `coach/leads`. */
+const nextPathSchema = z.string().regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, 'Must be a relative path such as ditl-welcome').max(100);
+
+export const products = ['spark', 'coach'] as const;
+
+/** Body of `POST /api/auth/magic-link` and the `auth.magic-link` request. */
+export const magicLinkRequestSchema = z
+  .object({
+    email: emailSchema,
+    product: z.enum(products).default('spark'),
+    next: nextPathSchema.optional(),
+  })
+  .strict();
+export type MagicLinkRequest = z.input<typeof magicLinkRequestSchema>;
+
+/** The one answer every magic-link request gets, whether or not the e-mail has an account. */
+export const magicLinkResponseSchema = z.object({
+  message: z.string(),
+});
+export type MagicLinkResponse = z.infer<typeof magicLinkResponseSchema>;
+
+export const redeemTokenSchema = z.object({ token: z.string().min(20).max(200) }).strict();
+export const redeemCodeSchema = z
+  .object({ email: emailSchema, code: z.string().trim().regex(/^\d{6}$/, 'The code has 6 digits') })
+  .strict();
+/** Body of `POST /api/auth/redeem`: the link's token, or the e-mail plus the 6-digit code. */
+export const redeemRequestSchema = z.union([redeemTokenSchema, redeemCodeSchema]);
+export type RedeemRequest = z.input<typeof redeemRequestSchema>;
+
+export const userMetadataSchema = z.object({
+  full_name: z.string().nullable(),
+  role: userRoleSchema,
+  onboarding_completed_at: isoDateTimeSchema.nullable(),
+  transformation_goal: z.string().nullable(),
+  assigned_coach_id: uuidSchema.nullable(),
+});
+export type UserMetadata = z.infer<typeof userMetadataSchema>;
+
+export const authUserSchema = z.object({
+  id: uuidSchema,
+  email: z.string(),
+  created_at: isoDateTimeSchema,
+  user_metadata: userMetadataSchema,
+});
+export type AuthUser = z.infer<typeof authUserSchema>;
+
+/** The session JSON the SPA holds in memory; the refresh token travels only in its cookie. */
+export const sessionSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  expires_in: z.number().int(),
+  /** Unix seconds, as the access token's `exp`. */
+  expires_at: z.number().int(),
+  user: authUserSchema,
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+/** What the auth-service answers the gateway: the session plus the refresh token for the cookie. */
+export const issuedSessionSchema = z.object({
+  session: sessionSchema,
+  refreshToken: z.string(),
+});
+export type IssuedSession = z.infer<typeof issuedSessionSchema>;
+
+export const refreshRequestSchema = z.object({ refreshToken: z.string().min(20).max(200) }).strict();
+export const signOutResponseSchema = z.object({ signedOut: z.literal(true) });
+
+/** Body of `PATCH /api/auth/user`. Role and assigned coach are not the user's to change: 400. */
+export const updateUserRequestSchema = z
+  .object({
+    full_name: z.string().trim().min(1).max(200).nullable().optional(),
+    onboarding_completed_at: isoDateTimeSchema.nullable().optional(),
+    transformation_goal: z.string().trim().max(2000).nullable().optional(),
+  })
+  .strict();
+export type UpdateUserRequest = z.input<typeof updateUserRequestSchema>;
+
+export const getUserRequestSchema = z.object({ userId: uuidSchema }).strict();
+export const updateUserBusRequestSchema = z.object({ userId: uuidSchema, changes: updateUserRequestSchema }).strict();
+
+/** Query of `GET /api/auth/users` (coach/admin): newest first, keyset-paginated. */
+export const listUsersRequestSchema = z
+  .object({
+    role: userRoleSchema.optional(),
+    cursor: z.string().max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+  })
+  .strict();
+export type ListUsersRequest = z.input<typeof listUsersRequestSchema>;
+export const userPageSchema = pageOf(authUserSchema);
+export type UserPage = z.infer<typeof userPageSchema>;
+
+/** `auth.invite`: the leads-service creates the user of an approved lead and e-mails the link. */
+export const inviteRequestSchema = z
+  .object({
+    email: emailSchema,
+    role: z.enum(['client', 'coach']),
+    fullName: z.string().trim().min(1).max(200).optional(),
+    next: z.literal('ditl-welcome').optional(),
+    approved: z.literal(true).optional(),
+  })
+  .strict();
+export type InviteRequest = z.input<typeof inviteRequestSchema>;
+
+export const inviteResponseSchema = z.object({
+  userId: uuidSchema,
+  developmentMode: z.boolean(),
+  /** Present only outside production, so a coach can copy it (the spec's developmentMode). */
+  magicLink: z.url().optional(),
+});
+export type InviteResponse = z.infer<typeof inviteResponseSchema>;
+
+/** The `magic-link` mail job: the link and the code of one sign-in, valid until `expiresAt`. */
+export const magicLinkJobSchema = z.object({
+  email: emailSchema,
+  link: z.url(),
+  code: z.string().regex(/^\d{6}$/),
+  expiresAt: isoDateTimeSchema,
+  purpose: z.enum(['sign-in', 'invite']),
+});

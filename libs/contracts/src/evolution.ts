@@ -1,0 +1,133 @@
+/**
+ * The one place the evolution arithmetic lives: pure functions shared by the client home, the coach
+ * dashboard and the progress-service, so every screen shows the same numbers.
+ * Dates are calendar dates (`YYYY-MM-DD`) in the client's own time zone.
+ */
+
+export const DEFAULT_EVOLUTION_DAYS = 90;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** custom_evolution_days overrides the default; empty (null) means 90. */
+export function cycleLengthDays(customEvolutionDays: number | null | undefined): number {
+  return customEvolutionDays && customEvolutionDays > 0 ? customEvolutionDays : DEFAULT_EVOLUTION_DAYS;
+}
+
+/** Whether `timeZone` is an IANA zone this runtime knows. */
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The calendar date an instant falls on in a time zone, as `YYYY-MM-DD`. */
+export function localDate(instant: Date, timeZone: string): string {
+  // en-CA formats as YYYY-MM-DD; the zone's DST rules come from the runtime's tz database.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
+
+// Calendar dates compared as UTC midnights: no DST hour can make a day 23 or 25 hours long here.
+const dayNumber = (isoDate: string) => Math.round(Date.parse(`${isoDate}T00:00:00Z`) / DAY_MS);
+
+/** Whole calendar days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return dayNumber(to) - dayNumber(from);
+}
+
+/** `isoDate` moved by `days` calendar days. */
+export function addDays(isoDate: string, days: number): string {
+  return new Date((dayNumber(isoDate) + days) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * Days left = ceiling of the days until the end date's midnight in the client's zone, minimum 0.
+ * Any moment inside a day is a fraction short of whole days, so the ceiling is the calendar difference.
+ */
+export function daysLeft(evolutionEndDate: string, now: Date, timeZone: string): number {
+  return Math.max(0, daysBetween(localDate(now, timeZone), evolutionEndDate));
+}
+
+/** Percent of the cycle behind the client, from the cycle's own length (see docs/decisions.md). */
+export function percentComplete(left: number, customEvolutionDays: number | null | undefined): number {
+  const length = cycleLengthDays(customEvolutionDays);
+  const done = ((length - Math.min(left, length)) / length) * 100;
+  return Math.min(100, Math.max(0, Math.round(done)));
+}
+
+export interface EvolutionInput {
+  evolutionNumber: number;
+  evolutionEndDate: string;
+  customEvolutionDays: number | null;
+}
+
+export interface EvolutionView {
+  /** Shown as "Evolution N" on the client home and the coach dashboard alike. */
+  number: number;
+  lengthDays: number;
+  daysLeft: number;
+  percentComplete: number;
+}
+
+export function evolutionView(progress: EvolutionInput, now: Date, timeZone: string): EvolutionView {
+  const left = daysLeft(progress.evolutionEndDate, now, timeZone);
+  return {
+    number: progress.evolutionNumber,
+    lengthDays: cycleLengthDays(progress.customEvolutionDays),
+    daysLeft: left,
+    percentComplete: percentComplete(left, progress.customEvolutionDays),
+  };
+}
+
+export interface StreakState {
+  streakCount: number;
+  lastSparkDate: string | null;
+}
+
+/**
+ * The streak after a spark on `sparkDate` (the client's local date): the same day counts once,
+ * the next day extends it, a gap starts again at 1. A spark dated before the last one (a time-zone
+ * change while travelling) never shortens the streak.
+ */
+export function streakAfterSpark(state: StreakState, sparkDate: string): StreakState {
+  if (!state.lastSparkDate) return { streakCount: 1, lastSparkDate: sparkDate };
+  const gap = daysBetween(state.lastSparkDate, sparkDate);
+  if (gap <= 0) return { streakCount: Math.max(1, state.streakCount), lastSparkDate: state.lastSparkDate };
+  return { streakCount: gap === 1 ? state.streakCount + 1 : 1, lastSparkDate: sparkDate };
+}
+
+/** The streak as shown today: still alive when the last spark was today or yesterday, else 0. */
+export function currentStreak(state: StreakState, today: string): number {
+  if (!state.lastSparkDate) return 0;
+  return daysBetween(state.lastSparkDate, today) <= 1 ? state.streakCount : 0;
+}
+
+const milestones: Record<number, string> = {
+  1: 'Your first spark! Your evolution has officially begun.',
+  5: '5 sparks! You are building real momentum.',
+  10: '10 sparks! Double digits: this is becoming a habit.',
+  25: '25 sparks! A quarter-century of transformation moments.',
+  50: '50 sparks! Halfway to a hundred: keep showing up.',
+  100: '100 sparks! A true transformation milestone.',
+};
+
+/** The toast after a capture: a milestone at 1, 5, 10, 25, 50 and 100, else the running count. */
+export function milestoneMessage(sparkCount: number): { title: string; description: string } {
+  const milestone = milestones[sparkCount];
+  if (milestone) return { title: 'Milestone reached!', description: milestone };
+  return { title: 'Spark captured!', description: `That's spark #${sparkCount} this cycle.` };
+}
+
+/** "Good morning" before 12, "Good afternoon" before 17, else "Good evening" (the device's clock). */
+export function greetingFor(hour: number): string {
+  if (hour < 12) return 'Good morning';
+  if (hour < 17) return 'Good afternoon';
+  return 'Good evening';
+}
+
+/** The first word of the full name, as the spec reads it. */
+export function firstNameOf(fullName: string | null | undefined): string | null {
+  const first = fullName?.trim().split(/\s+/)[0];
+  return first ? first : null;
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { emailSchema, isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema } from './common';
+
+/** Spec section 9: the four commitment levels in dollars, each linking to its payment page. */
+export const commitmentLevels = [
+  { amount: 100, name: 'Pivot' },
+  { amount: 250, name: 'Alignment' },
+  { amount: 500, name: 'Evolution' },
+  { amount: 1000, name: 'Transformation' },
+] as const;
+
+/** How long a deck download link works (spec section 9). */
+export const DECK_DOWNLOAD_TTL_SECONDS = 3600;
+
+/** `SPARK-` and five groups of four Crockford base32 characters: 100 random bits, not guessable. */
+export const accessCodeSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^SPARK(-[0-9A-HJKMNP-TV-Z]{4}){5}$/, 'Invalid access code. Please check your code and try again.');
+
+export const investorSchema = z.object({
+  id: uuidSchema,
+  email: z.string(),
+  interest: z.string().nullable(),
+  createdAt: isoDateTimeSchema,
+  lastEmailSentAt: isoDateTimeSchema.nullable(),
+  accessCode: z.string().nullable(),
+  accessCount: z.number().int(),
+  accessedAt: isoDateTimeSchema.nullable(),
+});
+export type Investor = z.infer<typeof investorSchema>;
+
+export const investorPageSchema = pageOf(investorSchema).extend({ total: z.number().int() });
+export type InvestorPage = z.infer<typeof investorPageSchema>;
+export const listInvestorsRequestSchema = pageQuerySchema;
+
+/** The public deck request and early-access forms, and the admin's Add Investor modal. */
+export const registerInvestorRequestSchema = z
+  .object({ email: emailSchema, interest: z.string().trim().max(500).nullish() })
+  .strict();
+export type RegisterInvestorRequest = z.input<typeof registerInvestorRequestSchema>;
+/** `created` is false when the e-mail was already known: the public forms ignore the duplicate. */
+export const registerInvestorResponseSchema = z.object({ investor: investorSchema, created: z.boolean() });
+
+export const generateAccessCodeRequestSchema = z.object({ investorId: uuidSchema });
+export const generateAccessCodeResponseSchema = z.object({ accessCode: z.string(), alreadyExists: z.boolean() });
+export type GenerateAccessCodeResponse = z.infer<typeof generateAccessCodeResponseSchema>;
+
+/** Body of `POST /api/investors/deck-download` (`download-investor-deck`). */
+export const deckDownloadRequestSchema = z.object({ email: emailSchema, accessCode: accessCodeSchema }).strict();
+export type DeckDownloadRequest = z.input<typeof deckDownloadRequestSchema>;
+export const redeemAccessCodeResponseSchema = z.object({ investorId: uuidSchema, accessCount: z.number().int() });
+export const deckDownloadResponseSchema = z.object({ downloadUrl: z.url(), expiresAt: isoDateTimeSchema });
+export type DeckDownloadResponse = z.infer<typeof deckDownloadResponseSchema>;
+
+/** Body of `POST /api/investors/emails` (`send-investor-email`). */
+export const sendInvestorEmailRequestSchema = z
+  .object({
+    emails: z.array(emailSchema).min(1, 'Choose at least one investor').max(1000),
+    subject: z.string().trim().min(1, 'Subject required').max(200),
+    body: z.string().trim().min(1, 'Message required').max(20_000),
+  })
+  .strict();
+export type SendInvestorEmailRequest = z.input<typeof sendInvestorEmailRequestSchema>;
+
+/** A campaign's per-recipient outcome so far; `pending` reaches 0 once every delivery finished. */
+export const investorCampaignSchema = z.object({
+  id: uuidSchema,
+  total: z.number().int(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  pending: z.number().int(),
+  failedEmails: z.array(z.string()),
+});
+export type InvestorCampaign = z.infer<typeof investorCampaignSchema>;
+export const getCampaignRequestSchema = z.object({ campaignId: uuidSchema });
+
+/** What /donate needs besides the forms: the payment page of each commitment level. */
+export const donatePageSchema = z.object({
+  commitmentLevels: z.array(z.object({ amount: z.number().int(), name: z.string(), paymentUrl: z.url() })),
+  hasDeckPreview: z.boolean(),
+});
+export type DonatePage = z.infer<typeof donatePageSchema>;
+
+/** One e-mail of a campaign: the job id is the delivery id, so a retry or a re-add sends nothing twice. */
+export const investorEmailJobSchema = z.object({
+  deliveryId: uuidSchema,
+  campaignId: uuidSchema,
+  email: emailSchema,
+  subject: z.string().min(1),
+  body: z.string().min(1),
+});

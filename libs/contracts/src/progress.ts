@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema } from './common';
+import { isValidTimeZone } from './evolution';
+
+export const sparkTypes = ['photo', 'file'] as const;
+export const sparkTypeSchema = z.enum(sparkTypes);
+export type SparkType = z.infer<typeof sparkTypeSchema>;
+
+const isoDateSchema = z.iso.date();
+export const timeZoneSchema = z.string().max(64).refine(isValidTimeZone, 'Unknown time zone');
+
+/** Upload limits (bytes): the gateway answers 413 beyond them. */
+export const SPARK_IMAGE_MAX_BYTES = 15 * 1024 * 1024;
+export const SPARK_VIDEO_MAX_BYTES = 100 * 1024 * 1024;
+export const SPARK_NOTE_MAX_CHARS = 2000;
+
+/** The client record of spec section 3 (user_progress), as every screen reads it. */
+export const progressSchema = z.object({
+  userId: uuidSchema,
+  fullName: z.string().nullable(),
+  transformationGoal: z.string().nullable(),
+  sparkCount: z.number().int(),
+  streakCount: z.number().int(),
+  evolutionNumber: z.number().int(),
+  evolutionStartDate: isoDateSchema,
+  evolutionEndDate: isoDateSchema,
+  status: z.string(),
+  customEvolutionDays: z.number().int().nullable(),
+  lastSparkDate: isoDateSchema.nullable(),
+  timeZone: z.string(),
+});
+export type Progress = z.infer<typeof progressSchema>;
+
+export const sparkSchema = z.object({
+  id: uuidSchema,
+  clientSparkId: uuidSchema,
+  userId: uuidSchema,
+  sparkType: sparkTypeSchema,
+  fileKey: z.string(),
+  fileType: z.string(),
+  note: z.string().nullable(),
+  createdAt: isoDateTimeSchema,
+  /** A short-lived signed GET URL; the gateway adds it after checking the reader's right. */
+  fileUrl: z.string().optional(),
+});
+export type Spark = z.infer<typeof sparkSchema>;
+
+export const coachNoteSchema = z.object({
+  id: uuidSchema,
+  userId: uuidSchema,
+  coachId: uuidSchema.nullable(),
+  message: z.string(),
+  isPinned: z.boolean(),
+  createdAt: isoDateTimeSchema,
+});
+export type CoachNote = z.infer<typeof coachNoteSchema>;
+
+export const privateNoteSchema = z.object({
+  id: uuidSchema,
+  userId: uuidSchema,
+  coachId: uuidSchema,
+  note: z.string(),
+  createdAt: isoDateTimeSchema,
+});
+export type PrivateNote = z.infer<typeof privateNoteSchema>;
+
+/** The multipart fields the SPA sends before the file of `POST /api/sparks`. */
+export const captureFieldsSchema = z.object({
+  clientSparkId: uuidSchema,
+  timeZone: timeZoneSchema.default('UTC'),
+  note: z.string().max(SPARK_NOTE_MAX_CHARS).optional(),
+});
+export type CaptureFields = z.infer<typeof captureFieldsSchema>;
+
+/** `progress.record-spark`: the file is already in storage; counters move with the row. */
+export const recordSparkRequestSchema = z.object({
+  userId: uuidSchema,
+  clientSparkId: uuidSchema,
+  sparkType: sparkTypeSchema,
+  fileKey: z.string().min(1).max(300),
+  fileType: z.string().min(1).max(100),
+  note: z
+    .string()
+    .max(SPARK_NOTE_MAX_CHARS)
+    .nullish()
+    .transform((note) => (note?.trim() ? note.trim() : null)),
+  timeZone: timeZoneSchema,
+  email: z.string().min(1),
+});
+
+export const recordSparkResponseSchema = z.object({
+  spark: sparkSchema,
+  /** False when this client id was already recorded: the retry changed nothing. */
+  created: z.boolean(),
+  progress: progressSchema,
+  milestone: z.object({ title: z.string(), description: z.string() }),
+});
+export type RecordSparkResponse = z.infer<typeof recordSparkResponseSchema>;
+
+export const homeRequestSchema = z.object({ userId: uuidSchema });
+/** The client home: a missing progress row is `null`, not an error. */
+export const homeResponseSchema = z.object({
+  progress: progressSchema.nullable(),
+  pinnedNote: coachNoteSchema.nullable(),
+});
+export type HomeResponse = z.infer<typeof homeResponseSchema>;
+
+export const sparkListQuerySchema = pageQuerySchema.extend({ limit: z.coerce.number().int().min(1).max(100).default(20) });
+export const listSparksRequestSchema = sparkListQuerySchema.extend({ userId: uuidSchema });
+export const sparkPageSchema = pageOf(sparkSchema);
+export type SparkPage = z.infer<typeof sparkPageSchema>;
+
+/** `ownerId` is set for clients: another user's spark is then simply not found. */
+export const getSparkRequestSchema = z.object({ sparkId: uuidSchema, ownerId: uuidSchema.optional() });
+
+export const coachNoteBodySchema = z.object({
+  message: z.string().trim().min(1, 'Message required').max(SPARK_NOTE_MAX_CHARS),
+  isPinned: z.boolean().default(true),
+});
+export const addCoachNoteRequestSchema = coachNoteBodySchema.extend({ userId: uuidSchema, coachId: uuidSchema });
+
+export const privateNoteBodySchema = z.object({ note: z.string().trim().min(1, 'Note required').max(SPARK_NOTE_MAX_CHARS) });
+export const addPrivateNoteRequestSchema = privateNoteBodySchema.extend({ userId: uuidSchema, coachId: uuidSchema });
+export const listPrivateNotesRequestSchema = z.object({ userId: uuidSchema });
+export const privateNoteListSchema = z.object({ items: z.array(privateNoteSchema) });
