@@ -29,7 +29,7 @@ interface SignedInClient {
 }
 
 /** A client with a progress row, signed in through a real magic link, onboarding flag set. */
-async function signedInClient(viewport = phoneViewport, clock?: Date): Promise<SignedInClient> {
+async function signedInClient(viewport: { width: number; height: number } = phoneViewport, clock?: Date): Promise<SignedInClient> {
   const email = uniqueEmail('client-app');
   const userId = await createUser(email, 'client');
   await db.query(

@@ -14,7 +14,7 @@ describe('passwordless sign-in through the gateway', () => {
   let db: Client;
 
   beforeAll(async () => {
-    stack = await startInProcessStack({ redisDb: 11, env: { JWT_SECRET, PUBLIC_URL } });
+    stack = await startInProcessStack({ redisDb: 8, env: { JWT_SECRET, PUBLIC_URL } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
   });

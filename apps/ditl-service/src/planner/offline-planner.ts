@@ -23,6 +23,7 @@ const habitByTag: Record<GoalTag, string> = {
 };
 
 const firstSentence = (text: string) => (text.split(/(?<=[.!?])\s+/)[0] ?? text).trim();
+const asSentence = (text: string) => (/[.!?…]$/.test(text) ? text : `${text}.`);
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
 
 function habitsFor(answers: OnboardingAnswers): string[] {
@@ -67,7 +68,7 @@ export function buildOfflinePlan(answers: OnboardingAnswers): DitlPlan {
       {
         time: '6:30 AM',
         title: 'Start with intention',
-        narrative: clip(`Your day today: ${firstSentence(answers.typicalDay)} Before it takes over, you spend two minutes on why you started: ${goal}`, 800),
+        narrative: clip(`Your day today: ${asSentence(firstSentence(answers.typicalDay))} Before it takes over, you spend two minutes on why you started: ${asSentence(goal)}`, 800),
         habit: clip(`Morning anchor: ${firstHabit}.`, 300),
         sparkToCapture: 'A photo of your morning anchor done, before 8 AM.',
       },

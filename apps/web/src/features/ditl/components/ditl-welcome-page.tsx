@@ -66,7 +66,7 @@ function DitlWelcome() {
         <h1 className="mt-1 font-display text-3xl text-ink-950 sm:text-4xl">Your Day in the Life</h1>
         <p className="mx-auto mt-2 max-w-xl text-slate-600">A preview of one day in your evolution: the habits, the sparks to capture and your weekly rhythm.</p>
       </div>
-      <Card className="p-4 sm:p-6">
+      <Card className="p-2 sm:p-6">
         <DitlBody view={view} />
       </Card>
       <div className="mt-6 flex flex-col items-center gap-3 sm:flex-row sm:justify-center">

@@ -3,13 +3,11 @@ import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { storageKeys, writeStored } from '../../../lib/storage-keys';
 import { toast } from '../../../ui/toaster';
-import { signOutLocally } from '../../auth/sign-out-locally';
+import { signOut } from '../../auth/sign-out';
 import { createLead } from '../api/leads-api';
 import { leadErrorMessage } from '../api/lead-error-message';
 
 function rememberLead({ lead, challengeToken }: CreateLeadResponse): void {
-  // A new lead is a new person on this browser: forget whoever was signed in before.
-  signOutLocally();
   writeStored(storageKeys.leadEmail, lead.email);
   writeStored(storageKeys.userRole, lead.role);
   writeStored(storageKeys.leadChallengeToken, challengeToken);
@@ -19,7 +17,12 @@ function rememberLead({ lead, challengeToken }: CreateLeadResponse): void {
 export function useCreateLead() {
   const navigate = useNavigate();
   return useMutation({
-    mutationFn: (request: CreateLeadRequest) => createLead(request),
+    mutationFn: async (request: CreateLeadRequest) => {
+      // A new lead is a new person on this browser (spec section 4): end whoever's session was here,
+      // on the server too. The browser is signed out even when the server cannot be told.
+      await signOut();
+      return createLead(request);
+    },
     onSuccess: async (response) => {
       rememberLead(response);
       toast.success('Thanks!', { description: 'Check your email for next steps' });

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import type { Browser, Page } from 'playwright-core';
+import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+
+jest.setTimeout(120_000);
+
+let browser: Browser;
+const db = new Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/spark_e2e', max: 2 });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await closeUsers();
+  await db.end();
+});
+
+interface SignedInClient {
+  page: Page;
+  userId: string;
+  close(): Promise<void>;
+}
+
+/** A new client signed in through a real magic link, before onboarding. */
+async function signedInClient(options: { viewport?: { width: number; height: number }; testTiming?: { ditlPollIntervalMs: number; ditlPollTimeoutMs: number } } = {}): Promise<SignedInClient> {
+  const email = uniqueEmail('onboarding');
+  const userId = await createUser(email, 'client');
+  const { token } = await requestSignIn(email);
+  const context = await browser.newContext({ viewport: options.viewport ?? phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  // The documented test hook of /ditl-welcome (features/ditl/ditl-timing.ts): set before any page script runs.
+  if (options.testTiming) await context.addInitScript(`window.__SPARK_TEST__ = ${JSON.stringify(options.testTiming)}`);
+  const page = await context.newPage();
+  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
+  expect(redeemed.status()).toBe(200);
+  return { page, userId, close: () => context.close() };
+}
+
+const continueButton = (page: Page) => page.getByRole('button', { name: 'Continue' });
+const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+async function fillAllSteps(page: Page) {
+  await page.goto('/onboarding');
+  await page.getByLabel('First name').fill('Maya');
+  await continueButton(page).click();
+  await page.getByLabel('What Sparked your Transformation?').fill('Run a half marathon by June');
+  await page.getByRole('button', { name: 'Fitness' }).click();
+  await continueButton(page).click();
+  await page.getByLabel('Age').fill('34');
+  await page.getByLabel('Activity level').selectOption('lightly_active');
+  await page.getByLabel('Family status').selectOption('parent');
+  await continueButton(page).click();
+  await page.getByLabel('Describe a typical day').fill('Office job, two kids, train commute.');
+  await page.getByLabel('Your biggest challenge').fill('Too tired after work');
+}
+
+describe('client onboarding (/onboarding)', () => {
+  it('holds each step until its required answers are given', async () => {
+    const { page, close } = await signedInClient();
+    await page.goto('/onboarding');
+    await expect(heading(page)).resolves.toBe("Let's get to know you");
+    await continueButton(page).click();
+    await page.getByText('Please tell us your first name').waitFor();
+    await page.getByLabel('First name').fill('Maya');
+    await continueButton(page).click();
+    await page.getByText('Step 2 of 4').waitFor();
+    await continueButton(page).click();
+    await page.getByText('Please share your goal').waitFor();
+    await page.getByLabel('What Sparked your Transformation?').fill('Sleep 8 hours');
+    await continueButton(page).click();
+    await page.getByLabel('Age').fill('17');
+    await continueButton(page).click();
+    await page.getByText('Please enter an age from 18 to 100').waitFor();
+    await page.getByText('Please choose your activity level').waitFor();
+    await saveScreenshot(page, 'onboarding-step3-errors-phone');
+    await close();
+  });
+
+  it('keeps the answers when the user goes back, forward and reloads', async () => {
+    const { page, close } = await signedInClient({ viewport: laptopViewport });
+    await page.goto('/onboarding');
+    await page.getByLabel('First name').fill('Maya');
+    await page.getByLabel('Last name').fill('Lopez');
+    await continueButton(page).click();
+    await page.getByLabel('What Sparked your Transformation?').fill('Run a half marathon by June');
+    await page.getByRole('button', { name: 'Sleep' }).click();
+    await continueButton(page).click();
+    await page.getByText('Step 3 of 4').waitFor();
+    await saveScreenshot(page, 'onboarding-step3-laptop');
+
+    await page.goBack();
+    await page.getByText('Step 2 of 4').waitFor();
+    await expect(page.getByLabel('What Sparked your Transformation?').inputValue()).resolves.toBe('Run a half marathon by June');
+    await expect(page.getByRole('button', { name: 'Sleep' }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await page.goBack();
+    await expect(page.getByLabel('Last name').inputValue()).resolves.toBe('Lopez');
+    await page.goForward();
+    await page.reload();
+    await page.getByText('Step 2 of 4').waitFor();
+    await expect(page.getByLabel('What Sparked your Transformation?').inputValue()).resolves.toBe('Run a half marathon by June');
+    await close();
+  });
+
+  it('finishes onboarding, then polls /ditl-welcome until the presentation is shown', async () => {
+    const { page, userId, close } = await signedInClient();
+    await fillAllSteps(page);
+    await saveScreenshot(page, 'onboarding-step4-phone');
+    await page.getByRole('button', { name: 'Complete Onboarding' }).click();
+    await page.waitForURL('**/ditl-welcome');
+    const frame = page.frameLocator('iframe[title="Your Day in the Life presentation"]');
+    await frame.getByRole('heading', { name: "Maya's Day in the Life" }).waitFor({ timeout: 30_000 });
+    await expect(frame.getByText('offline planner').count()).resolves.toBe(1);
+    await expect(page.getByRole('button', { name: 'Get Full DITL (Coming Soon)' }).isDisabled()).resolves.toBe(true);
+    await saveScreenshot(page, 'ditl-welcome-ready-phone');
+    await page.setViewportSize(laptopViewport);
+    await saveScreenshot(page, 'ditl-welcome-ready-laptop');
+
+    const progress = await db.query('SELECT evolution_end_date - evolution_start_date AS days FROM progress.user_progress WHERE user_id = $1', [userId]);
+    expect(progress.rows[0]).toEqual({ days: 90 });
+    await expect(page.evaluate(`localStorage.getItem('spark_onboarding_complete')`)).resolves.toBe('true');
+    await page.getByRole('link', { name: 'Continue to App' }).click();
+    await page.waitForURL('**/app');
+    await close();
+  });
+});
+
+describe('the DITL welcome page (/ditl-welcome)', () => {
+  it('sends a client who has not finished onboarding to /onboarding', async () => {
+    const { page, close } = await signedInClient();
+    await page.goto('/ditl-welcome');
+    await page.waitForURL('**/onboarding');
+    await close();
+  });
+
+  it('tells the client it is still working when the generation stalls past the timeout', async () => {
+    const { page, userId, close } = await signedInClient({ testTiming: { ditlPollIntervalMs: 200, ditlPollTimeoutMs: 1500 } });
+    // A generation stuck in "generating" with no job behind it: the stalled case.
+    const generationId = randomUUID();
+    await db.query(
+      `INSERT INTO ditl.generations (id, user_id, email, answers, status, progress) VALUES ($1, $2, 'stalled@example.com', '{}', 'generating', 40)`,
+      [generationId, userId],
+    );
+    await page.goto('/');
+    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true'); localStorage.setItem('spark_ditl_generation_id', '${generationId}')`);
+    await page.goto('/ditl-welcome');
+    await page.getByText('40% complete').waitFor();
+    await saveScreenshot(page, 'ditl-welcome-generating-phone');
+    await page.getByText("We're still working on your DITL! You'll receive it via email within the hour.").waitFor();
+    await saveScreenshot(page, 'ditl-welcome-timeout-phone');
+    await close();
+  });
+
+  it('shows the spec messages for a failed generation and for a missing generation id', async () => {
+    const { page, userId, close } = await signedInClient();
+    const generationId = randomUUID();
+    await db.query(`INSERT INTO ditl.generations (id, user_id, email, answers, status) VALUES ($1, $2, 'failed@example.com', '{}', 'failed')`, [generationId, userId]);
+    await page.goto('/');
+    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true'); localStorage.setItem('spark_ditl_generation_id', '${generationId}')`);
+    await page.goto('/ditl-welcome');
+    await page.getByText('We encountered an issue creating your DITL. No worries - you can continue to the app!').waitFor();
+    await page.evaluate(`localStorage.removeItem('spark_ditl_generation_id')`);
+    await page.reload();
+    await page.getByText('Your personalized DITL is being prepared and will arrive via email soon!').waitFor();
+    await close();
+  });
+});
