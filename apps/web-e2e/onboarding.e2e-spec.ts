@@ -126,6 +126,25 @@ describe('client onboarding (/onboarding)', () => {
   });
 });
 
+describe('the goal and confirmation screens (/goal, /confirmation)', () => {
+  it('keeps Continue disabled while the goal is blank, then confirms and opens the app after 2.5 s', async () => {
+    const { page, close } = await signedInClient();
+    await page.goto('/goal');
+    const next = page.getByRole('button', { name: 'Continue' });
+    await expect(next.isDisabled()).resolves.toBe(true);
+    await page.getByLabel('What Sparked your Transformation?').fill('   ');
+    await expect(next.isDisabled()).resolves.toBe(true);
+    await page.getByLabel('What Sparked your Transformation?').fill('Cook at home four nights a week');
+    await saveScreenshot(page, 'goal-phone');
+    await next.click();
+    await page.getByRole('heading', { name: "You're All Set!" }).waitFor();
+    await saveScreenshot(page, 'confirmation-phone');
+    await page.waitForURL('**/app', { timeout: 10_000 });
+    await expect(page.evaluate(`localStorage.getItem('spark_onboarding_complete')`)).resolves.toBe('true');
+    await close();
+  });
+});
+
 describe('the DITL welcome page (/ditl-welcome)', () => {
   it('sends a client who has not finished onboarding to /onboarding', async () => {
     const { page, close } = await signedInClient();

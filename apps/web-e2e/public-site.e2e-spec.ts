@@ -141,12 +141,6 @@ describe('unknown pages', () => {
     await expectClickLeadsTo(page, page.getByRole('link', { name: 'Return to Home' }), '/');
     await page.context().close();
   });
-
-  it('routes another issue builds say plainly that they are not built yet', async () => {
-    const page = await openPage('/donate');
-    await page.getByText('This page is not built yet').waitFor();
-    await page.context().close();
-  });
 });
 
 describe('Day in the Life carousel', () => {

@@ -123,6 +123,8 @@ describe('DITL generation through the gateway, BullMQ and an OpenAI-compatible m
     const client = await createSignedInUser(db, 'timeout@example.com');
     const started = Date.now();
     const generationId = await generate(client.token);
+    // A double submit while it is in progress answers the same generation: one model run, not two.
+    await expect(generate(client.token)).resolves.toBe(generationId);
     expect(await finalStatus(generationId, client.token)).toMatchObject({ status: 'failed' });
     expect(model.calls).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(10_000);

@@ -44,6 +44,17 @@ export class GenerationsRepository {
     );
   }
 
+  /** The user's newest unfinished generation of the last `withinMinutes`, if any. */
+  async findUnfinished(userId: string, withinMinutes: number): Promise<string | undefined> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM ditl.generations
+       WHERE user_id = $1 AND status IN ('queued', 'generating') AND created_at > now() - make_interval(mins => $2)
+       ORDER BY created_at DESC LIMIT 1`,
+      [userId, withinMinutes],
+    );
+    return rows[0]?.id;
+  }
+
   async find(id: string): Promise<GenerationRow | undefined> {
     const rows: GenerationRow[] = await this.dataSource.query(`SELECT ${columns} FROM ditl.generations WHERE id = $1`, [id]);
     return rows[0];

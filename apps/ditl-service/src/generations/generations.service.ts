@@ -11,6 +11,9 @@ export interface PresentationReader {
   getText(key: string): Promise<string>;
 }
 
+// Longer than any healthy generation takes; an older unfinished one is presumed stuck and not reused.
+const UNFINISHED_REUSE_MINUTES = 10;
+
 export const presentationPath = (generationId: string) => `/api/ditl/generations/${generationId}/presentation`;
 
 export class GenerationsService {
@@ -20,8 +23,13 @@ export class GenerationsService {
     private readonly presentations: PresentationReader,
   ) {}
 
-  /** Stores the request as queued and queues its job through the outbox. */
+  /**
+   * Stores the request as queued and queues its job through the outbox. A repeat while the user's
+   * last request is still in progress answers that one: a double submit never pays for two model runs.
+   */
   async generate(request: PayloadOf<'ditl.generate'>): Promise<GenerateDitlResponse> {
+    const inProgress = await this.generations.findUnfinished(request.userId, UNFINISHED_REUSE_MINUTES);
+    if (inProgress) return { generationId: inProgress };
     const generationId = randomUUID();
     await this.generations.insertWithJob(
       { id: generationId, userId: request.userId, email: request.email, leadId: request.leadId ?? null, answers: request.answers },

@@ -22,7 +22,7 @@ export class CreateGenerations1763800000050 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         completed_at timestamptz
       )`);
-    await runner.query(`CREATE INDEX generations_user_newest_idx ON ditl.generations (user_id, created_at DESC)`);
+    await runner.query(`CREATE INDEX generations_user_newest_idx ON ditl.generations (user_id, created_at DESC) WHERE status IN ('queued', 'generating')`);
   }
 
   async down(runner: QueryRunner): Promise<void> {

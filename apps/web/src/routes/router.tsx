@@ -1,7 +1,6 @@
 import { lazy } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RootLayout } from './root-layout';
-import { upcomingRoutes } from './upcoming-routes';
 
 // Each screen is its own chunk: the public pages never download the app or the dashboard,
 // and static pages skip the server-state layout (TanStack Query) too.
@@ -24,13 +23,7 @@ const ConfirmationPage = lazy(() => import('../features/onboarding/components/co
 const OnboardingPage = lazy(() => import('../features/onboarding/components/onboarding-page'));
 const DitlWelcomePage = lazy(() => import('../features/ditl/components/ditl-welcome-page'));
 const ServerStateLayout = lazy(() => import('./server-state-layout'));
-const NotBuiltYetPage = lazy(() => import('../features/errors/components/not-built-yet-page'));
 const NotFoundPage = lazy(() => import('../features/errors/components/not-found-page'));
-
-const upcoming: RouteObject[] = upcomingRoutes.map((route) => ({
-  path: route.path,
-  element: <NotBuiltYetPage route={route} />,
-}));
 
 export const routes: RouteObject[] = [
   {
@@ -57,7 +50,6 @@ export const routes: RouteObject[] = [
           { path: '/confirmation', element: <ConfirmationPage /> },
           { path: '/onboarding', element: <OnboardingPage /> },
           { path: '/ditl-welcome', element: <DitlWelcomePage /> },
-          ...upcoming,
         ],
       },
       { path: '*', element: <NotFoundPage /> },

@@ -43,7 +43,8 @@ export function loadDraft(): OnboardingDraft {
     const merged = { ...emptyDraft, transformationGoal: goal };
     for (const key of Object.keys(emptyDraft) as (keyof OnboardingDraft)[]) {
       const value = saved[key];
-      if (key === 'goalTags' ? Array.isArray(value) : typeof value === 'string') Object.assign(merged, { [key]: value });
+      // An empty saved answer does not hide the goal written on /goal.
+      if (key === 'goalTags' ? Array.isArray(value) : typeof value === 'string' && value !== '') Object.assign(merged, { [key]: value });
     }
     return merged;
   } catch {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { storageKeys, writeStored } from '../../../lib/storage-keys';
+import { readStored, storageKeys, writeStored } from '../../../lib/storage-keys';
+import { updateCurrentUser } from '../../auth/api/auth-api';
 import { usePageMeta } from '../../../lib/use-page-meta';
 import { Card } from '../../../ui/card';
 import { Spinner } from '../../../ui/spinner';
@@ -16,6 +17,9 @@ export default function ConfirmationPage() {
   useEffect(() => {
     const timer = setTimeout(() => {
       writeStored(storageKeys.onboardingComplete, 'true');
+      // The server's record too, when someone is signed in; the local flag alone opens /app.
+      const goal = readStored(storageKeys.userGoal);
+      updateCurrentUser({ onboarding_completed_at: new Date().toISOString(), ...(goal ? { transformation_goal: goal } : {}) }).catch(() => undefined);
       void navigate('/app', { replace: true });
     }, CONFIRMATION_DELAY_MS);
     return () => clearTimeout(timer);
