@@ -48,7 +48,8 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     }),
     definition.name,
   );
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  // Outbox adds issued in the same tick share one write (BullMQ producers only; workers block elsewhere).
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, enableAutoPipelining: true });
   const jobs = new JobQueues(redis, config.BUS_PREFIX);
   const outbox = new OutboxRelay(dataSource, definition.name, jobs, logger, {
     pollMs: config.OUTBOX_POLL_MS,

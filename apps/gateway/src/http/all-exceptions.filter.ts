@@ -11,7 +11,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const body = toErrorBody(error, request.id);
-    if (body.statusCode >= 500) this.logger.error({ err: error, url: request.url }, 'request failed');
+    // A 503 names a service that is down or slow: expected under failure, and logged by its cause.
+    if (body.statusCode === 503) this.logger.warn({ code: body.code, service: body.service, url: request.url }, 'service unavailable');
+    else if (body.statusCode >= 500) this.logger.error({ err: error, url: request.url }, 'request failed');
     const reply = http.getResponse<FastifyReply>();
     if (body.retryAfterSeconds) void reply.header('retry-after', String(body.retryAfterSeconds));
     void reply.status(body.statusCode).send(body);
