@@ -11,13 +11,12 @@ import { createLogger } from '@spark/logging';
 import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
 import { startTestS3 } from '@spark/testing';
 import { Redis } from 'ioredis';
-import { Client } from 'pg';
 import { GenerationsRepository } from '../apps/ditl-service/src/generations/generations.repository';
 import { ditlMigrations } from '../apps/ditl-service/src/migrations';
+import { recreateDatabase } from './support';
 
 const jobs = Number(process.env.BENCH_JOBS ?? 100);
 const concurrency = process.env.BENCH_CONCURRENCY ?? '10';
-const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/4`;
 const answers = onboardingAnswersSchema.parse({
   firstName: 'Bench',
@@ -27,17 +26,6 @@ const answers = onboardingAnswersSchema.parse({
   typicalDay: 'Office, gym, family dinner.',
   biggestChallenge: 'Evenings',
 });
-
-async function recreateDatabase(name: string): Promise<string> {
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 function startReplica(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = fork(join(__dirname, 'ditl-worker-replica.js'), { env, stdio: 'inherit' });

@@ -6,31 +6,11 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { Client } from 'pg';
+import { recreateDatabase, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
-const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/3`;
-
-async function recreateDatabase(name: string): Promise<string> {
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-const waitFor = async (url: string) => {
-  for (let i = 0; i < 200; i++) {
-    if (await fetch(url).then((response) => response.ok, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} never became ready`);
-};
 
 let counter = 0;
 async function load(url: string, title: string) {
@@ -59,7 +39,7 @@ async function main() {
     await new Promise((resolve) => baseline.once('message', resolve));
     children.push(spawn(process.execPath, [join(root, 'dist/apps/leads-service/src/main.js')], { env, stdio: 'inherit' }));
     children.push(spawn(process.execPath, [join(root, 'dist/apps/gateway/src/main.js')], { env, stdio: 'inherit' }));
-    await waitFor('http://127.0.0.1:18180/health/ready');
+    await waitUntilReady('http://127.0.0.1:18180/health/ready');
     // Warm both paths (JIT, pools) before measuring.
     await load('http://127.0.0.1:18190/api/leads', 'warm-up').catch(() => undefined);
     const base = await load('http://127.0.0.1:18190/api/leads', 'baseline: fastify + pg + 2 BullMQ jobs');

@@ -11,11 +11,10 @@ import { Readable } from 'node:stream';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
 import { startTestS3 } from '@spark/testing';
-import { Client } from 'pg';
+import { recreateDatabase, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const JWT_SECRET = 'bench-secret-for-spark-capture';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
 const token = (id: string) =>
@@ -26,25 +25,6 @@ const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypi
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-
-async function recreateDatabase(name: string): Promise<string> {
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    if (await fetch(url).then((response) => response.ok, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} never became ready`);
-}
 
 /** Streams a multipart body of `size` bytes without holding it in this process either. */
 function videoUpload(size: number): { body: Readable; contentType: string } {
@@ -76,7 +56,7 @@ async function main() {
   const gateway = children[1] as ChildProcess;
   const base = 'http://127.0.0.1:18280';
   try {
-    await waitFor(`${base}/health/ready`);
+    await waitUntilReady(`${base}/health/ready`);
     const user = randomUUID();
     // Warm up: the first capture also creates the progress row.
     for (let i = 0; i < 5; i++) await capture(base, user);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, pageOf, uuidSchema } from './common';
+import { emailSchema, isoDateSchema, isoDateTimeSchema, pageOf, uuidSchema } from './common';
 import { leadSchema } from './leads';
+import { progressSchema } from './progress';
 
 /** Leads-tab filters: the four counters of spec section 2, plus everything. */
 export const leadStatusFilters = ['all', 'pending', 'approved', 'active', 'rejected'] as const;
@@ -97,22 +98,9 @@ export const attentionSchema = z.object({
 });
 export type Attention = z.infer<typeof attentionSchema>;
 
-const isoDateSchema = z.iso.date();
-
-export const clientSummarySchema = z.object({
-  userId: uuidSchema,
+/** A client row of the dashboard: the client record plus what the coach needs to act on it. */
+export const clientSummarySchema = progressSchema.extend({
   email: z.string(),
-  fullName: z.string().nullable(),
-  transformationGoal: z.string().nullable(),
-  sparkCount: z.number().int(),
-  streakCount: z.number().int(),
-  evolutionNumber: z.number().int(),
-  evolutionStartDate: isoDateSchema,
-  evolutionEndDate: isoDateSchema,
-  status: z.string(),
-  customEvolutionDays: z.number().int().nullable(),
-  lastSparkDate: isoDateSchema.nullable(),
-  timeZone: z.string(),
   daysSinceLastSpark: z.number().int().nullable(),
   attention: attentionSchema,
 });

@@ -11,6 +11,9 @@ export const emailSchema = z
 
 export const uuidSchema = z.uuid();
 
+/** A calendar date, YYYY-MM-DD. */
+export const isoDateSchema = z.iso.date();
+
 export const isoDateTimeSchema = z.iso.datetime({ offset: true });
 
 /** Keyset pagination: the cursor is opaque to clients (base64url of `created_at|id`). */

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema } from './common';
+import { isoDateSchema, isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema } from './common';
 import { isValidTimeZone } from './evolution';
 
 export const sparkTypes = ['photo', 'file'] as const;
 export const sparkTypeSchema = z.enum(sparkTypes);
 export type SparkType = z.infer<typeof sparkTypeSchema>;
 
-const isoDateSchema = z.iso.date();
 export const timeZoneSchema = z.string().max(64).refine(isValidTimeZone, 'Unknown time zone');
 
 /** Upload limits (bytes): the gateway answers 413 beyond them. */

@@ -1,21 +1,10 @@
 import type { ClientSort } from '@spark/contracts';
 import type { DataSource } from 'typeorm';
+import type { ProgressRow } from '../progress/progress-row';
 import type { CaptureBucket } from './trends';
 
-export interface ClientRow {
-  user_id: string;
+export interface ClientRow extends ProgressRow {
   email: string;
-  full_name: string | null;
-  transformation_goal: string | null;
-  spark_count: number;
-  streak_count: number;
-  evolution_number: number;
-  evolution_start_date: string;
-  evolution_end_date: string;
-  status: string;
-  custom_evolution_days: number | null;
-  last_spark_date: string | null;
-  time_zone: string;
   /** The client's local today, and the whole days since the last spark (or the cycle's start). */
   today: string;
   idle_days: number;

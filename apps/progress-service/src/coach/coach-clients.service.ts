@@ -1,5 +1,6 @@
 import type { ClientDetail, ClientPage, ClientSummary, PayloadOf, ResponseOf } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
+import { toProgress } from '../progress/progress-row';
 import { attentionOf } from './attention';
 import type { ClientRow, CoachClientsRepository } from './coach-clients.repository';
 import { foldCaptures } from './trends';
@@ -17,19 +18,8 @@ function decodeCursor(cursor: string): { key: string; userId: string } {
 export function toClientSummary(row: ClientRow): ClientSummary {
   const hasSparked = row.last_spark_date !== null;
   return {
-    userId: row.user_id,
+    ...toProgress(row),
     email: row.email,
-    fullName: row.full_name,
-    transformationGoal: row.transformation_goal,
-    sparkCount: row.spark_count,
-    streakCount: row.streak_count,
-    evolutionNumber: row.evolution_number,
-    evolutionStartDate: row.evolution_start_date,
-    evolutionEndDate: row.evolution_end_date,
-    status: row.status,
-    customEvolutionDays: row.custom_evolution_days,
-    lastSparkDate: row.last_spark_date,
-    timeZone: row.time_zone,
     daysSinceLastSpark: hasSparked ? row.idle_days : null,
     attention: attentionOf({ status: row.status, evolutionNumber: row.evolution_number, idleDays: row.idle_days, hasSparked }),
   };
