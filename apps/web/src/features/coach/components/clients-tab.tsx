@@ -53,7 +53,7 @@ export function ClientsTab() {
     <Card className="p-0">
       <div className="flex flex-col gap-3 border-b border-slate-100 p-4 sm:flex-row sm:items-center sm:justify-between">
         <h2 className="text-lg font-semibold text-ink-950">Client Management</h2>
-        <div className="flex gap-2">
+        <div className="flex flex-col gap-2 sm:flex-row">
           <Select aria-label="Sort clients" value={sort} onChange={(event) => setSort(event.target.value === 'attention' ? 'attention' : 'newest')}>
             <option value="newest">Newest evolution</option>
             <option value="attention">Needs attention</option>
