@@ -2,7 +2,7 @@ import type { ButtonHTMLAttributes } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
 import { classNames } from './class-names';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'inverse';
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'inverse' | 'dark';
 export type ButtonSize = 'md' | 'lg';
 
 const variants: Record<ButtonVariant, string> = {
@@ -10,6 +10,8 @@ const variants: Record<ButtonVariant, string> = {
   secondary: 'bg-white text-ink-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50',
   ghost: 'text-ink-800 hover:bg-ink-50',
   inverse: 'bg-white/10 text-white ring-1 ring-inset ring-white/30 hover:bg-white/20',
+  // On a spark-orange surface, where the primary button would vanish.
+  dark: 'bg-ink-950 text-white hover:bg-ink-900',
 };
 
 const sizes: Record<ButtonSize, string> = {

@@ -72,7 +72,7 @@ export default function InterestPage() {
         <DitlCarousel />
         <div className="mt-10 text-center">
           <ButtonLink to={{ pathname: '/', hash: '#ecosystem' }} variant="inverse" size="lg">
-            Learn More
+            Learn More<span className="sr-only"> about the Spark ecosystem</span>
           </ButtonLink>
         </div>
       </Section>

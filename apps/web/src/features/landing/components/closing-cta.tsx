@@ -10,7 +10,7 @@ export function ClosingCta() {
         <p className="mx-auto mt-4 max-w-2xl text-lg text-spark-50">
           Tell us what you want to change. A coach reviews every request personally within 24-48 hours.
         </p>
-        <ButtonLink to="/interest" size="lg" className="mt-8 bg-ink-950 text-white shadow-none hover:bg-ink-900">
+        <ButtonLink to="/interest" variant="dark" size="lg" className="mt-8">
           Get The Spark
         </ButtonLink>
       </div>

@@ -24,7 +24,7 @@ export function MethodSection() {
             <Card className="h-full">
               <div className="flex items-center justify-between">
                 <IconTile name={step.icon} />
-                <span className="text-sm font-semibold text-slate-400">0{index + 1}</span>
+                <span className="text-sm font-semibold text-slate-500">0{index + 1}</span>
               </div>
               <h3 className="mt-5 text-lg font-semibold text-ink-950">{step.name}</h3>
               <p className="mt-2 text-sm leading-relaxed text-slate-600">{step.summary}</p>

@@ -20,8 +20,9 @@ export function ProductsSection() {
               <p className="mt-5 text-xs font-semibold tracking-widest text-slate-500 uppercase">{product.tagline}</p>
               <h3 className="mt-1 text-xl font-semibold text-ink-950">{product.name}</h3>
               <p className="mt-2 flex-1 leading-relaxed text-slate-600">{product.summary}</p>
-              <ButtonLink to="/products" variant="secondary" className="mt-6 self-start" aria-label={`Learn More about ${product.name}`}>
-                Learn More
+              <ButtonLink to="/products" variant="secondary" className="mt-6 self-start">
+                {/* The spec's visible label; the hidden rest tells screen readers and crawlers where it goes. */}
+                Learn More<span className="sr-only"> about {product.name}</span>
               </ButtonLink>
             </Card>
           </li>
