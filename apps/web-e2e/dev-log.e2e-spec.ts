@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, saveScreenshot } from './support/browser';
+import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
 
-jest.setTimeout(120_000);
+jest.setTimeout(180_000);
 
 let browser: Browser;
 
@@ -14,11 +14,14 @@ afterAll(async () => {
   await closeUsers();
 });
 
-async function publisher(): Promise<{ page: Page; dialogs: string[] }> {
+type Viewport = { width: number; height: number };
+
+/** A signed-in admin on /coach's Developer's Log tab; every browser dialog (alert) is recorded. */
+async function publisher(viewport: Viewport = laptopViewport): Promise<{ page: Page; dialogs: string[] }> {
   const email = uniqueEmail('dev-log-admin');
   await createUser(email, 'admin');
   const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport: laptopViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
   const page = await context.newPage();
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
@@ -28,40 +31,133 @@ async function publisher(): Promise<{ page: Page; dialogs: string[] }> {
   expect((await page.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
   await page.goto('/coach');
   await page.getByRole('tab', { name: "Developer's Log" }).click();
-  await page.getByRole('tab', { name: 'New Entry' }).click();
+  await page.getByRole('button', { name: 'Process & Preview' }).waitFor();
   return { page, dialogs };
 }
 
+const markdownFile = (name: string, markdown: string) => ({ name, mimeType: 'text/markdown', buffer: Buffer.from(markdown) });
+
+// A real picture, so the preview and the published post show where images sit.
+async function screenshotPng(page: Page, caption: string): Promise<Buffer> {
+  const painter = await page.context().newPage();
+  await painter.setViewportSize({ width: 960, height: 400 });
+  await painter.setContent(
+    `<body style="margin:0;display:grid;place-items:center;height:100vh;font:700 44px sans-serif;color:white;background:linear-gradient(135deg,#0f172a,#f97316)">${caption}</body>`,
+  );
+  const png = await painter.screenshot();
+  await painter.close();
+  return png;
+}
+
+async function publishAndOpen(page: Page, title: string): Promise<void> {
+  await page.getByRole('heading', { name: `Preview: ${title}` }).waitFor();
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await page.getByRole('heading', { name: 'Published' }).waitFor();
+}
+
+// Images in the post that the browser fetched and decoded (strings: this file has no DOM types).
+const loadedImageCount = "[...document.querySelectorAll('article img')].filter((img) => img.complete && img.naturalWidth > 0).length";
+
 describe("the Developer's Log publisher", () => {
-  it('refuses empty content and an entry whose wiki-link image was not uploaded', async () => {
+  it('refuses two markdown files, empty content and an entry whose wiki-link image was not uploaded', async () => {
     const { page } = await publisher();
+    const files = page.getByLabel('Markdown and image files');
+    await files.setInputFiles([markdownFile('one.md', '# One'), markdownFile('two.md', '# Two')]);
     await page.getByRole('button', { name: 'Process & Preview' }).click();
-    await page.getByText('No content').waitFor();
+    await page.getByRole('alert').getByText('Multiple markdown files').waitFor();
+
+    await files.setInputFiles([markdownFile('empty.md', '   \n')]);
+    await page.getByRole('button', { name: 'Process & Preview' }).click();
+    await page.getByRole('alert').getByText('No content').waitFor();
+
+    await page.getByRole('tab', { name: 'New Entry' }).click();
+    await page.getByRole('button', { name: 'Process & Preview' }).click();
+    await page.getByRole('alert').getByText('No content').waitFor();
     await page.getByLabel('Entry markdown').fill('# Week 12\n\n![[missing.png]]');
     await page.getByRole('button', { name: 'Process & Preview' }).click();
-    await page.getByText('Missing images').waitFor();
+    await page.getByRole('alert').getByText('Missing images').waitFor();
+    await page.getByRole('alert').getByText('missing.png').waitFor();
+    await saveScreenshot(page, 'dev-log-tab-error-laptop');
     await page.context().close();
   });
 
-  it('publishes an entry that /log lists and /log/:slug renders, with injected markup inert', async () => {
-    const { page, dialogs } = await publisher();
+  it('uploads a markdown file with its image, previews and publishes it; /log lists it newest first and /log/:slug shows the image', async () => {
+    const { page } = await publisher();
+    const olderTitle = `Week ${Date.now()}: the coach dashboard`;
+    await page.getByRole('tab', { name: 'New Entry' }).click();
+    await page.getByLabel('Entry markdown').fill(`# ${olderTitle}\n\nCoaches now see every client at a glance.`);
+    await page.getByRole('button', { name: 'Process & Preview' }).click();
+    await publishAndOpen(page, olderTitle);
+    await page.getByRole('button', { name: 'Write another entry' }).click();
+
     const title = `Week ${Date.now()}: offline capture`;
-    await page.getByLabel('Entry markdown').fill(
-      `# ${title}\n\nSparks captured offline now upload by themselves.\n\n<script>alert('script ran')</script>\n\n<img src="x" onerror="alert('handler ran')">`,
-    );
+    const image = await screenshotPng(page, 'Offline capture, week 13');
+    await page.getByRole('tab', { name: 'Upload Files' }).click();
+    await page.getByLabel('Markdown and image files').setInputFiles([
+      markdownFile('week-13.md', `# ${title}\n\nSparks captured offline now upload by themselves.\n\n![[capture.png]]\n\n## What is next\n\n- Reminders\n- Streaks`),
+      { name: 'capture.png', mimeType: 'image/png', buffer: image },
+    ]);
     await page.getByRole('button', { name: 'Process & Preview' }).click();
     await page.getByRole('heading', { name: `Preview: ${title}` }).waitFor();
-    await page.getByRole('button', { name: 'Publish' }).click();
-    await page.getByRole('heading', { name: 'Published' }).waitFor();
+    await expect(page.evaluate<boolean>(`document.querySelector('img[src*="capture.png"]').decode().then(() => true)`)).resolves.toBe(true);
+    await saveScreenshot(page, 'dev-log-preview-laptop');
+    await publishAndOpen(page, title);
 
     await page.goto('/log');
+    await page.getByRole('link', { name: title }).waitFor();
+    const titles = await page.locator('main h2').allInnerTexts();
+    expect(titles.indexOf(title)).toBeLessThan(titles.indexOf(olderTitle));
+    expect(titles.indexOf(title)).toBeGreaterThanOrEqual(0);
     await page.getByRole('link', { name: title }).click();
-    await page.getByText('Sparks captured offline now upload by themselves.').waitFor();
+    await page.waitForURL(/\/log\/[\w-]+$/);
+    await page.getByRole('heading', { name: 'What is next' }).waitFor();
+    await page.locator('article img').first().waitFor();
+    await page.waitForFunction(`${loadedImageCount} > 0`);
+    expect(await page.evaluate<number>(loadedImageCount)).toBe(1);
+    await page.context().close();
+  });
+
+  it('publishes markdown with <script> and onerror= that renders inert on /log/:slug', async () => {
+    const { page, dialogs } = await publisher();
+    const title = `Week ${Date.now()}: hostile markup`;
+    await page.getByRole('tab', { name: 'New Entry' }).click();
+    await page.getByLabel('Entry markdown').fill(
+      `# ${title}\n\nThis entry tries to run code.\n\n<script>alert('script ran')</script>\n\n<img src="x" onerror="alert('handler ran')">\n\n[click](javascript:alert('link ran'))`,
+    );
+    await page.getByRole('button', { name: 'Process & Preview' }).click();
+    await publishAndOpen(page, title);
+
+    await page.goto('/log');
+    const listed = page.getByRole('link', { name: title });
+    expect(await listed.innerText()).toContain('This entry tries to run code.');
+    expect(await listed.innerText()).not.toContain('alert(');
+    await listed.click();
+    await page.getByText('This entry tries to run code.').waitFor();
     await page.waitForTimeout(500);
     expect(dialogs).toEqual([]);
-    expect(await page.locator('main script').count()).toBe(0);
+    expect(await page.locator('article script').count()).toBe(0);
     expect(await page.locator('[onerror]').count()).toBe(0);
-    await saveScreenshot(page, 'dev-log-post-laptop');
+    expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
     await page.context().close();
+  });
+});
+
+describe('screens (reviewed by eye)', () => {
+  it("/log, /log/:slug and the Developer's Log tab on a phone and a laptop", async () => {
+    for (const [viewport, suffix] of [
+      [phoneViewport, 'phone'],
+      [laptopViewport, 'laptop'],
+    ] as const) {
+      const { page } = await publisher(viewport);
+      await saveScreenshot(page, `dev-log-tab-${suffix}`);
+      await page.goto('/log');
+      await page.locator('main h2').first().waitFor();
+      await saveScreenshot(page, `log-${suffix}`);
+      await page.getByRole('link', { name: /offline capture/ }).first().click();
+      await page.locator('article img').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      await saveScreenshot(page, `log-post-${suffix}`);
+      await page.context().close();
+    }
   });
 });

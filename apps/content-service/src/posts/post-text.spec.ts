@@ -21,6 +21,7 @@ describe('post text', () => {
   });
 
   it('excerpts text without markdown or html', () => {
-    expect(excerptOf('# Title\nHello **world** <script>x</script> ![[a.png]] [link](http://x)')).toBe('Hello world x link');
+    expect(excerptOf('# Title\nHello **world** <script>x</script> ![[a.png]] [link](http://x)')).toBe('Hello world link');
+    expect(excerptOf("# T\nIntro.\n\n## Next\n\n- Reminders\n\n<SCRIPT>alert('a')</SCRIPT>[click](javascript:alert('b'))")).toBe('Intro. Reminders click');
   });
 });

@@ -11,12 +11,15 @@ export function slugOf(title: string): string {
   return slug || 'post';
 }
 
-/** About the first 200 characters of readable text: markdown syntax and images left out. */
+/** About the first 200 characters of readable text: headings, markdown syntax, images and scripts left out. */
 export function excerptOf(markdown: string): string {
   const text = markdown
-    .replace(/^#[ \t]+.*$/m, '')
-    .replace(/!\[\[[^\]]*\]\]|!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    // A script's or style's body is code, not prose: dropped with its tags.
+    .replace(/<(script|style)\b[\s\S]*?(<\/\1\s*>|$)/gi, '')
+    .replace(/^[ \t]*#{1,6}[ \t]+.*$/gm, '')
+    .replace(/!\[\[[^\]]*\]\]|!\[[^\]]*\]\((?:[^()]|\([^)]*\))*\)/g, '')
+    // A link's target may hold one level of parentheses, e.g. javascript:alert('x').
+    .replace(/\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)/g, '$1')
     .replace(/<[^>]*>/g, '')
     .replace(/[#>*_`~|-]+/g, ' ')
     .replace(/\s+/g, ' ')

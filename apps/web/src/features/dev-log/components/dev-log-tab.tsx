@@ -11,6 +11,9 @@ import { MarkdownView } from './markdown-view';
 
 type Stage = { step: 'edit' } | { step: 'preview'; markdown: string; images: UploadedLogImage[] } | { step: 'published'; postUrl: string };
 
+const fileInputClasses =
+  'block w-full text-sm text-slate-600 file:mr-3 file:cursor-pointer file:rounded-lg file:border-0 file:bg-spark-50 file:px-4 file:py-2 file:font-semibold file:text-spark-800 hover:file:bg-spark-100';
+
 const isMarkdown = (file: File) => /\.(md|markdown)$/i.test(file.name);
 const isImage = (file: File) => logImageExtensions.some((extension) => file.name.toLowerCase().endsWith(`.${extension}`));
 
@@ -130,7 +133,7 @@ export default function DevLogTab() {
               multiple
               aria-label="Markdown and image files"
               accept=".md,.markdown,.png,.jpg,.jpeg,.gif,.webp"
-              className="mt-3 block w-full"
+              className={`mt-3 ${fileInputClasses}`}
               onChange={(event) => setFiles([...(event.target.files ?? [])])}
             />
           </label>
@@ -140,7 +143,7 @@ export default function DevLogTab() {
           <textarea aria-label="Entry markdown" rows={12} className={fieldClasses} placeholder={'# Title\n\nWhat we built this week...'} value={entry} onChange={(event) => setEntry(event.target.value)} />
           <label className="block text-sm text-slate-600">
             Images for this entry
-            <input type="file" multiple aria-label="Entry images" accept=".png,.jpg,.jpeg,.gif,.webp" className="mt-1 block w-full" onChange={(event) => setFiles([...(event.target.files ?? [])])} />
+            <input type="file" multiple aria-label="Entry images" accept=".png,.jpg,.jpeg,.gif,.webp" className={`mt-1 ${fileInputClasses}`} onChange={(event) => setFiles([...(event.target.files ?? [])])} />
           </label>
         </Tabs.Content>
       </Tabs.Root>
