@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, saveScreenshot } from './support/browser';
+import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
-jest.setTimeout(120_000);
+jest.setTimeout(180_000);
 
 let browser: Browser;
 
@@ -15,25 +15,77 @@ afterAll(async () => {
   await closeUsers();
 });
 
-async function visitor(): Promise<Page> {
-  const context = await browser.newContext({ viewport: laptopViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+type Viewport = { width: number; height: number };
+
+async function visitor(viewport: Viewport = laptopViewport): Promise<Page> {
+  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
   return context.newPage();
 }
 
-async function admin(): Promise<Page> {
+async function signInAdmin(context: BrowserContext): Promise<void> {
   const email = uniqueEmail('investors-admin');
   await createUser(email, 'admin');
   const { token } = await requestSignIn(email);
-  const page = await visitor();
-  expect((await page.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
+  expect((await context.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
+}
+
+/** The signed-in admin on /coach's Investors tab. */
+async function investorsTab(viewport: Viewport = laptopViewport): Promise<Page> {
+  const context = await browser.newContext({
+    viewport,
+    baseURL: baseUrl(),
+    extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  await signInAdmin(context);
+  const page = await context.newPage();
+  await page.goto('/coach');
+  await page.getByRole('tab', { name: /^Investors/ }).click();
+  await page.getByText('Investor Communications').waitFor();
   return page;
+}
+
+// Holds a request back long enough for its pending label ("Adding...", "Generating...") to be seen.
+async function slowDown(page: Page, path: RegExp, method: string): Promise<void> {
+  await page.route(path, async (route) => {
+    if (route.request().method() === method) await new Promise((resolve) => setTimeout(resolve, 700));
+    await route.continue();
+  });
+}
+
+const rowOf = (page: Page, email: string): Locator => page.getByTestId('investor-row').filter({ has: page.getByLabel(`Select ${email}`) });
+
+async function addInvestor(page: Page, email: string): Promise<void> {
+  await page.getByRole('button', { name: 'Add Investor' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Investor email').fill(email);
+  await dialog.getByRole('button', { name: 'Add Investor' }).click();
+  await page.getByLabel(`Select ${email}`).waitFor();
+}
+
+async function codeOf(row: Locator): Promise<string> {
+  const code = /SPARK(-[0-9A-Z]{4}){5}/.exec(await row.innerText())?.[0];
+  if (!code) throw new Error(`no access code in the row:\n${await row.innerText()}`);
+  return code;
+}
+
+// A real image with something on it, so screenshots show where the preview and log images sit.
+async function pictureOf(page: Page, caption: string): Promise<Buffer> {
+  const painter = await page.context().newPage();
+  await painter.setViewportSize({ width: 800, height: 450 });
+  await painter.setContent(
+    `<body style="margin:0;display:grid;place-items:center;height:100vh;font:700 48px sans-serif;color:white;background:linear-gradient(135deg,#0f172a,#f97316)">${caption}</body>`,
+  );
+  const png = await painter.screenshot();
+  await painter.close();
+  return png;
 }
 
 describe('/donate', () => {
   it('stores a deck request without a code and says what happens next', async () => {
     const page = await visitor();
     await page.goto('/donate');
-    await page.getByPlaceholder('you@fund.com').first().fill(uniqueEmail('deck-request'));
+    await page.getByPlaceholder('you@fund.com').fill(uniqueEmail('deck-request'));
     await page.getByRole('button', { name: 'Request Full Deck' }).click();
     await page.getByText('We review every request personally').waitFor();
     await page.context().close();
@@ -42,47 +94,164 @@ describe('/donate', () => {
   it('refuses a wrong access code with "Access Denied" and the spec’s message', async () => {
     const page = await visitor();
     await page.goto('/donate');
-    await page.getByPlaceholder('you@fund.com').first().fill(uniqueEmail('deck-wrong-code'));
-    await page.getByPlaceholder('SPARK-XXXX-XXXX-XXXX-XXXX-XXXX').fill('SPARK-WRONG-CODE-0000-0000-0000');
-    await page.getByRole('button', { name: 'Download Deck' }).click();
-    await page.getByText('Access Denied').waitFor();
-    await page.getByText('Invalid access code. Please check your code and try again.').waitFor();
+    await page.getByPlaceholder('you@fund.com').fill(uniqueEmail('deck-wrong-code'));
+    for (const wrongCode of ['SPARK-WRONG', 'SPARK-0000-0000-0000-0000-0000']) {
+      await page.getByPlaceholder('SPARK-XXXX-XXXX-XXXX-XXXX-XXXX').fill(wrongCode);
+      await page.getByRole('button', { name: 'Download Deck' }).click();
+      const denial = page.getByRole('alert').filter({ hasText: 'Access Denied' });
+      await denial.getByText('Invalid access code. Please check your code and try again.').waitFor();
+    }
+    await page.context().close();
+  });
+
+  it('early access: "Keep me posted" confirms, then takes the visitor home after 1.5 s', async () => {
+    const page = await visitor(phoneViewport);
+    await page.goto('/donate?early-access');
+    // The page is lazy-loaded: wait for the form so the screenshot shows it, not the spinner.
+    const email = page.getByLabel('Email');
+    await email.waitFor();
+    await saveScreenshot(page, 'donate-early-access-phone');
+    await email.fill(uniqueEmail('early-access'));
+    await page.getByRole('button', { name: 'Keep me posted' }).click();
+    await page.getByText("Thanks! We'll keep you posted.").waitFor();
+    const confirmedAt = Date.now();
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 5000 });
+    expect(Date.now() - confirmedAt).toBeGreaterThan(1000);
     await page.context().close();
   });
 });
 
 describe('the Investors tab (admins)', () => {
-  it('adds an investor, generates a code and e-mails the selected investor after a confirm step', async () => {
-    const page = await admin();
-    await page.goto('/coach');
-    await page.getByRole('tab', { name: /^Investors/ }).click();
-    await page.getByText('Investor Communications').waitFor();
+  it('adds investors, generates, copies and sends codes, and e-mails a confirmed campaign to the selection', async () => {
+    const page = await investorsTab();
+    const first = uniqueEmail('investor-a');
+    const second = uniqueEmail('investor-b');
 
-    const investor = uniqueEmail('investor');
+    // Add Investor, its pending label, and the duplicate refusal.
+    await slowDown(page, /\/api\/investors$/, 'POST');
     await page.getByRole('button', { name: 'Add Investor' }).click();
-    await page.getByLabel('Investor email').fill(investor);
+    await page.getByRole('dialog').getByLabel('Investor email').fill(first);
     await page.getByRole('dialog').getByRole('button', { name: 'Add Investor' }).click();
-    await page.getByLabel(`Select ${investor}`).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Adding...' }).waitFor();
+    await page.getByLabel(`Select ${first}`).waitFor();
+    await page.getByRole('button', { name: 'Add Investor' }).click();
+    await page.getByRole('dialog').getByLabel('Investor email').fill(first);
+    await page.getByRole('dialog').getByRole('button', { name: 'Add Investor' }).click();
+    await page.getByRole('dialog').getByText('Failed to create investor. Email may already exist.').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await addInvestor(page, second);
+    await page.unrouteAll();
 
-    const row = page.locator('li', { has: page.getByLabel(`Select ${investor}`) });
+    // Generate Code, then Copy Code puts it on the clipboard.
+    const row = rowOf(page, first);
+    await slowDown(page, /\/access-code$/, 'POST');
     await row.getByRole('button', { name: 'Generate Code' }).click();
-    await row.getByRole('button', { name: 'Copy Code' }).waitFor();
+    await row.getByRole('button', { name: 'Generating...' }).waitFor();
+    await row.getByRole('button', { name: 'Copy Code' }).click();
+    await page.unrouteAll();
+    const code = await codeOf(row);
+    await page.getByText('Access code copied').waitFor();
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(code);
+    await saveScreenshot(page, 'investors-tab-laptop');
 
+    // Send Code opens the composer prefilled for that investor alone.
+    await row.getByRole('button', { name: 'Send Code' }).click();
+    const composer = page.getByRole('dialog');
+    await composer.getByText(`To: ${first}`).waitFor();
+    expect(await composer.getByLabel('Subject').inputValue()).toBe('Your access code for the Spark investor deck');
+    expect(await composer.getByLabel('Message').inputValue()).toContain(code);
+    await composer.getByRole('button', { name: 'Cancel' }).click();
+
+    // Select all, Clear Selection, and Compose disabled without a selection.
+    const total = Number(/(\d+) investors/.exec(await page.getByText(/^\d+ investors$/).innerText())?.[1]);
+    await page.getByLabel('Select all').check();
+    await page.getByRole('button', { name: `Compose Email (${total})` }).waitFor();
+    await page.getByRole('button', { name: 'Clear Selection' }).click();
     expect(await page.getByRole('button', { name: 'Compose Email (0)' }).isDisabled()).toBe(true);
-    await page.getByLabel(`Select ${investor}`).check();
-    await page.getByRole('button', { name: 'Compose Email (1)' }).click();
-    await page.getByRole('button', { name: 'Review' }).click();
-    await page.getByText('Subject required').waitFor();
-    await page.getByText('Message required').waitFor();
-    await page.getByLabel('Subject').fill('Spark update');
-    await page.getByLabel('Message').fill('Our first cohort finished its 90-day evolution.');
-    await page.getByRole('button', { name: 'Review' }).click();
-    await saveScreenshot(page, 'investors-confirm-laptop');
-    await page.getByRole('button', { name: 'Confirm & Send' }).click();
 
-    const mail = await waitForEmail((candidate) => sentTo(investor)(candidate) && candidate.subject === 'Spark update');
-    expect(mail.text).toContain('90-day evolution');
+    // The composer: validation, the confirm step, then both investors receive it.
+    await page.getByLabel(`Select ${first}`).check();
+    await page.getByLabel(`Select ${second}`).check();
+    await page.getByRole('button', { name: 'Compose Email (2)' }).click();
+    await composer.getByRole('button', { name: 'Review' }).click();
+    await composer.getByText('Subject required').waitFor();
+    await composer.getByText('Message required').waitFor();
+    await composer.getByLabel('Subject').fill('Spark update');
+    await composer.getByLabel('Message').fill('Our first cohort finished its 90-day evolution.');
+    await saveScreenshot(page, 'investors-composer-laptop');
+    await composer.getByRole('button', { name: 'Review' }).click();
+    await composer.getByText('Send Spark update to 2 investors?').waitFor();
+    await saveScreenshot(page, 'investors-confirm-laptop');
+    await composer.getByRole('button', { name: 'Confirm & Send' }).click();
+
+    for (const investor of [first, second]) {
+      const mail = await waitForEmail((candidate) => sentTo(investor)(candidate) && candidate.subject === 'Spark update');
+      expect(mail.text).toContain('90-day evolution');
+    }
     await page.getByRole('button', { name: 'Compose Email (0)' }).waitFor();
+    await page.getByText('Sent 2 emails').waitFor();
+    await rowOf(page, first).getByText(/Last email: (?!Never)/).waitFor();
     await page.context().close();
+  });
+
+  it('hands out the deck for a valid code, and shows the uploaded preview on /donate', async () => {
+    const admin = await investorsTab();
+    const [full, preview] = await admin.locator('input[type=file]').all();
+    if (!full || !preview) throw new Error('the deck upload inputs are missing');
+    await full.setInputFiles({ name: 'deck.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% Spark investor deck\n%%EOF\n') });
+    await admin.getByText('Deck uploaded').first().waitFor();
+    await preview.setInputFiles({ name: 'preview.png', mimeType: 'image/png', buffer: await pictureOf(admin, 'Spark pre-seed deck') });
+    await admin.getByText('Deck uploaded').nth(1).waitFor();
+
+    const investor = uniqueEmail('investor-with-code');
+    await addInvestor(admin, investor);
+    await rowOf(admin, investor).getByRole('button', { name: 'Generate Code' }).click();
+    await rowOf(admin, investor).getByRole('button', { name: 'Copy Code' }).waitFor();
+    const code = await codeOf(rowOf(admin, investor));
+
+    const page = await visitor();
+    await page.goto('/donate');
+    await page.getByAltText('The first pages of the Spark investor deck').waitFor();
+    await page.waitForFunction(`document.querySelector('img[alt^="The first pages"]').naturalWidth > 0`);
+    await page.getByPlaceholder('you@fund.com').fill(investor);
+    await page.getByPlaceholder('SPARK-XXXX-XXXX-XXXX-XXXX-XXXX').fill(code);
+    await page.getByRole('button', { name: 'Download Deck' }).click();
+    const download = page.getByRole('link', { name: 'Download the deck' });
+    await download.waitFor();
+    const deck = await page.request.get((await download.getAttribute('href')) ?? '');
+    expect((await deck.body()).toString('latin1')).toContain('Spark investor deck');
+    await saveScreenshot(page, 'donate-granted-laptop');
+
+    await admin.reload();
+    await admin.getByRole('tab', { name: /^Investors/ }).click();
+    await rowOf(admin, investor).getByText('(Used 1 x)').waitFor();
+    await admin.context().close();
+    await page.context().close();
+  });
+});
+
+describe('screens (reviewed by eye)', () => {
+  it('/donate, the Investors tab and the composer on a phone and a laptop', async () => {
+    for (const [viewport, suffix] of [
+      [phoneViewport, 'phone'],
+      [laptopViewport, 'laptop'],
+    ] as const) {
+      const page = await visitor(viewport);
+      await page.goto('/donate');
+      await page.getByRole('heading', { name: 'Commitment levels' }).waitFor();
+      await page.getByRole('link', { name: 'Commit $1,000' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Commit $100' }).getAttribute('href')).toMatch(/\/donate#commitment$/);
+      await saveScreenshot(page, `donate-${suffix}`);
+      await page.context().close();
+
+      const admin = await investorsTab(viewport);
+      await admin.getByTestId('investor-row').first().waitFor();
+      await saveScreenshot(admin, `investors-tab-${suffix}`);
+      await admin.getByTestId('investor-row').first().getByRole('checkbox').check();
+      await admin.getByRole('button', { name: 'Compose Email (1)' }).click();
+      await admin.getByRole('dialog').waitFor();
+      await saveScreenshot(admin, `investors-composer-${suffix}`);
+      await admin.context().close();
+    }
   });
 });

@@ -32,16 +32,22 @@ export const serviceEnv = (env: Env) =>
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
   });
 
-/** /donate: the payment page of each commitment level, and where the deck and its preview are stored. */
-export const investorPageEnv = (_env: Env) =>
-  z.object({
-    PAYMENT_URL_PIVOT: z.url().default('https://buy.stripe.com/spark-pivot-100'),
-    PAYMENT_URL_ALIGNMENT: z.url().default('https://buy.stripe.com/spark-alignment-250'),
-    PAYMENT_URL_EVOLUTION: z.url().default('https://buy.stripe.com/spark-evolution-500'),
-    PAYMENT_URL_TRANSFORMATION: z.url().default('https://buy.stripe.com/spark-transformation-1000'),
+/**
+ * /donate: the payment page of each commitment level, and where the deck and its preview are stored.
+ * Production must name real payment pages; elsewhere every level points back at /donate's own
+ * commitment section, so a development stack never links to a payment page that does not exist.
+ */
+export const investorPageEnv = (env: Env) => {
+  const localPlaceholder = `${(env.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/$/, '')}/donate#commitment`;
+  return z.object({
+    PAYMENT_URL_PIVOT: serviceUrl(env, localPlaceholder),
+    PAYMENT_URL_ALIGNMENT: serviceUrl(env, localPlaceholder),
+    PAYMENT_URL_EVOLUTION: serviceUrl(env, localPlaceholder),
+    PAYMENT_URL_TRANSFORMATION: serviceUrl(env, localPlaceholder),
     INVESTOR_DECK_KEY: z.string().min(1).default('investor/spark-deck.pdf'),
     INVESTOR_DECK_PREVIEW_KEY: z.string().min(1).default('investor/spark-deck-preview.pdf'),
   });
+};
 
 export const gatewayEnv = (env: Env) =>
   baseEnv(env).extend({

@@ -1,4 +1,4 @@
-import { investorPageEnv, loadConfig } from '@spark/config';
+import { ConfigError, investorPageEnv, loadConfig } from '@spark/config';
 import type { ObjectStorage } from '@spark/storage';
 import { DeckFiles } from './deck-files';
 
@@ -20,5 +20,11 @@ describe('DeckFiles', () => {
     const page = await new DeckFiles(storage, { ...config, PAYMENT_URL_EVOLUTION: 'https://pay.test/500' }).donatePage();
     expect(page.commitmentLevels.map((level) => `${level.amount} ${level.name}`)).toEqual(['100 Pivot', '250 Alignment', '500 Evolution', '1000 Transformation']);
     expect(page.commitmentLevels[2]?.paymentUrl).toBe('https://pay.test/500');
+  });
+
+  it('points every level back at /donate in development and demands real payment pages in production', () => {
+    const development = loadConfig(investorPageEnv, { PUBLIC_URL: 'https://spark.test/' });
+    expect(development.PAYMENT_URL_TRANSFORMATION).toBe('https://spark.test/donate#commitment');
+    expect(() => loadConfig(investorPageEnv, { NODE_ENV: 'production' })).toThrow(ConfigError);
   });
 });

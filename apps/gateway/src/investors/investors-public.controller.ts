@@ -65,8 +65,9 @@ export class InvestorsPublicController {
     const body = deckDownloadRequestSchema.safeParse(raw ?? {});
     // A malformed code is answered like a wrong one, so the form shows one message.
     if (!body.success) throw new DomainError('FORBIDDEN', 'Invalid access code. Please check your code and try again.');
-    if (!(await this.deck.exists('full'))) throw new DomainError('NOT_FOUND', 'The deck is not available yet. Please try again later.');
+    // The code is checked first: a wrong code is denied whether or not a deck has been uploaded.
     await this.bus.request('investor.redeem-access-code', body.data);
+    if (!(await this.deck.exists('full'))) throw new DomainError('NOT_FOUND', 'The deck is not available yet. Please try again later.');
     return this.deck.downloadLink();
   }
 }

@@ -30,7 +30,7 @@ export function DeckUploads() {
             <input
               type="file"
               accept="application/pdf,image/png,image/jpeg,image/webp"
-              className="mt-3 block w-full text-sm"
+              className="mt-3 block w-full text-sm text-slate-600 file:mr-3 file:cursor-pointer file:rounded-lg file:border-0 file:bg-spark-50 file:px-4 file:py-2 file:font-semibold file:text-spark-800 hover:file:bg-spark-100"
               onChange={(event) => {
                 const chosen = event.target.files?.[0];
                 if (chosen) upload.mutate({ file, upload: chosen });

@@ -16,6 +16,19 @@ const useOfFunds = [
   { share: 20, label: 'Research and operations', text: 'Outcome studies with real participants, compliance and the team behind it.' },
 ];
 
+const previewUrl = '/api/investors/deck/preview';
+
+/** The preview may be an image or a PDF: shown as an image, and in a frame when it will not decode as one. */
+function DeckPreview() {
+  const [isDocument, setIsDocument] = useState(false);
+  const frame = 'mt-4 w-full rounded-xl bg-slate-100 ring-1 ring-slate-200';
+  return isDocument ? (
+    <iframe title="Deck preview" src={previewUrl} className={`${frame} aspect-[4/3] border-0`} />
+  ) : (
+    <img src={previewUrl} alt="The first pages of the Spark investor deck" className={`${frame} h-auto object-contain`} onError={() => setIsDocument(true)} />
+  );
+}
+
 type DeckOutcome = { kind: 'requested' } | { kind: 'granted'; downloadUrl: string } | { kind: 'denied'; message: string };
 
 function DeckRequestForm() {
@@ -55,7 +68,7 @@ function DeckRequestForm() {
         </label>
         <label className="block text-sm font-medium text-ink-900">
           Access code <span className="font-normal text-slate-500">(optional)</span>
-          <Input className="mt-1 font-mono" value={accessCode} onChange={(event) => setAccessCode(event.target.value)} placeholder="SPARK-XXXX-XXXX-XXXX-XXXX-XXXX" autoComplete="off" />
+          <Input className="mt-1 font-mono tracking-tighter sm:tracking-normal" value={accessCode} onChange={(event) => setAccessCode(event.target.value)} placeholder="SPARK-XXXX-XXXX-XXXX-XXXX-XXXX" autoComplete="off" />
         </label>
         <Button type="submit" size="lg" className="w-full" disabled={request.isPending}>
           {request.isPending ? 'Requesting...' : accessCode.trim() ? 'Download Deck' : 'Request Full Deck'}
@@ -101,12 +114,12 @@ export default function DonatePage() {
       </section>
       <section className="bg-slate-50 px-4 py-14 sm:px-6">
         <div className="mx-auto grid max-w-6xl gap-8 lg:grid-cols-[1.5fr_1fr]">
-          <Card className="overflow-hidden p-0">
-            <h2 className="px-6 pt-5 text-lg font-semibold text-ink-950">Deck preview</h2>
+          <Card>
+            <h2 className="text-lg font-semibold text-ink-950">Deck preview</h2>
             {page.data?.hasDeckPreview ? (
-              <iframe title="Deck preview" src="/api/investors/deck/preview" className="mt-4 aspect-[4/3] w-full border-0 bg-slate-100" />
+              <DeckPreview />
             ) : (
-              <p className="m-6 rounded-xl bg-slate-100 p-10 text-center text-slate-600">The deck preview is on its way. Request the full deck to be notified.</p>
+              <p className="mt-4 rounded-xl bg-slate-100 p-10 text-center text-slate-600">The deck preview is on its way. Request the full deck to be notified.</p>
             )}
           </Card>
           <DeckRequestForm />
@@ -127,7 +140,8 @@ export default function DonatePage() {
           </div>
         </div>
       </section>
-      <section className="bg-slate-50 px-4 py-14 sm:px-6">
+      {/* Development payment links point here (PAYMENT_URL_* defaults), never at a made-up payment page. */}
+      <section id="commitment" className="scroll-mt-20 bg-slate-50 px-4 py-14 sm:px-6">
         <div className="mx-auto max-w-6xl">
           <h2 className="text-3xl font-bold tracking-tight text-ink-950">Commitment levels</h2>
           <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">

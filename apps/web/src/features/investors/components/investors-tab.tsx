@@ -65,33 +65,35 @@ function InvestorRow({ investor, selected, onToggle, onSendCode }: { investor: I
   };
   const code = investor.accessCode;
   return (
-    <li className="flex flex-col gap-3 border-t border-slate-200 py-4 sm:flex-row sm:items-center" data-testid="investor-row">
-      <input type="checkbox" className="size-5 accent-spark-500" aria-label={`Select ${investor.email}`} checked={selected} onChange={onToggle} />
-      <div className="min-w-0 flex-1">
-        <p className="truncate font-semibold text-ink-950">{investor.email}</p>
-        <p className="text-sm text-slate-600">{investor.interest ?? 'No interest noted'}</p>
-        <p className="text-xs text-slate-500">
-          Joined: {dateOf(investor.createdAt)} · Last email: {dateOf(investor.lastEmailSentAt)}
-        </p>
-        {code && (
-          <p className="mt-1 font-mono text-xs text-ink-800">
-            {code} {investor.accessCount > 0 && <span className="font-sans text-slate-500">(Used {investor.accessCount} x)</span>}
+    <li className="flex items-start gap-3 border-t border-slate-200 py-4" data-testid="investor-row">
+      <input type="checkbox" className="mt-1 size-5 shrink-0 accent-spark-500" aria-label={`Select ${investor.email}`} checked={selected} onChange={onToggle} />
+      <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:items-center">
+        <div className="min-w-0 flex-1">
+          <p className="truncate font-semibold text-ink-950">{investor.email}</p>
+          <p className="text-sm text-slate-600">{investor.interest ?? 'No interest noted'}</p>
+          <p className="text-xs text-slate-500">
+            Joined: {dateOf(investor.createdAt)} · Last email: {dateOf(investor.lastEmailSentAt)}
           </p>
-        )}
-      </div>
-      <div className="flex gap-2">
-        {code ? (
-          <>
-            <Button variant="secondary" onClick={() => void copy(code)}>
-              Copy Code
+          {code && (
+            <p className="mt-1 font-mono text-xs break-all text-ink-800">
+              {code} {investor.accessCount > 0 && <span className="font-sans whitespace-nowrap text-slate-500">(Used {investor.accessCount} x)</span>}
+            </p>
+          )}
+        </div>
+        <div className="flex shrink-0 gap-2">
+          {code ? (
+            <>
+              <Button variant="secondary" onClick={() => void copy(code)}>
+                Copy Code
+              </Button>
+              <Button onClick={() => onSendCode(code)}>Send Code</Button>
+            </>
+          ) : (
+            <Button variant="secondary" onClick={() => generate.mutate()} disabled={generate.isPending}>
+              {generate.isPending ? 'Generating...' : 'Generate Code'}
             </Button>
-            <Button onClick={() => onSendCode(code)}>Send Code</Button>
-          </>
-        ) : (
-          <Button variant="secondary" onClick={() => generate.mutate()} disabled={generate.isPending}>
-            {generate.isPending ? 'Generating...' : 'Generate Code'}
-          </Button>
-        )}
+          )}
+        </div>
       </div>
     </li>
   );
