@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
 import type { Browser, Dialog, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
 import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
@@ -6,6 +8,8 @@ import { sentTo, waitForEmail } from './support/mailbox';
 jest.setTimeout(120_000);
 
 let browser: Browser;
+// The e2e stack's database (stack.ts), for states the UI cannot reach quickly.
+const db = new Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/spark_e2e', max: 2 });
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -13,6 +17,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await closeUsers();
+  await db.end();
 });
 
 /** A browser page signed in as a new user of `role` through a real sign-in e-mail. */
@@ -32,6 +37,18 @@ async function signedIn(role: 'client' | 'coach' | 'admin', viewport: { width: n
   return { page, dialogs };
 }
 
+/** A client who finished onboarding: a user and a progress row starting today. */
+async function createClient(goal: string): Promise<{ email: string; userId: string }> {
+  const email = uniqueEmail('coached-client');
+  const userId = await createUser(email, 'client');
+  await db.query(
+    `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date)
+     VALUES ($1, $2, 'Maya Lopez', $3, current_date, current_date + 90)`,
+    [userId, email, goal],
+  );
+  return { email, userId };
+}
+
 async function submitLead(email: string): Promise<void> {
   const response = await fetch(`${baseUrl()}/api/leads`, {
     method: 'POST',
@@ -42,6 +59,15 @@ async function submitLead(email: string): Promise<void> {
 }
 
 const leadRow = (page: Page, email: string) => page.getByTestId('lead-row').filter({ hasText: email });
+
+const clientRow = (page: Page, email: string) => page.getByTestId('client-row').filter({ hasText: email });
+
+async function openManageClient(page: Page, email: string): Promise<void> {
+  await page.goto('/coach');
+  await page.getByRole('tab', { name: /^Clients/ }).click();
+  await clientRow(page, email).getByRole('button', { name: 'Manage Client' }).click();
+  await page.getByRole('dialog').waitFor();
+}
 
 async function findLead(page: Page, email: string) {
   await page.getByLabel('Search leads').fill(email);
@@ -67,6 +93,21 @@ describe('the coach dashboard guard', () => {
     await page.context().close();
   });
 
+  it('shows "Verifying access..." while the server checks the role', async () => {
+    const { page } = await signedIn('coach');
+    let releaseOverview = () => {};
+    const overviewHeld = new Promise<void>((resolve) => (releaseOverview = resolve));
+    await page.route('**/api/coach/overview', async (route) => {
+      await overviewHeld;
+      await route.continue();
+    });
+    await page.goto('/coach');
+    await page.getByText('Verifying access...').waitFor();
+    releaseOverview();
+    await page.getByText('Lead Management').waitFor();
+    await page.context().close();
+  });
+
   it('lets a coach in, with the lead count in the header and no admin tabs', async () => {
     const { page } = await signedIn('coach');
     await page.goto('/coach');
@@ -74,7 +115,6 @@ describe('the coach dashboard guard', () => {
     await page.getByRole('tab', { name: /^Leads \(\d+\)$/ }).waitFor();
     await page.getByRole('tab', { name: /^Clients \(\d+\)$/ }).waitFor();
     expect(await page.getByRole('tab', { name: 'Investors' }).count()).toBe(0);
-    await saveScreenshot(page, 'coach-leads-laptop');
     await page.context().close();
   });
 });
@@ -106,6 +146,20 @@ describe('acting on leads', () => {
     await page.context().close();
   });
 
+  it('resends the magic link of an approved lead that has no account yet', async () => {
+    const email = uniqueEmail('resend-me');
+    await db.query(`INSERT INTO leads.leads (id, email, role, approval_status) VALUES ($1, $2, 'client', 'approved')`, [randomUUID(), email]);
+    const { page, dialogs } = await signedIn('coach');
+    await page.goto('/coach');
+    const row = await findLead(page, email);
+    await row.getByText('Approved').waitFor();
+    await row.getByRole('button', { name: 'Resend Magic Link' }).click();
+    await waitForEmail((mail) => sentTo(email)(mail) && /sign-in link/i.test(mail.subject));
+    for (let i = 0; i < 50 && !dialogs.some((message) => message.includes(email)); i++) await page.waitForTimeout(100);
+    expect(dialogs.some((message) => message.includes(email))).toBe(true);
+    await page.context().close();
+  });
+
   it('validates and adds a client lead from the Clients tab', async () => {
     const { page, dialogs } = await signedIn('coach', phoneViewport);
     await page.goto('/coach');
@@ -118,7 +172,71 @@ describe('acting on leads', () => {
     await page.getByRole('dialog').getByRole('textbox').first().fill(email);
     await page.getByRole('button', { name: 'Add & Send Magic Link' }).click();
     await waitForEmail((mail) => sentTo(email)(mail) && /sign-in link/i.test(mail.subject));
-    await saveScreenshot(page, 'coach-clients-phone');
     await page.context().close();
   });
+});
+
+describe('managing a client', () => {
+  it('edits the record and the client list shows the change', async () => {
+    const { email } = await createClient('Run a half marathon by spring');
+    const { page } = await signedIn('coach');
+    await openManageClient(page, email);
+    await page.getByRole('tab', { name: 'Edit Record' }).click();
+    await page.getByLabel('Transformation goal').fill('Sleep eight hours a night');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Client record updated').waitFor();
+    await page.keyboard.press('Escape');
+    await clientRow(page, email).getByText('Sleep eight hours a night').waitFor();
+    await page.context().close();
+  });
+
+  it('sends a pinned nudge that the client sees on their home', async () => {
+    const { email } = await createClient('Read every evening');
+    const { page } = await signedIn('coach');
+    await openManageClient(page, email);
+    await page.getByRole('tab', { name: 'Activity' }).click();
+    const message = `Proud of your week! ${randomUUID().slice(0, 6)}`;
+    await page.getByLabel('Nudge message').fill(message);
+    await page.getByRole('button', { name: 'Send Nudge' }).click();
+    await page.getByText('Nudge sent').waitFor();
+    await page.context().close();
+
+    const { token } = await requestSignIn(email);
+    const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+    const clientPage = await context.newPage();
+    expect((await clientPage.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
+    await clientPage.goto('/');
+    await clientPage.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+    await clientPage.goto('/app');
+    await clientPage.getByTestId('coach-note').getByText(message).waitFor();
+    await context.close();
+  });
+});
+
+describe('screenshots for review', () => {
+  for (const [label, viewport] of [['phone', phoneViewport], ['laptop', laptopViewport]] as const) {
+    it(`captures every /coach view at ${label} size`, async () => {
+      const { email } = await createClient('Meditate ten minutes every morning');
+      await submitLead(uniqueEmail('screenshot-lead'));
+      const { page } = await signedIn('coach', viewport);
+      await page.goto('/coach');
+      await page.getByTestId('lead-row').first().waitFor();
+      await saveScreenshot(page, `coach-leads-${label}`);
+      await page.getByRole('tab', { name: /^Clients/ }).click();
+      await clientRow(page, email).waitFor();
+      await saveScreenshot(page, `coach-clients-${label}`);
+      await clientRow(page, email).getByRole('button', { name: 'Manage Client' }).click();
+      await page.getByText('Days left').waitFor();
+      await saveScreenshot(page, `coach-manage-client-${label}`);
+      await page.getByRole('tab', { name: 'Edit Record' }).click();
+      await saveScreenshot(page, `coach-manage-client-edit-${label}`);
+      await page.getByRole('tab', { name: 'Activity' }).click();
+      await saveScreenshot(page, `coach-manage-client-activity-${label}`);
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Add Client Lead' }).click();
+      await page.getByRole('dialog').waitFor();
+      await saveScreenshot(page, `coach-add-client-lead-${label}`);
+      await page.context().close();
+    });
+  }
 });

@@ -12,6 +12,7 @@ import type {
   ResponseOf,
 } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
+import { CoalescedRead } from './coach-coalesced-read';
 import type { CoachLeadsRepository } from './coach-leads.repository';
 import { decodeLeadCursor, encodeLeadCursor } from './lead-cursor';
 import type { LeadRow } from './leads.repository';
@@ -31,11 +32,16 @@ export interface CoachLeadsOptions {
 const notFound = () => new DomainError('NOT_FOUND', 'Lead not found.');
 
 export class CoachLeadsService {
+  // Counting is a scan of every lead: concurrent dashboards share one (see docs/benchmarks.md).
+  private readonly counterRows: CoalescedRead<Awaited<ReturnType<CoachLeadsRepository['counters']>>>;
+
   constructor(
     private readonly leads: CoachLeadsRepository,
     private readonly ports: CoachLeadsPorts,
     private readonly options: CoachLeadsOptions = { waitForClaimMs: 8000 },
-  ) {}
+  ) {
+    this.counterRows = new CoalescedRead(() => this.leads.counters());
+  }
 
   async list(request: PayloadOf<'leads.list'>): Promise<LeadPage> {
     const rows = await this.leads.list({
@@ -52,7 +58,7 @@ export class CoachLeadsService {
 
   async counters(): Promise<LeadCounters> {
     const counters: LeadCounters = { total: 0, pending: 0, approved: 0, activeUsers: 0, rejected: 0 };
-    for (const row of await this.leads.counters()) {
+    for (const row of await this.counterRows.get()) {
       const count = Number(row.count);
       counters.total += count;
       if (row.user_created) counters.activeUsers += count;

@@ -50,7 +50,7 @@ export function ClientsTab() {
     if (managed) void queryClient.invalidateQueries({ queryKey: coachKeys.client(managed.userId) });
   };
   return (
-    <Card className="p-0">
+    <Card className="overflow-hidden p-0!">
       <div className="flex flex-col gap-3 border-b border-slate-100 p-4 sm:flex-row sm:items-center sm:justify-between">
         <h2 className="text-lg font-semibold text-ink-950">Client Management</h2>
         <div className="flex flex-col gap-2 sm:flex-row">

@@ -35,13 +35,13 @@ function Dashboard() {
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="bg-ink-950 text-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-4 px-4 py-6">
+        <div className="mx-auto flex max-w-6xl items-start justify-between gap-4 px-4 py-6 sm:items-center">
           <div>
             <h1 className="text-2xl font-bold">Coach Dashboard</h1>
             <p className="text-sm text-spark-200">Guide every transformation, one spark at a time.</p>
             <p className="mt-2 text-sm text-slate-300">Lead Management · <span data-testid="lead-total">{counts.leads.total}</span> total leads</p>
           </div>
-          <Button variant="inverse" onClick={() => void handleSignOut()}>Sign Out</Button>
+          <Button variant="inverse" className="shrink-0" onClick={() => void handleSignOut()}>Sign Out</Button>
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-6">

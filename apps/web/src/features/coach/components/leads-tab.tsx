@@ -59,7 +59,7 @@ function LeadRow({ lead, onChanged }: { lead: Lead; onChanged: () => void }) {
         </p>
         <p className="text-xs text-slate-500">Submitted: {formatDateTime(lead.createdAt)}</p>
       </div>
-      <div className="flex shrink-0 flex-wrap gap-2">
+      <div className="grid shrink-0 grid-cols-[1fr_auto] gap-2 sm:flex">
         {lead.approvalStatus === 'pending' && (
           <>
             <Button onClick={() => approve.mutate()} disabled={busy}>
@@ -109,7 +109,7 @@ export function LeadsTab({ counts }: { counts: LeadCounters }) {
           </button>
         ))}
       </div>
-      <Card className="p-0">
+      <Card className="overflow-hidden p-0!">
         <div className="flex flex-col gap-3 border-b border-slate-100 p-4 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-sm text-slate-600">Review and approve leads to send magic link access to The Spark onboarding</p>
           <Input type="search" placeholder="Search e-mail or name" aria-label="Search leads" value={search} onChange={(event) => setSearch(event.target.value)} className="sm:max-w-xs" />

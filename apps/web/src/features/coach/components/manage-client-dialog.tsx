@@ -37,10 +37,21 @@ function Overview({ client }: { client: ClientSummary }) {
               {trends.daysSinceLastSpark === null ? 'No sparks yet.' : trends.daysSinceLastSpark === 0 ? 'Sparked today.' : `Last spark ${trends.daysSinceLastSpark} day(s) ago.`}
             </p>
           )}
-          <div><p className="mb-1 text-sm font-medium text-ink-900">Sparks per day</p><SparksChart days={trends.sparksPerDay} /></div>
-          <div className="grid grid-cols-2 gap-3 text-sm">
-            <div><p className="font-medium text-ink-900">Time of day</p>{Object.entries(trends.timeOfDay).map(([part, count]) => <p key={part} className="text-slate-600 capitalize">{part}: {count}</p>)}</div>
-            <div><p className="font-medium text-ink-900">Weekdays</p><p className="text-slate-600">{trends.weekdays.map((count, day) => `${weekdayNames[day]} ${count}`).join(' · ')}</p></div>
+          <div>
+            <p className="mb-1 text-sm font-medium text-ink-900">Sparks per day</p>
+            {trends.sparksPerDay.some((day) => day.count > 0) ? <SparksChart days={trends.sparksPerDay} /> : <p className="rounded-xl border border-dashed border-slate-200 p-4 text-center text-sm text-slate-500">The chart fills in as sparks arrive.</p>}
+          </div>
+          <div>
+            <p className="mb-1 text-sm font-medium text-ink-900">Time of day</p>
+            <div className="grid grid-cols-4 gap-2 text-center">
+              {Object.entries(trends.timeOfDay).map(([part, count]) => <div key={part} className="rounded-lg bg-slate-50 py-2"><p className="font-semibold text-ink-950">{count}</p><p className="text-xs text-slate-600 capitalize">{part}</p></div>)}
+            </div>
+          </div>
+          <div>
+            <p className="mb-1 text-sm font-medium text-ink-900">Weekdays</p>
+            <div className="grid grid-cols-7 gap-1 text-center">
+              {trends.weekdays.map((count, day) => <div key={weekdayNames[day]} className="rounded-lg bg-slate-50 py-2"><p className="font-semibold text-ink-950">{count}</p><p className="text-xs text-slate-600">{weekdayNames[day]}</p></div>)}
+            </div>
           </div>
         </>
       )}
