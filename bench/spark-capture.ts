@@ -1,20 +1,34 @@
 // `npm run build:node && node dist/bench/spark-capture.js`: issue 7's capture targets against real parts.
-// Starts progress-service and the gateway from dist/ on their own database (spark_bench_sparks), Redis
-// database 4 and an s3rver, then measures
-//   1. the gateway's resident memory growth while one 50 MB video streams through POST /api/sparks;
-//   2. capture latency (small photo) at 20 concurrent clients for BENCH_SECONDS (default 10): p50 / p95.
-import { type ChildProcess, spawn } from 'node:child_process';
+// Starts s3rver (a child process of its own), progress-service and the gateway from dist/ on their own database
+// (spark_bench_sparks), Redis database 4, port 18280, then measures
+//   1. the gateway's resident memory growth while a 50 MB video streams through POST /api/sparks
+//      (BENCH_UPLOADS times, default 3; the first is the target figure), with the heap / ArrayBuffer breakdown;
+//   2. the round trips one small-photo capture makes: S3 requests and SQL queries (counted in the processes by
+//      bench/probe.ts) and Redis commands (MONITOR on database 4), over 20 sequential captures;
+//   3. capture latency (20 KiB PNG) at 20 concurrent clients for BENCH_SECONDS (default 10): p50 / p95 / p99,
+//      captures/s, failures, and the CPU each process spent per capture.
+// The machine's load average is printed before and after: on a shared 2-core machine it decides the figures.
+// BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=.data/prof") is passed to the gateway and progress-service.
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
-import { startTestS3 } from '@spark/testing';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import type { ProbeReport } from './probe';
 import { recreateDatabase, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const uploads = Number(process.env.BENCH_UPLOADS ?? 3);
+const CLIENTS = 20;
+const cores = availableParallelism();
+const REDIS_URL = 'redis://127.0.0.1:6379/4';
 const JWT_SECRET = 'bench-secret-for-spark-capture';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
 const token = (id: string) =>
@@ -23,7 +37,19 @@ const token = (id: string) =>
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(20 * 1024, 7)]);
 const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom', 'latin1'), Buffer.alloc(12)]);
 
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+// utime + stime of a process in ms (clock ticks of 10 ms).
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const machineBusyMs = () => {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/) ?? [];
+  const values = ticks.map(Number);
+  return (values.reduce((sum, value) => sum + value, 0) - (values[3] ?? 0) - (values[4] ?? 0)) * 10;
+};
+const load = () => `load average ${loadavg().map((value) => value.toFixed(2)).join(', ')}`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** Streams a multipart body of `size` bytes without holding it in this process either. */
@@ -45,70 +71,179 @@ function videoUpload(size: number): { body: Readable; contentType: string } {
   return { body: Readable.from(parts()), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
+// The photo capture's body as a browser sends it (fields first, then the file), built without FormData so the
+// load generator, which shares the 2 cores with the system under test, spends little CPU of its own.
+const BOUNDARY = 'benchcaptureboundary';
+const captureBody = () =>
+  Buffer.concat([
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="clientSparkId"\r\n\r\n${randomUUID()}\r\n` +
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="timeZone"\r\n\r\nUTC\r\n` +
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="spark.png"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
+    PNG,
+    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+  ]);
+const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+function capture(port: number, bearer: string): Promise<number> {
+  const body = captureBody();
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/sparks',
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': body.length },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+function probe(child: ChildProcess, action: 'start'): void;
+function probe(child: ChildProcess, action: 'stop'): Promise<ProbeReport>;
+function probe(child: ChildProcess, action: 'start' | 'stop'): void | Promise<ProbeReport> {
+  if (action === 'start') return void child.send({ probe: 'start' });
+  return new Promise((resolve) => {
+    const onMessage = (message: { probe?: string }) => {
+      if (message.probe !== 'report') return;
+      child.off('message', onMessage);
+      resolve(message as ProbeReport);
+    };
+    child.on('message', onMessage);
+    child.send({ probe: 'stop' });
+  });
+}
+
+async function startS3(): Promise<{ child: ChildProcess; env: Record<string, string> }> {
+  const child = fork(join(__dirname, 's3rver-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const env = await new Promise<Record<string, string>>((resolve, reject) => {
+    child.once('message', (message: { env: Record<string, string> }) => resolve(message.env));
+    child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
+  });
+  return { child, env };
+}
+
 async function main() {
-  const s3 = await startTestS3();
+  console.log(`before: ${load()}`);
+  const s3 = await startS3();
   const databaseUrl = await recreateDatabase('spark_bench_sparks');
-  const env = { ...process.env, ...s3.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', JWT_SECRET, DATABASE_URL: databaseUrl, REDIS_URL: 'redis://127.0.0.1:6379/4', BUS_PREFIX: `bench-${Date.now()}`, PORT: '18280', HOST: '127.0.0.1' };
-  const children: ChildProcess[] = [
-    spawn(process.execPath, [join(root, 'dist/apps/progress-service/src/main.js')], { env, stdio: 'inherit' }),
-    spawn(process.execPath, [join(root, 'dist/apps/gateway/src/main.js')], { env, stdio: 'inherit' }),
-  ];
-  const gateway = children[1] as ChildProcess;
-  const base = 'http://127.0.0.1:18280';
+  const env = { ...process.env, ...s3.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', JWT_SECRET, DATABASE_URL: databaseUrl, REDIS_URL, BUS_PREFIX: `bench-${Date.now()}`, PORT: '18280', HOST: '127.0.0.1' };
+  const execArgv = ['-r', join(__dirname, 'probe.js'), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const start = (app: string) => fork(join(root, `dist/apps/${app}/src/main.js`), [], { env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const service = start('progress-service');
+  const gateway = start('gateway');
+  const children = [service, gateway];
+  const port = 18280;
   try {
-    await waitUntilReady(`${base}/health/ready`);
+    await waitUntilReady(`http://127.0.0.1:${port}/health/ready`);
     const user = randomUUID();
     // Warm up: the first capture also creates the progress row.
-    for (let i = 0; i < 5; i++) await capture(base, user);
+    for (let i = 0; i < 20; i++) await capture(port, token(user));
 
-    const before = rssMb(gateway.pid as number);
-    let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gateway.pid as number))), 25);
-    const upload = videoUpload(50 * 1024 * 1024);
-    const started = Date.now();
-    const response = await fetch(`${base}/api/sparks`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token(user)}`, 'content-type': upload.contentType },
-      body: upload.body,
-      duplex: 'half',
-    } as RequestInit);
-    clearInterval(sampler);
-    console.log(`50 MB video: HTTP ${response.status} in ${Date.now() - started} ms; gateway RSS ${before.toFixed(1)} → peak ${peak.toFixed(1)} MB (growth ${(peak - before).toFixed(1)} MB, target < 30 MB)`);
+    const firstBefore = rssMb(gateway.pid as number);
+    for (let run = 1; run <= uploads; run++) {
+      const before = rssMb(gateway.pid as number);
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gateway.pid as number))), 25);
+      probe(gateway, 'start');
+      const upload = videoUpload(50 * 1024 * 1024);
+      const started = Date.now();
+      const response = await fetch(`http://127.0.0.1:${port}/api/sparks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token(user)}`, 'content-type': upload.contentType },
+        body: upload.body,
+        duplex: 'half',
+      } as RequestInit);
+      await response.arrayBuffer();
+      clearInterval(sampler);
+      const { memory, calls } = await probe(gateway, 'stop');
+      const growth = (key: keyof typeof memory.before) => `${mb(memory.before[key])} → ${mb(memory.atRssPeak[key])} (peak ${mb(memory.peaks[key])})`;
+      console.log(
+        `50 MB video #${run}: HTTP ${response.status} in ${Date.now() - started} ms; gateway RSS ${before.toFixed(1)} → peak ${peak.toFixed(1)} MB ` +
+          `(growth ${(peak - before).toFixed(1)} MB${run > 1 ? `, ${(peak - firstBefore).toFixed(1)} over the first baseline` : ''}; target < 30 MB)\n` +
+          `  at the RSS peak, MB: rss ${growth('rss')}, heapUsed ${growth('heapUsed')}, heapTotal ${growth('heapTotal')}, ` +
+          `external ${growth('external')}, arrayBuffers ${growth('arrayBuffers')}; S3 requests ${JSON.stringify(calls.http)}`,
+      );
+    }
+
+    // Round trips of one capture, counted over a few sequential ones.
+    const monitorRedis = new Redis(REDIS_URL);
+    const monitor = await monitorRedis.monitor();
+    const redisCommands: Record<string, number> = {};
+    monitor.on('monitor', (_time: string, args: string[], _source: string, database: string) => {
+      if (database !== '4') return;
+      const name = String(args[0]).toUpperCase();
+      redisCommands[name] = (redisCommands[name] ?? 0) + 1;
+    });
+    const sequential = 20;
+    const counted = randomUUID();
+    await capture(port, token(counted));
+    children.forEach((child) => probe(child, 'start'));
+    for (let i = 0; i < sequential; i++) await capture(port, token(counted));
+    const [serviceCalls, gatewayCalls] = await Promise.all(children.map((child) => probe(child, 'stop')));
+    monitor.disconnect();
+    monitorRedis.disconnect();
+    const perCapture = (counts: Record<string, number>) =>
+      Object.entries(counts)
+        .map(([name, count]) => `${name} ${(count / sequential).toFixed(2)}`)
+        .join(', ');
+    console.log(
+      `one capture (mean of ${sequential} sequential): S3 ${perCapture(gatewayCalls?.calls.http ?? {})}; ` +
+        `SQL queries ${((serviceCalls?.calls.sql ?? 0) / sequential).toFixed(2)} (progress-service) + ${((gatewayCalls?.calls.sql ?? 0) / sequential).toFixed(2)} (gateway); ` +
+        `Redis (incl. the blocking reads and the service's housekeeping) ${perCapture(redisCommands)}`,
+    );
 
     const latencies: number[] = [];
-    const users = Array.from({ length: 20 }, () => randomUUID());
+    const bearers = Array.from({ length: CLIENTS }, () => token(randomUUID()));
+    for (const bearer of bearers) await capture(port, bearer);
+    const postgresPids: number[] = await (async () => {
+      const pg = new Client({ connectionString: databaseUrl });
+      await pg.connect();
+      const { rows } = await pg.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      await pg.end();
+      return rows.map((row) => row.pid);
+    })();
+    const measured: Record<string, number[]> = { gateway: [gateway.pid as number], 'progress-service': [service.pid as number], s3rver: [s3.child.pid as number], postgres: postgresPids, 'load generator': [process.pid] };
+    const cpuBefore = Object.fromEntries(Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
+    const machineBefore = machineBusyMs();
     const deadline = Date.now() + seconds * 1000;
     let failures = 0;
     await Promise.all(
-      users.map(async (id) => {
+      bearers.map(async (bearer) => {
         while (Date.now() < deadline) {
           const t = performance.now();
-          const status = await capture(base, id);
+          const status = await capture(port, bearer).catch(() => 0);
           latencies.push(performance.now() - t);
-          if (status !== 201 && status !== 200) failures++;
+          if (status !== 201) failures++;
         }
       }),
     );
+    const machineMs = machineBusyMs() - machineBefore;
+    const cpu = Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - (cpuBefore[name] ?? 0)] as const);
     latencies.sort((a, b) => a - b);
+    const ours = cpu.reduce((sum, [, ms]) => sum + ms, 0);
+    const perOne = (ms: number) => (ms / latencies.length).toFixed(2);
     console.log(
-      `capture, 20 concurrent clients, ${seconds} s: ${latencies.length} captures (${Math.round(latencies.length / seconds)}/s), ` +
-        `p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms (target ≤ 150), failures ${failures}`,
+      `capture, ${CLIENTS} concurrent clients, ${seconds} s: ${latencies.length} captures (${Math.round(latencies.length / seconds)}/s), ` +
+        `p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms (target ≤ 150), p99 ${percentile(latencies, 99).toFixed(0)} ms, ` +
+        `failures ${failures}\n  CPU ms per capture: ${cpu.map(([name, ms]) => `${name} ${perOne(ms)}`).join(', ')}; ` +
+        `Redis and everything else on the machine ${perOne(machineMs - ours)} (machine busy ${((machineMs / (seconds * 1000 * cores)) * 100).toFixed(0)} % of ${cores} cores)`,
     );
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await s3.close();
+    for (const child of [...children, s3.child]) child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    agent.destroy();
+    console.log(`after: ${load()}`);
   }
-}
-
-async function capture(base: string, userId: string): Promise<number> {
-  const form = new FormData();
-  form.append('clientSparkId', randomUUID());
-  form.append('timeZone', 'UTC');
-  form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'spark.png');
-  const response = await fetch(`${base}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${token(userId)}` }, body: form });
-  await response.arrayBuffer();
-  return response.status;
 }
 
 main().catch((error: unknown) => {
