@@ -1,6 +1,44 @@
+import { createHash } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import { startTestS3, type TestS3 } from '@spark/testing';
-import { ObjectStorage } from './object-storage';
+import { ObjectStorage, PART_SIZE } from './object-storage';
+
+// `length` bytes of `fill` in uneven chunks, as a socket would deliver them.
+function chunked(length: number, fill: number, chunkSize = 64 * 1024 + 7): Readable {
+  const chunk = Buffer.alloc(chunkSize, fill);
+  return Readable.from(
+    (function* () {
+      for (let sent = 0; sent < length; sent += chunkSize) yield chunk.subarray(0, Math.min(chunkSize, length - sent));
+    })(),
+  );
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+// The SDK names most operations in the query (`?x-id=PutObject`), not these two.
+const operationOf = ({ method, path }: ClientRequest) => {
+  const query = path.split('?')[1] ?? '';
+  if (method === 'POST') return query.startsWith('uploads') ? 'CreateMultipartUpload' : 'CompleteMultipartUpload';
+  return /(?:^|&)x-id=(\w+)/.exec(query)?.[1] ?? `${method} ${path}`;
+};
+
+/** The S3 operations `action` sent. */
+async function s3Operations(action: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const onRequest = (message: unknown) => {
+    const { request } = message as { request: ClientRequest };
+    seen.push(operationOf(request));
+  };
+  subscribe('http.client.request.start', onRequest);
+  try {
+    await action();
+  } finally {
+    unsubscribe('http.client.request.start', onRequest);
+  }
+  return seen;
+}
 
 describe('ObjectStorage against a real S3-compatible server', () => {
   let s3: TestS3;
@@ -21,5 +59,39 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     expect(await storage.exists('user-1/missing.txt')).toBe(false);
     const response = await fetch(await storage.signedGetUrl('user-1/1.txt', { expiresInSeconds: 60 }));
     expect(await response.text()).toBe('hello spark');
+  });
+
+  const readBack = async (key: string) => Buffer.from(await (await fetch(await storage.signedGetUrl(key, { expiresInSeconds: 60 }))).arrayBuffer());
+
+  it('sends a stream of at most one part as a single PUT', async () => {
+    const sent = await s3Operations(() => storage.put({ key: 'user-1/one-part.bin', body: chunked(PART_SIZE, 1), contentType: 'application/octet-stream' }));
+    expect(sent).toEqual(['PutObject']);
+    expect(sha256(await readBack('user-1/one-part.bin'))).toBe(sha256(Buffer.alloc(PART_SIZE, 1)));
+  });
+
+  it('streams a longer body in 5 MiB parts and reads back every byte, also when part buffers are reused', async () => {
+    const first = Buffer.concat([Buffer.alloc(2 * PART_SIZE, 'a'), Buffer.alloc(123, 'z')]);
+    const chunks = [first.subarray(0, 2 * PART_SIZE - 5), first.subarray(2 * PART_SIZE - 5)];
+    const sent = await s3Operations(() => storage.put({ key: 'user-1/a.bin', body: Readable.from(chunks), contentType: 'application/octet-stream' }));
+    expect(sent).toEqual(['CreateMultipartUpload', 'UploadPart', 'UploadPart', 'UploadPart', 'CompleteMultipartUpload']);
+    // A shorter upload through the same (reused) buffers must carry none of the first one's bytes.
+    await storage.put({ key: 'user-1/b.bin', body: chunked(PART_SIZE + 10, 0x62), contentType: 'application/octet-stream' });
+    expect(sha256(await readBack('user-1/a.bin'))).toBe(sha256(first));
+    expect(sha256(await readBack('user-1/b.bin'))).toBe(sha256(Buffer.alloc(PART_SIZE + 10, 0x62)));
+  });
+
+  it('fails with the stream’s own error and leaves no object when the body breaks after the first part', async () => {
+    const body = chunked(3 * PART_SIZE, 1);
+    let seen = 0;
+    body.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > PART_SIZE + 1024 * 1024) body.destroy(new Error('connection cut'));
+    });
+    body.pause();
+    const sent = await s3Operations(() =>
+      expect(storage.put({ key: 'user-1/broken.bin', body, contentType: 'application/octet-stream' })).rejects.toThrow('connection cut'),
+    );
+    expect(sent).toEqual(['CreateMultipartUpload', 'UploadPart', 'AbortMultipartUpload']);
+    expect(await storage.exists('user-1/broken.bin')).toBe(false);
   });
 });

@@ -1,17 +1,26 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  type CompletedPart,
   CreateBucketCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
   NoSuchKey,
   NotFound,
+  PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { StorageConfig } from '@spark/config';
+import { collectYoungGarbage } from './young-garbage';
+
+/** S3's minimum part size (every part but the last); also the most a stream upload holds per buffer. */
+export const PART_SIZE = 5 * 1024 * 1024;
 
 export interface PutObjectInput {
   bucket?: string;
@@ -36,26 +45,67 @@ export class ObjectStorage {
       region: config.S3_REGION,
       forcePathStyle: true,
       credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY },
+      // No CRC32 of every body (and no x-amz-checksum-mode on reads) unless the operation requires one: SigV4
+      // already signs each body's SHA-256, and S3-compatible stores (s3rver, MinIO, ...) need no extra header.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     });
     this.defaultBucket = config.S3_BUCKET;
   }
 
-  /** Streams the body in parts (5 MiB each, at most 2 in flight), so memory stays flat for large files. */
+  /**
+   * A body that fits in one part (every photo) is one PUT. A longer stream becomes a multipart upload
+   * through two part buffers: one is sent while the other fills from the stream, which is not read
+   * further until a buffer is free (back-pressure). The buffers are reused by the next upload, so a
+   * stream upload holds 2 × 5 MiB, each byte copied once, whatever its length. A failed multipart
+   * upload is aborted, leaving no parts behind.
+   */
   async put(input: PutObjectInput): Promise<{ bucket: string; key: string }> {
     const bucket = input.bucket ?? this.defaultBucket;
-    await new Upload({
-      client: this.client,
-      queueSize: 2,
-      partSize: 5 * 1024 * 1024,
-      params: {
-        Bucket: bucket,
-        Key: input.key,
-        Body: input.body,
-        ContentType: input.contentType,
-        CacheControl: `max-age=${input.cacheControlSeconds ?? 3600}`,
-      },
-    }).done();
+    const params = { Bucket: bucket, Key: input.key, ContentType: input.contentType, CacheControl: `max-age=${input.cacheControlSeconds ?? 3600}` };
+    if (!(input.body instanceof Readable)) {
+      await this.client.send(new PutObjectCommand({ ...params, Body: input.body }));
+      return { bucket, key: input.key };
+    }
+    const reader = new PartReader(input.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>);
+    const whole = await reader.wholeIfOnePart();
+    if (whole) await this.client.send(new PutObjectCommand({ ...params, Body: whole }));
+    else await this.putParts(params, reader);
     return { bucket, key: input.key };
+  }
+
+  private async putParts(params: { Bucket: string; Key: string }, reader: PartReader): Promise<void> {
+    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand(params));
+    const target = { Bucket: params.Bucket, Key: params.Key, UploadId };
+    // `sending` holds the part in flight, `spare` is free; both go back to the pool only after success,
+    // as a failed part may still be read by the SDK.
+    let sending = takePartBuffer();
+    let spare: Buffer | undefined;
+    try {
+      const parts: CompletedPart[] = [];
+      let length = await reader.fill(sending);
+      for (let partNumber = 1; length > 0; partNumber++) {
+        const filling = spare ?? takePartBuffer();
+        const upload = this.client.send(new UploadPartCommand({ ...target, PartNumber: partNumber, Body: sending.subarray(0, length) }));
+        // A failed part ends the upload at once; a failed stream only once the part in flight has settled,
+        // since S3 may keep a part that arrives after the abort.
+        const next = reader.fill(filling).catch(async (error: unknown) => {
+          await upload.catch(() => undefined);
+          throw error;
+        });
+        const [{ ETag }, filled] = await Promise.all([upload, next]);
+        if (!ETag) throw new Error(`S3 answered part ${partNumber} of ${params.Key} without an ETag`);
+        parts.push({ PartNumber: partNumber, ETag });
+        [spare, sending, length] = [sending, filling, filled];
+        collectYoungGarbage();
+      }
+      await this.client.send(new CompleteMultipartUploadCommand({ ...target, MultipartUpload: { Parts: parts } }));
+    } catch (error) {
+      await this.client.send(new AbortMultipartUploadCommand(target)).catch(() => undefined);
+      throw error;
+    }
+    givePartBuffer(sending);
+    if (spare) givePartBuffer(spare);
   }
 
   async exists(key: string, bucket = this.defaultBucket): Promise<boolean> {
@@ -101,5 +151,55 @@ export class ObjectStorage {
 
   close(): void {
     this.client.destroy();
+  }
+}
+
+// Part buffers kept for the next stream upload. Overlapping uploads make more; only two are kept.
+const spareParts: Buffer[] = [];
+const takePartBuffer = () => spareParts.pop() ?? Buffer.allocUnsafeSlow(PART_SIZE);
+const givePartBuffer = (part: Buffer) => {
+  if (spareParts.length < 2) spareParts.push(part);
+};
+
+/** Reads a stream of chunks into parts, pulling the next chunk only when there is room for it. */
+class PartReader {
+  private ended = false;
+  private readonly pending: Buffer[] = [];
+
+  constructor(private readonly chunks: AsyncIterator<Buffer>) {}
+
+  /**
+   * The whole body when it is at most PART_SIZE long (joined once, or not at all when it came in one
+   * chunk); otherwise undefined, and the chunks read so far are what `fill` copies first.
+   */
+  async wholeIfOnePart(): Promise<Buffer | undefined> {
+    let length = 0;
+    while (length <= PART_SIZE) {
+      const chunk = await this.next();
+      if (!chunk) return this.pending.length === 1 ? this.pending.pop() : Buffer.concat(this.pending.splice(0), length);
+      this.pending.push(chunk);
+      length += chunk.length;
+    }
+    return undefined;
+  }
+
+  /** Copies the next bytes into `part` until it is full or the stream ends; returns how many. */
+  async fill(part: Buffer): Promise<number> {
+    let filled = 0;
+    while (filled < part.length) {
+      const chunk = this.pending.shift() ?? (await this.next());
+      if (!chunk) break;
+      const copied = chunk.copy(part, filled);
+      filled += copied;
+      if (copied < chunk.length) this.pending.unshift(chunk.subarray(copied));
+    }
+    return filled;
+  }
+
+  private async next(): Promise<Buffer | undefined> {
+    if (this.ended) return undefined;
+    const result = await this.chunks.next();
+    this.ended = result.done === true;
+    return result.done ? undefined : result.value;
   }
 }
