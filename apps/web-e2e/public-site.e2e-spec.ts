@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { launchBrowser, newPage, phoneViewport, saveScreenshot } from './support/browser';
+import { baseUrl, launchBrowser, newPage, phoneViewport, saveScreenshot } from './support/browser';
 
 let browser: Browser;
 
@@ -14,8 +14,8 @@ afterAll(async () => {
 async function openPage(path: string, viewport?: { width: number; height: number }): Promise<Page> {
   const page = await newPage(browser, { viewport });
   await page.goto(path);
-  // Every public page ends with the footer; once it is there the lazy page has rendered.
-  await page.locator('footer').waitFor();
+  // Public pages arrive prerendered: wait until React has taken over, as a visitor's taps need it.
+  await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
   return page;
 }
 
@@ -146,6 +146,8 @@ describe('unknown pages', () => {
 describe('Day in the Life carousel', () => {
   it('advances to the next slide on its own after about four seconds', async () => {
     const page = await openPage('/interest');
+    // The slides load as the visitor scrolls down to them.
+    await page.getByRole('heading', { name: 'See what a day with Spark looks like' }).scrollIntoViewIfNeeded();
     const carousel = page.locator('[aria-roledescription="carousel"]');
     await carousel.scrollIntoViewIfNeeded();
     const firstIndex = await carousel.getAttribute('data-selected-index');
@@ -158,6 +160,54 @@ describe('Day in the Life carousel', () => {
       index = await carousel.getAttribute('data-selected-index');
     }
     expect(index).not.toBe(firstIndex);
+    await page.context().close();
+  });
+});
+
+describe('prerendered public pages', () => {
+  it.each([
+    ['/', 'Spark: research-based habit coaching'],
+    ['/interest', 'Start your evolution | Spark'],
+    ['/products', 'Products | Spark'],
+    ['/me', 'The founder | Spark'],
+    ['/evolutions', 'Evolution cycles | Spark'],
+  ])('%s arrives as HTML with its content, title and share tags for crawlers that run no JavaScript', async (path, title) => {
+    const response = await fetch(`${baseUrl()}${path}`, { headers: { 'accept-encoding': 'br' } });
+    expect(response.headers.get('content-encoding')).toBe('br');
+    const html = await response.text();
+    const url = `${baseUrl()}${path}`;
+    expect(html).toContain(`<title>${title}</title>`);
+    expect(html).toContain(`<meta property="og:title" content="${title}" />`);
+    expect(html).toContain(`<meta property="og:url" content="${url}" />`);
+    expect(html).toContain(`<link rel="canonical" href="${url}" />`);
+    expect(html).toMatch(/<div id="root">.*<h1[^>]*>.+<\/h1>.*<footer/s);
+  });
+
+  it('hydrates /interest in place, keeping what the visitor typed before the page became interactive', async () => {
+    const page = await newPage(browser, { viewport: phoneViewport });
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
+    // A slow phone: the page's own chunk arrives late, so the visitor types into the prerendered form.
+    await page.route(/\/assets\/interest-page-[\w-]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto('/interest', { waitUntil: 'commit' });
+    const form = page.getByRole('form', { name: 'Express interest' }).first();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.evaluate(`window.prerenderedHeading = document.querySelector('h1')`);
+    await form.getByLabel('Email').fill('typed-early@example.com');
+    await form.getByLabel('I am a').selectOption('coach');
+    expect(await form.getByRole('button', { name: 'Get Started Free' }).isDisabled()).toBe(true);
+
+    await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+    await form.getByRole('button', { name: 'Get Started Free' }).waitFor();
+    expect(await form.getByRole('button', { name: 'Get Started Free' }).isEnabled()).toBe(true);
+    // The very element that arrived in the HTML: hydrated, not thrown away and rendered again.
+    expect(await page.evaluate(`window.prerenderedHeading === document.querySelector('h1')`)).toBe(true);
+    expect(await form.getByLabel('Email').inputValue()).toBe('typed-early@example.com');
+    expect(await form.getByLabel('I am a').inputValue()).toBe('coach');
+    expect(consoleErrors).toEqual([]);
     await page.context().close();
   });
 });

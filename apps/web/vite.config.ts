@@ -36,9 +36,11 @@ function precompressedTwins(): Plugin {
 // bundle would silently be React's development build.
 if (process.argv.includes('build') && process.env.NODE_ENV !== 'production') process.env.NODE_ENV = 'production';
 
-export default defineConfig({
+// `vite build --ssr` builds only entry-server.tsx, for scripts/prerender-web.mjs: no CSS, PWA or twins.
+export default defineConfig(({ isSsrBuild }) => ({
   root: fromHere('.'),
-  plugins: [
+  publicDir: isSsrBuild ? false : 'public',
+  plugins: isSsrBuild ? [react()] : [
     react(),
     tailwindcss(),
     // The client app is an installable PWA: the shell is precached, the home data served from cache offline.
@@ -63,7 +65,7 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
-        globIgnores: ['og-image.png', 'ditl-slides/**'],
+        globIgnores: ['og-image.png', 'ditl-slides/**', 'prerendered/**'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/health/, /^\/metrics/],
         runtimeCaching: [
@@ -80,13 +82,20 @@ export default defineConfig({
   resolve: {
     alias: { '@spark/contracts': fromHere('../../libs/contracts/src/index.ts') },
   },
-  build: {
-    outDir: fromHere('../../dist/web'),
-    emptyOutDir: true,
-    // The budget is per route (landing ≤ 120 KiB gzipped), so warn early on any big chunk.
-    chunkSizeWarningLimit: 250,
-  },
+  build: isSsrBuild
+    ? {
+        outDir: fromHere('../../dist/web-ssr'),
+        emptyOutDir: true,
+        // The repository is CommonJS by default; .mjs keeps Node loading this output as ES modules.
+        rollupOptions: { output: { entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } },
+      }
+    : {
+        outDir: fromHere('../../dist/web'),
+        emptyOutDir: true,
+        // The budget is per route (landing ≤ 120 KiB gzipped), so warn early on any big chunk.
+        chunkSizeWarningLimit: 250,
+      },
   server: {
     proxy: { '/api': 'http://localhost:8080' },
   },
-});
+}));

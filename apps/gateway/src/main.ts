@@ -53,7 +53,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   registerMetrics(fastify);
   // Before Nest registers its routes (at listen), so the document's onRoute hook sees them all.
   registerOpenApi(fastify, '0.1.0');
-  await registerSpa(fastify, config.WEB_DIST);
+  await registerSpa(fastify, config.WEB_DIST, config.PUBLIC_URL);
   await app.listen(config.PORT, config.HOST);
   logger.info({ port: config.PORT }, 'ready');
   return {

@@ -11,3 +11,4 @@ export * from './progress';
 export * from './coach';
 export * from './investors';
 export * from './dev-log';
+export * from './prerender';

@@ -1,23 +1,29 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { HttpException } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
 import { toErrorBody } from '../http/error-body';
-import { HttpException } from '@nestjs/common';
+import { preferredEncoding, PrerenderedPages } from './prerendered-pages';
 
 /**
  * Serves the built SPA from the same origin as /api: hashed assets cached for a year and sent
- * precompressed, every other GET outside /api answered with index.html so client-side routes
- * survive a reload.
+ * precompressed, the prerendered public pages with their HTML already in, and index.html for
+ * every other GET outside /api so client-side routes survive a reload.
  */
-export async function registerSpa(fastify: FastifyInstance, webDist: string): Promise<void> {
+export async function registerSpa(fastify: FastifyInstance, webDist: string, publicUrl: string): Promise<void> {
   if (!webDist || !existsSync(join(webDist, 'index.html'))) return;
+  const prerendered = PrerenderedPages.load(webDist, publicUrl);
   await fastify.register(fastifyStatic, {
     root: webDist,
     wildcard: false,
+    // `/` is a prerendered page like the others, answered below.
+    index: false,
     // The web build writes .br/.gz twins (apps/web/vite.config.ts); sending them cuts the entry chunk
     // from ~320 KB to ~90 KB, which is most of a phone's first paint.
     preCompressed: true,
+    // Prerendered pages still hold the origin placeholder; they are only served through `prerendered`.
+    allowedPath: (pathName) => !pathName.startsWith('/prerendered/'),
     setHeaders: (reply, path) => {
       const immutable = path.includes(`${join(webDist, 'assets')}`);
       void reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -29,6 +35,11 @@ export async function registerSpa(fastify: FastifyInstance, webDist: string): Pr
       return reply.status(404).send(body);
     }
     void reply.header('cache-control', 'no-cache');
-    return reply.sendFile('index.html');
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    const page = prerendered.find(request.url, encoding);
+    if (!page) return reply.sendFile('index.html');
+    void reply.header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+    if (encoding !== 'identity') void reply.header('content-encoding', encoding);
+    return reply.send(page);
   });
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 
 export interface PageMeta {
   title: string;
@@ -7,10 +7,54 @@ export interface PageMeta {
   path: string;
 }
 
+export interface MetaTag {
+  attribute: 'name' | 'property';
+  key: string;
+  content: string;
+}
+
+export interface PageHead {
+  title: string;
+  tags: MetaTag[];
+  canonical: string;
+}
+
 const siteName = 'Spark';
 const shareImagePath = '/og-image.png';
 
-function setMeta(attribute: 'name' | 'property', key: string, content: string): void {
+/** The document head of one page: title, description, Open Graph and Twitter tags, canonical link. */
+export function pageHeadOf({ title, description, path }: PageMeta, origin: string): PageHead {
+  // The landing page's title already leads with the brand; others get it appended.
+  const fullTitle = title.startsWith(siteName) ? title : `${title} | ${siteName}`;
+  const url = new URL(path, origin).href;
+  const image = new URL(shareImagePath, origin).href;
+  const tag = (attribute: MetaTag['attribute'], key: string, content: string): MetaTag => ({ attribute, key, content });
+  return {
+    title: fullTitle,
+    canonical: url,
+    tags: [
+      tag('name', 'description', description),
+      tag('property', 'og:type', 'website'),
+      tag('property', 'og:site_name', siteName),
+      tag('property', 'og:title', fullTitle),
+      tag('property', 'og:description', description),
+      tag('property', 'og:url', url),
+      tag('property', 'og:image', image),
+      tag('name', 'twitter:card', 'summary_large_image'),
+      tag('name', 'twitter:title', fullTitle),
+      tag('name', 'twitter:description', description),
+      tag('name', 'twitter:image', image),
+    ],
+  };
+}
+
+/**
+ * Set only while pages are prerendered at build time (entry-server.tsx): effects do not run there,
+ * so the page hands its meta to the prerenderer during render instead.
+ */
+export const PageMetaCollector = createContext<((meta: PageMeta) => void) | null>(null);
+
+function setMeta({ attribute, key, content }: MetaTag): void {
   let element = document.head.querySelector<HTMLMetaElement>(`meta[${attribute}="${key}"]`);
   if (!element) {
     element = document.createElement('meta');
@@ -31,24 +75,13 @@ function setCanonical(href: string): void {
 }
 
 /** Sets the document title plus description, Open Graph and Twitter tags for one route. */
-export function usePageMeta({ title, description, path }: PageMeta): void {
+export function usePageMeta(meta: PageMeta): void {
+  useContext(PageMetaCollector)?.(meta);
+  const { title, description, path } = meta;
   useEffect(() => {
-    // The landing page's title already leads with the brand; others get it appended.
-    const fullTitle = title.startsWith(siteName) ? title : `${title} | ${siteName}`;
-    const url = new URL(path, window.location.origin).href;
-    const image = new URL(shareImagePath, window.location.origin).href;
-    document.title = fullTitle;
-    setMeta('name', 'description', description);
-    setMeta('property', 'og:type', 'website');
-    setMeta('property', 'og:site_name', siteName);
-    setMeta('property', 'og:title', fullTitle);
-    setMeta('property', 'og:description', description);
-    setMeta('property', 'og:url', url);
-    setMeta('property', 'og:image', image);
-    setMeta('name', 'twitter:card', 'summary_large_image');
-    setMeta('name', 'twitter:title', fullTitle);
-    setMeta('name', 'twitter:description', description);
-    setMeta('name', 'twitter:image', image);
-    setCanonical(url);
+    const head = pageHeadOf({ title, description, path }, window.location.origin);
+    document.title = head.title;
+    head.tags.forEach(setMeta);
+    setCanonical(head.canonical);
   }, [title, description, path]);
 }

@@ -1,12 +1,13 @@
-import { lazy, Suspense } from 'react';
-import { Outlet } from 'react-router-dom';
+import { lazy, Suspense, useEffect } from 'react';
+import { Outlet, useNavigation } from 'react-router-dom';
 import { ScrollToHash } from '../ui/layout/scroll-to-hash';
 import { Spinner } from '../ui/spinner';
 import { useToasterNeeded } from '../ui/toaster-gate';
 
 const Toaster = lazy(() => import('../ui/toaster'));
 
-function PageFallback() {
+/** Shown while the first screen's chunk loads (a page that was not prerendered). */
+export function PageFallback() {
   return (
     <div className="flex min-h-[60vh] items-center justify-center text-spark-600">
       <Spinner label="Loading page" />
@@ -17,9 +18,14 @@ function PageFallback() {
 /** Shared by every screen; the toaster lives here so a toast survives navigation. */
 export function RootLayout() {
   const toasterNeeded = useToasterNeeded();
+  // The next screen's chunk is loading: the current one stays, with a bar across the top.
+  const loadingNextScreen = useNavigation().state === 'loading';
+  // Marks the moment React has taken over the page (a prerendered one is on screen before that).
+  useEffect(() => void document.documentElement.setAttribute('data-interactive', 'true'), []);
   return (
     <>
       <ScrollToHash />
+      {loadingNextScreen && <div role="progressbar" aria-label="Loading page" className="fixed inset-x-0 top-0 z-50 h-1 animate-pulse bg-spark-500" />}
       <Suspense fallback={<PageFallback />}>
         <Outlet />
       </Suspense>

@@ -1,60 +1,49 @@
-import { lazy } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { RootLayout } from './root-layout';
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router-dom';
+import { PageFallback, RootLayout } from './root-layout';
 
-// Each screen is its own chunk: the public pages never download the app or the dashboard,
-// and static pages skip the server-state layout (TanStack Query) too.
-const LandingPage = lazy(() => import('../features/landing/components/landing-page'));
-const InterestPage = lazy(() => import('../features/interest/components/interest-page'));
-const ThankYouPage = lazy(() => import('../features/interest/components/thank-you-page'));
-const ProductsPage = lazy(() => import('../features/products/components/products-page'));
-const FounderPage = lazy(() => import('../features/founder/components/founder-page'));
-const EvolutionsPage = lazy(() => import('../features/evolutions/components/evolutions-page'));
-const SignInPage = lazy(() => import('../features/auth/components/sign-in-page'));
-const SignupPage = lazy(() => import('../features/auth/components/signup-page'));
-const MagicLinkAuthPage = lazy(() => import('../features/auth/components/magic-link-auth-page'));
-const CoachDashboardPage = lazy(() => import('../features/coach/components/coach-dashboard-page'));
-const DonatePage = lazy(() => import('../features/investors/components/donate-page'));
-const LogListPage = lazy(() => import('../features/dev-log/components/log-list-page'));
-const LogPostPage = lazy(() => import('../features/dev-log/components/log-post-page'));
-const ClientHomePage = lazy(() => import('../features/client-app/components/client-home-page'));
-const GoalPage = lazy(() => import('../features/onboarding/components/goal-page'));
-const ConfirmationPage = lazy(() => import('../features/onboarding/components/confirmation-page'));
-const OnboardingPage = lazy(() => import('../features/onboarding/components/onboarding-page'));
-const DitlWelcomePage = lazy(() => import('../features/ditl/components/ditl-welcome-page'));
-const ServerStateLayout = lazy(() => import('./server-state-layout'));
-const NotFoundPage = lazy(() => import('../features/errors/components/not-found-page'));
+/** What a route says about itself: `prerender` pages are rendered to HTML at build time (entry-server.tsx). */
+export interface RouteHandle {
+  prerender?: boolean;
+}
+
+// The public pages a visitor or a search engine opens first: their HTML is in the first response.
+const prerendered: RouteHandle = { prerender: true };
+
+// Each screen is its own chunk, loaded by the router before it renders the route (so a prerendered
+// page is hydrated in one pass): the public pages never download the app or the dashboard, and
+// static pages skip the server-state layout (TanStack Query) too.
+const screen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
 
 export const routes: RouteObject[] = [
   {
-    element: <RootLayout />,
+    Component: RootLayout,
+    HydrateFallback: PageFallback,
     children: [
-      { path: '/', element: <LandingPage /> },
-      { path: '/products', element: <ProductsPage /> },
-      { path: '/me', element: <FounderPage /> },
-      { path: '/evolutions', element: <EvolutionsPage /> },
+      { path: '/', lazy: screen(() => import('../features/landing/components/landing-page')), handle: prerendered },
+      { path: '/products', lazy: screen(() => import('../features/products/components/products-page')), handle: prerendered },
+      { path: '/me', lazy: screen(() => import('../features/founder/components/founder-page')), handle: prerendered },
+      { path: '/evolutions', lazy: screen(() => import('../features/evolutions/components/evolutions-page')), handle: prerendered },
       {
-        element: <ServerStateLayout />,
+        lazy: screen(() => import('./server-state-layout')),
         children: [
-          { path: '/interest', element: <InterestPage /> },
-          { path: '/interest/thank-you', element: <ThankYouPage /> },
-          { path: '/signin', element: <SignInPage /> },
-          { path: '/signup', element: <SignupPage /> },
-          { path: '/magic-link-auth', element: <MagicLinkAuthPage /> },
-          { path: '/coach', element: <CoachDashboardPage /> },
-          { path: '/donate', element: <DonatePage /> },
-          { path: '/log', element: <LogListPage /> },
-          { path: '/log/:slug', element: <LogPostPage /> },
-          { path: '/app', element: <ClientHomePage /> },
-          { path: '/goal', element: <GoalPage /> },
-          { path: '/confirmation', element: <ConfirmationPage /> },
-          { path: '/onboarding', element: <OnboardingPage /> },
-          { path: '/ditl-welcome', element: <DitlWelcomePage /> },
+          { path: '/interest', lazy: screen(() => import('../features/interest/components/interest-page')), handle: prerendered },
+          { path: '/interest/thank-you', lazy: screen(() => import('../features/interest/components/thank-you-page')) },
+          { path: '/signin', lazy: screen(() => import('../features/auth/components/sign-in-page')) },
+          { path: '/signup', lazy: screen(() => import('../features/auth/components/signup-page')) },
+          { path: '/magic-link-auth', lazy: screen(() => import('../features/auth/components/magic-link-auth-page')) },
+          { path: '/coach', lazy: screen(() => import('../features/coach/components/coach-dashboard-page')) },
+          { path: '/donate', lazy: screen(() => import('../features/investors/components/donate-page')) },
+          { path: '/log', lazy: screen(() => import('../features/dev-log/components/log-list-page')) },
+          { path: '/log/:slug', lazy: screen(() => import('../features/dev-log/components/log-post-page')) },
+          { path: '/app', lazy: screen(() => import('../features/client-app/components/client-home-page')) },
+          { path: '/goal', lazy: screen(() => import('../features/onboarding/components/goal-page')) },
+          { path: '/confirmation', lazy: screen(() => import('../features/onboarding/components/confirmation-page')) },
+          { path: '/onboarding', lazy: screen(() => import('../features/onboarding/components/onboarding-page')) },
+          { path: '/ditl-welcome', lazy: screen(() => import('../features/ditl/components/ditl-welcome-page')) },
         ],
       },
-      { path: '*', element: <NotFoundPage /> },
+      { path: '*', lazy: screen(() => import('../features/errors/components/not-found-page')) },
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);

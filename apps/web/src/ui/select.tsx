@@ -1,9 +1,9 @@
-import type { SelectHTMLAttributes } from 'react';
+import type { ComponentProps } from 'react';
 import { classNames } from './class-names';
 import { fieldClasses } from './input';
 
 // A styled native select: the platform's own picker is the most accessible one on phones.
-export function Select({ className, children, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
+export function Select({ className, children, ...props }: ComponentProps<'select'>) {
   return (
     <div className="relative">
       <select className={classNames(fieldClasses, 'appearance-none pr-10', className)} {...props}>

@@ -18,5 +18,5 @@ function subscribe(listener: () => void): () => void {
 }
 
 export function useToasterNeeded(): boolean {
-  return useSyncExternalStore(subscribe, () => toasterNeeded);
+  return useSyncExternalStore(subscribe, () => toasterNeeded, () => false);
 }

@@ -14,6 +14,8 @@ export interface SessionState {
 const renewAheadMs = 60_000;
 const minimumRenewDelayMs = 5_000;
 const retryAfterOutageMs = 30_000;
+// setTimeout fires at once for any delay beyond this (about 24.8 days).
+const longestTimerMs = 2 ** 31 - 1;
 
 // The access token lives here, in memory only: a page reload restores it from the refresh cookie.
 let state: SessionState = { status: 'loading', session: null };
@@ -62,7 +64,7 @@ function refreshOnce(): Promise<Session | null> {
 
 function scheduleRenewal(delayMs: number): void {
   clearTimeout(renewTimer);
-  renewTimer = setTimeout(() => void renewInBackground(), Math.max(delayMs, minimumRenewDelayMs));
+  renewTimer = setTimeout(() => void renewInBackground(), Math.min(Math.max(delayMs, minimumRenewDelayMs), longestTimerMs));
 }
 
 async function renewInBackground(): Promise<void> {
@@ -81,7 +83,8 @@ async function renewInBackground(): Promise<void> {
 /** Holds a session just issued (by a redeemed link or code, or a refresh) and keeps it fresh. */
 export function startSession(session: Session): void {
   setState({ status: 'signed-in', session });
-  scheduleRenewal(session.expires_at * 1000 - Date.now() - renewAheadMs);
+  // From expires_in, not expires_at: a device clock that is off (or faked) must not start a renewal storm.
+  scheduleRenewal(session.expires_in * 1000 - renewAheadMs);
 }
 
 /** Forgets the session in this tab; the server side is ended by `signOut`. */

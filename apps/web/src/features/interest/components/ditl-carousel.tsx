@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import Autoplay from 'embla-carousel-autoplay';
 import useEmblaCarousel from 'embla-carousel-react';
 import { useCallback, useEffect, useState } from 'react';
+import { useNearViewport } from '../../../lib/use-near-viewport';
 import { classNames } from '../../../ui/class-names';
 import { Icon } from '../../../ui/icon';
 import { Spinner } from '../../../ui/spinner';
@@ -76,12 +77,13 @@ function SlideTrack({ slides }: { slides: DitlSlide[] }) {
   );
 }
 
-/** The "Day in the Life" slides, auto-advancing every 4 s, looping and centred. */
+/** The "Day in the Life" slides, auto-advancing every 4 s, looping and centred; loaded as they come near the screen. */
 export function DitlCarousel() {
-  const { data: slides, isPending } = useQuery({ queryKey: ['ditl-slides'], queryFn: fetchDitlSlides, staleTime: Infinity });
-  if (isPending) {
+  const [placeholder, near] = useNearViewport<HTMLDivElement>();
+  const { data: slides, isPending } = useQuery({ queryKey: ['ditl-slides'], queryFn: fetchDitlSlides, staleTime: Infinity, enabled: near });
+  if (!near || isPending) {
     return (
-      <div className="flex justify-center py-16 text-spark-600">
+      <div ref={placeholder} className="flex min-h-64 items-center justify-center text-spark-600">
         <Spinner label="Loading slides" />
       </div>
     );

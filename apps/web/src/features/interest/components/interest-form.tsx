@@ -1,11 +1,11 @@
-import { createLeadRequestSchema } from '@spark/contracts';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { readStored, storageKeys, writeStored } from '../../../lib/storage-keys';
+import { useHydrated } from '../../../lib/use-hydrated';
 import { Button } from '../../../ui/button';
 import { classNames } from '../../../ui/class-names';
 import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
-import { useCreateLead } from '../hooks/use-create-lead';
+import { loadLeadSubmission, useCreateLead } from '../hooks/use-create-lead';
 
 type FormRole = 'client' | 'coach';
 
@@ -21,36 +21,41 @@ interface InterestFormProps {
   tone?: 'dark' | 'light';
 }
 
-/** E-mail plus role: the form behind most of the site's calls to action. */
+/**
+ * E-mail plus role: the form behind most of the site's calls to action. Its fields are uncontrolled,
+ * read on submit, because the page is prerendered: what a visitor types before React has taken over
+ * the page must survive hydration, and a controlled field would be reset to its empty state.
+ */
 export function InterestForm({ tone = 'light' }: InterestFormProps) {
   const fieldId = useId();
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<FormRole>(storedRolePreference);
+  const roleField = useRef<HTMLSelectElement>(null);
   const [emailError, setEmailError] = useState<string | null>(null);
   const createLead = useCreateLead();
+  const hydrated = useHydrated();
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  // This browser's stored preference, unless the visitor already picked a role before hydration.
+  useEffect(() => {
+    const select = roleField.current;
+    if (select && select.options[select.selectedIndex]?.defaultSelected) select.value = storedRolePreference();
+  }, []);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const fields = new FormData(event.currentTarget);
+    const email = String(fields.get('email') ?? '');
+    const role = String(fields.get('role') ?? '');
     if (!email.trim() || !role || createLead.isPending) return;
-    const parsed = createLeadRequestSchema.safeParse({ email, role });
-    if (!parsed.success) {
-      setEmailError(parsed.error.issues[0]?.message ?? 'Enter a valid email address');
-      return;
-    }
-    setEmailError(null);
-    createLead.mutate(parsed.data);
+    const check = (await loadLeadSubmission()).checkLeadForm({ email, role });
+    setEmailError(check.ok ? null : check.emailError);
+    if (check.ok) createLead.mutate(check.request);
   };
 
-  const chooseRole = (value: string) => {
-    const next: FormRole = value === 'coach' ? 'coach' : 'client';
-    setRole(next);
-    writeStored(storageKeys.landingRolePreference, next);
-  };
+  const chooseRole = (value: string) => writeStored(storageKeys.landingRolePreference, value === 'coach' ? 'coach' : 'client');
 
   const labelClasses = classNames('mb-1.5 block text-sm font-medium', tone === 'dark' ? 'text-slate-200' : 'text-ink-950');
 
   return (
-    <form onSubmit={submit} aria-label="Express interest" className="grid gap-4 sm:grid-cols-[1.4fr_1fr_auto] sm:items-end">
+    <form onSubmit={(event) => void submit(event)} onFocus={() => void loadLeadSubmission()} aria-label="Express interest" className="grid gap-4 sm:grid-cols-[1.4fr_1fr_auto] sm:items-end">
       <div>
         <label htmlFor={`${fieldId}-email`} className={labelClasses}>
           Email
@@ -62,8 +67,6 @@ export function InterestForm({ tone = 'light' }: InterestFormProps) {
           autoComplete="email"
           required
           placeholder="you@example.com"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
           aria-invalid={emailError ? true : undefined}
           aria-describedby={emailError ? `${fieldId}-email-error` : undefined}
         />
@@ -72,7 +75,7 @@ export function InterestForm({ tone = 'light' }: InterestFormProps) {
         <label htmlFor={`${fieldId}-role`} className={labelClasses}>
           I am a
         </label>
-        <Select id={`${fieldId}-role`} name="role" value={role} onChange={(event) => chooseRole(event.target.value)}>
+        <Select ref={roleField} id={`${fieldId}-role`} name="role" defaultValue="client" onChange={(event) => chooseRole(event.target.value)}>
           {roleOptions.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
@@ -80,7 +83,7 @@ export function InterestForm({ tone = 'light' }: InterestFormProps) {
           ))}
         </Select>
       </div>
-      <Button type="submit" size="lg" disabled={createLead.isPending} className="w-full sm:w-auto">
+      <Button type="submit" size="lg" disabled={!hydrated || createLead.isPending} className="w-full sm:w-auto">
         {createLead.isPending ? 'Processing...' : 'Get Started Free'}
       </Button>
       {emailError && (

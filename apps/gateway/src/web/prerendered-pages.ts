@@ -1,0 +1,58 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { PRERENDER_ORIGIN_PLACEHOLDER } from '@spark/contracts';
+
+export type ContentEncoding = 'br' | 'gzip' | 'identity';
+
+interface PrerenderedPage {
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/** The best encoding of ours the client accepts (q-values beyond "not 0" are not weighed). */
+export function preferredEncoding(acceptEncoding: string | undefined): ContentEncoding {
+  const accepted = new Set(
+    (acceptEncoding ?? '')
+      .split(',')
+      .map((part) => part.trim().toLowerCase())
+      .filter((part) => !/;\s*q=0(\.0*)?$/.test(part))
+      .map((part) => part.split(';')[0]),
+  );
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/**
+ * The public pages the web build prerendered (scripts/prerender-web.mjs), with this deployment's
+ * origin filled in, compressed once at start: they are a few KiB each and served on every first visit.
+ */
+export class PrerenderedPages {
+  private constructor(private readonly pages: Map<string, PrerenderedPage>) {}
+
+  static load(webDist: string, publicUrl: string): PrerenderedPages {
+    const folder = join(webDist, 'prerendered');
+    const manifest = join(folder, 'pages.json');
+    if (!existsSync(manifest)) return new PrerenderedPages(new Map());
+    const origin = new URL(publicUrl).origin;
+    const files = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, string>;
+    const pages = new Map<string, PrerenderedPage>();
+    for (const [path, file] of Object.entries(files)) {
+      const identity = Buffer.from(readFileSync(join(folder, file), 'utf8').replaceAll(PRERENDER_ORIGIN_PLACEHOLDER, origin));
+      pages.set(path, {
+        identity,
+        br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+        gzip: gzipSync(identity, { level: 9 }),
+      });
+    }
+    return new PrerenderedPages(pages);
+  }
+
+  /** The page for a request path (query ignored), in `encoding`; undefined when it was not prerendered. */
+  find(url: string, encoding: ContentEncoding): Buffer | undefined {
+    const path = url.split('?')[0] ?? url;
+    return this.pages.get(path.length > 1 ? path.replace(/\/$/, '') : path)?.[encoding];
+  }
+}

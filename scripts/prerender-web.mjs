@@ -1,0 +1,36 @@
+// After `vite build` (dist/web) and `vite build --ssr` (dist/web-ssr): renders every page marked
+// `handle.prerender` into the SPA's index.html and writes dist/web/prerendered/{name}.html plus
+// pages.json (path → file), which the gateway serves for those paths (apps/gateway/src/web/spa.ts).
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const webDist = join(root, 'dist', 'web');
+const outDir = join(webDist, 'prerendered');
+
+const { prerenderedPaths, renderPage } = await import(pathToFileURL(join(root, 'dist', 'web-ssr', 'entry-server.mjs')).href);
+const template = await readFile(join(webDist, 'index.html'), 'utf8');
+
+/** Replaces exactly one match of `pattern`, so a changed index.html fails the build instead of shipping a blank page. */
+function replaceOnce(html, pattern, replacement) {
+  const matches = html.match(new RegExp(pattern, 'g')) ?? [];
+  if (matches.length !== 1) throw new Error(`index.html: expected one ${pattern}, found ${matches.length}`);
+  return html.replace(pattern, () => replacement);
+}
+
+await rm(outDir, { recursive: true, force: true });
+await mkdir(outDir, { recursive: true });
+const pages = {};
+for (const path of prerenderedPaths()) {
+  const page = await renderPage(path);
+  let html = replaceOnce(template, /\s*<title>[^<]*<\/title>/, '');
+  html = replaceOnce(html, /\s*<meta\s+name="description"[^>]*>/, '');
+  html = replaceOnce(html, /<\/head>/, `  ${page.head}\n  </head>`);
+  html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root">${page.body}</div>`);
+  const file = `${path === '/' ? 'home' : path.slice(1).replace(/\//g, '-')}.html`;
+  await writeFile(join(outDir, file), html);
+  pages[path] = file;
+}
+await writeFile(join(outDir, 'pages.json'), `${JSON.stringify(pages, null, 2)}\n`);
+console.log(`prerendered ${Object.keys(pages).length} pages: ${Object.keys(pages).join(' ')}`);
