@@ -85,6 +85,18 @@ describe('the coach dashboard API: leads', () => {
     expect((await call('GET', '/api/coach/leads?cursor=garbage', coach)).status).toBe(400);
   });
 
+  it("counts a coach's own approve and reject in the very next overview", async () => {
+    const overview = async () => leadCountersSchema.parse(((await (await call('GET', '/api/coach/overview', coach)).json()) as { leads: unknown }).leads);
+    const [toApprove, toReject] = [await newLead(), await newLead('coach')];
+    await newLead('investor');
+    const before = await overview();
+    expect((await call('POST', `/api/coach/leads/${toApprove.id}/approve`, coach)).status).toBe(200);
+    const approved = await overview();
+    expect(approved).toEqual({ ...before, pending: before.pending - 1, approved: before.approved + 1, activeUsers: before.activeUsers + 1 });
+    expect((await call('POST', `/api/coach/leads/${toReject.id}/reject`, coach)).status).toBe(200);
+    expect(await overview()).toEqual({ ...approved, pending: approved.pending - 1, rejected: approved.rejected + 1 });
+  });
+
   it('a coach cannot approve, reject or resend an investor lead', async () => {
     const investor = await newLead('investor');
     for (const action of ['approve', 'reject', 'resend']) {

@@ -12,7 +12,6 @@ import type {
   ResponseOf,
 } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
-import { CoalescedRead } from './coach-coalesced-read';
 import type { CoachLeadsRepository } from './coach-leads.repository';
 import { decodeLeadCursor, encodeLeadCursor } from './lead-cursor';
 import type { LeadRow } from './leads.repository';
@@ -32,16 +31,11 @@ export interface CoachLeadsOptions {
 const notFound = () => new DomainError('NOT_FOUND', 'Lead not found.');
 
 export class CoachLeadsService {
-  // Counting is a scan of every lead: concurrent dashboards share one (see docs/benchmarks.md).
-  private readonly counterRows: CoalescedRead<Awaited<ReturnType<CoachLeadsRepository['counters']>>>;
-
   constructor(
     private readonly leads: CoachLeadsRepository,
     private readonly ports: CoachLeadsPorts,
     private readonly options: CoachLeadsOptions = { waitForClaimMs: 8000 },
-  ) {
-    this.counterRows = new CoalescedRead(() => this.leads.counters());
-  }
+  ) {}
 
   async list(request: PayloadOf<'leads.list'>): Promise<LeadPage> {
     const rows = await this.leads.list({
@@ -58,7 +52,7 @@ export class CoachLeadsService {
 
   async counters(): Promise<LeadCounters> {
     const counters: LeadCounters = { total: 0, pending: 0, approved: 0, activeUsers: 0, rejected: 0 };
-    for (const row of await this.counterRows.get()) {
+    for (const row of await this.leads.counters()) {
       const count = Number(row.count);
       counters.total += count;
       if (row.user_created) counters.activeUsers += count;
