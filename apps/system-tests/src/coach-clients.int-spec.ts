@@ -58,6 +58,24 @@ describe('the coach dashboard API: clients', () => {
     expect(attention.items.map((client) => client.attention.reason)).toEqual(['No spark for 5 days', 'Streak broken: no spark yesterday', null, null]);
   });
 
+  it('pages the attention sort by days without a spark, as numbers (12 before 9)', async () => {
+    await seedClient('idle-12', 40, 12);
+    await seedClient('idle-9', 40, 9);
+    await seedClient('idle-3', 40, 3);
+    const all = clientPageSchema.parse(await (await call('GET', '/api/coach/clients?sort=attention&limit=100')).json());
+    const idle = all.items.filter((client) => client.status === 'active').map((client) => client.daysSinceLastSpark ?? 0);
+    expect(idle).toEqual([...idle].sort((a, b) => b - a));
+    expect(idle.slice(0, 2)).toEqual([12, 9]);
+    const paged: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page = clientPageSchema.parse(await (await call('GET', `/api/coach/clients?sort=attention&limit=2${cursor ? `&cursor=${cursor}` : ''}`)).json());
+      paged.push(...page.items.map((client) => client.userId));
+      cursor = page.nextCursor;
+    }
+    expect(paged).toEqual(all.items.map((client) => client.userId));
+  });
+
   it('shows a client with trends over the cycle, and edits the record', async () => {
     const userId = await seedClient('trendy', 3, 0);
     await db.query(
