@@ -12,10 +12,24 @@ export function cycleLengthDays(customEvolutionDays: number | null | undefined):
   return customEvolutionDays && customEvolutionDays > 0 ? customEvolutionDays : DEFAULT_EVOLUTION_DAYS;
 }
 
+// Building an Intl.DateTimeFormat costs far more than using one: one per zone, made once. The cap only
+// bounds what odd spellings of zones (Intl accepts any letter case) could make it hold.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    // en-CA formats as YYYY-MM-DD; the zone's DST rules come from the runtime's tz database.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    if (dateFormats.size >= 1000) dateFormats.clear();
+    dateFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 /** Whether `timeZone` is an IANA zone this runtime knows. */
 export function isValidTimeZone(timeZone: string): boolean {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
+    dateFormat(timeZone);
     return true;
   } catch {
     return false;
@@ -24,8 +38,7 @@ export function isValidTimeZone(timeZone: string): boolean {
 
 /** The calendar date an instant falls on in a time zone, as `YYYY-MM-DD`. */
 export function localDate(instant: Date, timeZone: string): string {
-  // en-CA formats as YYYY-MM-DD; the zone's DST rules come from the runtime's tz database.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  return dateFormat(timeZone).format(instant);
 }
 
 // Calendar dates compared as UTC midnights: no DST hour can make a day 23 or 25 hours long here.

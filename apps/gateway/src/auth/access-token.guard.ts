@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
@@ -28,7 +29,9 @@ export class AccessTokenGuard implements CanActivate {
     secret: string,
     private readonly reflector: Reflector = new Reflector(),
   ) {
-    this.jwt = new JwtService({ secret });
+    // A key object, not the string: jsonwebtoken first tries every string secret as a PEM public key and
+    // catches the failure, which cost more than the HMAC itself on every request.
+    this.jwt = new JwtService({ secret: createSecretKey(Buffer.from(secret)) });
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
