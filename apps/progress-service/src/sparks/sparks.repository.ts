@@ -47,44 +47,51 @@ export class SparksRepository {
   /**
    * Records the spark and moves the counters in ONE transaction holding the progress row's lock,
    * so concurrent captures of one client serialise and none is lost. A client id seen before
-   * returns the first spark and leaves the counters alone.
+   * returns the first spark and leaves the counters alone. Four round trips (BEGIN, lock, one
+   * statement for the spark and its counters, COMMIT) on every capture but a client's first.
    */
   async record(spark: NewSpark, evolutionDays: { start: string; end: string }, update: CounterUpdate) {
     return this.dataSource.transaction(async (manager) => {
       const progress = await this.lockProgress(manager, spark, evolutionDays);
-      const inserted: SparkRow[] = await manager.query(
-        `INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type, note)
-         VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (user_id, client_spark_id) DO NOTHING RETURNING ${sparkColumns}`,
-        [spark.userId, spark.clientSparkId, spark.sparkType, spark.fileKey, spark.fileType, spark.note],
-      );
-      if (!inserted[0]) {
-        const existing: SparkRow[] = await manager.query(`SELECT ${sparkColumns} FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2`, [
-          spark.userId,
-          spark.clientSparkId,
-        ]);
-        return { spark: existing[0] as SparkRow, created: false, progress };
-      }
       const next = update(progress);
-      const updated: [ProgressRow[], number] = await manager.query(
-        `UPDATE progress.user_progress
-         SET spark_count = spark_count + 1, streak_count = $2, last_spark_date = $3, time_zone = $4, updated_at = now()
-         WHERE user_id = $1 RETURNING ${progressColumns}`,
-        [spark.userId, next.streakCount, next.lastSparkDate, spark.timeZone],
+      // The counters move only when the spark row is new (the UPDATE sees the INSERT's RETURNING).
+      const recorded: (SparkRow & { progress: ProgressRow })[] = await manager.query(
+        `WITH inserted AS (
+           INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type, note)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (user_id, client_spark_id) DO NOTHING RETURNING ${sparkColumns}
+         ), updated AS (
+           UPDATE progress.user_progress
+           SET spark_count = spark_count + 1, streak_count = $7, last_spark_date = $8, time_zone = $9, updated_at = now()
+           WHERE user_id = $1 AND EXISTS (SELECT 1 FROM inserted) RETURNING ${progressColumns}
+         )
+         SELECT inserted.*, (SELECT to_jsonb(updated) FROM updated) AS progress FROM inserted`,
+        [spark.userId, spark.clientSparkId, spark.sparkType, spark.fileKey, spark.fileType, spark.note, next.streakCount, next.lastSparkDate, spark.timeZone],
       );
-      return { spark: inserted[0], created: true, progress: updated[0][0] as ProgressRow };
+      const created = recorded[0];
+      if (created) {
+        const { progress: counted, ...row } = created;
+        return { spark: row, created: true, progress: counted };
+      }
+      const existing: SparkRow[] = await manager.query(`SELECT ${sparkColumns} FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2`, [
+        spark.userId,
+        spark.clientSparkId,
+      ]);
+      return { spark: existing[0] as SparkRow, created: false, progress };
     });
   }
 
   // A capture before the progress row exists (onboarding still in flight) starts one rather than failing.
   private async lockProgress(manager: EntityManager, spark: NewSpark, evolution: { start: string; end: string }): Promise<ProgressRow> {
+    const lock = `SELECT ${progressColumns} FROM progress.user_progress WHERE user_id = $1 FOR UPDATE`;
+    const rows: ProgressRow[] = await manager.query(lock, [spark.userId]);
+    if (rows[0]) return rows[0];
     await manager.query(
       `INSERT INTO progress.user_progress (user_id, email, evolution_start_date, evolution_end_date, time_zone)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING`,
       [spark.userId, spark.email, evolution.start, evolution.end, spark.timeZone],
     );
-    const rows: ProgressRow[] = await manager.query(`SELECT ${progressColumns} FROM progress.user_progress WHERE user_id = $1 FOR UPDATE`, [spark.userId]);
-    return rows[0] as ProgressRow;
+    return ((await manager.query(lock, [spark.userId])) as ProgressRow[])[0] as ProgressRow;
   }
 
   /** `ownerId` narrows the lookup to one user's sparks: someone else's id is simply not found. */
