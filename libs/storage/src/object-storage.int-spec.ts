@@ -65,7 +65,7 @@ describe('ObjectStorage against a real S3-compatible server', () => {
 
   it('sends a stream of at most one part as a single PUT', async () => {
     const sent = await s3Operations(() => storage.put({ key: 'user-1/one-part.bin', body: chunked(PART_SIZE, 1), contentType: 'application/octet-stream' }));
-    expect(sent).toEqual(['PutObject']);
+    expect(sent).toEqual(['PUT /sparks/user-1/one-part.bin']);
     expect(sha256(await readBack('user-1/one-part.bin'))).toBe(sha256(Buffer.alloc(PART_SIZE, 1)));
   });
 
@@ -78,6 +78,21 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     await storage.put({ key: 'user-1/b.bin', body: chunked(PART_SIZE + 10, 0x62), contentType: 'application/octet-stream' });
     expect(sha256(await readBack('user-1/a.bin'))).toBe(sha256(first));
     expect(sha256(await readBack('user-1/b.bin'))).toBe(sha256(Buffer.alloc(PART_SIZE + 10, 0x62)));
+  });
+
+  it('signs keys with spaces and reserved characters, and offers a download name', async () => {
+    const key = "user-1/it's a (sample) +1 ünïcode!.txt";
+    expect(await s3Operations(() => storage.put({ key, body: 'odd name', contentType: 'text/plain' }))).toEqual(['PUT /sparks/user-1/it%27s%20a%20%28sample%29%20%2B1%20%C3%BCn%C3%AFcode%21.txt']);
+    expect((await readBack(key)).toString()).toBe('odd name');
+    const response = await fetch(await storage.signedGetUrl(key, { downloadName: 'odd "name".txt' }));
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="odd name.txt"');
+  });
+
+  it('fails with S3’s own error code, without retrying it, when the bucket does not exist', async () => {
+    const sent = await s3Operations(() =>
+      expect(storage.put({ bucket: 'missing', key: 'a.txt', body: 'x', contentType: 'text/plain' })).rejects.toMatchObject({ name: 'NoSuchBucket', statusCode: 404 }),
+    );
+    expect(sent).toEqual(['PUT /missing/a.txt']);
   });
 
   it('fails with the stream’s own error and leaves no object when the body breaks after the first part', async () => {
