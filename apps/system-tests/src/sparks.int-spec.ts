@@ -87,6 +87,17 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
     expect(await counters(client.id)).toMatchObject({ spark_count: 1, streak_count: 1 });
   });
 
+  it('removes the location (an XMP packet) from a JPEG photo before it reaches S3, keeping the image data', async () => {
+    const xmp = Buffer.from('http://ns.adobe.com/xap/1.0/\0<x:xmpmeta exif:GPSLatitude="52,31.75N"/>', 'latin1');
+    const app1 = Buffer.concat([Buffer.from([0xff, 0xe1, (xmp.length + 2) >> 8, (xmp.length + 2) & 0xff]), xmp]);
+    const imageData = Buffer.from([0xff, 0xda, 0x00, 0x08, 1, 2, 3, 4, 5, 6, 0xff, 0xd9]);
+    const response = await capture(client, { file: { bytes: Buffer.concat([Buffer.from([0xff, 0xd8]), app1, imageData]), name: 'walk.jpg', type: 'image/jpeg' } });
+    const body = recordSparkResponseSchema.parse(await response.json());
+    expect(body.spark.fileType).toBe('image/jpeg');
+    const stored = Buffer.from(await (await fetch(body.spark.fileUrl ?? '')).arrayBuffer());
+    expect(stored).toEqual(Buffer.concat([Buffer.from([0xff, 0xd8]), imageData]));
+  });
+
   it('stores an empty note as null', async () => {
     const response = await capture(client, { file: { bytes: PNG, name: 'b.png', type: 'image/png' }, note: '   ' });
     expect(recordSparkResponseSchema.parse(await response.json()).spark.note).toBeNull();

@@ -1,5 +1,3 @@
-import { Transform, type TransformCallback } from 'node:stream';
-
 const EXIF_HEADER = Buffer.from('Exif\0\0', 'latin1');
 const XMP_HEADER = Buffer.from('http://ns.adobe.com/xap/1.0/\0', 'latin1');
 const GPS_POINTER_TAG = 0x8825;
@@ -40,51 +38,55 @@ export function blankExifGps(segment: Buffer): void {
 const isSegmentWithLength = (marker: number) => marker !== 0x01 && (marker < 0xd0 || marker > 0xd9);
 
 /**
- * Streams a JPEG through, removing location: the GPS block of Exif is blanked and XMP packets
- * (which may repeat the location) are dropped. Only header segments (each at most 64 KiB) are held;
- * from the start of the image data on, bytes pass straight through.
+ * Passes a JPEG through chunk by chunk, removing location: the GPS block of Exif is blanked and XMP
+ * packets (which may repeat the location) are dropped. Only header segments (each at most 64 KiB) are
+ * held; from the start of the image data on, chunks pass straight through.
  */
-export class JpegLocationStripper extends Transform {
+export class JpegLocationStripper {
   private pending = Buffer.alloc(0);
   private inImageData = false;
   private sawStart = false;
 
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    if (this.inImageData) return done(null, chunk);
+  /** The bytes that may go on now that `chunk` arrived (none while a header segment is incomplete). */
+  write(chunk: Buffer): Buffer[] {
+    if (this.inImageData) return [chunk];
+    const out: Buffer[] = [];
     this.pending = Buffer.concat([this.pending, chunk]);
-    this.drainHeaders();
-    done();
+    this.drainHeaders(out);
+    return out;
   }
 
-  override _flush(done: TransformCallback): void {
-    if (this.pending.length) this.push(this.pending);
-    done();
+  /** What is left at the end of the file. */
+  end(): Buffer[] {
+    const rest = this.pending;
+    this.pending = Buffer.alloc(0);
+    return rest.length ? [rest] : [];
   }
 
-  private drainHeaders(): void {
+  private drainHeaders(out: Buffer[]): void {
     if (!this.sawStart) {
       if (this.pending.length < 2) return;
-      this.push(this.pending.subarray(0, 2));
+      out.push(this.pending.subarray(0, 2));
       this.pending = this.pending.subarray(2);
       this.sawStart = true;
     }
     while (this.pending.length >= 4) {
       const marker = this.pending[1] as number;
       // Anything unexpected (or the start of scan) ends header parsing: pass the rest through untouched.
-      if (this.pending[0] !== 0xff || marker === 0xda || !isSegmentWithLength(marker)) return this.passThroughRest();
+      if (this.pending[0] !== 0xff || marker === 0xda || !isSegmentWithLength(marker)) return this.passThroughRest(out);
       const total = 2 + this.pending.readUInt16BE(2);
       if (this.pending.length < total) return;
       const segment = Buffer.from(this.pending.subarray(0, total));
       this.pending = this.pending.subarray(total);
       if (marker === 0xe1 && segment.subarray(4, 4 + XMP_HEADER.length).equals(XMP_HEADER)) continue;
       if (marker === 0xe1 && segment.subarray(4, 4 + EXIF_HEADER.length).equals(EXIF_HEADER)) blankExifGps(segment);
-      this.push(segment);
+      out.push(segment);
     }
   }
 
-  private passThroughRest(): void {
+  private passThroughRest(out: Buffer[]): void {
     this.inImageData = true;
-    this.push(this.pending);
+    out.push(this.pending);
     this.pending = Buffer.alloc(0);
   }
 }

@@ -1,9 +1,7 @@
-import { PassThrough, Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { SPARK_IMAGE_MAX_BYTES, SPARK_VIDEO_MAX_BYTES } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
 import type { ObjectStorage } from '@spark/storage';
-import { ByteLimit } from './byte-limit';
 import { SNIFF_BYTES, type SniffedType, sniffFileType } from './file-sniffer';
 import { JpegLocationStripper } from './jpeg-location-stripper';
 
@@ -24,19 +22,36 @@ async function readHead(iterator: AsyncIterator<Buffer>): Promise<Buffer> {
     chunks.push(next.value);
     length += next.value.length;
   }
-  return Buffer.concat(chunks);
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
 }
 
-// The peeked head first, then the rest as the consumer pulls it (back-pressure kept).
-async function* replay(head: Buffer, iterator: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
-  yield head;
-  for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+/**
+ * The file as S3 should get it: the peeked head, then the rest as S3 pulls it (back-pressure kept),
+ * failing with 413 as soon as more than the kind's limit went by, location removed from JPEG photos.
+ */
+async function* checkedBody(head: Buffer, iterator: AsyncIterator<Buffer>, type: SniffedType): AsyncGenerator<Buffer> {
+  const limit = limitOf(type);
+  const stripper = type.mime === 'image/jpeg' ? new JpegLocationStripper() : undefined;
+  let seen = 0;
+  for (let chunk: Buffer | undefined = head; chunk; chunk = await nextChunk(iterator)) {
+    seen += chunk.length;
+    if (seen > limit) throw new DomainError('PAYLOAD_TOO_LARGE', `${type.kind === 'image' ? 'Photos' : 'Videos'} can be at most ${megabytes(limit)}.`);
+    if (stripper) yield* stripper.write(chunk);
+    else yield chunk;
+  }
+  if (stripper) yield* stripper.end();
 }
+
+const nextChunk = async (iterator: AsyncIterator<Buffer>) => {
+  const next = await iterator.next();
+  return next.done ? undefined : next.value;
+};
 
 /**
  * Streams one uploaded file to `{userId}/{timestamp}.{ext}` in the sparks bucket: the real type from
  * its first bytes (415 otherwise), the size limit of its kind while it flows (413), location removed
- * from JPEG photos. Only S3's part buffers are ever held in memory, never the whole file.
+ * from JPEG photos. Only S3's part buffers are ever held in memory, never the whole file. Plain async
+ * iteration, no stream pipeline: for a small photo the pipeline's machinery cost more than the copy.
  */
 export async function storeSparkFile(storage: ObjectStorage, userId: string, file: Readable): Promise<StoredUpload> {
   const iterator = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
@@ -46,19 +61,13 @@ export async function storeSparkFile(storage: ObjectStorage, userId: string, fil
     file.destroy();
     throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Only photos (JPEG, PNG, GIF, WebP, HEIC) and videos (MP4, MOV, WebM) can be captured.');
   }
-  const limit = new ByteLimit(limitOf(type), `${type.kind === 'image' ? 'Photos' : 'Videos'} can be at most ${megabytes(limitOf(type))}.`);
-  const body = type.mime === 'image/jpeg' ? new JpegLocationStripper() : new PassThrough();
   const key = `${userId}/${Date.now()}.${type.ext}`;
-  const [flowed, stored] = await Promise.allSettled([
-    pipeline(Readable.from(replay(head, iterator)), limit, body),
-    // A failed put must also stop the flow, or the pipeline would wait on a reader that left.
-    storage.put({ key, body, contentType: type.mime }).catch((error: unknown) => {
-      body.destroy(error instanceof Error ? error : new Error(String(error)));
-      throw error;
-    }),
-  ]);
-  if (flowed.status === 'fulfilled' && stored.status === 'fulfilled') return { key, type };
-  await storage.delete(key).catch(() => undefined);
-  // The stream's own failure (413, a cut connection) explains more than S3's "body aborted".
-  throw flowed.status === 'rejected' ? flowed.reason : (stored as PromiseRejectedResult).reason;
+  try {
+    // A failing file (413, a cut connection) rejects the put with its own error, which explains more than S3's.
+    await storage.put({ key, body: checkedBody(head, iterator, type), contentType: type.mime });
+    return { key, type };
+  } catch (error) {
+    await storage.delete(key).catch(() => undefined);
+    throw error;
+  }
 }
