@@ -34,10 +34,12 @@ Client.prototype.query = function countedQuery(this: Client, ...args: unknown[])
 
 subscribe('http.client.request.start', (message) => {
   const { request } = message as { request: ClientRequest };
-  // The SDK names most S3 operations in the query (`?x-id=PutObject`), not the two POSTs of a multipart upload.
+  // The SDK names most S3 operations in the query (`?x-id=UploadPart`), not the two POSTs of a multipart upload;
+  // ObjectStorage's own single PUT has no name.
   const query = request.path.split('?')[1] ?? '';
   const post = query.startsWith('uploads') ? 'CreateMultipartUpload' : 'CompleteMultipartUpload';
-  const name = request.method === 'POST' ? post : (/(?:^|&)x-id=(\w+)/.exec(query)?.[1] ?? `${request.method} ${request.path.split('?')[0]}`);
+  const bucket = request.path.split('/')[1];
+  const name = request.method === 'POST' ? post : (/(?:^|&)x-id=(\w+)/.exec(query)?.[1] ?? `${request.method} /${bucket}/<key>`);
   http[name] = (http[name] ?? 0) + 1;
 });
 
@@ -62,6 +64,7 @@ if (process.send) {
       process.send?.(report);
     }
   });
-  // The channel must not keep the app alive once it wants to exit.
+  // The channel must not keep the app alive once it wants to exit; a benchmark that died takes its apps along.
   process.channel?.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }
