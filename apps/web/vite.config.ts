@@ -46,7 +46,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     // The client app is an installable PWA: the shell is precached, the home data served from cache offline.
     VitePWA({
       registerType: 'autoUpdate',
-      injectRegister: 'script-defer',
+      // Registered by the client app itself (register-service-worker.ts), not by every page: a visitor
+      // reading the landing page should not download the whole app's precache on their data plan.
+      injectRegister: false,
       includeAssets: ['favicon.svg'],
       manifest: {
         name: 'The Spark',
@@ -87,7 +89,11 @@ export default defineConfig(({ isSsrBuild }) => ({
         outDir: fromHere('../../dist/web-ssr'),
         emptyOutDir: true,
         // The repository is CommonJS by default; .mjs keeps Node loading this output as ES modules.
-        rollupOptions: { output: { entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } },
+        rollupOptions: {
+          // Only the PWA plugin of the browser build provides it; the server never runs effects anyway.
+          external: ['virtual:pwa-register'],
+          output: { entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
+        },
       }
     : {
         outDir: fromHere('../../dist/web'),

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { Navigate } from 'react-router-dom';
 import { ButtonLink } from '../../../ui/button';
 import { Card } from '../../../ui/card';
@@ -8,6 +8,7 @@ import { useSession } from '../../session';
 import { SessionLoading } from '../../session/components/session-loading';
 import { readHomeSnapshot, useHome } from '../hooks/use-home';
 import { useOutbox } from '../hooks/use-outbox';
+import { registerServiceWorker } from '../offline/register-service-worker';
 import { ClientHome } from './client-home';
 
 const subscribeToNetwork = (listener: () => void) => {
@@ -24,6 +25,7 @@ const useOnline = () => useSyncExternalStore(subscribeToNetwork, () => navigator
 export default function ClientHomePage() {
   const { status, user, signOut } = useSession();
   const online = useOnline();
+  useEffect(registerServiceWorker, []);
   if (readStored(storageKeys.onboardingComplete) === null) return <Navigate to="/interest" replace />;
   if (status === 'loading') return <SessionLoading />;
   const snapshot = readHomeSnapshot();
