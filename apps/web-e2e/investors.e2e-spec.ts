@@ -40,7 +40,7 @@ async function investorsTab(viewport: Viewport = laptopViewport): Promise<Page> 
   await signInAdmin(context);
   const page = await context.newPage();
   await page.goto('/coach');
-  await page.getByRole('tab', { name: /^Investors/ }).click();
+  await page.getByRole('tab', { name: /^Investors \(\d+\)$/ }).click();
   await page.getByText('Investor Communications').waitFor();
   return page;
 }

@@ -1,23 +1,25 @@
 import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
-import { type ComponentType, lazy, Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Button } from '../../../ui/button';
 import { Spinner } from '../../../ui/spinner';
 import { toast } from '../../../ui/toaster';
+import { investorKeys, investorsApi } from '../../investors/api/investors-api';
 import { useSession } from '../../session';
 import { coachApi, coachKeys } from '../api/coach-api';
 import { ClientsTab } from './clients-tab';
 import { CoachGuard } from './coach-guard';
 import { LeadsTab } from './leads-tab';
 
-// The admin tabs are built in their own features; until their files exist, a placeholder shows.
-const adminPanels = import.meta.glob<{ default: ComponentType }>(['../../investors/components/investors-tab.tsx', '../../dev-log/components/dev-log-tab.tsx']);
-const panel = (path: string) => {
-  const load = adminPanels[path];
-  return load ? lazy(load) : () => <p className="p-10 text-center text-slate-600">This panel is not built yet.</p>;
-};
-const InvestorsTab = panel('../../investors/components/investors-tab.tsx');
-const DevLogTab = panel('../../dev-log/components/dev-log-tab.tsx');
+// Admin-only tabs: a coach never downloads them.
+const InvestorsTab = lazy(() => import('../../investors/components/investors-tab'));
+const DevLogTab = lazy(() => import('../../dev-log/components/dev-log-tab'));
+
+/** "Investors (n)": the same query as the tab itself, so opening the tab costs no second request. */
+function InvestorsTabLabel() {
+  const investors = useQuery({ queryKey: investorKeys.all, queryFn: investorsApi.list });
+  return <>Investors{investors.data ? ` (${investors.data.total})` : ''}</>;
+}
 
 const tabClass =
   'whitespace-nowrap rounded-lg px-4 py-2 text-sm font-semibold text-slate-600 transition data-[state=active]:bg-white data-[state=active]:text-ink-950 data-[state=active]:shadow';
@@ -49,7 +51,7 @@ function Dashboard() {
           <Tabs.List className="mb-6 flex gap-1 overflow-x-auto rounded-xl bg-slate-200/70 p-1" aria-label="Dashboard sections">
             <Tabs.Trigger value="leads" className={tabClass}>Leads ({counts.leads.total})</Tabs.Trigger>
             <Tabs.Trigger value="clients" className={tabClass}>Clients ({counts.clients})</Tabs.Trigger>
-            {isAdmin && <Tabs.Trigger value="investors" className={tabClass}>Investors</Tabs.Trigger>}
+            {isAdmin && <Tabs.Trigger value="investors" className={tabClass}><InvestorsTabLabel /></Tabs.Trigger>}
             {isAdmin && <Tabs.Trigger value="dev-log" className={tabClass}>Developer's Log</Tabs.Trigger>}
           </Tabs.List>
           <Tabs.Content value="leads"><LeadsTab counts={counts.leads} /></Tabs.Content>
