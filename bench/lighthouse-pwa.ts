@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { startBenchStack } from './lighthouse-stack';
+import { LIGHTHOUSE_STACK, startBenchStack } from './product-stack';
 
 interface Manifest {
   name?: string;
@@ -34,7 +34,7 @@ async function checkManifest(page: Page, baseUrl: string): Promise<Manifest> {
 }
 
 async function main() {
-  const stack = await startBenchStack(join(__dirname, '..'));
+  const stack = await startBenchStack(join(__dirname, '..'), LIGHTHOUSE_STACK);
   // A persistent profile: Chromium never offers to install from an incognito context.
   const profile = mkdtempSync(join(tmpdir(), 'spark-pwa-'));
   const context = await chromium.launchPersistentContext(profile, {

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { startBenchStack } from './lighthouse-stack';
+import { LIGHTHOUSE_STACK, startBenchStack } from './product-stack';
 
 const root = join(__dirname, '..');
 const reports = join(root, '.data', 'bench');
@@ -44,7 +44,7 @@ const metric = (report: Report, audit: string) => report.audits[audit]?.displayV
 
 async function main() {
   mkdirSync(reports, { recursive: true });
-  const stack = await startBenchStack(root);
+  const stack = await startBenchStack(root, LIGHTHOUSE_STACK);
   try {
     for (const path of pages) {
       const results: Report[] = [];

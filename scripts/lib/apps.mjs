@@ -44,11 +44,12 @@ export function stackEnvironment({ inherited, root, databaseUrl, redisUrl, busPr
   };
 }
 
-/** Spawns every app with `environment`; returns their handles, the gateway last. */
-export function startApps({ root, environment, gatewayPort, output }) {
+/** Spawns every app with `environment` (and `nodeArgs`, e.g. --cpu-prof); returns their handles, the gateway last. */
+export function startApps({ root, environment, gatewayPort, output, nodeArgs = [] }) {
   return APPS.map((app) => {
     const env = app.healthOffset ? { ...environment, HEALTH_PORT: String(gatewayPort + app.healthOffset) } : environment;
-    const handle = startProcess(app.name, process.execPath, ['--enable-source-maps', appEntry(root, app.name)], { env, cwd: root, output });
+    const args = ['--enable-source-maps', ...nodeArgs, appEntry(root, app.name)];
+    const handle = startProcess(app.name, process.execPath, args, { env, cwd: root, output });
     handle.kind = 'app';
     return handle;
   });

@@ -24,7 +24,8 @@ export function assertBuilt(root) {
 /**
  * Starts a stack and returns `{ urls, processes, stop }`. Options: `root`, `env` (the caller's
  * environment), `ports`, `databaseName`, `recreateDatabase`, `busPrefix`, `isolated` (ignore
- * SMTP/S3 settings of `env`), `output` (see processes.mjs), `log` (progress messages).
+ * SMTP/S3 settings of `env`), `output` (see processes.mjs), `log` (progress messages), `nodeArgs` (extra node
+ * flags for every app, e.g. --cpu-prof).
  */
 export async function startStack({
   root,
@@ -36,6 +37,7 @@ export async function startStack({
   isolated = false,
   output = { console: true },
   log = () => undefined,
+  nodeArgs = [],
 }) {
   const inherited = isolated ? Object.fromEntries(Object.entries(env).filter(([key]) => !OUTSIDE_SERVICES.includes(key))) : env;
   const dataRoot = join(root, '.data');
@@ -73,7 +75,7 @@ export async function startStack({
       smtpUrl: mailbox?.urls.smtp,
       s3Url: storage?.url,
     });
-    const apps = startApps({ root, environment, gatewayPort: ports.gateway, output });
+    const apps = startApps({ root, environment, gatewayPort: ports.gateway, output, nodeArgs });
     processes.push(...apps);
     const gateway = apps.at(-1);
     const local = `http://127.0.0.1:${ports.gateway}`;
