@@ -3,9 +3,10 @@
 // (spark_bench_sparks), Redis database 4, port 18280, then measures
 //   1. the gateway's resident memory growth while a 50 MB video streams through POST /api/sparks
 //      (BENCH_UPLOADS times, default 3; the first is the target figure), with the heap / ArrayBuffer breakdown;
-//   2. the round trips one small-photo capture makes: S3 requests and SQL queries (counted in the processes by
-//      bench/probe.ts) and Redis commands (MONITOR on database 4), over 20 sequential captures;
-//   3. capture latency (20 KiB PNG) at 20 concurrent clients for BENCH_SECONDS (default 10): p50 / p95 / p99,
+//   2. one small-photo capture (20 KiB PNG) at a time: latency without queueing and the CPU each process spends on
+//      it; then its round trips: S3 requests and SQL queries (counted in the processes by bench/probe.ts) and Redis
+//      commands (MONITOR on database 4);
+//   3. capture latency at 20 concurrent clients for BENCH_SECONDS (default 10) after a 1 s warm-up: p50 / p95 / p99,
 //      captures/s, failures, and the CPU each process spent per capture.
 // The machine's load average is printed before and after: on a shared 2-core machine it decides the figures.
 // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=.data/prof") is passed to the gateway and progress-service.
@@ -175,6 +176,41 @@ async function main() {
       );
     }
 
+    // CPU each process spends per capture (pids read anew: the pool opens PostgreSQL connections on demand).
+    const infoRedis = new Redis(REDIS_URL);
+    const redisPid = Number(/process_id:(\d+)/.exec(await infoRedis.info('server'))?.[1]);
+    infoRedis.disconnect();
+    const processes = async (): Promise<Record<string, number[]>> => {
+      const pg = new Client({ connectionString: databaseUrl });
+      await pg.connect();
+      const { rows } = await pg.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      await pg.end();
+      const postgres = rows.map((row) => row.pid);
+      return { gateway: [gateway.pid as number], 'progress-service': [service.pid as number], s3rver: [s3.child.pid as number], postgres, 'redis-server (shared)': [redisPid], 'load generator': [process.pid] };
+    };
+    const cpuOf = (measured: Record<string, number[]>) => Object.fromEntries(Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
+    const cpuReport = (measured: Record<string, number[]>, before: Record<string, number>, count: number) =>
+      Object.entries(cpuOf(measured))
+        .map(([name, ms]) => `${name} ${((ms - (before[name] ?? 0)) / count).toFixed(2)}`)
+        .join(', ');
+
+    // One capture at a time: the latency without queueing, and the CPU each process spends on one capture.
+    const alone = token(randomUUID());
+    await capture(port, alone);
+    const sequential: number[] = [];
+    const sequentialProcesses = await processes();
+    const sequentialCpu = cpuOf(sequentialProcesses);
+    for (let i = 0; i < 200; i++) {
+      const t = performance.now();
+      await capture(port, alone);
+      sequential.push(performance.now() - t);
+    }
+    sequential.sort((a, b) => a - b);
+    console.log(
+      `one capture at a time (200): p50 ${percentile(sequential, 50).toFixed(1)} ms, p95 ${percentile(sequential, 95).toFixed(1)} ms; ` +
+        `CPU ms per capture: ${cpuReport(sequentialProcesses, sequentialCpu, sequential.length)}`,
+    );
+
     // Round trips of one capture, counted over a few sequential ones.
     const monitorRedis = new Redis(REDIS_URL);
     const monitor = await monitorRedis.monitor();
@@ -184,59 +220,51 @@ async function main() {
       const name = String(args[0]).toUpperCase();
       redisCommands[name] = (redisCommands[name] ?? 0) + 1;
     });
-    const sequential = 20;
-    const counted = randomUUID();
-    await capture(port, token(counted));
+    const counted = 20;
     children.forEach((child) => probe(child, 'start'));
-    for (let i = 0; i < sequential; i++) await capture(port, token(counted));
+    for (let i = 0; i < counted; i++) await capture(port, alone);
     const [serviceCalls, gatewayCalls] = await Promise.all(children.map((child) => probe(child, 'stop')));
     monitor.disconnect();
     monitorRedis.disconnect();
     const perCapture = (counts: Record<string, number>) =>
       Object.entries(counts)
-        .map(([name, count]) => `${name} ${(count / sequential).toFixed(2)}`)
+        .map(([name, count]) => `${name} ${(count / counted).toFixed(2)}`)
         .join(', ');
     console.log(
-      `one capture (mean of ${sequential} sequential): S3 ${perCapture(gatewayCalls?.calls.http ?? {})}; ` +
-        `SQL queries ${((serviceCalls?.calls.sql ?? 0) / sequential).toFixed(2)} (progress-service) + ${((gatewayCalls?.calls.sql ?? 0) / sequential).toFixed(2)} (gateway); ` +
+      `round trips per capture (mean of ${counted}): S3 ${perCapture(gatewayCalls?.calls.http ?? {})}; ` +
+        `SQL queries ${((serviceCalls?.calls.sql ?? 0) / counted).toFixed(2)} (progress-service) + ${((gatewayCalls?.calls.sql ?? 0) / counted).toFixed(2)} (gateway); ` +
         `Redis (incl. the blocking reads and the service's housekeeping) ${perCapture(redisCommands)}`,
     );
 
-    const latencies: number[] = [];
     const bearers = Array.from({ length: CLIENTS }, () => token(randomUUID()));
-    for (const bearer of bearers) await capture(port, bearer);
-    const postgresPids: number[] = await (async () => {
-      const pg = new Client({ connectionString: databaseUrl });
-      await pg.connect();
-      const { rows } = await pg.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-      await pg.end();
-      return rows.map((row) => row.pid);
-    })();
-    const measured: Record<string, number[]> = { gateway: [gateway.pid as number], 'progress-service': [service.pid as number], s3rver: [s3.child.pid as number], postgres: postgresPids, 'load generator': [process.pid] };
-    const cpuBefore = Object.fromEntries(Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
+    const loop = async (until: number, latencies: number[] = []) => {
+      let failures = 0;
+      await Promise.all(
+        bearers.map(async (bearer) => {
+          while (Date.now() < until) {
+            const t = performance.now();
+            const status = await capture(port, bearer).catch(() => 0);
+            latencies.push(performance.now() - t);
+            if (status !== 201) failures++;
+          }
+        }),
+      );
+      return failures;
+    };
+    await loop(Date.now() + 1000); // warm-up: every client's progress row, the connection pools at full size
+    const concurrentProcesses = await processes();
+    const cpuBefore = cpuOf(concurrentProcesses);
     const machineBefore = machineBusyMs();
-    const deadline = Date.now() + seconds * 1000;
-    let failures = 0;
-    await Promise.all(
-      bearers.map(async (bearer) => {
-        while (Date.now() < deadline) {
-          const t = performance.now();
-          const status = await capture(port, bearer).catch(() => 0);
-          latencies.push(performance.now() - t);
-          if (status !== 201) failures++;
-        }
-      }),
-    );
+    const latencies: number[] = [];
+    const failures = await loop(Date.now() + seconds * 1000, latencies);
     const machineMs = machineBusyMs() - machineBefore;
-    const cpu = Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuMs(pid), 0) - (cpuBefore[name] ?? 0)] as const);
+    const ours = Object.entries(cpuOf(concurrentProcesses)).reduce((sum, [name, ms]) => sum + ms - (cpuBefore[name] ?? 0), 0);
     latencies.sort((a, b) => a - b);
-    const ours = cpu.reduce((sum, [, ms]) => sum + ms, 0);
-    const perOne = (ms: number) => (ms / latencies.length).toFixed(2);
     console.log(
       `capture, ${CLIENTS} concurrent clients, ${seconds} s: ${latencies.length} captures (${Math.round(latencies.length / seconds)}/s), ` +
         `p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms (target ≤ 150), p99 ${percentile(latencies, 99).toFixed(0)} ms, ` +
-        `failures ${failures}\n  CPU ms per capture: ${cpu.map(([name, ms]) => `${name} ${perOne(ms)}`).join(', ')}; ` +
-        `Redis and everything else on the machine ${perOne(machineMs - ours)} (machine busy ${((machineMs / (seconds * 1000 * cores)) * 100).toFixed(0)} % of ${cores} cores)`,
+        `failures ${failures}\n  CPU ms per capture: ${cpuReport(concurrentProcesses, cpuBefore, latencies.length)}; ` +
+        `everything else on the machine ${((machineMs - ours) / latencies.length).toFixed(2)} (machine busy ${((machineMs / (seconds * 1000 * cores)) * 100).toFixed(0)} % of ${cores} cores)`,
     );
   } finally {
     for (const child of [...children, s3.child]) child.kill('SIGTERM');
