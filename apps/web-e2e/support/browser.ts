@@ -26,9 +26,14 @@ export async function newPage(browser: Browser, options: { viewport?: { width: n
   return context.newPage();
 }
 
+// A full-page capture paints beyond the viewport, where sections with content-visibility: auto are
+// skipped; a reader scrolling down sees every one of them, so the capture shows them all too.
+const renderEverySection = '* { content-visibility: visible !important; }';
+
 /** Full-page PNG under test-artifacts/screenshots, kept for humans to review. */
 export async function saveScreenshot(page: Page, name: string): Promise<string> {
   await mkdir(screenshotDir, { recursive: true });
+  await page.addStyleTag({ content: renderEverySection });
   const path = join(screenshotDir, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;

@@ -21,7 +21,7 @@ const tones = {
 export function Section({ id, eyebrow, title, intro, children, className, tone = 'light' }: SectionProps) {
   const dark = tone === 'dark';
   return (
-    <section id={id} aria-labelledby={id ? `${id}-title` : undefined} className={classNames('py-20 sm:py-24', tones[tone], className)}>
+    <section id={id} aria-labelledby={id ? `${id}-title` : undefined} className={classNames('render-when-visible py-20 sm:py-24', tones[tone], className)}>
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
         <div className="max-w-3xl">
           {eyebrow && <p className={classNames('text-sm font-semibold tracking-widest uppercase', dark ? 'text-spark-300' : 'text-spark-700')}>{eyebrow}</p>}

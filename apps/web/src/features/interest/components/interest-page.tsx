@@ -92,7 +92,7 @@ export default function InterestPage() {
         </ul>
       </Section>
 
-      <section aria-labelledby="signup-again-title" className="bg-slate-50 px-4 py-20 sm:px-6">
+      <section aria-labelledby="signup-again-title" className="render-when-visible bg-slate-50 px-4 py-20 sm:px-6">
         <div className="mx-auto max-w-4xl rounded-3xl bg-white p-6 text-center shadow-soft ring-1 ring-slate-200/70 sm:p-12">
           <h2 id="signup-again-title" className="text-3xl font-bold tracking-tight text-ink-950">
             Ready for your first spark?

@@ -2,7 +2,7 @@ import { ButtonLink } from '../../../ui/button';
 
 export function ClosingCta() {
   return (
-    <section aria-labelledby="closing-title" className="bg-white px-4 py-20 sm:px-6 sm:py-24">
+    <section aria-labelledby="closing-title" className="render-when-visible bg-white px-4 py-20 sm:px-6 sm:py-24">
       <div className="mx-auto max-w-5xl rounded-3xl bg-gradient-to-br from-spark-500 to-spark-700 px-6 py-16 text-center text-white shadow-soft sm:px-12">
         <h2 id="closing-title" className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">
           Your next evolution starts with one spark
