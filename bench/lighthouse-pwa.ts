@@ -46,7 +46,8 @@ async function main() {
   });
   try {
     const page = await context.newPage();
-    await page.goto(`${stack.baseUrl}/`, { waitUntil: 'networkidle' });
+    // The client app registers the service worker; the public pages do not (register-service-worker.ts).
+    await page.goto(`${stack.baseUrl}/app`, { waitUntil: 'networkidle' });
     const manifest = await checkManifest(page, stack.baseUrl);
 
     // Expressions as strings: the server tsconfig has no DOM types.
