@@ -20,7 +20,7 @@ function youngCollector(): Gc | null {
 }
 
 /**
- * Runs a young-generation (scavenge) GC, about a millisecond. Node copies every chunk of a request body
+ * Runs a young-generation (scavenge) GC, 1–3 ms in the gateway. Node copies every chunk of a request body
  * into a new buffer; V8 frees dead ones only at a scavenge, and starts one for their sake only once
  * 32 MB of them have piled up (2 × its largest semi-space, whatever --max-semi-space-size says). A
  * stream upload calls this after each 5 MiB part, so those copies cost about one part of memory instead
