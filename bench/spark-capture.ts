@@ -40,10 +40,17 @@ const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypi
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-// utime + stime of a process in ms (clock ticks of 10 ms).
+// utime + stime of a process in ms (clock ticks of 10 ms). A process that has ended (a pooled PostgreSQL
+// connection closed while idle) counts with the last figure read for it.
+const lastCpuMs = new Map<number, number>();
 const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    lastCpuMs.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+  } catch {
+    // gone: keep the last figure
+  }
+  return lastCpuMs.get(pid) ?? 0;
 };
 const machineBusyMs = () => {
   const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/) ?? [];
@@ -186,8 +193,12 @@ async function main() {
       const { rows } = await pg.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
       await pg.end();
       const postgres = rows.map((row) => row.pid);
-      return { gateway: [gateway.pid as number], 'progress-service': [service.pid as number], s3rver: [s3.child.pid as number], postgres, 'redis-server (shared)': [redisPid], 'load generator': [process.pid] };
+      const measured = { gateway: [gateway.pid as number], 'progress-service': [service.pid as number], s3rver: [s3.child.pid as number], postgres, 'redis-server (shared)': [redisPid], 'load generator': [process.pid] };
+      Object.values(measured).forEach((pids) => pids.forEach((pid) => watched.add(pid)));
+      return measured;
     };
+    const watched = new Set<number>();
+    const watcher = setInterval(() => watched.forEach(cpuMs), 200);
     const cpuOf = (measured: Record<string, number[]>) => Object.fromEntries(Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
     const cpuReport = (measured: Record<string, number[]>, before: Record<string, number>, count: number) =>
       Object.entries(cpuOf(measured))
@@ -266,6 +277,7 @@ async function main() {
         `failures ${failures}\n  CPU ms per capture: ${cpuReport(concurrentProcesses, cpuBefore, latencies.length)}; ` +
         `everything else on the machine ${((machineMs - ours) / latencies.length).toFixed(2)} (machine busy ${((machineMs / (seconds * 1000 * cores)) * 100).toFixed(0)} % of ${cores} cores)`,
     );
+    clearInterval(watcher);
   } finally {
     for (const child of [...children, s3.child]) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 1000));
