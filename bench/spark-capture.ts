@@ -198,7 +198,7 @@ async function main() {
       return measured;
     };
     const watched = new Set<number>();
-    const watcher = setInterval(() => watched.forEach(cpuMs), 200);
+    const watcher = setInterval(() => watched.forEach(cpuMs), 200).unref();
     const cpuOf = (measured: Record<string, number[]>) => Object.fromEntries(Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
     const cpuReport = (measured: Record<string, number[]>, before: Record<string, number>, count: number) =>
       Object.entries(cpuOf(measured))
