@@ -25,6 +25,23 @@ const cssFile = shell.match(stylesheet)?.[1];
 if (!cssFile) throw new Error('index.html: no stylesheet link found');
 const template = replaceOnce(shell, stylesheet, `<style>${await readFile(join(webDist, cssFile), 'utf8')}</style>`);
 
+// Vite's manifest: source file → its chunk and the chunks that chunk imports.
+const manifest = JSON.parse(await readFile(join(webDist, '.vite', 'manifest.json'), 'utf8'));
+
+/** The chunks a page's screens need, so the browser fetches them with the entry instead of after it. */
+function preloadLinks(screenModules) {
+  const files = new Set();
+  const visit = (key) => {
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`Vite manifest has no ${key}`);
+    if (files.has(chunk.file) || chunk.isEntry) return;
+    files.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  screenModules.forEach(visit);
+  return [...files].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('\n    ');
+}
+
 await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 const pages = {};
@@ -32,7 +49,7 @@ for (const path of prerenderedPaths()) {
   const page = await renderPage(path);
   let html = replaceOnce(template, /\s*<title>[^<]*<\/title>/, '');
   html = replaceOnce(html, /\s*<meta\s+name="description"[^>]*>/, '');
-  html = replaceOnce(html, /<\/head>/, `  ${page.head}\n  </head>`);
+  html = replaceOnce(html, /<\/head>/, `  ${page.head}\n    ${preloadLinks(page.screenModules)}\n  </head>`);
   html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root">${page.body}</div>`);
   const file = `${path === '/' ? 'home' : path.slice(1).replace(/\//g, '-')}.html`;
   await writeFile(join(outDir, file), html);

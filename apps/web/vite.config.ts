@@ -98,6 +98,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     : {
         outDir: fromHere('../../dist/web'),
         emptyOutDir: true,
+        // .vite/manifest.json: which chunks each screen needs, for the prerendered pages' preload links.
+        manifest: true,
         // The budget is per route (landing ≤ 120 KiB gzipped), so warn early on any big chunk.
         chunkSizeWarningLimit: 250,
       },

@@ -4,7 +4,7 @@
 import { PRERENDER_ORIGIN_PLACEHOLDER } from '@spark/contracts';
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
-import { createStaticHandler, createStaticRouter, type RouteObject, StaticRouterProvider } from 'react-router-dom';
+import { createStaticHandler, createStaticRouter, matchRoutes, type RouteObject, StaticRouterProvider } from 'react-router-dom';
 import { type PageMeta, PageMetaCollector, pageHeadOf } from './lib/use-page-meta';
 import { type RouteHandle, routes } from './routes/router';
 
@@ -14,6 +14,8 @@ export interface PrerenderedPage {
   head: string;
   /** The markup that goes inside #root. */
   body: string;
+  /** Source files of the page's screens (as Vite's manifest names them), for modulepreload links. */
+  screenModules: string[];
 }
 
 /** Every path whose route is marked `handle.prerender`. */
@@ -56,5 +58,10 @@ export async function renderPage(path: string): Promise<PrerenderedPage> {
   );
   const body = await streamToString(prelude);
   if (!meta) throw new Error(`${path} rendered without usePageMeta`);
-  return { path, head: headHtml(meta), body };
+  const screenModules = (matchRoutes(routes, path) ?? []).flatMap(({ route }) => {
+    const module = (route.handle as RouteHandle | undefined)?.module;
+    // Handles name modules relative to src/routes/, the manifest relative to the web app's root.
+    return module ? [new URL(module, 'file:///src/routes/').pathname.slice(1)] : [];
+  });
+  return { path, head: headHtml(meta), body, screenModules };
 }

@@ -2,9 +2,14 @@ import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { PageFallback, RootLayout } from './root-layout';
 
-/** What a route says about itself: `prerender` pages are rendered to HTML at build time (entry-server.tsx). */
+/**
+ * What a route says about itself: `prerender` pages are rendered to HTML at build time
+ * (entry-server.tsx), and `module` is the screen's source file, so the prerendered HTML can ask
+ * for the screen's chunks at once.
+ */
 export interface RouteHandle {
   prerender?: boolean;
+  module?: string;
 }
 
 // The public pages a visitor or a search engine opens first: their HTML is in the first response.
@@ -13,37 +18,43 @@ const prerendered: RouteHandle = { prerender: true };
 // Each screen is its own chunk, loaded by the router before it renders the route (so a prerendered
 // page is hydrated in one pass): the public pages never download the app or the dashboard, and
 // static pages skip the server-state layout (TanStack Query) too.
-const screen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+const screenModules = import.meta.glob<{ default: ComponentType }>(['../features/*/components/*-page.tsx', './server-state-layout.tsx']);
+
+function screen(path: string, handle: RouteHandle = {}): Pick<RouteObject, 'lazy' | 'handle'> {
+  const load = screenModules[path];
+  if (!load) throw new Error(`No screen module at ${path}`);
+  return { lazy: async () => ({ Component: (await load()).default }), handle: { ...handle, module: path } };
+}
 
 export const routes: RouteObject[] = [
   {
     Component: RootLayout,
     HydrateFallback: PageFallback,
     children: [
-      { path: '/', lazy: screen(() => import('../features/landing/components/landing-page')), handle: prerendered },
-      { path: '/products', lazy: screen(() => import('../features/products/components/products-page')), handle: prerendered },
-      { path: '/me', lazy: screen(() => import('../features/founder/components/founder-page')), handle: prerendered },
-      { path: '/evolutions', lazy: screen(() => import('../features/evolutions/components/evolutions-page')), handle: prerendered },
+      { path: '/', ...screen('../features/landing/components/landing-page.tsx', prerendered) },
+      { path: '/products', ...screen('../features/products/components/products-page.tsx', prerendered) },
+      { path: '/me', ...screen('../features/founder/components/founder-page.tsx', prerendered) },
+      { path: '/evolutions', ...screen('../features/evolutions/components/evolutions-page.tsx', prerendered) },
       {
-        lazy: screen(() => import('./server-state-layout')),
+        ...screen('./server-state-layout.tsx'),
         children: [
-          { path: '/interest', lazy: screen(() => import('../features/interest/components/interest-page')), handle: prerendered },
-          { path: '/interest/thank-you', lazy: screen(() => import('../features/interest/components/thank-you-page')) },
-          { path: '/signin', lazy: screen(() => import('../features/auth/components/sign-in-page')) },
-          { path: '/signup', lazy: screen(() => import('../features/auth/components/signup-page')) },
-          { path: '/magic-link-auth', lazy: screen(() => import('../features/auth/components/magic-link-auth-page')) },
-          { path: '/coach', lazy: screen(() => import('../features/coach/components/coach-dashboard-page')) },
-          { path: '/donate', lazy: screen(() => import('../features/investors/components/donate-page')) },
-          { path: '/log', lazy: screen(() => import('../features/dev-log/components/log-list-page')) },
-          { path: '/log/:slug', lazy: screen(() => import('../features/dev-log/components/log-post-page')) },
-          { path: '/app', lazy: screen(() => import('../features/client-app/components/client-home-page')) },
-          { path: '/goal', lazy: screen(() => import('../features/onboarding/components/goal-page')) },
-          { path: '/confirmation', lazy: screen(() => import('../features/onboarding/components/confirmation-page')) },
-          { path: '/onboarding', lazy: screen(() => import('../features/onboarding/components/onboarding-page')) },
-          { path: '/ditl-welcome', lazy: screen(() => import('../features/ditl/components/ditl-welcome-page')) },
+          { path: '/interest', ...screen('../features/interest/components/interest-page.tsx', prerendered) },
+          { path: '/interest/thank-you', ...screen('../features/interest/components/thank-you-page.tsx') },
+          { path: '/signin', ...screen('../features/auth/components/sign-in-page.tsx') },
+          { path: '/signup', ...screen('../features/auth/components/signup-page.tsx') },
+          { path: '/magic-link-auth', ...screen('../features/auth/components/magic-link-auth-page.tsx') },
+          { path: '/coach', ...screen('../features/coach/components/coach-dashboard-page.tsx') },
+          { path: '/donate', ...screen('../features/investors/components/donate-page.tsx') },
+          { path: '/log', ...screen('../features/dev-log/components/log-list-page.tsx') },
+          { path: '/log/:slug', ...screen('../features/dev-log/components/log-post-page.tsx') },
+          { path: '/app', ...screen('../features/client-app/components/client-home-page.tsx') },
+          { path: '/goal', ...screen('../features/onboarding/components/goal-page.tsx') },
+          { path: '/confirmation', ...screen('../features/onboarding/components/confirmation-page.tsx') },
+          { path: '/onboarding', ...screen('../features/onboarding/components/onboarding-page.tsx') },
+          { path: '/ditl-welcome', ...screen('../features/ditl/components/ditl-welcome-page.tsx') },
         ],
       },
-      { path: '*', lazy: screen(() => import('../features/errors/components/not-found-page')) },
+      { path: '*', ...screen('../features/errors/components/not-found-page.tsx') },
     ],
   },
 ];
