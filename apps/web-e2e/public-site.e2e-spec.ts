@@ -210,6 +210,22 @@ describe('prerendered public pages', () => {
     expect(consoleErrors).toEqual([]);
     await page.context().close();
   });
+
+  it('shows the visitor\'s year in the footer even when the page was prerendered the year before', async () => {
+    const page = await newPage(browser);
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
+    const nextYear = new Date().getFullYear() + 1;
+    await page.clock.setFixedTime(new Date(`${nextYear}-01-02T10:00:00Z`));
+    await page.goto('/', { waitUntil: 'commit' });
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.evaluate(`window.prerenderedHeading = document.querySelector('h1')`);
+    await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+    await page.locator('footer').getByText(`© ${nextYear} Spark Evolution Labs, Inc. All rights reserved.`).waitFor();
+    expect(await page.evaluate(`window.prerenderedHeading === document.querySelector('h1')`)).toBe(true);
+    expect(consoleErrors).toEqual([]);
+    await page.context().close();
+  });
 });
 
 describe('on a phone', () => {

@@ -35,6 +35,8 @@ function precompressedTwins(): Plugin {
 // jest exports NODE_ENV=test, and e2e global-setup builds from inside jest: without this the
 // bundle would silently be React's development build.
 if (process.argv.includes('build') && process.env.NODE_ENV !== 'production') process.env.NODE_ENV = 'production';
+// One year for the browser and the prerender builds of one `npm run build:web` (the footer hydrates from it).
+process.env.VITE_BUILD_YEAR ??= String(new Date().getFullYear());
 
 // `vite build --ssr` builds only entry-server.tsx, for scripts/prerender-web.mjs: no CSS, PWA or twins.
 export default defineConfig(({ isSsrBuild }) => ({

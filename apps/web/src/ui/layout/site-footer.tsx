@@ -1,5 +1,9 @@
 import { Link, type To } from 'react-router-dom';
+import { useAfterHydration } from '../../lib/hydration';
 import { Logo } from './logo';
+
+// The year the pages were prerendered in (vite.config.ts): a page built in December still hydrates in January.
+const buildYear = Number(import.meta.env.VITE_BUILD_YEAR);
 
 interface FooterColumn {
   heading: string;
@@ -30,6 +34,7 @@ const columns: readonly FooterColumn[] = [
 const linkClasses = 'rounded text-slate-300 hover:text-white focus-visible:outline-3 focus-visible:outline-spark-500';
 
 export function SiteFooter() {
+  const year = useAfterHydration(buildYear, () => new Date().getFullYear());
   return (
     <footer className="bg-ink-950 text-slate-300">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-[1.5fr_1fr_1fr]">
@@ -60,7 +65,7 @@ export function SiteFooter() {
       </div>
       <div className="border-t border-white/10">
         <p className="mx-auto max-w-6xl px-4 py-6 text-xs text-slate-400 sm:px-6">
-          © {new Date().getFullYear()} Spark Evolution Labs, Inc. All rights reserved.
+          © {year} Spark Evolution Labs, Inc. All rights reserved.
         </p>
       </div>
     </footer>

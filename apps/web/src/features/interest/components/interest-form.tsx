@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { readStored, storageKeys, writeStored } from '../../../lib/storage-keys';
-import { useHydrated } from '../../../lib/use-hydrated';
+import { useHydrated } from '../../../lib/hydration';
 import { Button } from '../../../ui/button';
 import { classNames } from '../../../ui/class-names';
 import { Input } from '../../../ui/input';
