@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { baseUrl, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot } from './support/browser';
 
 jest.setTimeout(180_000);
 
@@ -36,18 +36,6 @@ async function publisher(viewport: Viewport = laptopViewport): Promise<{ page: P
 }
 
 const markdownFile = (name: string, markdown: string) => ({ name, mimeType: 'text/markdown', buffer: Buffer.from(markdown) });
-
-// A real picture, so the preview and the published post show where images sit.
-async function screenshotPng(page: Page, caption: string): Promise<Buffer> {
-  const painter = await page.context().newPage();
-  await painter.setViewportSize({ width: 960, height: 400 });
-  await painter.setContent(
-    `<body style="margin:0;display:grid;place-items:center;height:100vh;font:700 44px sans-serif;color:white;background:linear-gradient(135deg,#0f172a,#f97316)">${caption}</body>`,
-  );
-  const png = await painter.screenshot();
-  await painter.close();
-  return png;
-}
 
 async function publishAndOpen(page: Page, title: string): Promise<void> {
   await page.getByRole('heading', { name: `Preview: ${title}` }).waitFor();
@@ -91,7 +79,7 @@ describe("the Developer's Log publisher", () => {
     await page.getByRole('button', { name: 'Write another entry' }).click();
 
     const title = `Week ${Date.now()}: offline capture`;
-    const image = await screenshotPng(page, 'Offline capture, week 13');
+    const image = await paintedPicture(page, 'Offline capture, week 13');
     await page.getByRole('tab', { name: 'Upload Files' }).click();
     await page.getByLabel('Markdown and image files').setInputFiles([
       markdownFile('week-13.md', `# ${title}\n\nSparks captured offline now upload by themselves.\n\n![[capture.png]]\n\n## What is next\n\n- Reminders\n- Streaks`),

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { baseUrl, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(180_000);
@@ -67,18 +67,6 @@ async function codeOf(row: Locator): Promise<string> {
   const code = /SPARK(-[0-9A-Z]{4}){5}/.exec(await row.innerText())?.[0];
   if (!code) throw new Error(`no access code in the row:\n${await row.innerText()}`);
   return code;
-}
-
-// A real image with something on it, so screenshots show where the preview and log images sit.
-async function pictureOf(page: Page, caption: string): Promise<Buffer> {
-  const painter = await page.context().newPage();
-  await painter.setViewportSize({ width: 800, height: 450 });
-  await painter.setContent(
-    `<body style="margin:0;display:grid;place-items:center;height:100vh;font:700 48px sans-serif;color:white;background:linear-gradient(135deg,#0f172a,#f97316)">${caption}</body>`,
-  );
-  const png = await painter.screenshot();
-  await painter.close();
-  return png;
 }
 
 describe('/donate', () => {
@@ -200,7 +188,7 @@ describe('the Investors tab (admins)', () => {
     if (!full || !preview) throw new Error('the deck upload inputs are missing');
     await full.setInputFiles({ name: 'deck.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% Spark investor deck\n%%EOF\n') });
     await admin.getByText('Deck uploaded').first().waitFor();
-    await preview.setInputFiles({ name: 'preview.png', mimeType: 'image/png', buffer: await pictureOf(admin, 'Spark pre-seed deck') });
+    await preview.setInputFiles({ name: 'preview.png', mimeType: 'image/png', buffer: await paintedPicture(admin, 'Spark pre-seed deck') });
     await admin.getByText('Deck uploaded').nth(1).waitFor();
 
     const investor = uniqueEmail('investor-with-code');

@@ -38,3 +38,15 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** A real PNG with a caption painted on it, so screenshots show where uploaded images sit. */
+export async function paintedPicture(page: Page, caption: string, size = { width: 960, height: 400 }): Promise<Buffer> {
+  const painter = await page.context().newPage();
+  await painter.setViewportSize(size);
+  await painter.setContent(
+    `<body style="margin:0;display:grid;place-items:center;height:100vh;font:700 44px sans-serif;color:white;background:linear-gradient(135deg,#0f172a,#f97316)">${caption}</body>`,
+  );
+  const png = await painter.screenshot();
+  await painter.close();
+  return png;
+}
