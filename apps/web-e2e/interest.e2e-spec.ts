@@ -75,4 +75,24 @@ describe('interest funnel', () => {
     expect(new URL(page.url()).pathname).toBe('/interest');
     await page.context().close();
   });
+  it('a double tap while the submit flow is still loading sends the lead once', async () => {
+    const page = await newPage(browser);
+    let leadPosts = 0;
+    page.on('request', (request) => void (request.method() === 'POST' && new URL(request.url()).pathname === '/api/leads' && leadPosts++));
+    // A slow phone: the submit flow (zod, the API client) arrives a second after the first tap.
+    await page.route(/\/assets\/lead-submission-[\w-]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
+    await page.goto('/interest');
+    await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+    const form = page.getByRole('form', { name: 'Express interest' }).first();
+    await form.getByLabel('Email').fill(uniqueEmail('double-tap'));
+    await form.getByRole('button', { name: 'Get Started Free' }).dblclick();
+    await page.waitForURL(isAt('/interest/thank-you'));
+    await page.waitForTimeout(500);
+    expect(leadPosts).toBe(1);
+    expect(await page.getByText("You're already on the list").count()).toBe(0);
+    await page.context().close();
+  });
 });

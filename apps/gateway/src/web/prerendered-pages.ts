@@ -43,7 +43,8 @@ export class PrerenderedPages {
       const identity = Buffer.from(readFileSync(join(folder, file), 'utf8').replaceAll(PRERENDER_ORIGIN_PLACEHOLDER, origin));
       pages.set(path, {
         identity,
-        br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+        // Quality 5, not 11: 3 ms instead of ~140 ms per page at every start, for ~10 % more bytes.
+        br: brotliCompressSync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }),
         gzip: gzipSync(identity, { level: 9 }),
       });
     }

@@ -8,7 +8,7 @@ export function useNearViewport<T extends Element>(margin = '400px'): [RefCallba
   const [near, setNear] = useState(false);
   const ref = useCallback<RefCallback<T>>(
     (element) => {
-      if (!element || near) return;
+      if (!element) return;
       const observer = new IntersectionObserver(
         (entries) => {
           if (!entries.some((entry) => entry.isIntersecting)) return;
@@ -20,7 +20,7 @@ export function useNearViewport<T extends Element>(margin = '400px'): [RefCallba
       observer.observe(element);
       return () => observer.disconnect();
     },
-    [margin, near],
+    [margin],
   );
   return [ref, near];
 }

@@ -29,6 +29,7 @@ interface InterestFormProps {
 export function InterestForm({ tone = 'light' }: InterestFormProps) {
   const fieldId = useId();
   const roleField = useRef<HTMLSelectElement>(null);
+  const checking = useRef(false);
   const [emailError, setEmailError] = useState<string | null>(null);
   const createLead = useCreateLead();
   const hydrated = useHydrated();
@@ -44,10 +45,16 @@ export function InterestForm({ tone = 'light' }: InterestFormProps) {
     const fields = new FormData(event.currentTarget);
     const email = String(fields.get('email') ?? '');
     const role = String(fields.get('role') ?? '');
-    if (!email.trim() || !role || createLead.isPending) return;
-    const check = (await loadLeadSubmission()).checkLeadForm({ email, role });
-    setEmailError(check.ok ? null : check.emailError);
-    if (check.ok) createLead.mutate(check.request);
+    if (!email.trim() || !role || createLead.isPending || checking.current) return;
+    // The submit flow may still be loading: a second tap meanwhile must not send the lead twice.
+    checking.current = true;
+    try {
+      const check = (await loadLeadSubmission()).checkLeadForm({ email, role });
+      setEmailError(check.ok ? null : check.emailError);
+      if (check.ok) createLead.mutate(check.request);
+    } finally {
+      checking.current = false;
+    }
   };
 
   const chooseRole = (value: string) => writeStored(storageKeys.landingRolePreference, value === 'coach' ? 'coach' : 'client');
