@@ -30,11 +30,20 @@ export interface InProcessStack {
 }
 
 export interface InProcessStackOptions {
-  /** A Redis database index of its own, so a test may FLUSHDB without touching other files' keys. */
-  redisDb: number;
+  /**
+   * A Redis database index of its own, only for a test that FLUSHDBs; without one the stack shares
+   * database 0 and removes just the keys under its own bus prefix when it stops.
+   */
+  redisDb?: number;
   services?: ServiceDefinition[];
   withNotifier?: boolean;
   env?: NodeJS.ProcessEnv;
+}
+
+async function deleteKeysUnder(redis: Redis, pattern: string): Promise<void> {
+  for await (const keys of redis.scanStream({ match: pattern, count: 500 }) as AsyncIterable<string[]>) {
+    if (keys.length > 0) await redis.unlink(...keys);
+  }
 }
 
 export async function startInProcessStack(options: InProcessStackOptions): Promise<InProcessStack> {
@@ -42,7 +51,7 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
   const smtp = await startSmtpSink();
   const s3 = await startTestS3();
   const redisUrl = new URL(await testRedisUrl());
-  redisUrl.pathname = `/${options.redisDb}`;
+  redisUrl.pathname = `/${options.redisDb ?? 0}`;
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -78,7 +87,8 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
       await stack.stopNotifier();
       await gateway.stop();
       await Promise.all(stopServices.map((stop) => stop()));
-      await stack.redis.flushdb();
+      if (options.redisDb === undefined) await deleteKeysUnder(stack.redis, `${env.BUS_PREFIX}*`);
+      else await stack.redis.flushdb();
       stack.redis.disconnect();
       await smtp.close();
       await s3.close();
