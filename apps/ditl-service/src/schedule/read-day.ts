@@ -22,6 +22,14 @@ const isDaysOffClause = (clause: string, language: DayLanguage) =>
 // "On weekends," alone: the clause after it tells what happens on those days.
 const isBareDaysOff = (clause: string) => clause.replace(daysOffWords, '').replace(/\b(?:on|at|the|my|los|les|am|an)\b/gi, '').trim().split(/\s+/).filter(Boolean).length < 2;
 
+/** The words that describe the days off: "Two days off after each block", or up to "days off" when more follows. */
+function daysOffPhrase(clause: string): string {
+  const match = daysOffWords.exec(clause);
+  const end = match ? match.index + match[0].length : clause.length;
+  const rest = clause.slice(end);
+  return (/[:(]/.test(rest) || rest.split(/\s+/).filter(Boolean).length > 4 ? clause.slice(0, end) : clause).trim().slice(0, 80);
+}
+
 interface Reading {
   language: DayLanguage;
   events: ClockEvent[];
@@ -40,7 +48,7 @@ function readClauses(text: string, language: DayLanguage): Reading {
     if (carryDaysOff || isDaysOffClause(clause, language)) {
       // Another day than the working one: its times say only when the client wakes on days off.
       const wake = readClause(clause, language, null, null).clock.find((event) => event.kind === 'wake');
-      reading.daysOff = { phrase: reading.daysOff?.phrase ?? clause.slice(0, 80), wake: reading.daysOff?.wake ?? wake?.minute };
+      reading.daysOff = { phrase: reading.daysOff?.phrase ?? daysOffPhrase(clause), wake: reading.daysOff?.wake ?? wake?.minute };
       carryDaysOff = !carryDaysOff && isBareDaysOff(clause);
       continue;
     }
@@ -106,8 +114,8 @@ function sleepWindow(events: ClockEvent[], work: DaySchedule['work'], pattern: W
     if (latest && latestMinute !== null && (latest.isEnd || latest.endMinute !== undefined) && sinceWaking({ wake: awake }, latestMinute) >= 14 * 60) {
       sleep = { minute: onClock(latestMinute + 15), source: 'implied' };
     } else {
-      const fromLatest = latestMinute === null ? 0 : sinceWaking({ wake: awake }, latestMinute) + 45;
-      sleep = { minute: onClock(awake.minute + Math.min(20 * 60, Math.max(16 * 60, fromLatest))), source: 'assumed' };
+      const fromLatest = latestMinute === null ? 0 : sinceWaking({ wake: awake }, latestMinute) + 60;
+      sleep = { minute: onClock(awake.minute + Math.min(19 * 60, Math.max(16.5 * 60, fromLatest))), source: 'assumed' };
       if (!latest && awake.source === 'assumed') sleep = { minute: DEFAULT_SLEEP, source: 'assumed' };
     }
   }
@@ -223,5 +231,6 @@ export function readDay(answers: DayAnswers): DaySchedule {
   const events = placeEvents(reading, base);
   const hoursKnown = reading.events.some((event) => event.source === 'stated');
   const withEvents = { ...base, events, hoursKnown, daysOff: reading.daysOff };
-  return { ...withEvents, challenge: readChallenge(answers, language, withEvents), clock: clockStyle(answers) };
+  // With no hours to be near, the challenge keeps no time either: the plan meets it "when it shows up".
+  return { ...withEvents, challenge: hoursKnown ? readChallenge(answers, language, withEvents) : null, clock: clockStyle(answers) };
 }
