@@ -58,6 +58,20 @@ export class OfflinePlanner implements DitlPlanner {
   }
 }
 
+const warmUpAnswers: OnboardingAnswers[] = [
+  { firstName: 'Sam', transformationGoal: 'More energy', goalTags: ['Energy', 'Sleep'], age: 30, activityLevel: 'sedentary', typicalDay: 'Up at 6:30, work 9 to 5, dinner at 7, bed by 11. On weekends I sleep in.', biggestChallenge: 'Snacking after work' },
+  { firstName: 'Ana', transformationGoal: 'Dormir mejor', goalTags: [], age: 40, activityLevel: 'lightly_active', typicalDay: 'Me levanto a las 7, trabajo de 8 a 15 y ceno a las 21.', biggestChallenge: 'Picar por la tarde' },
+];
+
+/**
+ * Plans a few sample days, twice: V8 compiles chrono-node's large regular expressions to machine
+ * code on their second use, which takes a few hundred milliseconds once per process. A worker does
+ * it at start, so no client's plan waits for it.
+ */
+export function warmUpOfflinePlanner(): void {
+  for (let round = 0; round < 2; round++) for (const answers of warmUpAnswers) buildOfflinePlan(answers);
+}
+
 export function buildOfflinePlan(answers: OnboardingAnswers, context: DayPlanContext = planContext(answers)): DitlPlan {
   const { schedule } = context;
   const goalPhrase = clientPhrase(answers.transformationGoal, 12);
