@@ -29,8 +29,10 @@ const shifts: Record<string, number> = { before: -30, after: 30, around: 0, by: 
 /** What a slide's time label means in the client's day (a clock minute when there is one). */
 export function readMomentTime(label: string, schedule: DaySchedule): MomentTime {
   const text = label.trim();
-  const relative = Object.entries(relativeTimes).find(([, value]) => value.toLowerCase() === text.toLowerCase())?.[0];
+  const relative = (Object.keys(relativeTimes) as (keyof typeof relativeTimes)[]).find((key) => relativeTimes[key].toLowerCase() === text.toLowerCase());
   switch (relative) {
+    case undefined:
+      break;
     case 'wake':
       return { type: 'relative', minute: schedule.wake.minute, dayOff: false };
     case 'sleep':
