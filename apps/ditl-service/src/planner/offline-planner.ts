@@ -94,8 +94,8 @@ export function buildOfflinePlan(answers: OnboardingAnswers, context: DayPlanCon
       sparkToCapture: clip(moment.sparkToCapture, 300),
     })),
     weeklyRhythm: {
-      sundayAlignment: clip(`Sunday alignment: you choose this week’s three actions toward ${goal} and put them in your calendar.`, 400),
-      fridayCheckIn: clip(`Friday check-in with your coach: what moved, where ${challenge} won, and one adjustment for next week.`, 400),
+      sundayAlignment: clip(`You choose this week’s three actions toward ${goal} and put them in your calendar.`, 400),
+      fridayCheckIn: clip(`With your coach: what moved, where ${challenge} won, and one adjustment for next week.`, 400),
       rest,
     },
     closing: clip(
