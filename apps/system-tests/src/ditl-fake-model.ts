@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DitlPlan } from '@spark/contracts';
+import { validPlan } from './ditl-recorded-model';
 
 export type FakeModelMode = 'valid' | 'invalid' | 'hang';
 
@@ -8,29 +9,18 @@ export interface FakeModelCall {
   model: string;
   responseFormat: unknown;
   userMessage: string;
+  messages: { role: string; content: string }[];
 }
 
 /** An OpenAI-compatible chat-completions server on loopback, for the real SDK to talk to over HTTP. */
 export interface FakeModel {
   baseUrl: string;
   mode: FakeModelMode;
+  /** Recorded answers given in order, one per call, before `mode` answers again. */
+  replies: DitlPlan[];
   calls: FakeModelCall[];
   close(): Promise<void>;
 }
-
-export const validPlan: DitlPlan = {
-  title: 'A day built for you',
-  subtitle: 'From the model',
-  slides: ['6:30 AM', '9:00 AM', '12:30 PM', '6:00 PM', '9:30 PM'].map((time, index) => ({
-    time,
-    title: `Moment ${index + 1} <script>alert(1)</script>`,
-    narrative: 'You start the day on purpose.',
-    habit: 'Drink water first.',
-    sparkToCapture: 'A photo of your glass.',
-  })),
-  weeklyRhythm: { sundayAlignment: 'Plan three actions.', fridayCheckIn: 'Review with your coach.', rest: 'Saturday is rest.' },
-  closing: 'One day at a time.',
-};
 
 const readBody = async (request: IncomingMessage) => {
   const chunks: Buffer[] = [];
@@ -50,7 +40,12 @@ const completion = (model: string, content: string) => ({
 export async function startFakeModel(): Promise<FakeModel> {
   const server: Server = createServer((request, response) => {
     void readBody(request).then((body) => {
-      fake.calls.push({ model: body.model, responseFormat: body.response_format, userMessage: body.messages.find((m) => m.role === 'user')?.content ?? '' });
+      fake.calls.push({ model: body.model, responseFormat: body.response_format, userMessage: body.messages.find((m) => m.role === 'user')?.content ?? '', messages: body.messages });
+      const recorded = fake.replies.shift();
+      if (recorded) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(body.model, JSON.stringify(recorded))));
+        return;
+      }
       // Hang: never answer, so the client's own timeout has to end the call.
       if (fake.mode === 'hang') return;
       // Invalid: JSON that the zod plan schema rejects (too few slides, no rhythm).
@@ -63,6 +58,7 @@ export async function startFakeModel(): Promise<FakeModel> {
   const fake: FakeModel = {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     mode: 'valid',
+    replies: [],
     calls: [],
     async close() {
       server.closeAllConnections();

@@ -5,6 +5,7 @@ import { eventually } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type FakeModel, startFakeModel } from './ditl-fake-model';
+import { mayaAnswers } from './ditl-recorded-model';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 
 const workerEntry = join(__dirname, '../../ditl-service/src/worker.ts');
@@ -46,7 +47,8 @@ describe('a DITL worker killed in the middle of a job', () => {
       method: 'POST',
       headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({
-        onboardingData: { firstName: 'Ana', transformationGoal: 'Sleep 8 hours', age: 41, activityLevel: 'sedentary', typicalDay: 'Night shifts', biggestChallenge: 'Late screens' },
+        // The answers the recorded model plan was written for, so its plan passes the plan checks at once.
+        onboardingData: mayaAnswers,
       }),
     });
     const { generationId } = generateDitlResponseSchema.parse(await response.json());

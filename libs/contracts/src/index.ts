@@ -5,6 +5,7 @@ export * from './jobs';
 export * from './leads';
 export * from './patterns';
 export * from './ditl';
+export * from './ditl-schedule';
 export * from './onboarding';
 export * from './evolution';
 export * from './progress';

@@ -1,6 +1,10 @@
-import { cycleLengthDays, type DitlPlan, ditlPlanSchema, NOT_SPECIFIED, type OnboardingAnswers } from '@spark/contracts';
+import { type DitlPlan, ditlPlanSchema, type OnboardingAnswers } from '@spark/contracts';
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { describeClient, revisionRequest, systemPrompt } from './model-prompt';
+import { buildOfflinePlan } from './offline-planner';
+import { checkPlan } from './plan-checks';
+import { type DayPlanContext, planContext } from './plan-context';
 import type { DitlPlanner, PlannedPresentation } from './planner';
 
 export interface OpenAiPlannerOptions {
@@ -31,35 +35,21 @@ function withoutLengthLimits(node: unknown): unknown {
 
 const planJsonSchema = withoutLengthLimits(z.toJSONSchema(ditlPlanSchema)) as Record<string, unknown>;
 
-const systemPrompt = [
-  'You are a habit coach writing a personalised "Day in the Life" presentation for a new client of The Spark.',
-  'Write 5 to 7 slides, one per moment of their typical day, each with a concrete habit and a "spark" (a photo or note) to capture.',
-  'Fit the habits to their goal, challenge and activity level. Include the weekly rhythm: Sunday alignment, Friday check-in with the coach, and rest.',
-  'Be warm, specific and brief. Plain text only, no markdown.',
-].join(' ');
+type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
 
-function describe(answers: OnboardingAnswers): string {
-  return JSON.stringify({
-    firstName: answers.firstName,
-    goal: answers.transformationGoal,
-    goalTags: answers.goalTags,
-    age: answers.age,
-    activityLevel: answers.activityLevel,
-    gender: answers.gender ?? NOT_SPECIFIED,
-    occupation: answers.occupation ?? NOT_SPECIFIED,
-    familyStatus: answers.familyStatus ?? NOT_SPECIFIED,
-    typicalDay: answers.typicalDay,
-    biggestChallenge: answers.biggestChallenge,
-    currentWin: answers.currentWin ?? NOT_SPECIFIED,
-    evolutionDays: cycleLengthDays(answers.customEvolutionDays),
-  });
-}
-
-/** Any OpenAI-compatible chat-completions server, asked for structured output and checked with zod. */
+/**
+ * Any OpenAI-compatible chat-completions server, asked for structured output and checked twice: by the
+ * zod schema (an answer it rejects is an error the worker retries) and by the plan checks. A plan that
+ * breaks the checks is sent back once with the violations listed; a second miss gives the client the
+ * offline plan instead.
+ */
 export class OpenAiPlanner implements DitlPlanner {
   private readonly client: OpenAI;
 
-  constructor(private readonly options: OpenAiPlannerOptions) {
+  constructor(
+    private readonly options: OpenAiPlannerOptions,
+    private readonly fallback: (answers: OnboardingAnswers, context: DayPlanContext) => DitlPlan = buildOfflinePlan,
+  ) {
     // Retries belong to the worker (with back-off and a status update), so the SDK makes one try per call.
     this.client = new OpenAI({
       apiKey: options.apiKey ?? 'not-needed-for-this-server',
@@ -70,26 +60,37 @@ export class OpenAiPlanner implements DitlPlanner {
   }
 
   async plan(answers: OnboardingAnswers): Promise<PlannedPresentation> {
-    const started = Date.now();
-    const completion = await this.request(answers).catch((error: unknown) => {
-      // Some runtimes surface the SDK's abort as a plain connection error; the clock tells them apart.
-      if (error instanceof OpenAI.APIConnectionError && Date.now() - started >= this.options.timeoutMs) {
-        throw new Error(`The model call timed out after ${this.options.timeoutMs} ms`);
-      }
-      throw error;
-    });
-    return { plan: parsePlan(completion.choices[0]?.message.content ?? null), planner: 'openai' };
+    const context = planContext(answers);
+    const conversation: ChatMessage[] = [
+      { role: 'system', content: systemPrompt },
+      { role: 'user', content: describeClient(context) },
+    ];
+    const first = await this.ask(conversation);
+    const firstViolations = checkPlan(first.plan, context);
+    if (!firstViolations.length) return { plan: first.plan, planner: 'openai' };
+    const second = await this.ask([...conversation, { role: 'assistant', content: first.content }, { role: 'user', content: revisionRequest(firstViolations) }]);
+    const secondViolations = checkPlan(second.plan, context);
+    if (!secondViolations.length) return { plan: second.plan, planner: 'openai', rejectedViolations: firstViolations };
+    return { plan: this.fallback(answers, context), planner: 'offline', rejectedViolations: secondViolations };
   }
 
-  private request(answers: OnboardingAnswers) {
-    return this.client.chat.completions.create({
-      model: this.options.model,
-      messages: [
-        { role: 'system', content: systemPrompt },
-        { role: 'user', content: describe(answers) },
-      ],
-      response_format: { type: 'json_schema', json_schema: { name: 'ditl_plan', strict: true, schema: planJsonSchema } },
-    });
+  private async ask(messages: ChatMessage[]): Promise<{ plan: DitlPlan; content: string }> {
+    const started = Date.now();
+    const completion = await this.client.chat.completions
+      .create({
+        model: this.options.model,
+        messages,
+        response_format: { type: 'json_schema', json_schema: { name: 'ditl_plan', strict: true, schema: planJsonSchema } },
+      })
+      .catch((error: unknown) => {
+        // Some runtimes surface the SDK's abort as a plain connection error; the clock tells them apart.
+        if (error instanceof OpenAI.APIConnectionError && Date.now() - started >= this.options.timeoutMs) {
+          throw new Error(`The model call timed out after ${this.options.timeoutMs} ms`);
+        }
+        throw error;
+      });
+    const content = completion.choices[0]?.message.content ?? null;
+    return { plan: parsePlan(content), content: content ?? '' };
   }
 }
 

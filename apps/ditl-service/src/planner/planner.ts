@@ -1,10 +1,13 @@
 import type { DitlPlan, OnboardingAnswers } from '@spark/contracts';
+import type { PlanViolation } from './plan-checks';
 
 export type PlannerName = 'openai' | 'offline';
 
 export interface PlannedPresentation {
   plan: DitlPlan;
   planner: PlannerName;
+  /** What the model's answers broke before this plan was kept (its revision, or the offline plan). */
+  rejectedViolations?: PlanViolation[];
 }
 
 /** Writes a client's "Day in the Life" plan from their onboarding answers. */

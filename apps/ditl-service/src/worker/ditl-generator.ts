@@ -59,7 +59,8 @@ export class DitlGenerator {
       data: { generationId, email: row.email, firstName: row.answers.firstName },
     });
     if (completedNow) this.onQueuedMail();
-    this.logger.info({ generationId, planner: planned.planner, completedNow }, 'DITL generated');
+    const rejected = planned.rejectedViolations?.map((violation) => violation.message);
+    this.logger.info({ generationId, planner: planned.planner, completedNow, rejected }, 'DITL generated');
   }
 
   private async planWithRetries(generationId: string, answers: Parameters<DitlPlanner['plan']>[0]): Promise<PlannedPresentation> {

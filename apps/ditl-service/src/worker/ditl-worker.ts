@@ -7,7 +7,7 @@ import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { GenerationsRepository } from '../generations/generations.repository';
-import { OfflinePlanner } from '../planner/offline-planner';
+import { OfflinePlanner, warmUpOfflinePlanner } from '../planner/offline-planner';
 import { OpenAiPlanner } from '../planner/openai-planner';
 import type { DitlPlanner } from '../planner/planner';
 import { DitlGenerator, GenerationFailedError } from './ditl-generator';
@@ -34,6 +34,8 @@ export function plannerFor(config: DitlConfig): DitlPlanner {
  */
 export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker; close(): Promise<void> } {
   const { config, logger } = deps;
+  // Every planner may need the offline plan (a model's plan can fail the plan checks).
+  warmUpOfflinePlanner();
   const storage = new ObjectStorage(config);
   const generations = new GenerationsRepository(deps.dataSource);
   const generator = new DitlGenerator(
