@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Env, secret, serviceUrl } from './load-config';
+import { credentialId, type Env, secret, serviceUrl } from './load-config';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
@@ -22,7 +22,7 @@ export const storageEnv = (env: Env) =>
     S3_REGION: z.string().default('us-east-1'),
     S3_BUCKET: z.string().default('sparks'),
     S3_LOG_BUCKET: z.string().default('log'),
-    S3_ACCESS_KEY_ID: secret(env, 'S3RVER'),
+    S3_ACCESS_KEY_ID: credentialId(env, 'S3RVER'),
     S3_SECRET_ACCESS_KEY: secret(env, 'S3RVER'),
   });
 
