@@ -17,7 +17,10 @@ function stringsOf(file: string): { path: string; key: string; value: string }[]
     else if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${path}[${index}]`, key));
     else if (node && typeof node === 'object') for (const [name, value] of Object.entries(node)) walk(value, `${path}.${name}`, name);
   };
-  for (const document of parseAllDocuments(readFileSync(join(root, file), 'utf8'), { merge: true })) walk(document.toJS(), file, '');
+  for (const document of parseAllDocuments(readFileSync(join(root, file), 'utf8'), { merge: true })) {
+    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors[0]?.message}`);
+    walk(document.toJS(), file, '');
+  }
   return found;
 }
 
@@ -52,5 +55,11 @@ describe('secrets in the deployment files', () => {
     const secrets = lines.map((line) => /^([A-Z0-9_]+)=(.*)$/.exec(line)).filter((match) => match !== null && (secretName.test(match[1]) || urlPassword(match[2]) !== undefined));
     expect(secrets.length).toBeGreaterThan(3);
     for (const match of secrets) expect(`${match?.[1]}=${urlPassword(match?.[2] ?? '') ?? match?.[2]}`).toMatch(/=CHANGE_ME/);
+  });
+
+  it('the Redis ACL example holds only placeholder passwords, and no default user', () => {
+    const users = readFileSync(join(root, 'deploy/redis/users.acl'), 'utf8').trim().split('\n');
+    expect(users[0]).toBe('user default off');
+    for (const user of users.slice(1)) expect(user).toMatch(/^user [a-z]+ on >CHANGE_ME_[A-Z]+ /);
   });
 });
