@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
 import { ConfigError, type Env, loadConfig } from './load-config';
 import { authEnv, gatewayEnv } from './schemas';
 
@@ -20,7 +21,7 @@ const production = (overrides: Env = {}): Env => ({
   ...overrides,
 });
 
-const refusal = (build: typeof gatewayEnv | typeof authEnv, env: Env): ConfigError => {
+const refusal = (build: (env: Env) => z.ZodObject, env: Env): ConfigError => {
   try {
     loadConfig(build, env);
   } catch (error) {
