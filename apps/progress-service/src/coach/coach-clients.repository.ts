@@ -27,7 +27,7 @@ export interface ClientChanges {
 
 // A stored zone the database does not know reads as UTC (progress.known_time_zone), so one such row never
 // fails a list. The check runs once per distinct zone: OFFSET 0 keeps the subquery whole, and PostgreSQL
-// memoizes it on time_zone (2 000 clients: 2 ms either way; called per row it took 10 ms).
+// memoizes it on time_zone (2 000 clients by attention: ~2 ms, ~1.5 ms without the check, ~10 ms calling it per row).
 const withKnownZone = `CROSS JOIN LATERAL (SELECT progress.known_time_zone(time_zone) AS known_zone OFFSET 0) zone_check`;
 const localToday = `(now() AT TIME ZONE known_zone)::date`;
 const idleDays = `(${localToday} - coalesce(last_spark_date, evolution_start_date))`;
