@@ -11,6 +11,7 @@ import { DitlController } from './ditl/ditl.controller';
 import { authProviders } from './auth/auth.providers';
 import { HealthController } from './health/health.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { RateLimiter } from './http/rate-limiter';
 import { LeadsController } from './leads/leads.controller';
 import { OnboardingController } from './onboarding/onboarding.controller';
 import { SparksModule } from './sparks/sparks.module';
@@ -38,7 +39,8 @@ export class GatewayModule {
         { provide: ServiceBus, useValue: bus },
         { provide: Redis, useValue: redis },
         { provide: APP_FILTER, useValue: new AllExceptionsFilter(logger) },
-        ...authProviders(config, redis),
+        { provide: RateLimiter, useValue: new RateLimiter(redis, config.BUS_PREFIX, config.RATE_LIMIT_FACTOR) },
+        ...authProviders(config),
         ...investorProviders(config),
         ...devLogProviders(config),
       ],

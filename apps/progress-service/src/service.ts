@@ -4,6 +4,7 @@ import { CoachModule } from './coach/coach.module';
 import { progressMigrations } from './migrations';
 import { NotesModule } from './notes/notes.module';
 import { OnboardingModule } from './onboarding/onboarding.module';
+import { DatabaseTimeZones } from './progress/database-time-zones';
 import { ProgressHomeModule } from './progress/progress.module';
 import { SparksModule } from './sparks/sparks.module';
 
@@ -15,14 +16,18 @@ export const progressService: ServiceDefinition = {
   name: 'progress',
   entities: [],
   migrations: progressMigrations,
-  module: (infrastructure) => ({
-    module: ProgressModule,
-    imports: [
-      OnboardingModule.register(infrastructure),
-      ProgressHomeModule.register(infrastructure),
-      SparksModule.register(infrastructure),
-      NotesModule.register(infrastructure),
-      CoachModule.register(infrastructure),
-    ],
-  }),
+  module: (infrastructure) => {
+    // One cache of the database's zone names for every writer of a client's zone.
+    const timeZones = new DatabaseTimeZones(infrastructure.dataSource);
+    return {
+      module: ProgressModule,
+      imports: [
+        OnboardingModule.register(infrastructure, timeZones),
+        ProgressHomeModule.register(infrastructure),
+        SparksModule.register(infrastructure, timeZones),
+        NotesModule.register(infrastructure),
+        CoachModule.register(infrastructure),
+      ],
+    };
+  },
 };

@@ -38,6 +38,8 @@ export interface InProcessStackOptions {
   services?: ServiceDefinition[];
   withNotifier?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** A Redis of the test's own: `adminUrl` for the stack's own client, `urlOf(app)` for each app (one ACL user each). */
+  redis?: { adminUrl: string; urlOf(app: string): string };
 }
 
 async function deleteKeysUnder(redis: Redis, pattern: string): Promise<void> {
@@ -50,7 +52,7 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
   const database = await createTestDatabase();
   const smtp = await startSmtpSink();
   const s3 = await startTestS3();
-  const redisUrl = new URL(await testRedisUrl());
+  const redisUrl = new URL(options.redis?.adminUrl ?? (await testRedisUrl()));
   redisUrl.pathname = `/${options.redisDb ?? 0}`;
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
@@ -66,8 +68,9 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
     ...s3.env,
     ...options.env,
   };
-  const stopServices = await Promise.all((options.services ?? allServices).map((service) => startService({ ...service, env }, false)));
-  const gateway = await startGateway(env);
+  const envOf = (app: string): NodeJS.ProcessEnv => (options.redis ? { ...env, REDIS_URL: options.redis.urlOf(app) } : env);
+  const stopServices = await Promise.all((options.services ?? allServices).map((service) => startService({ ...service, env: envOf(service.name) }, false)));
+  const gateway = await startGateway(envOf('gateway'));
   let stopNotifier: (() => Promise<void>) | undefined;
   const stack: InProcessStack = {
     baseUrl: gateway.url.replace('[::1]', '127.0.0.1'),
@@ -77,7 +80,7 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
     redis: new Redis(redisUrl.toString()),
     databaseUrl: database.url,
     async startNotifier() {
-      stopNotifier ??= await startNotifier(env);
+      stopNotifier ??= await startNotifier(envOf('notifier'));
     },
     async stopNotifier() {
       await stopNotifier?.();

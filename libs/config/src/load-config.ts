@@ -11,16 +11,50 @@ export type Env = Record<string, string | undefined>;
 
 const isProduction = (env: Env) => env.NODE_ENV === 'production';
 
+const GENERATE_HINT = 'generate one with `openssl rand -hex 32`';
+const MIN_SECRET_BYTES = 32;
+
 /**
- * A secret with a development default. In production the default is refused, so a missing
- * secret stops the process with a message naming the variable.
+ * Secrets written in this repository (the local servers' and compose's former values, the system tests'):
+ * anyone can read them, so production refuses them, and any change-me placeholder (the development
+ * default, the Kubernetes example) with them.
+ */
+export const KNOWN_DEVELOPMENT_SECRETS: readonly string[] = ['S3RVER', 'spark', 'spark-secret', 'system-test-jwt-secret-0123456789'];
+const CHANGE_ME = /change[\s_-]?me/i;
+const isKnownValue = (value: string) => KNOWN_DEVELOPMENT_SECRETS.includes(value) || CHANGE_ME.test(value);
+const knownValueMessage = `is a known value from the repository; ${GENERATE_HINT}`;
+
+/**
+ * A secret with a development default. In production there is no default (a missing secret stops the
+ * process with a message naming the variable), and a known value or one under 32 bytes is refused.
  */
 export const secret = (env: Env, devDefault: string) =>
-  isProduction(env) ? z.string({ error: 'is required in production' }).min(16, 'must be at least 16 characters') : z.string().min(1).default(devDefault);
+  isProduction(env)
+    ? z
+        .string({ error: 'is required in production' })
+        .refine((value) => !isKnownValue(value), knownValueMessage)
+        .refine((value) => Buffer.byteLength(value) >= MIN_SECRET_BYTES, `must be at least ${MIN_SECRET_BYTES} bytes; ${GENERATE_HINT}`)
+    : z.string().min(1).default(devDefault);
 
-/** A URL of a backing service; unset in production means unset (the caller decides). */
+/** The public half of a credential (an access key id): required in production, and not the development one. */
+export const credentialId = (env: Env, devDefault: string) =>
+  isProduction(env)
+    ? z.string({ error: 'is required in production' }).min(1).refine((value) => value !== devDefault && !CHANGE_ME.test(value), 'is the development value')
+    : z.string().min(1).default(devDefault);
+
+const passwordOf = (url: string) => {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
+};
+
+/** A URL of a backing service; unset in production means unset (the caller decides), and its password is no known value. */
 export const serviceUrl = (env: Env, devDefault: string) =>
-  isProduction(env) ? z.url({ error: 'is required in production' }) : z.url().default(devDefault);
+  isProduction(env)
+    ? z.url({ error: 'is required in production' }).refine((value) => !isKnownValue(passwordOf(value)), `has a password that ${knownValueMessage}`)
+    : z.url().default(devDefault);
 
 /** Parses `env` with the app's schema once, at boot; every error names its variable. */
 export function loadConfig<S extends z.ZodObject>(build: (env: Env) => S, env: Env = process.env): z.infer<S> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Env, secret, serviceUrl } from './load-config';
+import { credentialId, type Env, secret, serviceUrl } from './load-config';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
@@ -22,7 +22,7 @@ export const storageEnv = (env: Env) =>
     S3_REGION: z.string().default('us-east-1'),
     S3_BUCKET: z.string().default('sparks'),
     S3_LOG_BUCKET: z.string().default('log'),
-    S3_ACCESS_KEY_ID: secret(env, 'S3RVER'),
+    S3_ACCESS_KEY_ID: credentialId(env, 'S3RVER'),
     S3_SECRET_ACCESS_KEY: secret(env, 'S3RVER'),
   });
 
@@ -57,6 +57,8 @@ export const gatewayEnv = (env: Env) =>
     JWT_SECRET: secret(env, 'development-only-jwt-secret-change-me'),
     // The built SPA; empty disables static serving (API-only gateway).
     WEB_DIST: z.string().default(''),
+    // Multiplies every rate limit of the gateway: for load tests, or a crowd that shares one address.
+    RATE_LIMIT_FACTOR: z.coerce.number().min(1).max(1_000_000).default(1),
   })
   // The gateway streams spark uploads to S3 itself.
   .extend(storageEnv(env).shape)
@@ -95,6 +97,8 @@ export const ditlEnv = (env: Env) =>
       // The worker runs inside the service process unless turned off (then run `src/worker.ts` replicas).
       DITL_WORKER_ENABLED: z.stringbool().default(true),
       DITL_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+      // Generations one user may ask for per 24 hours (each is a model call); onboarding needs one.
+      DITL_DAILY_GENERATIONS: z.coerce.number().int().min(1).max(1000).default(5),
       DITL_BACKOFF_MS: z.coerce.number().int().min(10).default(2000),
       // How long a job's lock lives without renewal: a dead worker's job is taken over after about this long.
       DITL_LOCK_MS: z.coerce.number().int().min(500).default(30_000),

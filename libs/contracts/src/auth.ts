@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, pageOf, uuidSchema } from './common';
+import { emailSchema, isoDateTimeSchema, pageOf, uuidSchema, textSchema } from './common';
 
 export const userRoles = ['client', 'coach', 'admin'] as const;
 export const userRoleSchema = z.enum(userRoles, { error: 'Role must be client, coach or admin' });
@@ -23,7 +23,7 @@ export const accessTokenClaimsSchema = z.object({
 export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
 
 /** A relative SPA path the magic-link page continues to, e.g. `ditl-welcome` or `coach/leads`. */
-const nextPathSchema = z.string().regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, 'Must be a relative path such as ditl-welcome').max(100);
+const nextPathSchema = textSchema().regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, 'Must be a relative path such as ditl-welcome').max(100);
 
 export const products = ['spark', 'coach'] as const;
 
@@ -43,9 +43,9 @@ export const magicLinkResponseSchema = z.object({
 });
 export type MagicLinkResponse = z.infer<typeof magicLinkResponseSchema>;
 
-export const redeemTokenSchema = z.object({ token: z.string().min(20).max(200) }).strict();
+export const redeemTokenSchema = z.object({ token: textSchema().min(20).max(200) }).strict();
 export const redeemCodeSchema = z
-  .object({ email: emailSchema, code: z.string().trim().regex(/^\d{6}$/, 'The code has 6 digits') })
+  .object({ email: emailSchema, code: textSchema().trim().regex(/^\d{6}$/, 'The code has 6 digits') })
   .strict();
 /** Body of `POST /api/auth/redeem`: the link's token, or the e-mail plus the 6-digit code. */
 export const redeemRequestSchema = z.union([redeemTokenSchema, redeemCodeSchema]);
@@ -86,15 +86,15 @@ export const issuedSessionSchema = z.object({
 });
 export type IssuedSession = z.infer<typeof issuedSessionSchema>;
 
-export const refreshRequestSchema = z.object({ refreshToken: z.string().min(20).max(200) }).strict();
+export const refreshRequestSchema = z.object({ refreshToken: textSchema().min(20).max(200) }).strict();
 export const signOutResponseSchema = z.object({ signedOut: z.literal(true) });
 
 /** Body of `PATCH /api/auth/user`. Role and assigned coach are not the user's to change: 400. */
 export const updateUserRequestSchema = z
   .object({
-    full_name: z.string().trim().min(1).max(200).nullable().optional(),
+    full_name: textSchema().trim().min(1).max(200).nullable().optional(),
     onboarding_completed_at: isoDateTimeSchema.nullable().optional(),
-    transformation_goal: z.string().trim().max(2000).nullable().optional(),
+    transformation_goal: textSchema().trim().max(2000).nullable().optional(),
   })
   .strict();
 export type UpdateUserRequest = z.input<typeof updateUserRequestSchema>;
@@ -106,7 +106,7 @@ export const updateUserBusRequestSchema = z.object({ userId: uuidSchema, changes
 export const listUsersRequestSchema = z
   .object({
     role: userRoleSchema.optional(),
-    cursor: z.string().max(200).optional(),
+    cursor: textSchema().max(200).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(50),
   })
   .strict();
@@ -119,7 +119,7 @@ export const inviteRequestSchema = z
   .object({
     email: emailSchema,
     role: z.enum(['client', 'coach']),
-    fullName: z.string().trim().min(1).max(200).optional(),
+    fullName: textSchema().trim().min(1).max(200).optional(),
     next: z.literal('ditl-welcome').optional(),
     approved: z.literal(true).optional(),
   })
@@ -138,7 +138,7 @@ export type InviteResponse = z.infer<typeof inviteResponseSchema>;
 export const magicLinkJobSchema = z.object({
   email: emailSchema,
   link: z.url(),
-  code: z.string().regex(/^\d{6}$/),
+  code: textSchema().regex(/^\d{6}$/),
   expiresAt: isoDateTimeSchema,
   purpose: z.enum(['sign-in', 'invite']),
 });

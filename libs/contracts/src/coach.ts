@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateSchema, isoDateTimeSchema, pageOf, uuidSchema } from './common';
+import { emailSchema, isoDateSchema, isoDateTimeSchema, pageOf, uuidSchema, textSchema } from './common';
 import { leadSchema } from './leads';
 import { progressSchema } from './progress';
 
@@ -12,8 +12,8 @@ export type LeadStatusFilter = z.infer<typeof leadStatusFilterSchema>;
 export const listLeadsRequestSchema = z
   .object({
     status: leadStatusFilterSchema.default('all'),
-    search: z.string().trim().max(200).optional(),
-    cursor: z.string().max(200).optional(),
+    search: textSchema().trim().max(200).optional(),
+    cursor: textSchema().max(200).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(25),
   })
   .strict();
@@ -85,7 +85,7 @@ export type ClientSort = z.infer<typeof clientSortSchema>;
 export const listClientsRequestSchema = z
   .object({
     sort: clientSortSchema.default('newest'),
-    cursor: z.string().max(200).optional(),
+    cursor: textSchema().max(200).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(25),
   })
   .strict();
@@ -136,7 +136,7 @@ export type ClientDetail = z.infer<typeof clientDetailSchema>;
 /** Body of `PATCH /api/coach/clients/:userId` (Edit Record). A null custom length means the default 90. */
 export const updateClientBodySchema = z
   .object({
-    transformationGoal: z.string().trim().max(2000).nullable().optional(),
+    transformationGoal: textSchema().trim().max(2000).nullable().optional(),
     status: clientStatusSchema.optional(),
     customEvolutionDays: customEvolutionDaysSchema.nullable().optional(),
   })

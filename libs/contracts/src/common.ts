@@ -1,8 +1,23 @@
 import { z } from 'zod';
 
+// Half of a UTF-16 surrogate pair without the other half: no character at all. A text column would
+// store U+FFFD instead, jsonb refuses it.
+// (No lookbehind: the web app shares this module, and older Safari cannot parse one.)
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?:^|[^\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether PostgreSQL can store `text` as it is: no U+0000 and no lone surrogate. */
+export const isStorableText = (text: string): boolean => !text.includes('\u0000') && !loneSurrogate.test(text);
+
+export const UNSTORABLE_TEXT_MESSAGE = 'Contains characters that cannot be saved (a null character or half an emoji). Please retype it.';
+
+/**
+ * The start of every string schema of a request, body, query, bus message or job: text PostgreSQL can
+ * store, else a field error. Chain the field's own rules after it.
+ */
+export const textSchema = (params?: { error: string }) => z.string(params).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
+
 /** E-mails are compared and stored trimmed and lower-cased (ARCHITECTURE.md "Data"). */
-export const emailSchema = z
-  .string({ error: 'Email is required' })
+export const emailSchema = textSchema({ error: 'Email is required' })
   .trim()
   .toLowerCase()
   .min(1, 'Email is required')
@@ -18,7 +33,7 @@ export const isoDateTimeSchema = z.iso.datetime({ offset: true });
 
 /** Keyset pagination: the cursor is opaque to clients (base64url of `created_at|id`). */
 export const pageQuerySchema = z.object({
-  cursor: z.string().max(200).optional(),
+  cursor: textSchema().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 export type PageQuery = z.infer<typeof pageQuerySchema>;

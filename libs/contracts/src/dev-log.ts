@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema } from './common';
+import { isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema, textSchema } from './common';
 
 /** Spec section 5: the image types the publisher accepts. */
 export const logImageExtensions = ['png', 'jpg', 'jpeg', 'gif', 'webp'] as const;
@@ -26,14 +26,13 @@ export function postTitleOf(markdown: string): string {
   return heading ? heading.slice(0, 200) : UNTITLED_POST;
 }
 
-export const logImageNameSchema = z
-  .string()
+export const logImageNameSchema = textSchema()
   .min(1)
   .max(200)
   .refine((name) => logImageExtensions.some((extension) => name.toLowerCase().endsWith(`.${extension}`)), 'Images must be png, jpg, jpeg, gif or webp');
 
 /** An uploaded image: its name as the markdown references it, and its key in the log bucket. */
-export const logImageSchema = z.object({ name: logImageNameSchema, key: z.string().min(1).max(500) });
+export const logImageSchema = z.object({ name: logImageNameSchema, key: textSchema().min(1).max(500) });
 export type LogImage = z.infer<typeof logImageSchema>;
 
 export const uploadedLogImageSchema = logImageSchema.extend({ previewUrl: z.string() });
@@ -42,7 +41,7 @@ export type UploadedLogImage = z.infer<typeof uploadedLogImageSchema>;
 /** Body of `POST /api/log/posts`: the markdown as written, with the images it references. */
 export const publishPostRequestSchema = z
   .object({
-    markdown: z.string().max(200_000).refine((text) => text.trim().length > 0, 'No content'),
+    markdown: textSchema().max(200_000).refine((text) => text.trim().length > 0, 'No content'),
     images: z.array(logImageSchema).max(50).default([]),
   })
   .strict();
@@ -67,9 +66,9 @@ export const listPostsRequestSchema = pageQuerySchema;
 /** A published post; its markdown already points its images at `/api/log/images/...`. */
 export const logPostSchema = logPostSummarySchema.extend({ markdown: z.string() });
 export type LogPost = z.infer<typeof logPostSchema>;
-export const getPostRequestSchema = z.object({ slug: z.string().min(1).max(200) });
+export const getPostRequestSchema = z.object({ slug: textSchema().min(1).max(200) });
 
-export const checkLogImageRequestSchema = z.object({ key: z.string().min(1).max(500) });
+export const checkLogImageRequestSchema = z.object({ key: textSchema().min(1).max(500) });
 export const checkLogImageResponseSchema = z.object({ published: z.boolean() });
 
 /** The public URL of a published post image: the gateway redirects it to a short-lived signed URL. */

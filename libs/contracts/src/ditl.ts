@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, uuidSchema } from './common';
+import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
 import { onboardingAnswersSchema } from './onboarding';
 import { userRoleSchema } from './auth';
 
@@ -60,7 +60,7 @@ export const generateDitlJobSchema = z.object({ generationId: uuidSchema });
 export const ditlReadyJobSchema = z.object({
   generationId: uuidSchema,
   email: emailSchema,
-  firstName: z.string(),
+  firstName: textSchema(),
 });
 
 const line = (max: number) => z.string().min(1).max(max);

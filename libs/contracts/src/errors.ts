@@ -42,6 +42,13 @@ export const errorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
+/** How long until a retry, as a person says it: "45 seconds", "12 minutes", "1 hour", "23 hours" (rounded up). */
+export function waitPhrase(seconds: number): string {
+  const [amount, unit] = seconds < 60 ? [seconds, 'second'] : seconds < 3600 ? [seconds / 60, 'minute'] : [seconds / 3600, 'hour'];
+  const rounded = Math.max(1, Math.ceil(amount));
+  return `${rounded} ${unit}${rounded === 1 ? '' : 's'}`;
+}
+
 /** Flattens zod issues into `FieldErrors`, the shape every 400 carries. */
 export function toFieldErrors(error: z.ZodError): FieldErrors {
   const fields: FieldErrors = {};

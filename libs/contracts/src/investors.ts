@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema } from './common';
+import { emailSchema, isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema, textSchema } from './common';
 
 /** Spec section 9: the four commitment levels in dollars, each linking to its payment page. */
 export const commitmentLevels = [
@@ -13,8 +13,7 @@ export const commitmentLevels = [
 export const DECK_DOWNLOAD_TTL_SECONDS = 3600;
 
 /** `SPARK-` and five groups of four Crockford base32 characters: 100 random bits, not guessable. */
-export const accessCodeSchema = z
-  .string()
+export const accessCodeSchema = textSchema()
   .trim()
   .toUpperCase()
   .regex(/^SPARK(-[0-9A-HJKMNP-TV-Z]{4}){5}$/, 'Invalid access code. Please check your code and try again.');
@@ -37,7 +36,7 @@ export const listInvestorsRequestSchema = pageQuerySchema;
 
 /** The public deck request and early-access forms, and the admin's Add Investor modal. */
 export const registerInvestorRequestSchema = z
-  .object({ email: emailSchema, interest: z.string().trim().max(500).nullish() })
+  .object({ email: emailSchema, interest: textSchema().trim().max(500).nullish() })
   .strict();
 export type RegisterInvestorRequest = z.input<typeof registerInvestorRequestSchema>;
 /** `created` is false when the e-mail was already known: the public forms ignore the duplicate. */
@@ -58,8 +57,8 @@ export type DeckDownloadResponse = z.infer<typeof deckDownloadResponseSchema>;
 export const sendInvestorEmailRequestSchema = z
   .object({
     emails: z.array(emailSchema).min(1, 'Choose at least one investor').max(1000),
-    subject: z.string().trim().min(1, 'Subject required').max(200),
-    body: z.string().trim().min(1, 'Message required').max(20_000),
+    subject: textSchema().trim().min(1, 'Subject required').max(200),
+    body: textSchema().trim().min(1, 'Message required').max(20_000),
   })
   .strict();
 export type SendInvestorEmailRequest = z.input<typeof sendInvestorEmailRequestSchema>;
@@ -88,6 +87,6 @@ export const investorEmailJobSchema = z.object({
   deliveryId: uuidSchema,
   campaignId: uuidSchema,
   email: emailSchema,
-  subject: z.string().min(1),
-  body: z.string().min(1),
+  subject: textSchema().min(1),
+  body: textSchema().min(1),
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { magicLinkJobSchema } from './auth';
-import { emailSchema, isoDateTimeSchema, uuidSchema } from './common';
+import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
 import { ditlReadyJobSchema, generateDitlJobSchema } from './ditl';
 import { investorEmailJobSchema } from './investors';
 import { leadRoleSchema } from './leads';
@@ -22,7 +22,7 @@ export const leadAlertJobSchema = z.object({
   leadId: uuidSchema,
   email: emailSchema,
   role: leadRoleSchema,
-  interest: z.string().nullable(),
+  interest: textSchema().nullable(),
   createdAt: isoDateTimeSchema,
 });
 

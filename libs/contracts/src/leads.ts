@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, uuidSchema } from './common';
+import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
 
 export const leadRoles = ['client', 'coach', 'investor'] as const;
 export const leadRoleSchema = z.enum(leadRoles, { error: 'Role must be client, coach or investor' });
@@ -26,7 +26,7 @@ export const createLeadRequestSchema = z
   .object({
     email: emailSchema,
     role: leadRoleSchema.default('client'),
-    interest: z.string().trim().max(2000).nullish(),
+    interest: textSchema().trim().max(2000).nullish(),
   })
   .strict();
 export type CreateLeadRequest = z.input<typeof createLeadRequestSchema>;
@@ -58,7 +58,7 @@ export type CreateLeadResponse = z.infer<typeof createLeadResponseSchema>;
 /** Body of `PATCH /api/leads/challenge`. */
 export const setChallengeRequestSchema = z
   .object({
-    token: z.string().min(20).max(200),
+    token: textSchema().min(20).max(200),
     primaryChallenge: primaryChallengeSchema,
   })
   .strict();

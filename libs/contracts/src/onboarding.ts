@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, uuidSchema } from './common';
-import { isValidTimeZone } from './evolution';
+import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
+import { timeZoneSchema } from './progress';
 
 export const activityLevels = ['sedentary', 'lightly_active', 'moderately_active', 'very_active', 'extremely_active'] as const;
 export const genders = ['male', 'female', 'non_binary', 'prefer_not_to_say'] as const;
@@ -13,8 +13,8 @@ export type GoalTag = (typeof goalTags)[number];
 /** Spec section 3: every optional demographic reads "Not specified" when left blank. */
 export const NOT_SPECIFIED = 'Not specified';
 
-const requiredText = (message: string, max = 2000) => z.string({ error: message }).trim().min(1, message).max(max);
-const optionalText = (max = 2000) => z.string().trim().max(max).optional();
+const requiredText = (message: string, max = 2000) => textSchema({ error: message }).trim().min(1, message).max(max);
+const optionalText = (max = 2000) => textSchema().trim().max(max).optional();
 
 /**
  * What the four onboarding steps collect (spec sections 2 and 5). Optional fields may be absent;
@@ -36,7 +36,7 @@ export const onboardingAnswersSchema = z
     currentWin: optionalText(),
     customEvolutionDays: z.number().int().min(1).max(365).optional(),
     // The device's IANA zone: "today" and every later day count are the client's own calendar days.
-    timeZone: z.string().max(64).refine(isValidTimeZone, 'Unknown time zone').optional(),
+    timeZone: timeZoneSchema.optional(),
   })
   .strict();
 export type OnboardingAnswers = z.output<typeof onboardingAnswersSchema>;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { isoDateSchema, isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema } from './common';
+import { isoDateSchema, isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema, textSchema } from './common';
 import { isValidTimeZone } from './evolution';
 
 export const sparkTypes = ['photo', 'file'] as const;
 export const sparkTypeSchema = z.enum(sparkTypes);
 export type SparkType = z.infer<typeof sparkTypeSchema>;
 
-export const timeZoneSchema = z.string().max(64).refine(isValidTimeZone, 'Unknown time zone');
+export const timeZoneSchema = textSchema().max(64).refine(isValidTimeZone, 'Unknown time zone');
 
 /** Upload limits (bytes): the gateway answers 413 beyond them. */
 export const SPARK_IMAGE_MAX_BYTES = 15 * 1024 * 1024;
@@ -67,7 +67,7 @@ export type PrivateNote = z.infer<typeof privateNoteSchema>;
 export const captureFieldsSchema = z.object({
   clientSparkId: uuidSchema,
   timeZone: timeZoneSchema.default('UTC'),
-  note: z.string().max(SPARK_NOTE_MAX_CHARS).optional(),
+  note: textSchema().max(SPARK_NOTE_MAX_CHARS).optional(),
 });
 export type CaptureFields = z.infer<typeof captureFieldsSchema>;
 
@@ -76,15 +76,14 @@ export const recordSparkRequestSchema = z.object({
   userId: uuidSchema,
   clientSparkId: uuidSchema,
   sparkType: sparkTypeSchema,
-  fileKey: z.string().min(1).max(300),
-  fileType: z.string().min(1).max(100),
-  note: z
-    .string()
+  fileKey: textSchema().min(1).max(300),
+  fileType: textSchema().min(1).max(100),
+  note: textSchema()
     .max(SPARK_NOTE_MAX_CHARS)
     .nullish()
     .transform((note) => (note?.trim() ? note.trim() : null)),
   timeZone: timeZoneSchema,
-  email: z.string().min(1),
+  email: textSchema().min(1),
 });
 
 export const recordSparkResponseSchema = z.object({
@@ -113,12 +112,12 @@ export type SparkPage = z.infer<typeof sparkPageSchema>;
 export const getSparkRequestSchema = z.object({ sparkId: uuidSchema, ownerId: uuidSchema.optional() });
 
 export const coachNoteBodySchema = z.object({
-  message: z.string().trim().min(1, 'Message required').max(SPARK_NOTE_MAX_CHARS),
+  message: textSchema().trim().min(1, 'Message required').max(SPARK_NOTE_MAX_CHARS),
   isPinned: z.boolean().default(true),
 });
 export const addCoachNoteRequestSchema = coachNoteBodySchema.extend({ userId: uuidSchema, coachId: uuidSchema });
 
-export const privateNoteBodySchema = z.object({ note: z.string().trim().min(1, 'Note required').max(SPARK_NOTE_MAX_CHARS) });
+export const privateNoteBodySchema = z.object({ note: textSchema().trim().min(1, 'Note required').max(SPARK_NOTE_MAX_CHARS) });
 export const addPrivateNoteRequestSchema = privateNoteBodySchema.extend({ userId: uuidSchema, coachId: uuidSchema });
 export const listPrivateNotesRequestSchema = z.object({ userId: uuidSchema });
 export const privateNoteListSchema = z.object({ items: z.array(privateNoteSchema) });

@@ -1,5 +1,6 @@
 import { DomainError } from './domain-error';
-import { parseRequest, parseResponse } from './contract-check';
+import { testContract } from './__fixtures__/test-contract';
+import { parseEvent, parseRequest, parseResponse, sparkContract } from './contract-check';
 
 const lead = {
   id: '7f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
@@ -16,7 +17,7 @@ const lead = {
 
 describe('parseRequest', () => {
   it('returns the parsed payload of a contract pattern', () => {
-    expect(parseRequest('leads.create', { email: ' Ada@Example.com' })).toEqual({
+    expect(parseRequest(sparkContract, 'leads.create', JSON.stringify({ email: ' Ada@Example.com' }))).toEqual({
       email: 'ada@example.com',
       role: 'client',
     });
@@ -25,7 +26,7 @@ describe('parseRequest', () => {
   it('throws VALIDATION_FAILED with field errors for a bad payload', () => {
     let thrown: unknown;
     try {
-      parseRequest('leads.create', { email: 'nope', role: 'pirate' });
+      parseRequest(sparkContract, 'leads.create', JSON.stringify({ email: 'nope', role: 'pirate' }));
     } catch (error) {
       thrown = error;
     }
@@ -35,10 +36,21 @@ describe('parseRequest', () => {
     expect(Object.keys((thrown as DomainError).details?.fieldErrors ?? {}).sort()).toEqual(['email', 'role']);
   });
 
-  it('passes a pattern outside the contract through unchanged', () => {
-    const data = { anything: true };
+  it('refuses a pattern outside the contract as NOT_FOUND, and a payload that is not JSON', () => {
+    expect(() => parseRequest(sparkContract, 'echo.slow', '{}')).toThrow(new DomainError('NOT_FOUND', 'Unknown message pattern echo.slow'));
+    expect(() => parseRequest(sparkContract, 'leads.create', '{nope')).toThrow(new DomainError('VALIDATION_FAILED', 'The request is not valid JSON'));
+  });
+});
 
-    expect(parseRequest('echo.slow', data)).toBe(data);
+describe('parseEvent', () => {
+  it('returns the parsed payload of an event of the contract and refuses any other', () => {
+    expect(parseEvent(testContract, 'leads.noted', '{"note":"hi"}')).toEqual({ note: 'hi' });
+    expect(() => parseEvent(testContract, 'leads.noted', '{"note":42}')).toThrow(/not valid/);
+    expect(() => parseEvent(testContract, 'leads.create', '{}')).toThrow(/Unknown event pattern leads.create/);
+  });
+
+  it('knows no event in the product contract yet: every entry without a request id is refused', () => {
+    expect(Object.keys(sparkContract.events)).toEqual([]);
   });
 });
 
@@ -46,11 +58,11 @@ describe('parseResponse', () => {
   it('checks the answer as the caller will receive it (after JSON)', () => {
     const answer = { lead: { ...lead, createdAt: new Date('2025-01-01T00:00:00Z') }, challengeToken: 't' };
 
-    expect(parseResponse('leads.create', answer)).toEqual({ lead, challengeToken: 't' });
+    expect(parseResponse(sparkContract, 'leads.create', answer)).toEqual({ lead, challengeToken: 't' });
   });
 
   it('throws when a handler breaks its contract', () => {
-    expect(() => parseResponse('leads.create', { lead: { id: 'x' } })).toThrow(
+    expect(() => parseResponse(sparkContract, 'leads.create', { lead: { id: 'x' } })).toThrow(
       /leads\.create answered outside its contract/,
     );
   });

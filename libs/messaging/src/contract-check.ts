@@ -1,36 +1,55 @@
-import { patterns, toFieldErrors, type PatternName } from '@spark/contracts';
+import { eventPatterns, patterns, toFieldErrors } from '@spark/contracts';
 import type { z } from 'zod';
 import { DomainError } from './domain-error';
 
-export function isContractPattern(pattern: string): pattern is PatternName {
-  return Object.hasOwn(patterns, pattern);
+/** What a bus may carry: request patterns with their request and response schemas, and event patterns. */
+export interface BusContract {
+  requests: Readonly<Record<string, { request: z.ZodType; response: z.ZodType }>>;
+  events: Readonly<Record<string, z.ZodType>>;
+}
+
+/** The product's contract, from libs/contracts. */
+export const sparkContract: BusContract = { requests: patterns, events: eventPatterns };
+
+export const isRequestPattern = (contract: BusContract, pattern: string) => Object.hasOwn(contract.requests, pattern);
+export const isEventPattern = (contract: BusContract, pattern: string) => Object.hasOwn(contract.events, pattern);
+
+function parseWith(schema: z.ZodType, json: string): unknown {
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch {
+    throw new DomainError('VALIDATION_FAILED', 'The request is not valid JSON');
+  }
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new DomainError('VALIDATION_FAILED', 'The request is not valid', { fieldErrors: toFieldErrors(parsed.error) });
+  }
+  return parsed.data;
 }
 
 /**
- * Validates an incoming request of a contract pattern and returns the PARSED payload (defaults
- * applied, e-mails normalised). Patterns outside the contract pass through unchanged.
+ * Validates the JSON payload of a request and returns it PARSED (defaults applied, e-mails normalised).
+ * A pattern outside the contract is unknown: nothing runs for it.
  */
-export function parseRequest(pattern: string, data: unknown): unknown {
-  if (!isContractPattern(pattern)) return data;
-  const schema: z.ZodType = patterns[pattern].request;
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) {
-    throw new DomainError('VALIDATION_FAILED', 'The request is not valid', {
-      fieldErrors: toFieldErrors(parsed.error),
-    });
-  }
-  return parsed.data;
+export function parseRequest(contract: BusContract, pattern: string, json: string): unknown {
+  if (!isRequestPattern(contract, pattern)) throw new DomainError('NOT_FOUND', `Unknown message pattern ${pattern}`);
+  return parseWith(contract.requests[pattern].request, json);
+}
+
+/** Validates the JSON payload of an event with its contract schema; throws for anything else. */
+export function parseEvent(contract: BusContract, pattern: string, json: string): unknown {
+  if (!isEventPattern(contract, pattern)) throw new DomainError('NOT_FOUND', `Unknown event pattern ${pattern}`);
+  return parseWith(contract.events[pattern], json);
 }
 
 /**
  * Checks a handler's answer against its contract as the caller will see it (after JSON), so a
  * handler that breaks its contract fails loudly on its own side instead of in the caller.
  */
-export function parseResponse(pattern: string, result: unknown): unknown {
-  if (!isContractPattern(pattern)) return result;
+export function parseResponse(contract: BusContract, pattern: string, result: unknown): unknown {
   const asSent: unknown = result === undefined ? undefined : JSON.parse(JSON.stringify(result));
-  const schema: z.ZodType = patterns[pattern].response;
-  const parsed = schema.safeParse(asSent);
+  const parsed = contract.requests[pattern].response.safeParse(asSent);
   if (!parsed.success) {
     throw new Error(`${pattern} answered outside its contract: ${JSON.stringify(toFieldErrors(parsed.error))}`);
   }

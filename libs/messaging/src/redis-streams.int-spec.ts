@@ -2,15 +2,17 @@ import 'reflect-metadata';
 import { Controller, Module, type INestMicroservice, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
-import { patterns, serviceOf, type CreateLeadRequest, type Lead } from '@spark/contracts';
+import { serviceOf, type CreateLeadRequest, type Lead } from '@spark/contracts';
 import { currentCorrelationId, runWithCorrelationId } from '@spark/logging';
 import Redis from 'ioredis';
+import { lastValueFrom } from 'rxjs';
+import { testContract } from './__fixtures__/test-contract';
 import { deleteKeysUnder, eventually, quietLogger, redisUrl, uniquePrefix } from './__fixtures__/test-support';
 import { DomainError, ServiceUnavailableError } from './domain-error';
 import { RedisStreamsClient } from './redis-streams.client';
 import { RedisStreamsServer } from './redis-streams.server';
 import { ServiceBus } from './service-bus';
-import { requestStreamKey } from './stream-keys';
+import { replyListKey, requestStreamKey } from './stream-keys';
 
 const prefix = uniquePrefix();
 const started: INestMicroservice[] = [];
@@ -26,11 +28,11 @@ interface StartOptions {
 
 async function startService(service: string, module: Type, options: StartOptions = {}) {
   const { stubOtherContractPatterns, ...serverOptions } = options;
-  const server = new RedisStreamsServer({ redisUrl, prefix, service, logger: quietLogger, ...serverOptions });
+  const server = new RedisStreamsServer({ redisUrl, prefix, service, logger: quietLogger, contract: testContract, ...serverOptions });
   const app = await NestFactory.createMicroservice(module, { strategy: server, logger: false });
   await app.init();
   if (stubOtherContractPatterns) {
-    const unhandled = Object.keys(patterns).filter(
+    const unhandled = Object.keys(testContract.requests).filter(
       (pattern) => serviceOf(pattern) === service && !server.getHandlers().has(pattern),
     );
     for (const pattern of unhandled) server.addHandler(pattern, () => Promise.resolve(null));
@@ -282,11 +284,83 @@ describe('a contract service', () => {
     expect(answer).toEqual({ correlationId: 'corr-42' });
   });
 
-  it('delivers an event to an @EventPattern handler', async () => {
-    await bus.emit('leads.noted', { note: 'hello' });
+  it('delivers an event of its contract to an @EventPattern handler', async () => {
+    await lastValueFrom(client.emit('leads.noted', { note: 'hello' }), { defaultValue: undefined });
 
     await eventually(() => events.length === 1);
     expect(events).toEqual([{ note: 'hello' }]);
+  });
+
+  describe('an entry written straight into the stream', () => {
+    const stream = requestStreamKey(prefix, 'leads');
+    let redis: Redis;
+    beforeAll(() => {
+      redis = new Redis(redisUrl);
+    });
+    afterAll(() => redis.disconnect());
+    beforeEach(() => {
+      receivedLead = undefined;
+      events.length = 0;
+    });
+    const handled = () => eventually(async () => (await redis.xlen(stream)) === 0);
+    const lead = JSON.stringify({ email: 'mallory@example.com', interest: 'crafted' });
+
+    it('runs nothing for a request pattern without a request id, and acknowledges it', async () => {
+      await redis.xadd(stream, '*', 'p', 'leads.create', 'd', lead, 'c', 'crafted');
+
+      await handled();
+      expect(receivedLead).toBeUndefined();
+      expect(await redis.xpending(stream, 'leads')).toEqual([0, null, null, null]);
+    });
+
+    it('runs nothing for an event its contract refuses, nor for a pattern with no contract', async () => {
+      await redis.xadd(stream, '*', 'p', 'leads.noted', 'd', JSON.stringify({ note: 42 }), 'c', 'crafted');
+      await redis.xadd(stream, '*', 'p', 'leads.noted', 'd', '{not json', 'c', 'crafted');
+      await redis.xadd(stream, '*', 'p', 'leads.unknown', 'd', JSON.stringify({ note: 'x' }), 'c', 'crafted');
+      await lastValueFrom(client.emit('leads.noted', { note: 'the valid one' }), { defaultValue: undefined });
+
+      await handled();
+      await eventually(() => events.length === 1);
+      expect(events).toEqual([{ note: 'the valid one' }]);
+    });
+
+    it('never answers into a key that is not a reply list, and runs nothing for it', async () => {
+      const victim = `${prefix}:bull:mail:wait`;
+      const deadline = String(Date.now() + 5_000);
+      await redis.xadd(stream, '*', 'p', 'leads.create', 'd', lead, 'c', 'crafted', 'i', 'x1', 'r', victim, 't', deadline);
+      await redis.xadd(stream, '*', 'p', 'leads.create', 'd', lead, 'c', 'crafted', 'i', 'x2', 't', deadline);
+
+      await handled();
+      expect(receivedLead).toBeUndefined();
+      expect(await redis.exists(victim)).toBe(0);
+    });
+
+    it('answers a request for a pattern outside the contract with an error, running nothing', async () => {
+      const replyTo = replyListKey(prefix, '0f0e0d0c-0b0a-4009-8807-060504030201');
+      await redis.xadd(stream, '*', 'p', 'leads.drop-table', 'd', '{}', 'c', 'crafted', 'i', 'x3', 'r', replyTo, 't', String(Date.now() + 5_000));
+
+      const [, reply] = (await redis.blpop(replyTo, 5)) ?? [];
+      expect(JSON.parse(reply ?? '{}')).toEqual({ id: 'x3', error: { code: 'NOT_FOUND', message: 'Unknown message pattern leads.drop-table' } });
+    });
+  });
+
+  it('refuses to start a replica that handles a pattern outside its contract', async () => {
+    @Controller()
+    class RogueController {
+      @MessagePattern('leads.backdoor')
+      backdoor() {
+        return null;
+      }
+
+      @EventPattern('leads.whispered')
+      whispered() {
+        return null;
+      }
+    }
+    @Module({ controllers: [RogueController] })
+    class RogueModule {}
+
+    await expect(startService('leads', RogueModule, { stubOtherContractPatterns: true })).rejects.toThrow(/outside its contract: leads\.backdoor, leads\.whispered/);
   });
 
   it('refuses to start a replica that lacks a handler for a contract pattern of its service', async () => {

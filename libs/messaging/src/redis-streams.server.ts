@@ -2,14 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Server, type CustomTransportStrategy, type MessageHandler, type MsPattern } from '@nestjs/microservices';
-import { patterns, serviceOf } from '@spark/contracts';
+import { serviceOf } from '@spark/contracts';
 import { newCorrelationId, runWithCorrelationId, type Logger } from '@spark/logging';
 import Redis from 'ioredis';
 import { lastValueFrom } from 'rxjs';
-import { parseRequest, parseResponse } from './contract-check';
+import { type BusContract, isEventPattern, isRequestPattern, parseEvent, parseRequest, parseResponse, sparkContract } from './contract-check';
+import { DomainError } from './domain-error';
 import { RedisStreamsContext } from './redis-streams.context';
 import { deadConsumers, entriesOfReadGroup, parseAutoClaim, parseConsumers } from './redis-replies';
-import { DEFAULT_PREFIX, requestStreamKey } from './stream-keys';
+import { DEFAULT_PREFIX, isReplyListKey, requestStreamKey } from './stream-keys';
 import { decodeEntry, encodeReply, toWireError, type Reply, type RequestEntry } from './wire-format';
 
 export interface RedisStreamsServerOptions {
@@ -22,6 +23,8 @@ export interface RedisStreamsServerOptions {
   concurrency?: number;
   /** An entry pending this long on a silent consumer is taken over by another replica. */
   reclaimIdleMs?: number;
+  /** The patterns this bus carries; the product's own unless a test brings its own. */
+  contract?: BusContract;
   logger: Logger;
 }
 
@@ -39,7 +42,9 @@ const DRAIN_TIMEOUT_MS = 10_000;
  */
 export class RedisStreamsServer extends Server implements CustomTransportStrategy {
   private readonly service: string;
+  private readonly prefix: string;
   private readonly streamKey: string;
+  private readonly contract: BusContract;
   private readonly consumer: string;
   private readonly concurrency: number;
   private readonly reclaimIdleMs: number;
@@ -55,7 +60,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   constructor(private readonly options: RedisStreamsServerOptions) {
     super();
     this.service = options.service;
-    this.streamKey = requestStreamKey(options.prefix ?? DEFAULT_PREFIX, options.service);
+    this.prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.streamKey = requestStreamKey(this.prefix, options.service);
+    this.contract = options.contract ?? sparkContract;
     this.consumer = options.consumerName ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     this.concurrency = options.concurrency ?? 64;
     this.reclaimIdleMs = options.reclaimIdleMs ?? 3_000;
@@ -105,17 +112,25 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   }
 
   private assertHandlersMatchContract(): void {
-    const missing = Object.keys(patterns).filter(
+    const missing = Object.keys(this.contract.requests).filter(
       (pattern) => serviceOf(pattern) === this.service && !this.messageHandlers.get(pattern),
     );
     if (missing.length > 0) {
       throw new Error(`${this.service}-service has no handler for: ${missing.join(', ')}`);
     }
-    const foreign = [...this.messageHandlers]
+    const handlers = [...this.messageHandlers];
+    const foreign = handlers
       .filter(([pattern, handler]) => !handler.isEventHandler && serviceOf(pattern) !== this.service)
       .map(([pattern]) => pattern);
     if (foreign.length > 0) {
       throw new Error(`${this.service}-service handles patterns addressed elsewhere: ${foreign.join(', ')}`);
+    }
+    // A handler the contract does not name could only be reached by an entry nothing validates.
+    const outside = handlers
+      .filter(([pattern, handler]) => !(handler.isEventHandler ? isEventPattern : isRequestPattern)(this.contract, pattern))
+      .map(([pattern]) => pattern);
+    if (outside.length > 0) {
+      throw new Error(`${this.service}-service handles patterns outside its contract: ${outside.join(', ')}`);
     }
   }
 
@@ -208,8 +223,10 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   private async handleEntry(entryId: string, fields: string[]): Promise<void> {
     const entry = decodeEntry(fields);
-    if (!entry) {
-      this.log.warn({ entryId }, 'dropping a malformed stream entry');
+    const refusal = entry ? this.refusalOf(entry) : 'not an entry of this transport';
+    if (!entry || refusal) {
+      // Anything that can write to the stream could have written it: acknowledge it and run nothing.
+      this.log.warn({ entryId, pattern: entry?.pattern, reason: refusal }, 'refused a stream entry; nothing ran');
       return this.acknowledge(entryId);
     }
     return runWithCorrelationId(entry.correlationId || newCorrelationId(), async () => {
@@ -227,13 +244,25 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     });
   }
 
+  /** Why an entry must not run at all, or undefined. A request is an event only if it carries neither id nor reply list. */
+  private refusalOf(entry: RequestEntry): string | undefined {
+    if (entry.id !== undefined || entry.replyTo !== undefined) {
+      if (entry.id === undefined || entry.replyTo === undefined) return 'a request needs both a request id and a reply list';
+      if (!isReplyListKey(this.prefix, entry.replyTo)) return 'its reply key is not a reply list of this bus';
+      return undefined;
+    }
+    if (isRequestPattern(this.contract, entry.pattern)) return 'a request pattern without a request id';
+    if (!isEventPattern(this.contract, entry.pattern)) return 'an event pattern outside the contract';
+    return undefined;
+  }
+
   private async answer(requestId: string, entry: RequestEntry, entryId: string): Promise<Reply> {
     try {
       const handler = this.getHandlerByPattern(entry.pattern);
-      if (!handler || handler.isEventHandler) throw new Error(`No message handler for ${entry.pattern}`);
-      const data = parseRequest(entry.pattern, JSON.parse(entry.data));
+      if (!handler || handler.isEventHandler) throw new DomainError('NOT_FOUND', `Unknown message pattern ${entry.pattern}`);
+      const data = parseRequest(this.contract, entry.pattern, entry.data);
       const result = await this.lastValueOf(handler, data, entry.pattern, entryId);
-      return { id: requestId, response: parseResponse(entry.pattern, result) };
+      return { id: requestId, response: parseResponse(this.contract, entry.pattern, result) };
     } catch (error) {
       const wireError = toWireError(error);
       if (wireError) return { id: requestId, error: wireError };
@@ -244,12 +273,19 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   private async runEvent(entry: RequestEntry, entryId: string): Promise<void> {
     const handler = this.getHandlerByPattern(entry.pattern);
-    if (!handler) {
+    if (!handler?.isEventHandler) {
       this.log.error({ pattern: entry.pattern }, 'no event handler; event dropped');
       return;
     }
+    let data: unknown;
     try {
-      await this.lastValueOf(handler, JSON.parse(entry.data), entry.pattern, entryId);
+      data = parseEvent(this.contract, entry.pattern, entry.data);
+    } catch (error) {
+      this.log.warn({ entryId, pattern: entry.pattern, fieldErrors: toWireError(error)?.details?.fieldErrors }, 'refused an event its contract does not match; nothing ran');
+      return;
+    }
+    try {
+      await this.lastValueOf(handler, data, entry.pattern, entryId);
     } catch (error) {
       this.log.error({ err: error, pattern: entry.pattern }, 'event handler failed');
     }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { PatternName, RequestOf, ResponseOf } from '@spark/contracts';
+import type { EventName, EventOf, PatternName, RequestOf, ResponseOf } from '@spark/contracts';
 import { lastValueFrom } from 'rxjs';
 import { RedisStreamsClient } from './redis-streams.client';
 
@@ -19,7 +19,7 @@ export class ServiceBus {
   }
 
   /** Resolves once the event is on the target service's stream; no answer is awaited. */
-  async emit(pattern: string, data: unknown): Promise<void> {
+  async emit<E extends EventName>(pattern: E, data: EventOf<E>): Promise<void> {
     await lastValueFrom(this.client.emit(pattern, data), { defaultValue: undefined });
   }
 }

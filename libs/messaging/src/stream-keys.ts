@@ -10,3 +10,11 @@ export function requestStreamKey(prefix: string, service: string): string {
 export function replyListKey(prefix: string, clientId: string): string {
   return `${prefix}:reply:${clientId}`;
 }
+
+const CLIENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Whether `key` is a client's reply list under `prefix`: a server pushes answers nowhere else. */
+export function isReplyListKey(prefix: string, key: string): boolean {
+  const start = replyListKey(prefix, '');
+  return key.startsWith(start) && CLIENT_ID.test(key.slice(start.length));
+}

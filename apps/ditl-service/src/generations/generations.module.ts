@@ -30,7 +30,7 @@ export class GenerationsModule {
       module: GenerationsModule,
       controllers: [GenerationsHandler],
       providers: [
-        { provide: GenerationsService, useValue: new GenerationsService(new GenerationsRepository(dataSource), outbox, storage) },
+        { provide: GenerationsService, useValue: new GenerationsService(new GenerationsRepository(dataSource.manager), outbox, storage, config.DITL_DAILY_GENERATIONS) },
         { provide: DitlResources, useValue: new DitlResources(closers) },
       ],
     };

@@ -1,6 +1,6 @@
 import type { DitlStatus, OnboardingAnswers } from '@spark/contracts';
 import { type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
-import type { DataSource } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 
 export interface GenerationRow {
   id: string;
@@ -27,9 +27,33 @@ export interface NewGeneration {
 
 const columns = `id, user_id, email, answers, status, progress, planner, presentation_key, error, attempts, updated_at, completed_at`;
 
+/** A DataSource, or the EntityManager of a transaction. */
+type Database = Pick<EntityManager, 'query'> & { transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> };
+
 /** Every SQL statement on ditl.generations; the worker's writes are guarded by the current status. */
 export class GenerationsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: Database) {}
+
+  /**
+   * Runs `work` in one transaction holding a lock on the user's generations, so one user's concurrent
+   * requests take turns: a double submit reuses the first, and the daily budget cannot be overrun.
+   */
+  forUser<T>(userId: string, work: (generations: GenerationsRepository) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('ditl.generations'), hashtext($1))`, [userId]);
+      return work(new GenerationsRepository(manager));
+    });
+  }
+
+  /** How many generations the user asked for within the last `hours`, and when the oldest of them leaves that window. */
+  async createdWithin(userId: string, hours: number): Promise<{ count: number; secondsUntilOneLeaves: number }> {
+    const rows: { count: number; seconds: number | null }[] = await this.dataSource.query(
+      `SELECT count(*)::int AS count, ceil(extract(epoch FROM min(created_at) + make_interval(hours => $2) - now()))::int AS seconds
+       FROM ditl.generations WHERE user_id = $1 AND created_at > now() - make_interval(hours => $2)`,
+      [userId, hours],
+    );
+    return { count: rows[0]?.count ?? 0, secondsUntilOneLeaves: rows[0]?.seconds ?? 0 };
+  }
 
   /** The request and its job's outbox row in ONE statement, so a stored request always gets its job. */
   async insertWithJob(generation: NewGeneration, job: JobRequest): Promise<void> {

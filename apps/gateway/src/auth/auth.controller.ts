@@ -10,10 +10,10 @@ import {
 } from '@spark/contracts';
 import { DomainError, ServiceBus } from '@spark/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import type { AuthenticatedUser } from './access-token.guard';
 import { CurrentUser, Public, Roles } from './auth.decorators';
-import { IpRateLimiter } from './ip-rate-limiter';
 import { RefreshCookie } from './refresh-cookie';
 
 // Generous for a household or an office behind one address, tight for a script.
@@ -24,7 +24,7 @@ const REDEEM_PER_IP = { name: 'redeem', max: 30, windowMs: 10 * 60_000 };
 export class AuthController {
   constructor(
     private readonly bus: ServiceBus,
-    @Inject(IpRateLimiter) private readonly ipLimiter: IpRateLimiter,
+    @Inject(RateLimiter) private readonly limiter: RateLimiter,
     @Inject(RefreshCookie) private readonly cookie: RefreshCookie,
   ) {}
 
@@ -33,7 +33,7 @@ export class AuthController {
   @Post('magic-link')
   @HttpCode(202)
   async requestMagicLink(@Req() request: FastifyRequest, @Body(new ZodPipe(magicLinkRequestSchema)) body: PayloadOf<'auth.magic-link'>) {
-    await this.ipLimiter.hit(request.ip, MAGIC_LINK_PER_IP);
+    await this.limiter.hit({ limit: MAGIC_LINK_PER_IP, subject: request.ip });
     return this.bus.request('auth.magic-link', body);
   }
 
@@ -46,7 +46,7 @@ export class AuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ZodPipe(redeemRequestSchema)) body: PayloadOf<'auth.redeem'>,
   ): Promise<Session> {
-    await this.ipLimiter.hit(request.ip, REDEEM_PER_IP);
+    await this.limiter.hit({ limit: REDEEM_PER_IP, subject: request.ip });
     return this.startSession(reply, await this.bus.request('auth.redeem', body));
   }
 

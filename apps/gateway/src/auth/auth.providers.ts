@@ -1,14 +1,11 @@
 import type { Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import type { GatewayConfig } from '@spark/config';
-import type { Redis } from 'ioredis';
 import { AccessTokenGuard } from './access-token.guard';
-import { IpRateLimiter } from './ip-rate-limiter';
 import { RefreshCookie } from './refresh-cookie';
 
 /** The global guard (deny by default) and what the auth routes need. */
-export const authProviders = (config: GatewayConfig, redis: Redis): Provider[] => [
+export const authProviders = (config: GatewayConfig): Provider[] => [
   { provide: APP_GUARD, useValue: new AccessTokenGuard(config.JWT_SECRET) },
-  { provide: IpRateLimiter, useValue: new IpRateLimiter(redis, config.BUS_PREFIX) },
   { provide: RefreshCookie, useValue: new RefreshCookie(config.PUBLIC_URL) },
 ];

@@ -9,13 +9,19 @@ import {
 import { DomainError, ServiceBus } from '@spark/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/auth.decorators';
-import { IpRateLimiter } from '../auth/ip-rate-limiter';
+import { mailboxSubject, type RateLimit, RateLimiter, secretSubject } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { DeckFiles } from './deck-files';
 
 // With 100-bit codes, guessing is hopeless anyway; the limit also keeps the service unloaded.
-const DOWNLOAD_PER_IP = { name: 'deck-download', max: 10, windowMs: 15 * 60_000 };
-const SIGN_UP_PER_IP = { name: 'investor-sign-up', max: 20, windowMs: 60 * 60_000 };
+const DOWNLOAD_PER_IP: RateLimit = { name: 'deck-download-per-ip', max: 10, windowMs: 15 * 60_000 };
+// An investor downloads the deck a few times, on a few devices; a code shared in public is stopped within
+// the day. Not per e-mail: anyone who knows an investor's address could then lock them out, and guessing a
+// code is no threat to stop.
+const DOWNLOAD_PER_CODE: RateLimit = { name: 'deck-download-per-code', max: 20, windowMs: 24 * 60 * 60_000 };
+// The two sign-up forms share their counters: one person fills in one or both, once or twice.
+const SIGN_UP_PER_IP: RateLimit = { name: 'investor-sign-up-per-ip', max: 20, windowMs: 60 * 60_000 };
+const SIGN_UP_PER_MAILBOX: RateLimit = { name: 'investor-sign-up-per-mailbox', max: 5, windowMs: 24 * 60 * 60_000 };
 
 /** /donate: the deck preview, the full-deck request, access-code downloads and early access. */
 @Public()
@@ -23,7 +29,7 @@ const SIGN_UP_PER_IP = { name: 'investor-sign-up', max: 20, windowMs: 60 * 60_00
 export class InvestorsPublicController {
   constructor(
     private readonly bus: ServiceBus,
-    private readonly limiter: IpRateLimiter,
+    @Inject(RateLimiter) private readonly limiter: RateLimiter,
     @Inject(DeckFiles) private readonly deck: DeckFiles,
   ) {}
 
@@ -43,7 +49,7 @@ export class InvestorsPublicController {
   @Post('deck-requests')
   @HttpCode(202)
   async requestDeck(@Req() request: FastifyRequest, @Body(new ZodPipe(registerInvestorRequestSchema)) body: PayloadOf<'investor.register'>) {
-    await this.limiter.hit(request.ip, SIGN_UP_PER_IP);
+    await this.limitSignUp(request, body.email);
     await this.bus.request('investor.register', { email: body.email, interest: body.interest ?? 'Requested the full deck' });
     return { received: true };
   }
@@ -52,7 +58,7 @@ export class InvestorsPublicController {
   @Post('early-access')
   @HttpCode(202)
   async earlyAccess(@Req() request: FastifyRequest, @Body(new ZodPipe(registerInvestorRequestSchema)) body: PayloadOf<'investor.register'>) {
-    await this.limiter.hit(request.ip, SIGN_UP_PER_IP);
+    await this.limitSignUp(request, body.email);
     await this.bus.request('investor.register', { email: body.email, interest: body.interest ?? 'Early access' });
     return { received: true };
   }
@@ -61,13 +67,18 @@ export class InvestorsPublicController {
   @Post('deck-download')
   @HttpCode(200)
   async download(@Req() request: FastifyRequest, @Body() raw: unknown): Promise<DeckDownloadResponse> {
-    await this.limiter.hit(request.ip, DOWNLOAD_PER_IP);
     const body = deckDownloadRequestSchema.safeParse(raw ?? {});
+    const perCode = body.success ? [{ limit: DOWNLOAD_PER_CODE, subject: secretSubject(body.data.accessCode) }] : [];
+    await this.limiter.hit({ limit: DOWNLOAD_PER_IP, subject: request.ip }, ...perCode);
     // A malformed code is answered like a wrong one, so the form shows one message.
     if (!body.success) throw new DomainError('FORBIDDEN', 'Invalid access code. Please check your code and try again.');
     // The code is checked first: a wrong code is denied whether or not a deck has been uploaded.
     await this.bus.request('investor.redeem-access-code', body.data);
     if (!(await this.deck.exists('full'))) throw new DomainError('NOT_FOUND', 'The deck is not available yet. Please try again later.');
     return this.deck.downloadLink();
+  }
+
+  private limitSignUp(request: FastifyRequest, email: string): Promise<void> {
+    return this.limiter.hit({ limit: SIGN_UP_PER_IP, subject: request.ip }, { limit: SIGN_UP_PER_MAILBOX, subject: mailboxSubject(email) });
   }
 }

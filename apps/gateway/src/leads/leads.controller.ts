@@ -1,18 +1,31 @@
-import { Body, Controller, HttpCode, Patch, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Patch, Post, Req } from '@nestjs/common';
 import { createLeadRequestSchema, type PayloadOf, setChallengeRequestSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
+import type { FastifyRequest } from 'fastify';
+import { mailboxSubject, type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Public } from '../auth/auth.decorators';
+
+// Each lead e-mails the address typed and the team. A household, an office or a coach's workshop behind
+// one address signs up a handful of people; a script signs up thousands.
+const LEADS_PER_IP: RateLimit = { name: 'leads-per-ip', max: 30, windowMs: 60 * 60_000 };
+// One inbox gets one confirmation per lead; plus-addresses are the same inbox. A person retrying the same
+// address gets "already on the list" long before this.
+const LEADS_PER_MAILBOX: RateLimit = { name: 'leads-per-mailbox', max: 5, windowMs: 24 * 60 * 60_000 };
 
 @Public()
 @Controller('api/leads')
 export class LeadsController {
-  constructor(private readonly bus: ServiceBus) {}
+  constructor(
+    private readonly bus: ServiceBus,
+    @Inject(RateLimiter) private readonly limiter: RateLimiter,
+  ) {}
 
   /** The interest form. Public. */
   @Post()
   @HttpCode(201)
-  create(@Body(new ZodPipe(createLeadRequestSchema)) body: PayloadOf<'leads.create'>) {
+  async create(@Req() request: FastifyRequest, @Body(new ZodPipe(createLeadRequestSchema)) body: PayloadOf<'leads.create'>) {
+    await this.limiter.hit({ limit: LEADS_PER_IP, subject: request.ip }, { limit: LEADS_PER_MAILBOX, subject: mailboxSubject(body.email) });
     return this.bus.request('leads.create', body);
   }
 

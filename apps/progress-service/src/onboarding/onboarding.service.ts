@@ -1,10 +1,12 @@
 import { type CompleteOnboardingResponse, localDate, type PayloadOf } from '@spark/contracts';
+import type { TimeZoneResolver } from '../progress/database-time-zones';
 import { firstEvolution, toOnboardingRecord } from './onboarding-record';
 import type { OnboardingRepository } from './onboarding.repository';
 
 export class OnboardingService {
   constructor(
     private readonly onboarding: OnboardingRepository,
+    private readonly timeZones: TimeZoneResolver,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -12,7 +14,7 @@ export class OnboardingService {
   async complete({ userId, email, answers }: PayloadOf<'progress.complete-onboarding'>): Promise<CompleteOnboardingResponse> {
     const completedAt = this.now();
     const record = toOnboardingRecord(userId, answers, completedAt);
-    const timeZone = answers.timeZone ?? 'UTC';
+    const timeZone = await this.timeZones.storable(answers.timeZone ?? 'UTC');
     const { startDate, endDate } = firstEvolution(localDate(completedAt, timeZone), answers.customEvolutionDays);
     const evolution = await this.onboarding.save(record, {
       userId,

@@ -10,20 +10,23 @@ import {
   streakAfterSpark,
 } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
+import type { TimeZoneResolver } from '../progress/database-time-zones';
 import { toProgress } from '../progress/progress-row';
 import { type SparksRepository, toSpark } from './sparks.repository';
 
 export class SparksService {
   constructor(
     private readonly sparks: SparksRepository,
+    private readonly timeZones: TimeZoneResolver,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** Idempotent on (user, clientSparkId): a retried upload returns the first answer's spark. */
   async record(request: PayloadOf<'progress.record-spark'>): Promise<RecordSparkResponse> {
-    const today = localDate(this.now(), request.timeZone);
+    const timeZone = await this.timeZones.storable(request.timeZone);
+    const today = localDate(this.now(), timeZone);
     const firstCycle = { start: today, end: addDays(today, cycleLengthDays(null)) };
-    const result = await this.sparks.record(request, firstCycle, (progress) =>
+    const result = await this.sparks.record({ ...request, timeZone }, firstCycle, (progress) =>
       streakAfterSpark({ streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date }, today),
     );
     const progress = toProgress(result.progress);

@@ -7,6 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsServer } from '../redis-streams.server';
+import { testContract } from './test-contract';
 
 const [redisUrl, prefix, replicaName, concurrency] = process.argv.slice(2);
 
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
       consumerName: replicaName,
       concurrency: Number(concurrency),
       reclaimIdleMs: 1_000,
+      contract: testContract,
       logger,
     }),
     logger: false,

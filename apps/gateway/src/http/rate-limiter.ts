@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { waitPhrase } from '@spark/contracts';
+import { DomainError } from '@spark/messaging';
+import type { Redis } from 'ioredis';
+
+export interface RateLimit {
+  /** Names the counter, so each limit counts on its own. */
+  name: string;
+  max: number;
+  windowMs: number;
+}
+
+/** One request counted against a limit, for one subject: a client IP, a mailbox, an access code. */
+export interface RateLimitHit {
+  limit: RateLimit;
+  subject: string;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+/**
+ * The subject of an e-mail address: its mailbox, so `ada+1@` and `ada+2@` (one inbox) count together,
+ * hashed so no address becomes a Redis key name. Expects an address already trimmed and lower-cased.
+ */
+export const mailboxSubject = (email: string) => digest(email.replace(/\+[^@]*@/, '@'));
+
+/** The subject of a secret a caller presents (an access code): hashed, so the key does not hold it. */
+export const secretSubject = (secret: string) => digest(secret);
+
+/**
+ * Fixed-window counters in Redis, shared by every gateway replica. `factor` raises every limit at once
+ * (`RATE_LIMIT_FACTOR`, for load tests or a crowd behind one address).
+ */
+export class RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyPrefix: string,
+    private readonly factor = 1,
+  ) {}
+
+  /**
+   * Counts one request against every limit (one round trip), then throws RATE_LIMITED (429 with
+   * Retry-After: the longest wait among the exceeded limits) when any is over.
+   */
+  async hit(...hits: RateLimitHit[]): Promise<void> {
+    const transaction = this.redis.multi();
+    for (const { limit, subject } of hits) {
+      const key = `${this.keyPrefix}:gateway:rate-limit:${limit.name}:${subject}`;
+      // The expiry is set with the first hit (NX) in the same round trip, so no key outlives its window.
+      transaction.incr(key).pexpire(key, limit.windowMs, 'NX').pttl(key);
+    }
+    const replies = (await transaction.exec()) ?? [];
+    let waitMs = 0;
+    hits.forEach(({ limit }, index) => {
+      const count = Number(replies[index * 3]?.[1] ?? 0);
+      if (count > limit.max * this.factor) waitMs = Math.max(waitMs, Number(replies[index * 3 + 2]?.[1] ?? limit.windowMs));
+    });
+    if (waitMs === 0) return;
+    const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+    throw new DomainError('RATE_LIMITED', `Too many requests. Please try again in ${waitPhrase(retryAfterSeconds)}.`, { retryAfterSeconds });
+  }
+}

@@ -1,0 +1,65 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+const root = join(__dirname, '..', '..', '..');
+const secretName = /SECRET|PASSWORD|TOKEN|API_KEY|PRIVATE_KEY|REDISCLI_AUTH/;
+// `${NAME:?message}`: compose stops with the message when NAME is unset or empty.
+const requiredVariable = /^\$\{[A-Z0-9_]+:\?[^}]+\}$/;
+const interpolations = (text: string) => [...text.matchAll(/(?<!\$)\$\{([A-Za-z0-9_]+)([^}]*)\}/g)].map(([whole, name, rest]) => ({ whole, name, rest }));
+const urlPassword = (text: string) => /^[a-z][a-z0-9+.-]*:\/\/[^/@:\s]*:([^@\s]*)@/i.exec(text)?.[1];
+
+/** Every string value of the YAML documents in `file`, with its key and path, anchors and merges resolved. */
+function stringsOf(file: string): { path: string; key: string; value: string }[] {
+  const found: { path: string; key: string; value: string }[] = [];
+  const walk = (node: unknown, path: string, key: string): void => {
+    if (typeof node === 'string') found.push({ path, key, value: node });
+    else if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${path}[${index}]`, key));
+    else if (node && typeof node === 'object') for (const [name, value] of Object.entries(node)) walk(value, `${path}.${name}`, name);
+  };
+  for (const document of parseAllDocuments(readFileSync(join(root, file), 'utf8'), { merge: true })) {
+    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors[0]?.message}`);
+    walk(document.toJS(), file, '');
+  }
+  return found;
+}
+
+/** What is wrong with how `file` gives secrets their values; empty when every secret must come from outside. */
+function secretDefaults(file: string, { interpolated }: { interpolated: boolean }): string[] {
+  const problems: string[] = [];
+  for (const { path, key, value } of stringsOf(file)) {
+    if (secretName.test(key) && (!interpolated || !requiredVariable.test(value))) problems.push(`${path}: ${value}`);
+    const password = urlPassword(value);
+    if (password !== undefined && (!interpolated || !requiredVariable.test(password))) problems.push(`${path}: password in ${value}`);
+    for (const variable of interpolations(value)) {
+      if (secretName.test(variable.name) && !variable.rest.startsWith(':?')) problems.push(`${path}: ${variable.whole} has a default`);
+    }
+  }
+  // A merged anchor repeats its values in every service; each problem is told once.
+  return [...new Set(problems.map((problem) => problem.replace(/^[^:]*\.environment\./, 'environment.')))];
+}
+
+describe('secrets in the deployment files', () => {
+  it('docker-compose.yml gives no secret a value: compose refuses to start until each is set', () => {
+    expect(secretDefaults('docker-compose.yml', { interpolated: true })).toEqual([]);
+  });
+
+  it('the Kubernetes manifests hold no secret; they come from the Secret spark-secrets', () => {
+    const manifests = readdirSync(join(root, 'deploy/base')).filter((name) => name.endsWith('.yaml'));
+    expect(manifests.length).toBeGreaterThan(5);
+    expect(manifests.flatMap((name) => secretDefaults(`deploy/base/${name}`, { interpolated: false }))).toEqual([]);
+  });
+
+  it('the Kubernetes Secret example holds only CHANGE_ME placeholders, which production refuses', () => {
+    const lines = readFileSync(join(root, 'deploy/base/secret.example.env'), 'utf8').split('\n');
+    const secrets = lines.map((line) => /^([A-Z0-9_]+)=(.*)$/.exec(line)).filter((match) => match !== null && (secretName.test(match[1]) || urlPassword(match[2]) !== undefined));
+    expect(secrets.length).toBeGreaterThan(3);
+    for (const match of secrets) expect(`${match?.[1]}=${urlPassword(match?.[2] ?? '') ?? match?.[2]}`).toMatch(/=CHANGE_ME/);
+  });
+
+  it('the Redis ACL example holds only placeholder passwords, and no default user', () => {
+    const users = readFileSync(join(root, 'deploy/redis/users.acl'), 'utf8').trim().split('\n');
+    expect(users[0]).toBe('user default off');
+    for (const user of users.slice(1)) expect(user).toMatch(/^user [a-z]+ on >CHANGE_ME_[A-Z]+ /);
+  });
+});

@@ -1,0 +1,152 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ditlStatusResponseSchema, generateDitlResponseSchema } from '@spark/contracts';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+
+const root = join(__dirname, '..', '..', '..');
+const APPS = ['gateway', 'auth', 'leads', 'progress', 'investor', 'ditl', 'content', 'notifier'];
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+
+async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  for (const giveUpAt = Date.now() + timeoutMs; ; ) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > giveUpAt) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The whole product against a Redis that knows only the users of deploy/redis/users.acl (with this
+ * stack's prefix and fresh passwords), each app connected as its own user.
+ */
+describe('the product with one Redis ACL user per app (deploy/redis/users.acl)', () => {
+  let redisServer: ChildProcess;
+  let directory: string;
+  let port: number;
+  let stack: InProcessStack;
+  let db: Client;
+  const prefix = `acl-${randomBytes(4).toString('hex')}`;
+  const passwords = Object.fromEntries([...APPS, 'keda', 'admin'].map((user) => [user, randomBytes(16).toString('hex')]));
+  const urlAs = (user: string) => `redis://${user}:${passwords[user]}@127.0.0.1:${port}`;
+  const connectAs = (user: string) => new Redis(urlAs(user), { maxRetriesPerRequest: 1, lazyConnect: true });
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'spark-acl-'));
+    const example = await readFile(join(root, 'deploy/redis/users.acl'), 'utf8');
+    const acl = example
+      .replaceAll('spark:', `${prefix}:`)
+      .replace(/>CHANGE_ME_([A-Z]+)/g, (_, user: string) => `>${passwords[user.toLowerCase()]}`)
+      // The test's own user, to look at keys and clean up.
+      .concat(`\nuser admin on >${passwords.admin} ~* &* +@all\n`);
+    await writeFile(join(directory, 'users.acl'), acl);
+    port = await freePort();
+    redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', directory, '--aclfile', join(directory, 'users.acl')], { stdio: 'ignore' });
+    await eventually(async () => {
+      const admin = connectAs('admin');
+      try {
+        await admin.connect();
+        return (await admin.ping()) === 'PONG' ? true : undefined;
+      } finally {
+        admin.disconnect();
+      }
+    });
+    stack = await startInProcessStack({ env: { JWT_SECRET: TEST_JWT_SECRET, BUS_PREFIX: prefix }, redis: { adminUrl: urlAs('admin'), urlOf: urlAs } });
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await stack?.stop();
+    redisServer?.kill('SIGKILL');
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const mailTo = (address: string, subject: RegExp) => eventually(async () => stack.smtp.messages.find((mail) => mail.to.includes(address) && subject.test(mail.subject)));
+
+  it('takes a lead, e-mails it, and lets a coach approve it (gateway, leads, auth through leads, notifier)', async () => {
+    const lead = await call('POST', '/api/leads', { email: 'acl-lead@example.com', role: 'client' });
+    expect(lead.status).toBe(201);
+    await mailTo('acl-lead@example.com', /We received your interest/);
+
+    const coach = await createSignedInUser(db, 'acl-coach@example.com', 'coach');
+    const { lead: created } = (await lead.json()) as { lead: { id: string } };
+    expect((await call('POST', `/api/coach/leads/${created.id}/approve`, {}, coach.token)).status).toBe(200);
+    await mailTo('acl-lead@example.com', /approved/i);
+  });
+
+  it('signs in by e-mail, and serves progress, investors and the Developer\'s Log', async () => {
+    await createSignedInUser(db, 'acl-client@example.com');
+    expect((await call('POST', '/api/auth/magic-link', { email: 'acl-client@example.com' })).status).toBe(202);
+    await mailTo('acl-client@example.com', /sign-in link/);
+
+    const client = await createSignedInUser(db, 'acl-reader@example.com');
+    expect((await call('GET', '/api/progress/me', undefined, client.token)).status).toBe(200);
+    expect((await call('POST', '/api/investors/early-access', { email: 'acl-investor@example.com' })).status).toBe(202);
+    expect((await call('GET', '/api/log/posts')).status).toBe(200);
+  });
+
+  it('generates a DITL on the worker and e-mails it (ditl queue and mail queue)', async () => {
+    const client = await createSignedInUser(db, 'acl-ditl@example.com');
+    const answers = { firstName: 'Ada', transformationGoal: 'Run', age: 40, activityLevel: 'moderately_active', typicalDay: 'Busy', biggestChallenge: 'Time' };
+    const response = await call('POST', '/api/ditl/generations', { onboardingData: answers }, client.token);
+    expect(response.status).toBe(202);
+    const { generationId } = generateDitlResponseSchema.parse(await response.json());
+
+    await eventually(async () => {
+      const status = ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}`, undefined, client.token)).json());
+      return status.status === 'completed' ? status : undefined;
+    });
+    await mailTo('acl-ditl@example.com', /Day in the Life/i);
+  });
+
+  it.each([
+    ['notifier', (redis: Redis) => redis.xadd(`${prefix}:svc:auth`, '*', 'p', 'auth.invite', 'd', '{}')],
+    ['leads', (redis: Redis) => redis.xadd(`${prefix}:svc:investor`, '*', 'p', 'investor.create', 'd', '{}')],
+    ['gateway', (redis: Redis) => redis.xrange(`${prefix}:svc:auth`, '-', '+')],
+    ['gateway', (redis: Redis) => redis.lrange(`${prefix}:bull:mail:wait`, 0, -1)],
+    ['auth', (redis: Redis) => redis.lrange(`${prefix}:reply:0f0e0d0c-0b0a-4009-8807-060504030201`, 0, -1)],
+    ['ditl', (redis: Redis) => redis.flushall()],
+    ['content', (redis: Redis) => redis.keys('*')],
+    ['keda', (redis: Redis) => redis.lrange(`${prefix}:bull:ditl:wait`, 0, -1)],
+  ])('refuses the %s user a command outside its keys', async (user, command) => {
+    const redis = connectAs(user);
+    try {
+      await redis.connect();
+      await expect(command(redis)).rejects.toThrow(/NOPERM/);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it("lets KEDA's scaler read the length of the DITL queue", async () => {
+    const keda = connectAs('keda');
+    try {
+      await keda.connect();
+      await expect(keda.llen(`${prefix}:bull:ditl:wait`)).resolves.toBe(0);
+    } finally {
+      keda.disconnect();
+    }
+  });
+});

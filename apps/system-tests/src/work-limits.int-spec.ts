@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { errorBodySchema, generateDitlResponseSchema } from '@spark/contracts';
+import { Client } from 'pg';
+import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+
+const answers = { firstName: 'Ada', transformationGoal: 'Run a marathon', age: 40, activityLevel: 'moderately_active', typicalDay: 'Busy', biggestChallenge: 'Time' };
+
+/**
+ * Work anyone can ask for (e-mails, sign-ups, deck downloads, model calls) has a limit shared by every
+ * gateway replica. Requests come from one address here; a test that needs many addresses forgets the
+ * per-IP counters between requests, as an attacker rotating addresses would make them.
+ */
+describe('limits on work anyone can ask for', () => {
+  let stack: InProcessStack;
+  let db: Client;
+
+  beforeAll(async () => {
+    stack = await startInProcessStack({ withNotifier: false, env: { JWT_SECRET: TEST_JWT_SECRET, DITL_WORKER_ENABLED: 'false' } });
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await stack?.stop();
+  });
+
+  const forgetCounters = async (pattern = '*') => {
+    const keys = await stack.redis.keys(`${stack.env.BUS_PREFIX}:gateway:rate-limit:${pattern}`);
+    if (keys.length > 0) await stack.redis.del(...keys);
+  };
+  beforeEach(() => forgetCounters());
+
+  const post = (path: string, body: unknown, token?: string) =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+  const expectRefused = async (response: Response, message: RegExp) => {
+    const answer: unknown = await response.json();
+    expect({ status: response.status, answer }).toEqual({ status: 429, answer: expect.objectContaining({ code: 'RATE_LIMITED' }) });
+    const body = errorBodySchema.parse(answer);
+    expect(body.message).toMatch(message);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(body.retryAfterSeconds).toBe(Number(response.headers.get('retry-after')));
+  };
+  const leadsOf = async (pattern: string) => Number((await db.query('SELECT count(*) FROM leads.leads WHERE email LIKE $1', [pattern])).rows[0].count);
+
+  it('POST /api/leads takes 30 leads an hour from one address, then answers 429 and writes nothing', async () => {
+    for (let lead = 0; lead < 30; lead++) expect((await post('/api/leads', { email: `office-${lead}@example.com` })).status).toBe(201);
+
+    await expectRefused(await post('/api/leads', { email: 'office-30@example.com' }), /Too many requests\. Please try again in (about )?\d+ minutes?\./);
+    expect(await leadsOf('office-%')).toBe(30);
+  });
+
+  it('POST /api/leads takes 5 leads a day for one mailbox, plus-addresses included, from any address', async () => {
+    for (let lead = 0; lead < 5; lead++) {
+      expect((await post('/api/leads', { email: `inbox+${lead}@example.com` })).status).toBe(201);
+      await forgetCounters('leads-per-ip:*');
+    }
+
+    await expectRefused(await post('/api/leads', { email: 'Inbox+again@Example.com' }), /Please try again in (about )?\d+ hours?\./);
+    await expectRefused(await post('/api/leads', { email: 'inbox@example.com' }), /Please try again/);
+    expect(await leadsOf('inbox%')).toBe(5);
+  });
+
+  it('the investor sign-up forms take 5 requests a day per mailbox, across both forms', async () => {
+    for (const path of ['early-access', 'deck-requests', 'early-access', 'deck-requests', 'early-access']) {
+      expect((await post(`/api/investors/${path}`, { email: 'angel@fund.test' })).status).toBe(202);
+    }
+
+    await expectRefused(await post('/api/investors/deck-requests', { email: 'angel+deck@fund.test' }), /Please try again/);
+  });
+
+  it('tries one deck access code at most 20 times a day, from however many addresses', async () => {
+    const code = 'SPARK-AAAA-BBBB-CCCC-DDDD-EEEE';
+    for (let attempt = 0; attempt < 20; attempt++) {
+      expect((await post('/api/investors/deck-download', { email: `holder-${attempt}@fund.test`, accessCode: code })).status).toBe(403);
+      await forgetCounters('deck-download-per-ip:*');
+    }
+
+    await expectRefused(await post('/api/investors/deck-download', { email: 'holder@fund.test', accessCode: code.toLowerCase() }), /Please try again/);
+    // Another code is not held back by this one.
+    expect((await post('/api/investors/deck-download', { email: 'holder@fund.test', accessCode: 'SPARK-AAAA-BBBB-CCCC-DDDD-FFFF' })).status).toBe(403);
+  });
+
+  it('gives a client 5 DITL generations a day: a repeat while one runs is the same one, the sixth is a clear 429', async () => {
+    const client = await createSignedInUser(db, `ditl-${randomUUID()}@example.com`);
+    const generate = () => post('/api/ditl/generations', { onboardingData: answers }, client.token);
+    const finishAll = () => db.query(`UPDATE ditl.generations SET status = 'completed' WHERE user_id = $1`, [client.id]);
+
+    const first = generateDitlResponseSchema.parse(await (await generate()).json());
+    expect(generateDitlResponseSchema.parse(await (await generate()).json())).toEqual(first);
+    await finishAll();
+    for (let generation = 2; generation <= 5; generation++) {
+      const response = await generate();
+      expect(response.status).toBe(202);
+      await finishAll();
+    }
+
+    await expectRefused(await generate(), /^You have created 5 Day in the Life presentations in the last 24 hours.*another in (about )?\d+ hours?\.$/);
+    expect(Number((await db.query('SELECT count(*) FROM ditl.generations WHERE user_id = $1', [client.id])).rows[0].count)).toBe(5);
+    const someoneElse = await createSignedInUser(db, `ditl-${randomUUID()}@example.com`);
+    expect((await post('/api/ditl/generations', { onboardingData: answers }, someoneElse.token)).status).toBe(202);
+  });
+});

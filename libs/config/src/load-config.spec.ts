@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import { ConfigError, type Env, loadConfig } from './load-config';
+import { authEnv, gatewayEnv } from './schemas';
+
+const generated = () => randomBytes(32).toString('hex');
+
+// Everything a production gateway needs, each secret freshly generated.
+const production = (overrides: Env = {}): Env => ({
+  NODE_ENV: 'production',
+  DATABASE_URL: 'postgres://spark:db-password-from-the-vault@db.internal:5432/spark',
+  REDIS_URL: 'rediss://gateway:redis-password-from-the-vault@redis.internal:6380',
+  S3_ENDPOINT: 'https://s3.eu-central-1.amazonaws.com',
+  S3_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
+  S3_SECRET_ACCESS_KEY: generated(),
+  JWT_SECRET: generated(),
+  PAYMENT_URL_PIVOT: 'https://pay.example.com/pivot',
+  PAYMENT_URL_ALIGNMENT: 'https://pay.example.com/alignment',
+  PAYMENT_URL_EVOLUTION: 'https://pay.example.com/evolution',
+  PAYMENT_URL_TRANSFORMATION: 'https://pay.example.com/transformation',
+  ...overrides,
+});
+
+const refusal = (build: (env: Env) => z.ZodObject, env: Env): ConfigError => {
+  try {
+    loadConfig(build, env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+};
+
+describe('secrets in production', () => {
+  it('accepts generated secrets', () => {
+    expect(() => loadConfig(gatewayEnv, production())).not.toThrow();
+  });
+
+  it.each([
+    ['the development default', 'development-only-jwt-secret-change-me'],
+    ["docker-compose.yml's former fallback", 'compose-only-secret-change-me-0123456789'],
+    ['the Kubernetes example', 'CHANGE_ME_AT_LEAST_32_RANDOM_CHARACTERS'],
+    ["the system tests' secret", 'system-test-jwt-secret-0123456789'],
+    ['any change-me placeholder', 'please-change-me-before-going-live-0123456789'],
+  ])('refuses %s as JWT_SECRET, naming the variable', (_, value) => {
+    for (const build of [gatewayEnv, authEnv]) {
+      const error = refusal(build, production({ JWT_SECRET: value }));
+      expect(error.variables).toEqual(['JWT_SECRET']);
+      expect(error.message).toMatch(/JWT_SECRET .*known value.*openssl rand -hex 32/);
+    }
+  });
+
+  it('refuses a secret under 32 bytes and accepts one of 32', () => {
+    const error = refusal(gatewayEnv, production({ JWT_SECRET: 'x7Rq'.repeat(7) + 'abc' }));
+    expect(error.variables).toEqual(['JWT_SECRET']);
+    expect(error.message).toMatch(/JWT_SECRET must be at least 32 bytes/);
+    expect(() => loadConfig(gatewayEnv, production({ JWT_SECRET: 'x7Rq'.repeat(8) }))).not.toThrow();
+  });
+
+  it("refuses the local S3 server's credentials, naming both variables", () => {
+    const error = refusal(gatewayEnv, production({ S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' }));
+    expect(error.variables).toEqual(['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']);
+  });
+
+  it('refuses a service URL whose password is an example value', () => {
+    const error = refusal(gatewayEnv, production({ DATABASE_URL: 'postgres://spark:CHANGE_ME@db.example.internal:5432/spark' }));
+    expect(error.variables).toEqual(['DATABASE_URL']);
+    expect(error.message).toMatch(/DATABASE_URL .*password/);
+  });
+
+  it('stops at a missing secret with a message naming it', () => {
+    const error = refusal(gatewayEnv, production({ JWT_SECRET: undefined }));
+    expect(error.variables).toEqual(['JWT_SECRET']);
+    expect(error.message).toMatch(/JWT_SECRET is required in production/);
+  });
+});
+
+describe('secrets in development', () => {
+  it('fall back to the local defaults, which production refuses', () => {
+    const config = loadConfig(gatewayEnv, {});
+    expect(config.JWT_SECRET).toBe('development-only-jwt-secret-change-me');
+    expect(config.S3_SECRET_ACCESS_KEY).toBe('S3RVER');
+    expect(refusal(gatewayEnv, production({ JWT_SECRET: config.JWT_SECRET, S3_SECRET_ACCESS_KEY: config.S3_SECRET_ACCESS_KEY })).variables).toEqual([
+      'JWT_SECRET',
+      'S3_SECRET_ACCESS_KEY',
+    ]);
+  });
+});
