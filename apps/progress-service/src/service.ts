@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { ServiceDefinition } from '@spark/runtime';
+import { loadConfig, progressEnv } from '@spark/config';
+import type { ServiceDefinition, ServiceInfrastructure } from '@spark/runtime';
 import { CoachModule } from './coach/coach.module';
 import { progressMigrations } from './migrations';
 import { NotesModule } from './notes/notes.module';
@@ -15,14 +16,18 @@ export const progressService: ServiceDefinition = {
   name: 'progress',
   entities: [],
   migrations: progressMigrations,
-  module: (infrastructure) => ({
+  // `this` is the definition startService was given: its env holds the progress settings too.
+  module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
+    const config = loadConfig(progressEnv, this.env);
+    return {
     module: ProgressModule,
     imports: [
       OnboardingModule.register(infrastructure),
       ProgressHomeModule.register(infrastructure),
-      SparksModule.register(infrastructure),
+      SparksModule.register(infrastructure, { storageQuotaBytes: config.STORAGE_QUOTA_BYTES }),
       NotesModule.register(infrastructure),
       CoachModule.register(infrastructure),
     ],
-  }),
+    };
+  },
 };

@@ -2,5 +2,6 @@ import { CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateUserProgress1763800000020 } from './1763800000020-create-user-progress';
 import { CreateSparksAndNotes1763800000021 } from './1763800000021-create-sparks-and-notes';
 import { CoachEvolutionPresets1763800000022 } from './1763800000022-coach-evolution-presets';
+import { SparkFileSizes1763800000023 } from './1763800000023-spark-file-sizes';
 
-export const progressMigrations = [CreateOutbox1763800000000, CreateUserProgress1763800000020, CreateSparksAndNotes1763800000021, CoachEvolutionPresets1763800000022];
+export const progressMigrations = [CreateOutbox1763800000000, CreateUserProgress1763800000020, CreateSparksAndNotes1763800000021, CoachEvolutionPresets1763800000022, SparkFileSizes1763800000023];

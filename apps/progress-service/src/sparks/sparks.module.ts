@@ -6,11 +6,11 @@ import { SparksService } from './sparks.service';
 
 @Module({})
 export class SparksModule {
-  static register({ dataSource }: ServiceInfrastructure): DynamicModule {
+  static register({ dataSource }: ServiceInfrastructure, quota: { storageQuotaBytes: number }): DynamicModule {
     return {
       module: SparksModule,
       controllers: [SparksHandler],
-      providers: [{ provide: SparksService, useValue: new SparksService(new SparksRepository(dataSource)) }],
+      providers: [{ provide: SparksService, useValue: new SparksService(new SparksRepository(dataSource), quota.storageQuotaBytes) }],
     };
   }
 }

@@ -11,11 +11,21 @@ import {
 } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
 import { toProgress } from '../progress/progress-row';
-import { type SparksRepository, toSpark } from './sparks.repository';
+import { type SparksRepository, StorageFullError, toSpark } from './sparks.repository';
+
+const GIGABYTE = 1024 ** 3;
+const MEGABYTE = 1024 ** 2;
+
+/** "2 GB", "1.4 GB", "350 MB": storage amounts as people read them. */
+export function readableSize(bytes: number): string {
+  const [unit, name] = bytes >= GIGABYTE ? [GIGABYTE, 'GB'] : bytes >= MEGABYTE ? [MEGABYTE, 'MB'] : [1024, 'KB'];
+  return `${Number((bytes / unit).toFixed(1))} ${name}`;
+}
 
 export class SparksService {
   constructor(
     private readonly sparks: SparksRepository,
+    private readonly storageQuotaBytes: number,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -23,9 +33,15 @@ export class SparksService {
   async record(request: PayloadOf<'progress.record-spark'>): Promise<RecordSparkResponse> {
     const today = localDate(this.now(), request.timeZone);
     const firstCycle = { start: today, end: addDays(today, cycleLengthDays(null)) };
-    const result = await this.sparks.record(request, firstCycle, (progress) =>
-      streakAfterSpark({ streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date }, today),
-    );
+    const result = await this.sparks
+      .record(request, firstCycle, this.storageQuotaBytes, (progress) =>
+        streakAfterSpark({ streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date }, today),
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof StorageFullError)) throw error;
+        const used = readableSize(error.storedBytes);
+        throw new DomainError('PAYLOAD_TOO_LARGE', `Your storage is full: your sparks already use ${used} of your ${readableSize(this.storageQuotaBytes)}, so this one was not saved. Please ask your coach to make room.`);
+      });
     const progress = toProgress(result.progress);
     return { spark: toSpark(result.spark), created: result.created, progress, milestone: milestoneMessage(progress.sparkCount) };
   }
