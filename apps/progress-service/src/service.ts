@@ -16,18 +16,19 @@ export const progressService: ServiceDefinition = {
   name: 'progress',
   entities: [],
   migrations: progressMigrations,
-  // `this` is the definition startService was given: its env holds the progress settings too.
+  // `this` is the definition startService was given: its env (a test stack's) holds the progress
+  // settings too, which the shared service config does not parse.
   module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
     const config = loadConfig(progressEnv, this.env);
     return {
-    module: ProgressModule,
-    imports: [
-      OnboardingModule.register(infrastructure),
-      ProgressHomeModule.register(infrastructure),
-      SparksModule.register(infrastructure, { storageQuotaBytes: config.STORAGE_QUOTA_BYTES }),
-      NotesModule.register(infrastructure),
-      CoachModule.register(infrastructure),
-    ],
+      module: ProgressModule,
+      imports: [
+        OnboardingModule.register(infrastructure),
+        ProgressHomeModule.register(infrastructure),
+        SparksModule.register(infrastructure, { storageQuotaBytes: config.STORAGE_QUOTA_BYTES }),
+        NotesModule.register(infrastructure),
+        CoachModule.register(infrastructure),
+      ],
     };
   },
 };
