@@ -28,7 +28,10 @@ const unreadable = () => new DomainError('UNSUPPORTED_MEDIA_TYPE', 'This photo c
  */
 export function reencodeImage(input: string | Buffer, format: RasterFormat): Promise<Buffer> {
   return reencodes.run(async () => {
-    const image = sharp(input, { animated: true, autoOrient: true, limitInputPixels: MAX_IMAGE_PIXELS }).keepIccProfile();
+    // As lenient as a browser, which shows a photo despite a bad checksum or a cut-off end: what is
+    // stored is freshly encoded pixels either way.
+    const options = { animated: true, autoOrient: true, failOn: 'none', limitInputPixels: MAX_IMAGE_PIXELS } as const;
+    const image = sharp(input, options).keepIccProfile();
     try {
       return await encoders[format](image).toBuffer();
     } catch (error) {
