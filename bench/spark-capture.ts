@@ -3,7 +3,7 @@
 // (spark_bench_sparks), Redis database 4, port 18280, then measures
 //   1. the gateway's resident memory growth while a 50 MB video streams through POST /api/sparks
 //      (BENCH_UPLOADS times, default 3; the first is the target figure), with the heap / ArrayBuffer breakdown;
-//   2. one small-photo capture (20 KiB PNG) at a time: latency without queueing and the CPU each process spends on
+//   2. one small-photo capture (a real 18 KiB PNG) at a time: latency without queueing and the CPU each process spends on
 //      it; then its round trips: S3 requests and SQL queries (counted in the processes by bench/probe.ts) and Redis
 //      commands (MONITOR on database 4);
 //   3. capture latency at 20 concurrent clients for BENCH_SECONDS (default 10) after a 1 s warm-up: p50 / p95 / p99,
@@ -22,6 +22,7 @@ import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
+import sharp from 'sharp';
 import type { ProbeReport } from './probe';
 import { recreateDatabase, waitUntilReady } from './support';
 
@@ -32,14 +33,24 @@ const CLIENTS = 20;
 // Paced runs, in captures per second across all clients (20 = each client once a second).
 const PACES = [20, 50, 80, 110];
 const cores = availableParallelism();
-const REDIS_URL = 'redis://127.0.0.1:6379/4';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/4';
 const JWT_SECRET = 'bench-secret-for-spark-capture';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
 const token = (id: string) =>
   jwt.sign({ sub: id, email: `${id.slice(0, 8)}@example.com`, role: 'client' }, { expiresIn: 3600, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(20 * 1024, 7)]);
-const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom', 'latin1'), Buffer.alloc(12)]);
+// A real photo (the gateway decodes and re-encodes every one): 80×80 of noise, 18 KiB as PNG.
+let PNG = Buffer.alloc(0);
+const photoOfNoise = () => sharp({ create: { width: 80, height: 80, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+// A video's boxes as a camera writes them: ftyp, then one mdat holding the rest (streamed through the location scrubber).
+const mp4Head = (size: number) => {
+  const head = Buffer.alloc(32);
+  head.writeUInt32BE(24, 0);
+  head.write('ftypisom', 4, 'latin1');
+  head.writeUInt32BE(size - 24, 24);
+  head.write('mdat', 28, 'latin1');
+  return head;
+};
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -73,10 +84,11 @@ function videoUpload(size: number): { body: Readable; contentType: string } {
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const chunk = Buffer.alloc(256 * 1024, 1);
+  const videoHead = mp4Head(size);
   async function* parts() {
     yield head;
-    yield MP4_HEAD;
-    for (let sent = MP4_HEAD.length; sent < size; sent += chunk.length) yield chunk.subarray(0, Math.min(chunk.length, size - sent));
+    yield videoHead;
+    for (let sent = videoHead.length; sent < size; sent += chunk.length) yield chunk.subarray(0, Math.min(chunk.length, size - sent));
     yield tail;
   }
   return { body: Readable.from(parts()), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -144,6 +156,7 @@ async function startS3(): Promise<{ child: ChildProcess; env: Record<string, str
 }
 
 async function main() {
+  PNG = await photoOfNoise();
   console.log(`before: ${load()}`);
   const s3 = await startS3();
   const databaseUrl = await recreateDatabase('spark_bench_sparks');
