@@ -3,6 +3,8 @@
 // (spark_bench_sparks), Redis database 4, port 18280, then measures
 //   1. the gateway's resident memory growth while a 50 MB video streams through POST /api/sparks
 //      (BENCH_UPLOADS times, default 3; the first is the target figure), with the heap / ArrayBuffer breakdown;
+//   1b. the same for a 12 MP phone photo (a 5 MB JPEG, Exif orientation 6), which the gateway decodes, turns upright
+//      and encodes again to remove its metadata (BENCH_UPLOADS times);
 //   2. one small-photo capture (a real 18 KiB PNG) at a time: latency without queueing and the CPU each process spends on
 //      it; then its round trips: S3 requests and SQL queries (counted in the processes by bench/probe.ts) and Redis
 //      commands (MONITOR on database 4);
@@ -41,6 +43,11 @@ const token = (id: string) =>
 
 // A real photo (the gateway decodes and re-encodes every one): 80×80 of noise, 18 KiB as PNG.
 let PNG = Buffer.alloc(0);
+const twelveMegapixelPhoto = () =>
+  sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#4a7', noise: { type: 'gaussian', mean: 120, sigma: 25 } } })
+    .jpeg({ quality: 85 })
+    .withExif({ IFD0: { Orientation: '6' } })
+    .toBuffer();
 const photoOfNoise = () => sharp({ create: { width: 80, height: 80, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
 // A video's boxes as a camera writes them: ftyp, then one mdat holding the rest (streamed through the location scrubber).
 const mp4Head = (size: number) => {
@@ -196,6 +203,25 @@ async function main() {
           `(growth ${(peak - before).toFixed(1)} MB${run > 1 ? `, ${(peak - firstBefore).toFixed(1)} over the first baseline` : ''}; target < 30 MB)\n` +
           `  at the RSS peak, MB: rss ${growth('rss')}, heapUsed ${growth('heapUsed')}, heapTotal ${growth('heapTotal')}, ` +
           `external ${growth('external')}, arrayBuffers ${growth('arrayBuffers')}; S3 requests ${JSON.stringify(calls.http)}`,
+      );
+    }
+
+    const photo = await twelveMegapixelPhoto();
+    for (let run = 1; run <= uploads; run++) {
+      const before = rssMb(gateway.pid as number);
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gateway.pid as number))), 25);
+      const cpuBefore = cpuMs(gateway.pid as number);
+      const form = new FormData();
+      form.append('clientSparkId', randomUUID());
+      form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'photo.jpg');
+      const started = Date.now();
+      const response = await fetch(`http://127.0.0.1:${port}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${token(user)}` }, body: form });
+      await response.arrayBuffer();
+      clearInterval(sampler);
+      console.log(
+        `12 MP photo (${mb(photo.length)} MB JPEG) #${run}: HTTP ${response.status} in ${Date.now() - started} ms, gateway CPU ${cpuMs(gateway.pid as number) - cpuBefore} ms; ` +
+          `gateway RSS ${before.toFixed(1)} → peak ${peak.toFixed(1)} MB (growth ${(peak - before).toFixed(1)} MB, ${(peak - firstBefore).toFixed(1)} over the first baseline)`,
       );
     }
 
