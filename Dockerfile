@@ -10,6 +10,8 @@ RUN npm ci --no-audit --no-fund \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim AS runtime
+# Fewer glibc malloc arenas: libvips (sharp, photo re-encoding) threads otherwise fragment memory (sharp's advice).
+ENV MALLOC_ARENA_MAX=2
 ENV NODE_ENV=production \
     WEB_DIST=/app/dist/web \
     PORT=8080 \

@@ -3,7 +3,9 @@
 // (spark_bench_sparks), Redis database 4, port 18280, then measures
 //   1. the gateway's resident memory growth while a 50 MB video streams through POST /api/sparks
 //      (BENCH_UPLOADS times, default 3; the first is the target figure), with the heap / ArrayBuffer breakdown;
-//   2. one small-photo capture (20 KiB PNG) at a time: latency without queueing and the CPU each process spends on
+//   1b. the same for a 12 MP phone photo (a 5 MB JPEG, Exif orientation 6), which the gateway decodes, turns upright
+//      and encodes again to remove its metadata (BENCH_UPLOADS times);
+//   2. one small-photo capture (a real 18 KiB PNG) at a time: latency without queueing and the CPU each process spends on
 //      it; then its round trips: S3 requests and SQL queries (counted in the processes by bench/probe.ts) and Redis
 //      commands (MONITOR on database 4);
 //   3. capture latency at 20 concurrent clients for BENCH_SECONDS (default 10) after a 1 s warm-up: p50 / p95 / p99,
@@ -22,6 +24,7 @@ import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
+import sharp from 'sharp';
 import type { ProbeReport } from './probe';
 import { recreateDatabase, waitUntilReady } from './support';
 
@@ -32,14 +35,29 @@ const CLIENTS = 20;
 // Paced runs, in captures per second across all clients (20 = each client once a second).
 const PACES = [20, 50, 80, 110];
 const cores = availableParallelism();
-const REDIS_URL = 'redis://127.0.0.1:6379/4';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/4';
 const JWT_SECRET = 'bench-secret-for-spark-capture';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
 const token = (id: string) =>
   jwt.sign({ sub: id, email: `${id.slice(0, 8)}@example.com`, role: 'client' }, { expiresIn: 3600, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(20 * 1024, 7)]);
-const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom', 'latin1'), Buffer.alloc(12)]);
+// A real photo (the gateway decodes and re-encodes every one): 80×80 of noise, 18 KiB as PNG.
+let PNG = Buffer.alloc(0);
+const twelveMegapixelPhoto = () =>
+  sharp({ create: { width: 4032, height: 3024, channels: 3, background: '#4a7', noise: { type: 'gaussian', mean: 120, sigma: 25 } } })
+    .jpeg({ quality: 85 })
+    .withExif({ IFD0: { Orientation: '6' } })
+    .toBuffer();
+const photoOfNoise = () => sharp({ create: { width: 80, height: 80, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+// A video's boxes as a camera writes them: ftyp, then one mdat holding the rest (streamed through the location scrubber).
+const mp4Head = (size: number) => {
+  const head = Buffer.alloc(32);
+  head.writeUInt32BE(24, 0);
+  head.write('ftypisom', 4, 'latin1');
+  head.writeUInt32BE(size - 24, 24);
+  head.write('mdat', 28, 'latin1');
+  return head;
+};
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -73,10 +91,11 @@ function videoUpload(size: number): { body: Readable; contentType: string } {
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const chunk = Buffer.alloc(256 * 1024, 1);
+  const videoHead = mp4Head(size);
   async function* parts() {
     yield head;
-    yield MP4_HEAD;
-    for (let sent = MP4_HEAD.length; sent < size; sent += chunk.length) yield chunk.subarray(0, Math.min(chunk.length, size - sent));
+    yield videoHead;
+    for (let sent = videoHead.length; sent < size; sent += chunk.length) yield chunk.subarray(0, Math.min(chunk.length, size - sent));
     yield tail;
   }
   return { body: Readable.from(parts()), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -144,6 +163,7 @@ async function startS3(): Promise<{ child: ChildProcess; env: Record<string, str
 }
 
 async function main() {
+  PNG = await photoOfNoise();
   console.log(`before: ${load()}`);
   const s3 = await startS3();
   const databaseUrl = await recreateDatabase('spark_bench_sparks');
@@ -183,6 +203,25 @@ async function main() {
           `(growth ${(peak - before).toFixed(1)} MB${run > 1 ? `, ${(peak - firstBefore).toFixed(1)} over the first baseline` : ''}; target < 30 MB)\n` +
           `  at the RSS peak, MB: rss ${growth('rss')}, heapUsed ${growth('heapUsed')}, heapTotal ${growth('heapTotal')}, ` +
           `external ${growth('external')}, arrayBuffers ${growth('arrayBuffers')}; S3 requests ${JSON.stringify(calls.http)}`,
+      );
+    }
+
+    const photo = await twelveMegapixelPhoto();
+    for (let run = 1; run <= uploads; run++) {
+      const before = rssMb(gateway.pid as number);
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gateway.pid as number))), 25);
+      const cpuBefore = cpuMs(gateway.pid as number);
+      const form = new FormData();
+      form.append('clientSparkId', randomUUID());
+      form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'photo.jpg');
+      const started = Date.now();
+      const response = await fetch(`http://127.0.0.1:${port}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${token(user)}` }, body: form });
+      await response.arrayBuffer();
+      clearInterval(sampler);
+      console.log(
+        `12 MP photo (${mb(photo.length)} MB JPEG) #${run}: HTTP ${response.status} in ${Date.now() - started} ms, gateway CPU ${cpuMs(gateway.pid as number) - cpuBefore} ms; ` +
+          `gateway RSS ${before.toFixed(1)} → peak ${peak.toFixed(1)} MB (growth ${(peak - before).toFixed(1)} MB, ${(peak - firstBefore).toFixed(1)} over the first baseline)`,
       );
     }
 

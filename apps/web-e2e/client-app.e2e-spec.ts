@@ -48,6 +48,8 @@ async function signedInClient(viewport: { width: number; height: number } = phon
   return { context, page, userId };
 }
 
+// The client's sparks already take the whole default quota (2 GB).
+const fillStorage = (userId: string) => db.query('UPDATE progress.user_progress SET stored_bytes = 2 * 1024::bigint ^ 3 WHERE user_id = $1', [userId]);
 const sparkRows = async (userId: string) => Number((await db.query('SELECT count(*) FROM progress.sparks WHERE user_id = $1', [userId])).rows[0].count);
 
 describe('the client app (/app)', () => {
@@ -101,6 +103,52 @@ describe('the client app (/app)', () => {
     await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
     await page.waitForFunction(`document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
     expect(await sparkRows(userId)).toBe(1);
+    await context.close();
+  });
+
+  it('tells the client their storage is full when a capture is refused, and keeps the dialog open', async () => {
+    for (const viewport of [phoneViewport, laptopViewport]) {
+      const { context, page, userId } = await signedInClient(viewport);
+      await fillStorage(userId);
+      await page.goto('/app');
+      await page.getByRole('button', { name: 'or add a note with your capture' }).click();
+      await page.getByTestId('file-input').setInputFiles(photo());
+      await page.getByLabel('Note').fill('Stretching after the long run');
+      await page.getByRole('button', { name: 'Capture Spark' }).click();
+      await page.getByText('Upload failed').waitFor();
+      await page.getByText(/^Your storage is full: your sparks already use 2 GB of your 2 GB, so this one was not saved\./).waitFor();
+      await expect(page.getByRole('dialog', { name: 'Capture Your Spark' }).isVisible()).resolves.toBe(true);
+      await expect(page.getByRole('button', { name: 'Capture Spark' }).isEnabled()).resolves.toBe(true);
+      expect(await sparkRows(userId)).toBe(0);
+      // The toast slides in: picture it once it stands still.
+      await page.waitForFunction(`[...document.querySelectorAll('[data-sonner-toast]')].every((toast) => getComputedStyle(toast).opacity === '1' && toast.getAnimations().length === 0)`);
+      await saveScreenshot(page, `client-app-storage-full-${viewport === phoneViewport ? 'phone' : 'laptop'}`);
+      await context.close();
+    }
+  });
+
+  it('drops a spark the server refuses for a full storage from the offline outbox, says why, and does not retry it', async () => {
+    const { context, page, userId } = await signedInClient();
+    await page.goto('/app');
+    await page.getByTestId('spark-count').waitFor();
+    await context.setOffline(true);
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByTestId('pending-sparks').waitFor();
+    await fillStorage(userId);
+    let uploads = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/sparks') uploads++;
+    });
+    await context.setOffline(false);
+    await page.getByText(/^Your storage is full/).waitFor({ timeout: 30_000 });
+    await page.getByTestId('pending-sparks').waitFor({ state: 'detached' });
+    // Nothing is left on the device to retry: after a reload (which uploads whatever waits) none is pending.
+    await page.reload();
+    await page.getByTestId('spark-count').waitFor();
+    await expect(page.getByTestId('pending-sparks').count()).resolves.toBe(0);
+    expect(uploads).toBe(1);
+    expect(await sparkRows(userId)).toBe(0);
     await context.close();
   });
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import type { ServiceDefinition } from '@spark/runtime';
+import { loadConfig, progressEnv } from '@spark/config';
+import type { ServiceDefinition, ServiceInfrastructure } from '@spark/runtime';
 import { CoachModule } from './coach/coach.module';
 import { progressMigrations } from './migrations';
 import { NotesModule } from './notes/notes.module';
@@ -16,7 +17,10 @@ export const progressService: ServiceDefinition = {
   name: 'progress',
   entities: [],
   migrations: progressMigrations,
-  module: (infrastructure) => {
+  // `this` is the definition startService was given: its env (a test stack's) holds the progress
+  // settings too, which the shared service config does not parse.
+  module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
+    const config = loadConfig(progressEnv, this.env);
     // One cache of the database's zone names for every writer of a client's zone.
     const timeZones = new DatabaseTimeZones(infrastructure.dataSource);
     return {
@@ -24,7 +28,7 @@ export const progressService: ServiceDefinition = {
       imports: [
         OnboardingModule.register(infrastructure, timeZones),
         ProgressHomeModule.register(infrastructure),
-        SparksModule.register(infrastructure, timeZones),
+        SparksModule.register(infrastructure, { timeZones, storageQuotaBytes: config.STORAGE_QUOTA_BYTES }),
         NotesModule.register(infrastructure),
         CoachModule.register(infrastructure),
       ],

@@ -82,6 +82,12 @@ export const authEnv = (env: Env) =>
       env.NODE_ENV === 'production' ? z.literal('false', { error: 'must be false in production' }).optional().transform(() => false) : z.stringbool().default(true),
   });
 
+export const progressEnv = (env: Env) =>
+  serviceEnv(env).extend({
+    // What one client's sparks may take in storage, in bytes (2 GB by default).
+    STORAGE_QUOTA_BYTES: z.coerce.number().int().min(1).default(2 * 1024 ** 3),
+  });
+
 /** The DITL service and its worker: storage for presentations, and the model when one is configured. */
 export const ditlEnv = (env: Env) =>
   serviceEnv(env)
@@ -109,6 +115,7 @@ export type ServiceConfig = z.infer<ReturnType<typeof serviceEnv>>;
 export type GatewayConfig = z.infer<ReturnType<typeof gatewayEnv>>;
 export type NotifierConfig = z.infer<ReturnType<typeof notifierEnv>>;
 export type AuthConfig = z.infer<ReturnType<typeof authEnv>>;
+export type ProgressConfig = z.infer<ReturnType<typeof progressEnv>>;
 export type StorageConfig = z.infer<ReturnType<typeof storageEnv>>;
 export type DitlConfig = z.infer<ReturnType<typeof ditlEnv>>;
 export type InvestorPageConfig = z.infer<ReturnType<typeof investorPageEnv>>;

@@ -78,6 +78,8 @@ export const recordSparkRequestSchema = z.object({
   sparkType: sparkTypeSchema,
   fileKey: textSchema().min(1).max(300),
   fileType: textSchema().min(1).max(100),
+  /** The stored object's size, counted against the client's storage quota. */
+  fileBytes: z.number().int().min(0),
   note: textSchema()
     .max(SPARK_NOTE_MAX_CHARS)
     .nullish()

@@ -12,9 +12,11 @@ import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Public, Roles } from '../auth/auth.decorators';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { imageContentType, readUploadedFile } from '../investors/uploaded-file';
+import { type RasterFormat, reencodeImage } from '../media/image-reencoder';
 import { LogImages } from './log-images';
 
 const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+const rasterFormats: Record<string, RasterFormat> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
 
 /** The Developer's Log: public reading, admin-only publishing. */
 @Controller('api/log')
@@ -55,7 +57,8 @@ export class DevLogController {
     if (!LogImages.safeName(file.filename) || !contentType) {
       throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Images must be png, jpg, jpeg, gif or webp.');
     }
-    return this.images.store(user.id, file.filename, bytes, contentType);
+    // Posts are public: the picture is stored re-encoded, without the location or camera details it came with.
+    return this.images.store(user.id, file.filename, await reencodeImage(bytes, rasterFormats[contentType] as RasterFormat), contentType);
   }
 
   @Roles('admin')

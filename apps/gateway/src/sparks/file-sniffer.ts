@@ -1,7 +1,14 @@
+import type { RasterFormat } from '../media/image-reencoder';
+import type { IsoBmffFlavour } from '../media/iso-bmff-location-scrubber';
+
+/** How the location is taken out: decoded and encoded again, or metadata boxes blanked in the stream. */
+export type LocationCleaning = { by: 'reencode'; format: RasterFormat } | { by: 'iso-bmff'; flavour: IsoBmffFlavour };
+
 export interface SniffedType {
   mime: string;
   ext: string;
   kind: 'image' | 'video';
+  cleaning: LocationCleaning;
 }
 
 /** How many leading bytes `sniffFileType` needs to decide. */
@@ -10,26 +17,32 @@ export const SNIFF_BYTES = 16;
 const ascii = (bytes: Buffer, start: number, end: number) => bytes.subarray(start, end).toString('latin1');
 const startsWith = (bytes: Buffer, signature: number[]) => signature.every((byte, index) => bytes[index] === byte);
 
-// ISO base media files (mp4, mov, heic) name their flavour in the `ftyp` box's major brand.
+const raster = (format: RasterFormat, ext: string): SniffedType => ({ mime: `image/${format}`, ext, kind: 'image', cleaning: { by: 'reencode', format } });
+const heif = (mime: string, ext: string): SniffedType => ({ mime, ext, kind: 'image', cleaning: { by: 'iso-bmff', flavour: 'heif' } });
+const movie = (mime: string, ext: string): SniffedType => ({ mime, ext, kind: 'video', cleaning: { by: 'iso-bmff', flavour: 'movie' } });
+
+// ISO base media files (mp4, mov, heic, avif) name their flavour in the `ftyp` box's major brand.
 const isoBrands: Record<string, SniffedType> = {
-  heic: { mime: 'image/heic', ext: 'heic', kind: 'image' },
-  heix: { mime: 'image/heic', ext: 'heic', kind: 'image' },
-  mif1: { mime: 'image/heif', ext: 'heif', kind: 'image' },
-  msf1: { mime: 'image/heif', ext: 'heif', kind: 'image' },
-  'qt  ': { mime: 'video/quicktime', ext: 'mov', kind: 'video' },
+  heic: heif('image/heic', 'heic'),
+  heix: heif('image/heic', 'heic'),
+  mif1: heif('image/heif', 'heif'),
+  msf1: heif('image/heif', 'heif'),
+  avif: heif('image/avif', 'avif'),
+  'qt  ': movie('video/quicktime', 'mov'),
 };
-const mp4: SniffedType = { mime: 'video/mp4', ext: 'mp4', kind: 'video' };
+const mp4 = movie('video/mp4', 'mp4');
 
 /**
  * The real type of an upload from its first bytes (magic numbers), whatever its name or declared
- * type says. Only what a phone camera or gallery produces is accepted; anything else is undefined.
+ * type says. Only what a phone camera or gallery produces, and what we can clean of its location, is
+ * accepted; anything else is undefined. WebM is refused: a Matroska tag may hold a location and we
+ * do not parse them.
  */
 export function sniffFileType(head: Buffer): SniffedType | undefined {
-  if (startsWith(head, [0xff, 0xd8, 0xff])) return { mime: 'image/jpeg', ext: 'jpg', kind: 'image' };
-  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { mime: 'image/png', ext: 'png', kind: 'image' };
-  if (ascii(head, 0, 6) === 'GIF87a' || ascii(head, 0, 6) === 'GIF89a') return { mime: 'image/gif', ext: 'gif', kind: 'image' };
-  if (ascii(head, 0, 4) === 'RIFF' && ascii(head, 8, 12) === 'WEBP') return { mime: 'image/webp', ext: 'webp', kind: 'image' };
-  if (startsWith(head, [0x1a, 0x45, 0xdf, 0xa3])) return { mime: 'video/webm', ext: 'webm', kind: 'video' };
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return raster('jpeg', 'jpg');
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return raster('png', 'png');
+  if (ascii(head, 0, 6) === 'GIF87a' || ascii(head, 0, 6) === 'GIF89a') return raster('gif', 'gif');
+  if (ascii(head, 0, 4) === 'RIFF' && ascii(head, 8, 12) === 'WEBP') return raster('webp', 'webp');
   if (head.length >= 12 && ascii(head, 4, 8) === 'ftyp') return isoBrands[ascii(head, 8, 12)] ?? mp4;
   return undefined;
 }

@@ -57,8 +57,13 @@ export class SparksController {
         sparkType: stored.type.kind === 'image' ? 'photo' : 'file',
         fileKey: stored.key,
         fileType: stored.type.mime,
+        fileBytes: stored.bytes,
         note: capture.data.note,
         timeZone: capture.data.timeZone,
+      }).catch(async (error: unknown) => {
+        // Refused for the client's storage quota: nothing was recorded, so the file must not stay either.
+        if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') await this.storage.delete(stored.key).catch(() => undefined);
+        throw error;
       });
       // A retried upload of a spark already recorded: keep the first file, drop this copy.
       if (!recorded.created) await this.storage.delete(stored.key).catch(() => undefined);

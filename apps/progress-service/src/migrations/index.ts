@@ -3,5 +3,13 @@ import { CreateUserProgress1763800000020 } from './1763800000020-create-user-pro
 import { CreateSparksAndNotes1763800000021 } from './1763800000021-create-sparks-and-notes';
 import { CoachEvolutionPresets1763800000022 } from './1763800000022-coach-evolution-presets';
 import { KnownTimeZone1763800000023 } from './1763800000023-known-time-zone';
+import { SparkFileSizes1763800000024 } from './1763800000024-spark-file-sizes';
 
-export const progressMigrations = [CreateOutbox1763800000000, CreateUserProgress1763800000020, CreateSparksAndNotes1763800000021, CoachEvolutionPresets1763800000022, KnownTimeZone1763800000023];
+export const progressMigrations = [
+  CreateOutbox1763800000000,
+  CreateUserProgress1763800000020,
+  CreateSparksAndNotes1763800000021,
+  CoachEvolutionPresets1763800000022,
+  KnownTimeZone1763800000023,
+  SparkFileSizes1763800000024,
+];

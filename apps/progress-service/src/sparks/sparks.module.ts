@@ -7,11 +7,11 @@ import { SparksService } from './sparks.service';
 
 @Module({})
 export class SparksModule {
-  static register({ dataSource }: ServiceInfrastructure, timeZones: TimeZoneResolver): DynamicModule {
+  static register({ dataSource }: ServiceInfrastructure, options: { timeZones: TimeZoneResolver; storageQuotaBytes: number }): DynamicModule {
     return {
       module: SparksModule,
       controllers: [SparksHandler],
-      providers: [{ provide: SparksService, useValue: new SparksService(new SparksRepository(dataSource), timeZones) }],
+      providers: [{ provide: SparksService, useValue: new SparksService(new SparksRepository(dataSource), options.timeZones, options.storageQuotaBytes) }],
     };
   }
 }

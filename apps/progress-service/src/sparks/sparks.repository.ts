@@ -22,8 +22,16 @@ export interface NewSpark {
   sparkType: SparkType;
   fileKey: string;
   fileType: string;
+  fileBytes: number;
   note: string | null;
   timeZone: string;
+}
+
+/** The capture would take the client's stored bytes past the quota; nothing was written. */
+export class StorageFullError extends Error {
+  constructor(readonly storedBytes: number) {
+    super('storage quota reached');
+  }
 }
 
 /** What the service decides once it holds the locked progress row. */
@@ -31,18 +39,22 @@ export type CounterUpdate = (progress: ProgressRow) => { streakCount: number; la
 
 const sparkColumns = 'id, client_spark_id, user_id, spark_type, file_key, file_type, note, created_at';
 
-const lockStatement = { name: 'progress.lock-progress', text: `SELECT ${progressColumns} FROM progress.user_progress WHERE user_id = $1 FOR UPDATE` };
+const lockStatement = {
+  name: 'progress.lock-progress',
+  text: `SELECT ${progressColumns}, stored_bytes FROM progress.user_progress WHERE user_id = $1 FOR UPDATE`,
+};
+type LockedProgress = ProgressRow & { stored_bytes: string };
 
 // The counters move only when the spark row is new (the UPDATE sees the INSERT's RETURNING).
 const recordStatement = {
   name: 'progress.record-spark',
   text: `WITH inserted AS (
-      INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type, note)
-      VALUES ($1, $2, $3, $4, $5, $6)
+      INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type, note, file_bytes)
+      VALUES ($1, $2, $3, $4, $5, $6, $10)
       ON CONFLICT (user_id, client_spark_id) DO NOTHING RETURNING ${sparkColumns}
     ), updated AS (
       UPDATE progress.user_progress
-      SET spark_count = spark_count + 1, streak_count = $7, last_spark_date = $8, time_zone = $9, updated_at = now()
+      SET spark_count = spark_count + 1, stored_bytes = stored_bytes + $10, streak_count = $7, last_spark_date = $8, time_zone = $9, updated_at = now()
       WHERE user_id = $1 AND EXISTS (SELECT 1 FROM inserted) RETURNING ${progressColumns}
     )
     SELECT inserted.*, (SELECT to_jsonb(updated) FROM updated) AS progress FROM inserted`,
@@ -65,32 +77,35 @@ export class SparksRepository {
   /**
    * Records the spark and moves the counters in ONE transaction holding the progress row's lock,
    * so concurrent captures of one client serialise and none is lost. A client id seen before
-   * returns the first spark and leaves the counters alone. Four round trips (BEGIN, lock, one
+   * returns the first spark and leaves the counters alone. A new spark whose file would take the
+   * client past `quotaBytes` throws `StorageFullError`; under the lock, concurrent captures cannot
+   * together pass it. Four round trips (BEGIN, lock, one
    * statement for the spark and its counters, COMMIT) on every capture but a client's first.
    *
    * The hot path of every capture talks to the pooled pg client itself, with named statements that
    * PostgreSQL parses and plans once per connection: against TypeORM's transaction helper this halved
    * PostgreSQL's CPU per capture (1.4 → 0.8 ms) and cut the service's by a third (docs/benchmarks.md).
    */
-  async record(spark: NewSpark, evolutionDays: { start: string; end: string }, update: CounterUpdate) {
+  async record(spark: NewSpark, evolutionDays: { start: string; end: string }, quotaBytes: number, update: CounterUpdate) {
     const runner = this.dataSource.createQueryRunner();
     const client = (await runner.connect()) as PoolClient;
     try {
       await client.query('BEGIN');
-      const progress = await this.lockProgress(client, spark, evolutionDays);
-      const next = update(progress);
-      const values = [spark.userId, spark.clientSparkId, spark.sparkType, spark.fileKey, spark.fileType, spark.note, next.streakCount, next.lastSparkDate, spark.timeZone];
-      const { rows } = await client.query<SparkRow & { progress: ProgressRow }>({ ...recordStatement, values });
+      const { stored_bytes: storedBytes, ...progress } = await this.lockProgress(client, spark, evolutionDays);
       let recorded: { spark: SparkRow; created: boolean; progress: ProgressRow };
-      if (rows[0]) {
-        const { progress: counted, ...row } = rows[0];
-        recorded = { spark: row, created: true, progress: counted };
+      if (Number(storedBytes) + spark.fileBytes > quotaBytes) {
+        // A retry of a spark already recorded is answered as usual; only a new one is refused.
+        const existing = await this.findByClientId(client, spark);
+        if (!existing) throw new StorageFullError(Number(storedBytes));
+        recorded = { spark: existing, created: false, progress };
       } else {
-        const existing = await client.query<SparkRow>(`SELECT ${sparkColumns} FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2`, [
-          spark.userId,
-          spark.clientSparkId,
-        ]);
-        recorded = { spark: existing.rows[0] as SparkRow, created: false, progress };
+        const next = update(progress);
+        const values = [spark.userId, spark.clientSparkId, spark.sparkType, spark.fileKey, spark.fileType, spark.note, next.streakCount, next.lastSparkDate, spark.timeZone, spark.fileBytes];
+        const { rows } = await client.query<SparkRow & { progress: ProgressRow }>({ ...recordStatement, values });
+        if (rows[0]) {
+          const { progress: counted, ...row } = rows[0];
+          recorded = { spark: row, created: true, progress: counted };
+        } else recorded = { spark: (await this.findByClientId(client, spark)) as SparkRow, created: false, progress };
       }
       await client.query('COMMIT');
       return recorded;
@@ -102,16 +117,21 @@ export class SparksRepository {
     }
   }
 
+  private async findByClientId(client: PoolClient, spark: NewSpark): Promise<SparkRow | undefined> {
+    const existing = await client.query<SparkRow>(`SELECT ${sparkColumns} FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2`, [spark.userId, spark.clientSparkId]);
+    return existing.rows[0];
+  }
+
   // A capture before the progress row exists (onboarding still in flight) starts one rather than failing.
-  private async lockProgress(client: PoolClient, spark: NewSpark, evolution: { start: string; end: string }): Promise<ProgressRow> {
-    const locked = await client.query<ProgressRow>({ ...lockStatement, values: [spark.userId] });
+  private async lockProgress(client: PoolClient, spark: NewSpark, evolution: { start: string; end: string }): Promise<LockedProgress> {
+    const locked = await client.query<LockedProgress>({ ...lockStatement, values: [spark.userId] });
     if (locked.rows[0]) return locked.rows[0];
     await client.query(
       `INSERT INTO progress.user_progress (user_id, email, evolution_start_date, evolution_end_date, time_zone)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING`,
       [spark.userId, spark.email, evolution.start, evolution.end, spark.timeZone],
     );
-    return (await client.query<ProgressRow>({ ...lockStatement, values: [spark.userId] })).rows[0] as ProgressRow;
+    return (await client.query<LockedProgress>({ ...lockStatement, values: [spark.userId] })).rows[0] as LockedProgress;
   }
 
   /** `ownerId` narrows the lookup to one user's sparks: someone else's id is simply not found. */

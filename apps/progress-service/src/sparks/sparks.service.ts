@@ -12,12 +12,22 @@ import {
 import { DomainError } from '@spark/messaging';
 import type { TimeZoneResolver } from '../progress/database-time-zones';
 import { toProgress } from '../progress/progress-row';
-import { type SparksRepository, toSpark } from './sparks.repository';
+import { type SparksRepository, StorageFullError, toSpark } from './sparks.repository';
+
+const GIGABYTE = 1024 ** 3;
+const MEGABYTE = 1024 ** 2;
+
+/** "2 GB", "1.4 GB", "350 MB": storage amounts as people read them. */
+export function readableSize(bytes: number): string {
+  const [unit, name] = bytes >= GIGABYTE ? [GIGABYTE, 'GB'] : bytes >= MEGABYTE ? [MEGABYTE, 'MB'] : [1024, 'KB'];
+  return `${Number((bytes / unit).toFixed(1))} ${name}`;
+}
 
 export class SparksService {
   constructor(
     private readonly sparks: SparksRepository,
     private readonly timeZones: TimeZoneResolver,
+    private readonly storageQuotaBytes: number,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -26,9 +36,15 @@ export class SparksService {
     const timeZone = await this.timeZones.storable(request.timeZone);
     const today = localDate(this.now(), timeZone);
     const firstCycle = { start: today, end: addDays(today, cycleLengthDays(null)) };
-    const result = await this.sparks.record({ ...request, timeZone }, firstCycle, (progress) =>
-      streakAfterSpark({ streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date }, today),
-    );
+    const result = await this.sparks
+      .record({ ...request, timeZone }, firstCycle, this.storageQuotaBytes, (progress) =>
+        streakAfterSpark({ streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date }, today),
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof StorageFullError)) throw error;
+        const used = readableSize(error.storedBytes);
+        throw new DomainError('PAYLOAD_TOO_LARGE', `Your storage is full: your sparks already use ${used} of your ${readableSize(this.storageQuotaBytes)}, so this one was not saved. Please ask your coach to make room.`);
+      });
     const progress = toProgress(result.progress);
     return { spark: toSpark(result.spark), created: result.created, progress, milestone: milestoneMessage(progress.sparkCount) };
   }

@@ -1,9 +1,10 @@
 import { milestoneMessage } from '@spark/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { ApiError } from '../../../api/client';
 import { toast } from '../../../ui/toaster';
 import { deviceTimeZone, homeQueryKey, uploadSpark } from '../api/client-app-api';
-import { enqueueSpark, flushOutbox, forgetSpark, isRetryable, onSparkUploaded } from '../offline/spark-outbox';
+import { enqueueSpark, flushOutbox, forgetSpark, isRetryable, onSparkRefused, onSparkUploaded } from '../offline/spark-outbox';
 
 export type CaptureOutcome = 'uploaded' | 'saved-offline' | 'failed';
 
@@ -24,6 +25,7 @@ export function useCapture(userId: string) {
       }),
     [queryClient],
   );
+  useEffect(() => onSparkRefused(showUploadFailed), []);
 
   async function capture(file: File, note: string): Promise<CaptureOutcome> {
     const spark = { clientSparkId: crypto.randomUUID(), file, fileName: file.name || 'spark', note, timeZone: deviceTimeZone(), userId, createdAt: new Date().toISOString() };
@@ -43,7 +45,7 @@ export function useCapture(userId: string) {
         return savedOffline();
       }
       await forgetSpark(spark.clientSparkId);
-      toast.error('Upload failed', { description: 'There was an error capturing your spark. Please try again.' });
+      showUploadFailed(error);
       return 'failed';
     } finally {
       setUploading(false);
@@ -51,6 +53,15 @@ export function useCapture(userId: string) {
   }
 
   return { capture, uploading };
+}
+
+/**
+ * A refusal that trying again cannot fix (a full storage, a file too large or of the wrong type) shows
+ * the server's own words; anything else the spec's general upload failure.
+ */
+function showUploadFailed(error: unknown): void {
+  const explained = error instanceof ApiError && (error.status === 413 || error.status === 415);
+  toast.error('Upload failed', { description: explained ? error.message : 'There was an error capturing your spark. Please try again.' });
 }
 
 function savedOffline(): CaptureOutcome {

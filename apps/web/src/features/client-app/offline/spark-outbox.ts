@@ -9,6 +9,7 @@ const MAX_RETRY_MS = 60_000;
 
 type Listener = () => void;
 type UploadedListener = (result: RecordSparkResponse) => void;
+type RefusedListener = (error: unknown) => void;
 
 let pending: PendingSpark[] = [];
 let retryDelayMs = FIRST_RETRY_MS;
@@ -17,6 +18,7 @@ let flushing: Promise<void> | null = null;
 let currentUserId: string | null = null;
 const listeners = new Set<Listener>();
 const uploadedListeners = new Set<UploadedListener>();
+const refusedListeners = new Set<RefusedListener>();
 
 const notify = () => listeners.forEach((listener) => listener());
 
@@ -49,8 +51,10 @@ export function flushOutbox(): Promise<void> {
           scheduleRetry();
           break;
         }
-        // The server will never take this file (type or size): keeping it would block the queue.
+        // The server will never take this file (its type, its size, a full storage): keeping it would
+        // block the queue and retry forever, so it goes, and the person is told why.
         await deletePending(spark.clientSparkId);
+        refusedListeners.forEach((listener) => listener(error));
       }
     }
     await reload();
@@ -88,6 +92,12 @@ export const pendingSparks = (): PendingSpark[] => pending;
 export function subscribeToOutbox(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** Called for each spark the server refused for good (the error says why); it is no longer pending. */
+export function onSparkRefused(listener: RefusedListener): () => void {
+  refusedListeners.add(listener);
+  return () => refusedListeners.delete(listener);
 }
 
 /** Called for each spark the outbox delivered in the background. */

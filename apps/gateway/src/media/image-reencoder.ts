@@ -1,0 +1,45 @@
+import { DomainError } from '@spark/messaging';
+import sharp, { type Sharp } from 'sharp';
+import { ConcurrencyLimit } from './concurrency-limit';
+
+export type RasterFormat = 'jpeg' | 'png' | 'webp' | 'gif';
+
+/** Decoding more pixels than this (a 50 MP photo holds ~150 MB decoded) would endanger the gateway's memory. */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+// Each re-encode holds a decoded picture (a 12 MP photo took the process ~85–100 MB more at its peak), and libvips
+// already spreads one over the cores: one at a time per gateway keeps memory bounded at little cost in throughput.
+const reencodes = new ConcurrencyLimit(1);
+// libvips' operation cache would keep recent pictures decoded; every upload is a different picture.
+sharp.cache(false);
+
+const encoders: Record<RasterFormat, (image: Sharp) => Sharp> = {
+  jpeg: (image) => image.jpeg({ quality: 90 }),
+  png: (image) => image.png(),
+  webp: (image) => image.webp({ quality: 90 }),
+  gif: (image) => image.gif(),
+};
+
+const unreadable = () => new DomainError('UNSUPPORTED_MEDIA_TYPE', 'This photo could not be read. Please choose another one.');
+
+/**
+ * The picture decoded and encoded again in its own format, with none of the original's metadata
+ * (Exif with its GPS block, XMP, IPTC, text chunks, comments, maker notes), only its colour profile.
+ * The Exif orientation is applied to the pixels first, so the photo still displays upright.
+ * `input` is a file path or the bytes themselves.
+ */
+export function reencodeImage(input: string | Buffer, format: RasterFormat): Promise<Buffer> {
+  return reencodes.run(async () => {
+    // As lenient as a browser, which shows a photo despite a bad checksum or a cut-off end: what is
+    // stored is freshly encoded pixels either way.
+    const options = { animated: true, autoOrient: true, failOn: 'none', limitInputPixels: MAX_IMAGE_PIXELS } as const;
+    const image = sharp(input, options).keepIccProfile();
+    try {
+      return await encoders[format](image).toBuffer();
+    } catch (error) {
+      if (error instanceof Error && /pixel limit/i.test(error.message)) {
+        throw new DomainError('PAYLOAD_TOO_LARGE', `Photos can be at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels.`);
+      }
+      throw unreadable();
+    }
+  });
+}
