@@ -6,8 +6,8 @@ import { Client } from 'pg';
 import { startGateway } from '../../gateway/src/main';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { TINY_PNG } from '@spark/testing';
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('0000000dIHDR-a-tiny-test-image', 'latin1')]);
 // Node's ICU still knows this old alias; PostgreSQL's time zone database dropped it.
 const ZONE_ONLY_NODE_KNOWS = 'US/Pacific-New';
 
@@ -81,7 +81,7 @@ describe('input an attacker controls', () => {
       const form = new FormData();
       form.append('clientSparkId', randomUUID());
       form.append('timeZone', ZONE_ONLY_NODE_KNOWS);
-      form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'spark.png');
+      form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'spark.png');
 
       expect((await send('POST', '/api/sparks', form, client.token)).status).toBe(201);
       expect(await storedZone(client.id)).toBe('America/Los_Angeles');

@@ -15,6 +15,7 @@ import { ObjectStorage } from '@spark/storage';
 import { Client } from 'pg';
 import sharp from 'sharp';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { TINY_PNG } from '@spark/testing';
 
 const JWT_SECRET = 'sparks-system-test-secret';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
@@ -28,8 +29,6 @@ const newUser = (role: UserRole = 'client') => {
   return { id, email: `${role}-${id.slice(0, 8)}@example.com`, role };
 };
 
-// A real 1x1 PNG: every photo is decoded and encoded again on its way to S3.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 const EXECUTABLE = Buffer.concat([Buffer.from('MZ\x90\0\x03\0\0\0\x04\0\0\0\xff\xff', 'latin1'), Buffer.alloc(512)]);
 
 interface CaptureInput {
@@ -76,7 +75,7 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
   });
 
   it('stores the photo in S3 under {userId}/{timestamp}.png and records the spark with its counters', async () => {
-    const response = await capture(client, { file: { bytes: PNG, name: 'morning.png', type: 'image/png' }, note: '  First walk  ' });
+    const response = await capture(client, { file: { bytes: TINY_PNG, name: 'morning.png', type: 'image/png' }, note: '  First walk  ' });
     expect(response.status).toBe(201);
     const body = recordSparkResponseSchema.parse(await response.json());
     expect(body.created).toBe(true);
@@ -90,7 +89,7 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
   });
 
   it('stores an empty note as null', async () => {
-    const response = await capture(client, { file: { bytes: PNG, name: 'b.png', type: 'image/png' }, note: '   ' });
+    const response = await capture(client, { file: { bytes: TINY_PNG, name: 'b.png', type: 'image/png' }, note: '   ' });
     expect(recordSparkResponseSchema.parse(await response.json()).spark.note).toBeNull();
   });
 
@@ -104,7 +103,7 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
 
   it('refuses a photo over 15 MB with 413, records nothing and leaves no object behind', async () => {
     const user = newUser();
-    const oversized = Buffer.concat([PNG, Buffer.alloc(15 * 1024 * 1024)]);
+    const oversized = Buffer.concat([TINY_PNG, Buffer.alloc(15 * 1024 * 1024)]);
     const response = await capture(user, { file: { bytes: oversized, name: 'huge.png', type: 'image/png' } });
     expect(response.status).toBe(413);
     expect(await errorCode(response)).toBe('PAYLOAD_TOO_LARGE');
@@ -120,8 +119,8 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
   it('records a retried upload with the same client id once, counting it once', async () => {
     const user = newUser();
     const clientSparkId = randomUUID();
-    const first = recordSparkResponseSchema.parse(await (await capture(user, { clientSparkId, file: { bytes: PNG, name: 'a.png', type: 'image/png' } })).json());
-    const retry = await capture(user, { clientSparkId, file: { bytes: PNG, name: 'a.png', type: 'image/png' } });
+    const first = recordSparkResponseSchema.parse(await (await capture(user, { clientSparkId, file: { bytes: TINY_PNG, name: 'a.png', type: 'image/png' } })).json());
+    const retry = await capture(user, { clientSparkId, file: { bytes: TINY_PNG, name: 'a.png', type: 'image/png' } });
     expect(retry.status).toBe(201);
     const second = recordSparkResponseSchema.parse(await retry.json());
     expect(second.created).toBe(false);
@@ -132,7 +131,7 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
 
   it('keeps the counters right under 12 concurrent captures of one client', async () => {
     const user = newUser();
-    const responses = await Promise.all(Array.from({ length: 12 }, () => capture(user, { file: { bytes: PNG, name: 'c.png', type: 'image/png' } })));
+    const responses = await Promise.all(Array.from({ length: 12 }, () => capture(user, { file: { bytes: TINY_PNG, name: 'c.png', type: 'image/png' } })));
     expect(responses.map((response) => response.status)).toEqual(Array(12).fill(201));
     expect(await sparkCount(user.id)).toBe(12);
     expect(await counters(user.id)).toMatchObject({ spark_count: 12, streak_count: 1 });
@@ -141,7 +140,7 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
   it('never lets a client read another client’s spark', async () => {
     const owner = newUser();
     const other = newUser();
-    const created = recordSparkResponseSchema.parse(await (await capture(owner, { file: { bytes: PNG, name: 'o.png', type: 'image/png' } })).json());
+    const created = recordSparkResponseSchema.parse(await (await capture(owner, { file: { bytes: TINY_PNG, name: 'o.png', type: 'image/png' } })).json());
     const ownRead = await get(owner, `/api/sparks/${created.spark.id}`);
     expect(sparkSchema.parse(await ownRead.json()).id).toBe(created.spark.id);
     const foreignRead = await get(other, `/api/sparks/${created.spark.id}`);

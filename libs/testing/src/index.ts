@@ -2,3 +2,4 @@ export * from './infrastructure';
 export * from './smtp-sink';
 export * from './wait';
 export * from './s3-server';
+export * from './images';
