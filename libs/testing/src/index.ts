@@ -2,3 +2,5 @@ export * from './infrastructure';
 export * from './smtp-sink';
 export * from './wait';
 export * from './s3-server';
+export * from './zod-arbitrary';
+export * from './database-fingerprint';
