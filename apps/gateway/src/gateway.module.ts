@@ -14,7 +14,7 @@ import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { RateLimiter } from './http/rate-limiter';
 import { LeadsController } from './leads/leads.controller';
 import { OnboardingController } from './onboarding/onboarding.controller';
-import { SparksModule } from './sparks/sparks.module';
+import { sparksControllers, SparksModule } from './sparks/sparks.module';
 import { DevLogController } from './dev-log/dev-log.controller';
 import { devLogProviders } from './dev-log/dev-log.providers';
 import { InvestorsAdminController } from './investors/investors-admin.controller';
@@ -28,13 +28,18 @@ export interface GatewayInfrastructure {
   redis: Redis;
 }
 
+const ownControllers = [HealthController, LeadsController, AuthController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, InvestorsPublicController, InvestorsAdminController, DevLogController];
+
+/** Every controller the gateway serves, its modules' included: what the route × role matrix reads. */
+export const gatewayControllers = [...ownControllers, ...sparksControllers];
+
 @Module({})
 export class GatewayModule {
   static register({ config, logger, bus, redis }: GatewayInfrastructure): DynamicModule {
     return {
       module: GatewayModule,
       imports: [SparksModule.register({ config, bus })],
-      controllers: [HealthController, LeadsController, AuthController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, InvestorsPublicController, InvestorsAdminController, DevLogController],
+      controllers: ownControllers,
       providers: [
         { provide: ServiceBus, useValue: bus },
         { provide: Redis, useValue: redis },

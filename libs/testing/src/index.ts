@@ -3,3 +3,5 @@ export * from './smtp-sink';
 export * from './wait';
 export * from './s3-server';
 export * from './images';
+export * from './zod-arbitrary';
+export * from './database-fingerprint';

@@ -16,6 +16,8 @@ class StorageShutdown implements OnModuleDestroy {
   }
 }
 
+export const sparksControllers = [SparksController, ProgressController];
+
 /** The client app's API: captures, sparks, the home, and the coach's notes and views of a client. */
 @Module({})
 export class SparksModule {
@@ -23,7 +25,7 @@ export class SparksModule {
     const storage = new ObjectStorage(config);
     return {
       module: SparksModule,
-      controllers: [SparksController, ProgressController],
+      controllers: sparksControllers,
       providers: [
         MultipartRegistration,
         StorageShutdown,

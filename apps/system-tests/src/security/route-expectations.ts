@@ -1,0 +1,119 @@
+import type { RouteAccess } from '../../../gateway/src/auth/route-access';
+
+/** The five callers every route is tried as: nobody, the resource's owner, another client, a coach, an admin. */
+export const identities = ['anonymous', 'client', 'otherClient', 'coach', 'admin'] as const;
+export type Identity = (typeof identities)[number];
+
+/**
+ * What a caller gets: `ok` = let through (the route's own answer: 2xx, or 400/404/409/413/415/429 for what was
+ * sent, never 401/403 and never 5xx), or an exact status.
+ */
+export type Cell = 'ok' | 401 | 403 | 404;
+
+export interface RouteExpectation {
+  /** Must equal what the route's decorators say; changing one without the other fails the build. */
+  access: RouteAccess;
+  /** Cells that differ from what `access` implies, e.g. another client's resource answering 404. */
+  cells?: Partial<Record<Identity, Cell>>;
+  /** Why the route needs its overrides or its openness. */
+  why?: string;
+}
+
+const ownerOnly = { otherClient: 404 } as const;
+const coaches = ['coach', 'admin'] as const;
+const admins = ['admin'] as const;
+
+/**
+ * The decision for every gateway route. A new route has no entry until someone decides who may call it,
+ * and the matrix tests fail until then.
+ */
+export const routeExpectations: Record<string, RouteExpectation> = {
+  'GET /health/live': { access: 'public' },
+  'GET /health/ready': { access: 'public' },
+
+  'POST /api/auth/magic-link': { access: 'public', why: 'answers the same 202 for every address' },
+  'POST /api/auth/redeem': { access: 'public', why: 'spends a link or code; the secret is the credential' },
+  'POST /api/auth/refresh': {
+    access: 'public',
+    cells: { anonymous: 401, client: 401, otherClient: 401, coach: 401, admin: 401 },
+    why: 'the refresh cookie is the credential, not the access token: without the cookie every caller gets 401',
+  },
+  'POST /api/auth/sign-out': { access: 'public', why: 'ends the session of the cookie it is sent with; always 204' },
+  'GET /api/auth/user': { access: 'signed-in' },
+  'PATCH /api/auth/user': { access: 'signed-in', why: "changes only the caller's own record" },
+  'GET /api/auth/users': { access: coaches },
+
+  'POST /api/leads': { access: 'public', why: 'the interest form' },
+  'PATCH /api/leads/challenge': { access: 'public', why: 'authorised by the lead-scoped challenge token in the body' },
+
+  'GET /api/coach/overview': { access: coaches },
+  'GET /api/coach/leads': { access: coaches },
+  'POST /api/coach/leads': { access: coaches },
+  'POST /api/coach/leads/:leadId/approve': { access: coaches },
+  'POST /api/coach/leads/:leadId/resend': { access: coaches },
+  'POST /api/coach/leads/:leadId/reject': { access: coaches },
+  'GET /api/coach/clients': { access: coaches },
+  'GET /api/coach/clients/:userId': { access: coaches },
+  'PATCH /api/coach/clients/:userId': { access: coaches },
+
+  'POST /api/onboarding': { access: 'signed-in', why: "writes the caller's own onboarding" },
+  'POST /api/ditl/generations': { access: 'signed-in', why: "queues the caller's own presentation" },
+  'GET /api/ditl/generations/:generationId': { access: 'signed-in', cells: ownerOnly, why: 'a client reads only its own generations' },
+  'GET /api/ditl/generations/:generationId/presentation': { access: 'signed-in', cells: ownerOnly, why: 'a client reads only its own presentation' },
+
+  'GET /api/progress/me': { access: 'signed-in' },
+  'GET /api/progress/clients/:userId': { access: coaches },
+  'GET /api/progress/clients/:userId/sparks': { access: coaches },
+  'POST /api/progress/clients/:userId/notes': { access: coaches },
+  'POST /api/progress/clients/:userId/private-notes': { access: coaches },
+  'GET /api/progress/clients/:userId/private-notes': { access: coaches },
+  'POST /api/sparks': { access: 'signed-in', why: "captures into the caller's own progress" },
+  'GET /api/sparks': { access: 'signed-in', why: "lists the caller's own sparks" },
+  'GET /api/sparks/:id': { access: 'signed-in', cells: ownerOnly, why: 'a client reads only its own sparks' },
+
+  'GET /api/investors/donate-page': { access: 'public' },
+  'GET /api/investors/deck/preview': { access: 'public' },
+  'POST /api/investors/deck-requests': { access: 'public' },
+  'POST /api/investors/early-access': { access: 'public' },
+  'POST /api/investors/deck-download': {
+    access: 'public',
+    cells: { anonymous: 403, client: 403, otherClient: 403, coach: 403, admin: 403 },
+    why: 'the access code is the credential, whoever is signed in: without a valid one every caller gets 403 "Access Denied"',
+  },
+  'GET /api/investors': { access: admins },
+  'POST /api/investors': { access: admins },
+  'POST /api/investors/:id/access-code': { access: admins },
+  'POST /api/investors/emails': { access: admins },
+  'GET /api/investors/emails/:campaignId': { access: admins },
+  'PUT /api/investors/deck/:file': { access: admins },
+
+  'GET /api/log/posts': { access: 'public' },
+  'GET /api/log/posts/:slug': { access: 'public' },
+  'GET /api/log/images/:owner/:file': { access: 'public', why: 'only images a published post shows are served' },
+  'POST /api/log/images': { access: admins },
+  'POST /api/log/posts': { access: admins },
+};
+
+/** The cell a caller should see, from the route's access and its overrides. */
+export function expectedCell(expectation: RouteExpectation, identity: Identity): Cell {
+  const override = expectation.cells?.[identity];
+  if (override !== undefined) return override;
+  const { access } = expectation;
+  if (access === 'public') return 'ok';
+  if (identity === 'anonymous') return 401;
+  if (access === 'signed-in') return 'ok';
+  const role = identity === 'otherClient' ? 'client' : identity;
+  return access.includes(role) ? 'ok' : 403;
+}
+
+const cellText = (cell: Cell) => (cell === 'ok' ? '✓' : String(cell));
+const accessText = (access: RouteAccess) => (typeof access === 'string' ? access : access.join(', '));
+
+/** The matrix as the Markdown table docs/security.md carries. */
+export function renderRouteMatrix(): string {
+  const header = ['route', 'access', 'anonymous', 'client (owner)', 'other client', 'coach', 'admin'];
+  const rows = Object.entries(routeExpectations)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([route, expectation]) => [`\`${route}\``, accessText(expectation.access), ...identities.map((identity) => cellText(expectedCell(expectation, identity)))]);
+  return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}

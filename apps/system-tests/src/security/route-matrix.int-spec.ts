@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { createLeadResponseSchema, generateDitlResponseSchema, recordSparkResponseSchema, type UserRole } from '@spark/contracts';
+import { eventually, TINY_PNG } from '@spark/testing';
+import { Client } from 'pg';
+import { routeDecisions } from '../../../gateway/src/auth/route-access';
+import { gatewayControllers } from '../../../gateway/src/gateway.module';
+import { createSignedInUser, TEST_JWT_SECRET } from '../ditl-auth';
+import { type InProcessStack, startInProcessStack } from '../in-process-stack';
+import { expectedCell, type Identity, identities, routeExpectations } from './route-expectations';
+
+describe('every gateway route, called as anonymous, client, other client, coach and admin', () => {
+  let stack: InProcessStack;
+  let db: Client;
+  const tokens: Partial<Record<Identity, string>> = {};
+  const params: Record<string, string> = {};
+  let requests = 0;
+
+  const call = (method: string, path: string, identity: Identity, body?: BodyInit, contentType = 'application/json') =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        // Each request from its own address, so per-IP limits never stand in for an access decision.
+        'x-forwarded-for': `203.0.113.${++requests % 250}`,
+        ...(tokens[identity] ? { authorization: `Bearer ${tokens[identity]}` } : {}),
+        ...(body !== undefined && typeof body === 'string' ? { 'content-type': contentType } : {}),
+      },
+      body,
+    });
+
+  beforeAll(async () => {
+    stack = await startInProcessStack({ env: { JWT_SECRET: TEST_JWT_SECRET, TRUST_PROXY: '127.0.0.1', PUBLIC_URL: 'http://spark.test' } });
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    const signedIn = async (identity: Identity, role: UserRole) => {
+      const user = await createSignedInUser(db, `${identity.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`, role);
+      tokens[identity] = user.token;
+      return user;
+    };
+    const owner = await signedIn('client', 'client');
+    await signedIn('otherClient', 'client');
+    await signedIn('coach', 'coach');
+    await signedIn('admin', 'admin');
+
+    // The owner's resources: the other client must not reach them, coaches and admins may.
+    const form = new FormData();
+    form.append('clientSparkId', randomUUID());
+    form.append('timeZone', 'Europe/Berlin');
+    form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'matrix.png');
+    const capture = await call('POST', '/api/sparks', 'client', form);
+    params.id = recordSparkResponseSchema.parse(await capture.json()).spark.id;
+    const answers = { firstName: 'Owner', transformationGoal: 'Sleep more', age: 30, activityLevel: 'moderately_active', typicalDay: 'Desk work.', biggestChallenge: 'Late nights', timeZone: 'Europe/Berlin' };
+    const generation = await call('POST', '/api/ditl/generations', 'client', JSON.stringify({ onboardingData: answers }));
+    params.generationId = generateDitlResponseSchema.parse(await generation.json()).generationId;
+    await eventually(
+      async () => (await db.query(`SELECT 1 FROM ditl.generations WHERE id = $1 AND status = 'completed'`, [params.generationId])).rowCount === 1,
+      20_000,
+      "the owner's finished presentation",
+    );
+    const lead = await call('POST', '/api/leads', 'anonymous', JSON.stringify({ email: `lead-${randomUUID().slice(0, 8)}@example.com` }));
+    params.leadId = createLeadResponseSchema.parse(await lead.json()).lead.id;
+    Object.assign(params, { userId: owner.id, campaignId: randomUUID(), slug: 'no-such-post', owner: owner.id, file: 'deck.pdf' });
+  });
+  afterAll(async () => {
+    await db.end();
+    await stack.stop();
+  });
+
+  const fill = (path: string) => path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? randomUUID());
+
+  // Anonymous first and admin last: a coach's approve must not be what stops the client's attempt.
+  for (const identity of identities) {
+    it(`answers ${identity} as the matrix says on every route`, async () => {
+      const outcomes: string[] = [];
+      for (const { route } of routeDecisions(gatewayControllers)) {
+        const expectation = routeExpectations[route];
+        if (!expectation) throw new Error(`${route} has no decision in route-expectations.ts`);
+        const [method = 'GET', path = ''] = route.split(' ');
+        const response = await call(method, fill(path), identity, method === 'GET' ? undefined : '{}');
+        await response.arrayBuffer();
+        const expected = expectedCell(expectation, identity);
+        const ownerMustSucceed = identity === 'client' && expectation.cells?.otherClient === 404;
+        const allowed = ![401, 403].includes(response.status) && response.status < 500 && (!ownerMustSucceed || response.status < 300);
+        const matches = expected === 'ok' ? allowed : response.status === expected;
+        if (!matches) outcomes.push(`${route}: expected ${expected}, got ${response.status}`);
+      }
+      expect(outcomes).toEqual([]);
+    });
+  }
+});
