@@ -90,7 +90,10 @@ describe('fuzzing every public route with fast-check', () => {
     const [method = 'GET', template = ''] = route.split(' ');
     const strings = (target.input === 'body' ? {} : wire) as Record<string, string>;
     let path = template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(headerSafe(strings[name] || '-')));
-    if (target.input === 'query') path += `?${new URLSearchParams(Object.entries(strings).map(([key, field]) => [headerSafe(key), headerSafe(field)])).toString()}`;
+    if (target.input === 'query') {
+      const query = Object.entries(strings).map(([key, field]): [string, string] => [headerSafe(key), headerSafe(field)]);
+      path += `?${new URLSearchParams(query).toString()}`;
+    }
     const headers: Record<string, string> = { 'x-forwarded-for': `198.18.${(++requests >> 8) & 255}.${requests & 255}` };
     if (target.input === 'cookie') headers.cookie = `spark_refresh=${strings.refreshToken ?? ''}`;
     let body: string | undefined;

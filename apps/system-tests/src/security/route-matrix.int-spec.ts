@@ -15,7 +15,7 @@ describe('every gateway route, called as anonymous, client, other client, coach 
   const params: Record<string, string> = {};
   let requests = 0;
 
-  const call = (method: string, path: string, identity: Identity, body?: BodyInit, contentType = 'application/json') =>
+  const call = (method: string, path: string, identity: Identity, body?: string | FormData, contentType = 'application/json') =>
     fetch(`${stack.baseUrl}${path}`, {
       method,
       redirect: 'manual',
