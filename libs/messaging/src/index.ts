@@ -4,3 +4,4 @@ export * from './redis-streams.context';
 export * from './redis-streams.server';
 export * from './service-bus';
 export { DEFAULT_PREFIX, replyListKey, requestStreamKey } from './stream-keys';
+export { parseRequest, sparkContract, type BusContract } from './contract-check';
