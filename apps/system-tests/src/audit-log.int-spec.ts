@@ -106,7 +106,7 @@ describe('the audit log of admin and coach actions', () => {
     const [approval] = await eventsFor(approved.id);
     expect(approval).toMatchObject({
       actor: { id: coach.id, email: coach.email, role: 'coach' },
-      target: { type: 'lead', id: approved.id },
+      target: { type: 'lead', id: approved.id, label: approved.email },
       outcome: 'succeeded',
       clientIp: '127.0.0.1',
     } satisfies Partial<AuditEvent>);
