@@ -152,8 +152,9 @@ describe('acting on leads', () => {
       expect(await row.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
       const reason = 'Only an admin can approve or reject a coach application: coaches see every client’s photos and notes.';
       await row.getByText(reason).waitFor();
-      expect(await approve.getAttribute('aria-describedby')).toBeTruthy();
-      expect(await page.locator(`#${await approve.getAttribute('aria-describedby')}`).innerText()).toBe(reason);
+      const describedBy = await approve.getAttribute('aria-describedby');
+      expect(describedBy).toBeTruthy();
+      expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe(reason);
       await saveScreenshot(page, `coach-lead-as-coach-${label}`);
       await page.context().close();
     }
@@ -307,14 +308,12 @@ describe('the Audit Log tab (admins)', () => {
 
   it('pages the log with "Load more"', async () => {
     // More events than one page, written straight into the log as the gateway records them.
-    const actorId = randomUUID();
-    for (let index = 0; index < 26; index++) {
-      await db.query(
-        `INSERT INTO auth.audit_events (id, correlation_id, at, actor_id, actor_email, actor_role, action, target_type, target_id, client_ip, outcome)
-         VALUES ($1, $1, now(), $2, 'paging-coach@example.com', 'coach', 'client.nudge', 'client', $3, '192.0.2.1', 'succeeded')`,
-        [randomUUID(), actorId, randomUUID()],
-      );
-    }
+    await db.query(
+      `INSERT INTO auth.audit_events (id, correlation_id, at, actor_id, actor_email, actor_role, action, target_type, target_id, client_ip, outcome)
+       SELECT gen_random_uuid(), 'paging-' || n, now(), $1, 'paging-coach@example.com', 'coach', 'client.nudge', 'client', gen_random_uuid()::text, '192.0.2.1', 'succeeded'
+       FROM generate_series(1, 26) AS n`,
+      [randomUUID()],
+    );
     const { page } = await signedIn('admin');
     await page.goto('/coach');
     await page.getByRole('tab', { name: 'Audit Log' }).click();

@@ -244,6 +244,7 @@ describe('access codes: shown once, then only their state', () => {
     await row.getByRole('button', { name: 'Reissue Code' }).click();
     const confirm = page.getByRole('dialog', { name: 'Reissue access code?' });
     await confirm.getByText(`The current code for ${investor} stops working at once. The new code works for 30 days.`).waitFor();
+    await saveScreenshot(page, 'investors-reissue-confirm-laptop');
     await confirm.getByRole('button', { name: 'Reissue Code' }).click();
     await row.getByText('Copy it or send it now: it is shown only once.').waitFor();
     const second = await codeOf(row);
@@ -280,6 +281,11 @@ describe('screens (reviewed by eye)', () => {
       const admin = await investorsTab(viewport);
       await admin.getByTestId('investor-row').first().waitFor();
       await saveScreenshot(admin, `investors-tab-${suffix}`);
+      const investor = uniqueEmail(`investor-code-once-${suffix}`);
+      await addInvestor(admin, investor);
+      await rowOf(admin, investor).getByRole('button', { name: 'Generate Code' }).click();
+      await rowOf(admin, investor).getByText('Copy it or send it now: it is shown only once.').waitFor();
+      await saveScreenshot(admin, `investors-code-once-${suffix}`);
       await admin.getByTestId('investor-row').first().getByRole('checkbox').check();
       await admin.getByRole('button', { name: 'Compose Email (1)' }).click();
       await admin.getByRole('dialog').waitFor();
