@@ -100,7 +100,7 @@ export function LeadRow({ lead, isAdmin, onChanged }: { lead: Lead; isAdmin: boo
             )}
           </div>
           {adminOnly && (
-            <p id={reasonId} className="flex items-start gap-1.5 text-xs text-slate-600 sm:max-w-72 sm:text-right">
+            <p id={reasonId} className="flex items-start gap-1.5 text-xs text-slate-600 sm:max-w-80">
               <Icon name="lock" className="mt-px size-3.5! text-violet-700" />
               <span>
                 {pending
