@@ -1,6 +1,5 @@
 import type { Lead } from '@spark/contracts';
-import { Button } from '../../../ui/button';
-import { Dialog } from '../../../ui/dialog';
+import { ConfirmDialog } from '../../../ui/confirm-dialog';
 
 /** The consequence of approving, in the words the coach or admin confirms: a coach lead becomes a coach. */
 export function approvalQuestion(lead: Pick<Lead, 'email' | 'role'>): string {
@@ -19,17 +18,16 @@ interface ApproveLeadDialogProps {
 /** Asks before "Approve & Send Magic Link" sends anything, naming the role the person gets. */
 export function ApproveLeadDialog({ lead, pending, onConfirm, onClose }: ApproveLeadDialogProps) {
   return (
-    <Dialog open onOpenChange={(open) => !open && !pending && onClose()} title="Approve this lead?">
+    <ConfirmDialog
+      title="Approve this lead?"
+      confirmLabel="Approve & Send Magic Link"
+      pendingLabel="Processing..."
+      pending={pending}
+      onConfirm={onConfirm}
+      onClose={onClose}
+    >
       <p className="text-slate-700">{approvalQuestion(lead)}</p>
       <p className="mt-2 text-sm text-slate-500">The link works once and expires in 1 hour.</p>
-      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button onClick={onConfirm} disabled={pending}>
-          {pending ? 'Processing...' : 'Approve & Send Magic Link'}
-        </Button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }

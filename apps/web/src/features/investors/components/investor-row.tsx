@@ -2,7 +2,7 @@ import { ACCESS_CODE_TTL_DAYS, type GenerateAccessCodeResponse, type Investor } 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Button } from '../../../ui/button';
-import { Dialog } from '../../../ui/dialog';
+import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { toast } from '../../../ui/toaster';
 import { investorKeys, investorsApi } from '../api/investors-api';
 
@@ -30,24 +30,6 @@ function FreshCode({ code, email, onSendCode }: { code: GenerateAccessCodeRespon
         <Button onClick={onSendCode}>Send Code</Button>
       </div>
     </div>
-  );
-}
-
-function ReissueDialog({ email, pending, onConfirm, onClose }: { email: string; pending: boolean; onConfirm: () => void; onClose: () => void }) {
-  return (
-    <Dialog open onOpenChange={(open) => !open && !pending && onClose()} title="Reissue access code?">
-      <p className="text-slate-700">
-        The current code for {email} stops working at once. The new code works for {ACCESS_CODE_TTL_DAYS} days.
-      </p>
-      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Button variant="secondary" onClick={onClose} disabled={pending}>
-          Cancel
-        </Button>
-        <Button onClick={onConfirm} disabled={pending}>
-          {pending ? 'Reissuing...' : 'Reissue Code'}
-        </Button>
-      </div>
-    </Dialog>
   );
 }
 
@@ -119,7 +101,18 @@ export function InvestorRow({ investor, selected, onToggle, onSendCode }: Invest
         {fresh && <FreshCode code={fresh} email={investor.email} onSendCode={() => onSendCode(fresh)} />}
       </div>
       {confirmingReissue && (
-        <ReissueDialog email={investor.email} pending={reissue.isPending} onConfirm={() => reissue.mutate()} onClose={() => setConfirmingReissue(false)} />
+        <ConfirmDialog
+          title="Reissue access code?"
+          confirmLabel="Reissue Code"
+          pendingLabel="Reissuing..."
+          pending={reissue.isPending}
+          onConfirm={() => reissue.mutate()}
+          onClose={() => setConfirmingReissue(false)}
+        >
+          <p className="text-slate-700">
+            The current code for {investor.email} stops working at once. The new code works for {ACCESS_CODE_TTL_DAYS} days.
+          </p>
+        </ConfirmDialog>
       )}
     </li>
   );
