@@ -49,11 +49,11 @@ async function createClient(goal: string): Promise<{ email: string; userId: stri
   return { email, userId };
 }
 
-async function submitLead(email: string): Promise<void> {
+async function submitLead(email: string, role: 'client' | 'coach' = 'client'): Promise<void> {
   const response = await fetch(`${baseUrl()}/api/leads`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': uniqueIp() },
-    body: JSON.stringify({ email, role: 'client' }),
+    body: JSON.stringify({ email, role }),
   });
   expect(response.status).toBe(201);
 }
@@ -115,23 +115,76 @@ describe('the coach dashboard guard', () => {
     await page.getByRole('tab', { name: /^Leads \(\d+\)$/ }).waitFor();
     await page.getByRole('tab', { name: /^Clients \(\d+\)$/ }).waitFor();
     expect(await page.getByRole('tab', { name: 'Investors' }).count()).toBe(0);
+    expect(await page.getByRole('tab', { name: 'Audit Log' }).count()).toBe(0);
     await page.context().close();
   });
 });
 
 describe('acting on leads', () => {
-  it('approves a lead: the invite e-mail goes out and the badge reads "User Created"', async () => {
+  it('approves a client lead after a confirmation that names the role: the invite goes out and the badge reads "User Created"', async () => {
     const email = uniqueEmail('approve-me');
     await submitLead(email);
     const { page, dialogs } = await signedIn('coach');
     await page.goto('/coach');
     const row = await findLead(page, email);
     await row.getByText('Pending Review').waitFor();
+    await row.getByText('Client', { exact: true }).waitFor();
     await row.getByRole('button', { name: 'Approve & Send Magic Link' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Approve this lead?' });
+    await confirm.getByText(`Approve ${email} as a client? They will get a magic link to begin their onboarding.`).waitFor();
+    await confirm.getByRole('button', { name: 'Approve & Send Magic Link' }).click();
     await row.getByText('User Created').waitFor();
     expect(dialogs.some((message) => message.includes(email))).toBe(true);
     await waitForEmail((mail) => sentTo(email)(mail) && /sign-in link/i.test(mail.subject));
     await page.context().close();
+  });
+
+  it('shows a coach a coach lead with its badge, and approve disabled with the reason on phone and laptop', async () => {
+    const email = uniqueEmail('wants-to-coach');
+    await submitLead(email, 'coach');
+    for (const [label, viewport] of [['phone', phoneViewport], ['laptop', laptopViewport]] as const) {
+      const { page } = await signedIn('coach', viewport);
+      await page.goto('/coach');
+      const row = await findLead(page, email);
+      await row.getByText('Coach', { exact: true }).waitFor();
+      const approve = row.getByRole('button', { name: 'Approve & Send Magic Link' });
+      expect(await approve.isDisabled()).toBe(true);
+      expect(await row.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
+      const reason = 'Only an admin can approve or reject a coach application: coaches see every client’s photos and notes.';
+      await row.getByText(reason).waitFor();
+      const describedBy = await approve.getAttribute('aria-describedby');
+      expect(describedBy).toBeTruthy();
+      expect(await page.locator(`[id="${describedBy}"]`).innerText()).toBe(reason);
+      await saveScreenshot(page, `coach-lead-as-coach-${label}`);
+      await page.context().close();
+    }
+  });
+
+  it('lets an admin approve a coach lead after a confirmation that names the role', async () => {
+    const email = uniqueEmail('approved-coach');
+    await submitLead(email, 'coach');
+    for (const [label, viewport] of [['phone', phoneViewport], ['laptop', laptopViewport]] as const) {
+      const { page, dialogs } = await signedIn('admin', viewport);
+      await page.goto('/coach');
+      const row = await findLead(page, email);
+      await row.getByRole('button', { name: 'Approve & Send Magic Link' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Approve this lead?' });
+      await confirm
+        .getByText(`Approve ${email} as a coach? They will get a magic link to the Coach Dashboard, where coaches see every client’s photos and notes.`)
+        .waitFor();
+      await saveScreenshot(page, `coach-approve-confirm-${label}`);
+      if (label === 'phone') {
+        await confirm.getByRole('button', { name: 'Cancel' }).click();
+        await row.getByText('Pending Review').waitFor();
+      } else {
+        await confirm.getByRole('button', { name: 'Approve & Send Magic Link' }).click();
+        await row.getByText('User Created').waitFor();
+        expect(dialogs.some((message) => message.includes(email))).toBe(true);
+      }
+      await page.context().close();
+    }
+    const [user] = (await db.query(`SELECT role FROM auth.users WHERE email = $1`, [email])).rows as { role: string }[];
+    expect(user?.role).toBe('coach');
   });
 
   it('rejects a lead: the badge reads "Rejected" and the actions disappear', async () => {
@@ -210,6 +263,66 @@ describe('managing a client', () => {
     await clientPage.goto('/app');
     await clientPage.getByTestId('coach-note').getByText(message).waitFor();
     await context.close();
+  });
+});
+
+describe('the Audit Log tab (admins)', () => {
+  it('shows who did what to which target, newest first, filters by action and loads more', async () => {
+    const approvedEmail = uniqueEmail('audited-approval');
+    const rejectedEmail = uniqueEmail('audited-rejection');
+    await submitLead(approvedEmail);
+    await submitLead(rejectedEmail);
+    const coachSession = await signedIn('coach');
+    await coachSession.page.goto('/coach');
+    await (await findLead(coachSession.page, rejectedEmail)).getByRole('button', { name: 'Reject' }).click();
+    await leadRow(coachSession.page, rejectedEmail).getByText('Rejected').waitFor();
+    await coachSession.page.context().close();
+
+    for (const [label, viewport] of [['phone', phoneViewport], ['laptop', laptopViewport]] as const) {
+      const { page } = await signedIn('admin', viewport);
+      await page.goto('/coach');
+      if (label === 'laptop') {
+        const row = await findLead(page, approvedEmail);
+        await row.getByRole('button', { name: 'Approve & Send Magic Link' }).click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Approve & Send Magic Link' }).click();
+        await row.getByText('User Created').waitFor();
+      }
+      await page.getByRole('tab', { name: 'Audit Log' }).click();
+      const events = page.getByTestId('audit-event');
+      await events.first().waitFor();
+      if (label === 'laptop') {
+        await events.first().getByText('Approved a lead').waitFor();
+        await events.first().getByText(approvedEmail).waitFor();
+      }
+      const rejection = events.filter({ hasText: rejectedEmail });
+      await rejection.getByText('Rejected a lead').waitFor();
+      await rejection.getByText(/^e2e\+dashboard-coach-/).waitFor();
+      await saveScreenshot(page, `coach-audit-log-${label}`);
+
+      await page.getByLabel('Action').selectOption({ label: 'Rejected a lead' });
+      await events.first().getByText('Rejected a lead').waitFor();
+      expect(await events.filter({ hasNotText: 'Rejected a lead' }).count()).toBe(0);
+      await page.context().close();
+    }
+  });
+
+  it('pages the log with "Load more"', async () => {
+    // More events than one page, written straight into the log as the gateway records them.
+    await db.query(
+      `INSERT INTO auth.audit_events (id, correlation_id, at, actor_id, actor_email, actor_role, action, target_type, target_id, client_ip, outcome)
+       SELECT gen_random_uuid(), 'paging-' || n, now(), $1, 'paging-coach@example.com', 'coach', 'client.nudge', 'client', gen_random_uuid()::text, '192.0.2.1', 'succeeded'
+       FROM generate_series(1, 26) AS n`,
+      [randomUUID()],
+    );
+    const { page } = await signedIn('admin');
+    await page.goto('/coach');
+    await page.getByRole('tab', { name: 'Audit Log' }).click();
+    const events = page.getByTestId('audit-event');
+    await events.nth(24).waitFor();
+    expect(await events.count()).toBe(25);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await events.nth(25).waitFor();
+    await page.context().close();
   });
 });
 

@@ -201,8 +201,12 @@ describe('the Investors tab (admins)', () => {
     await page.goto('/donate');
     await page.getByAltText('The first pages of the Spark investor deck').waitFor();
     await page.waitForFunction(`document.querySelector('img[alt^="The first pages"]').naturalWidth > 0`);
-    await page.getByPlaceholder('you@fund.com').fill(investor);
+    // The code belongs to the investor's e-mail: with another address it is refused like a wrong code.
+    await page.getByPlaceholder('you@fund.com').fill(uniqueEmail('not-the-investor'));
     await page.getByPlaceholder('SPARK-XXXX-XXXX-XXXX-XXXX-XXXX').fill(code);
+    await page.getByRole('button', { name: 'Download Deck' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Access Denied' }).getByText('Invalid access code. Please check your code and try again.').waitFor();
+    await page.getByPlaceholder('you@fund.com').fill(investor);
     await page.getByRole('button', { name: 'Download Deck' }).click();
     const download = page.getByRole('link', { name: 'Download the deck' });
     await download.waitFor();
@@ -214,6 +218,48 @@ describe('the Investors tab (admins)', () => {
     await admin.getByRole('tab', { name: /^Investors/ }).click();
     await rowOf(admin, investor).getByText('(Used 1 x)').waitFor();
     await admin.context().close();
+    await page.context().close();
+  });
+});
+
+describe('access codes: shown once, then only their state', () => {
+  it('shows a new code once with Copy and Send Code, then "Code issued" with its expiry; Reissue Code replaces it', async () => {
+    const page = await investorsTab();
+    const investor = uniqueEmail('investor-reissue');
+    await addInvestor(page, investor);
+    const row = rowOf(page, investor);
+    await row.getByRole('button', { name: 'Generate Code' }).click();
+    await row.getByText('Copy it or send it now: it is shown only once.').waitFor();
+    const first = await codeOf(row);
+    await row.getByRole('button', { name: 'Send Code' }).waitFor();
+
+    // After a reload the code is gone for good; the row tells its state.
+    await page.reload();
+    await page.getByRole('tab', { name: /^Investors/ }).click();
+    await row.getByText(/^Code issued .+ · Expires .+/).waitFor();
+    expect(await row.innerText()).not.toMatch(/SPARK(-[0-9A-Z]{4}){5}/);
+    expect(await row.getByRole('button', { name: 'Copy Code' }).count()).toBe(0);
+    await saveScreenshot(page, 'investors-code-state-laptop');
+
+    await row.getByRole('button', { name: 'Reissue Code' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Reissue access code?' });
+    await confirm.getByText(`The current code for ${investor} stops working at once. The new code works for 30 days.`).waitFor();
+    await saveScreenshot(page, 'investors-reissue-confirm-laptop');
+    await confirm.getByRole('button', { name: 'Reissue Code' }).click();
+    await row.getByText('Copy it or send it now: it is shown only once.').waitFor();
+    const second = await codeOf(row);
+    expect(second).not.toBe(first);
+    await row.getByRole('button', { name: 'Send Code' }).click();
+    expect(await page.getByRole('dialog').getByLabel('Message').inputValue()).toContain(second);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+    const visitorPage = await visitor();
+    await visitorPage.goto('/donate');
+    await visitorPage.getByPlaceholder('you@fund.com').fill(investor);
+    await visitorPage.getByPlaceholder('SPARK-XXXX-XXXX-XXXX-XXXX-XXXX').fill(first);
+    await visitorPage.getByRole('button', { name: 'Download Deck' }).click();
+    await visitorPage.getByRole('alert').filter({ hasText: 'Access Denied' }).getByText('Invalid access code. Please check your code and try again.').waitFor();
+    await visitorPage.context().close();
     await page.context().close();
   });
 });
@@ -235,6 +281,11 @@ describe('screens (reviewed by eye)', () => {
       const admin = await investorsTab(viewport);
       await admin.getByTestId('investor-row').first().waitFor();
       await saveScreenshot(admin, `investors-tab-${suffix}`);
+      const investor = uniqueEmail(`investor-code-once-${suffix}`);
+      await addInvestor(admin, investor);
+      await rowOf(admin, investor).getByRole('button', { name: 'Generate Code' }).click();
+      await rowOf(admin, investor).getByText('Copy it or send it now: it is shown only once.').waitFor();
+      await saveScreenshot(admin, `investors-code-once-${suffix}`);
       await admin.getByTestId('investor-row').first().getByRole('checkbox').check();
       await admin.getByRole('button', { name: 'Compose Email (1)' }).click();
       await admin.getByRole('dialog').waitFor();

@@ -2,6 +2,9 @@ import { type DynamicModule, Inject, Module, type OnModuleDestroy } from '@nestj
 import type { AuthConfig } from '@spark/config';
 import type { ServiceInfrastructure } from '@spark/runtime';
 import { Redis } from 'ioredis';
+import { AuditHandler } from './audit/audit.handler';
+import { AuditRepository } from './audit/audit.repository';
+import { AuditService } from './audit/audit.service';
 import { AuthHandler } from './auth.handler';
 import { SessionIssuer } from './sessions/session-issuer';
 import { SessionsRepository } from './sessions/sessions.repository';
@@ -29,12 +32,13 @@ export class AuthModule implements OnModuleDestroy {
     });
     return {
       module: AuthModule,
-      controllers: [AuthHandler],
+      controllers: [AuthHandler, AuditHandler],
       providers: [
         { provide: AUTH_REDIS, useValue: redis },
         { provide: SignInService, useValue: signIn },
         { provide: SessionsService, useValue: new SessionsService(new SessionsRepository(dataSource), issuer) },
         { provide: UsersService, useValue: new UsersService(new UsersRepository(dataSource)) },
+        { provide: AuditService, useValue: new AuditService(new AuditRepository(dataSource)) },
       ],
     };
   }

@@ -1,9 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import type { GatewayConfig } from '@spark/config';
 import type { Logger } from '@spark/logging';
 import { ServiceBus } from '@spark/messaging';
 import { Redis } from 'ioredis';
+import { AuditController } from './audit/audit.controller';
+import { AuditInterceptor } from './audit/audit.interceptor';
+import { AuditTrail } from './audit/audit-trail';
 import { AuthController } from './auth/auth.controller';
 import { CoachClientsController } from './coach/coach-clients.controller';
 import { CoachLeadsController } from './coach/coach-leads.controller';
@@ -28,7 +31,7 @@ export interface GatewayInfrastructure {
   redis: Redis;
 }
 
-const ownControllers = [HealthController, LeadsController, AuthController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, InvestorsPublicController, InvestorsAdminController, DevLogController];
+const ownControllers = [HealthController, LeadsController, AuthController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController];
 
 /** Every controller the gateway serves, its modules' included: what the route × role matrix reads. */
 export const gatewayControllers = [...ownControllers, ...sparksControllers];
@@ -36,6 +39,7 @@ export const gatewayControllers = [...ownControllers, ...sparksControllers];
 @Module({})
 export class GatewayModule {
   static register({ config, logger, bus, redis }: GatewayInfrastructure): DynamicModule {
+    const auditTrail = new AuditTrail(bus, logger);
     return {
       module: GatewayModule,
       imports: [SparksModule.register({ config, bus })],
@@ -43,7 +47,8 @@ export class GatewayModule {
       providers: [
         { provide: ServiceBus, useValue: bus },
         { provide: Redis, useValue: redis },
-        { provide: APP_FILTER, useValue: new AllExceptionsFilter(logger) },
+        { provide: APP_FILTER, useValue: new AllExceptionsFilter(logger, auditTrail) },
+        { provide: APP_INTERCEPTOR, useValue: new AuditInterceptor(auditTrail) },
         { provide: RateLimiter, useValue: new RateLimiter(redis, config.BUS_PREFIX, config.RATE_LIMIT_FACTOR) },
         ...authProviders(config),
         ...investorProviders(config),

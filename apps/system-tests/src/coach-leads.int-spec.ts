@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, type Lead, leadCountersSchema, leadInviteResponseSchema, leadPageSchema, type UserRole } from '@spark/contracts';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  errorBodySchema,
+  type Lead,
+  leadCountersSchema,
+  leadInviteResponseSchema,
+  leadPageSchema,
+  type UserRole,
+} from '@spark/contracts';
 import { Client } from 'pg';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 
@@ -87,7 +96,8 @@ describe('the coach dashboard API: leads', () => {
 
   it("counts a coach's own approve and reject in the very next overview", async () => {
     const overview = async () => leadCountersSchema.parse(((await (await call('GET', '/api/coach/overview', coach)).json()) as { leads: unknown }).leads);
-    const [toApprove, toReject] = [await newLead(), await newLead('coach')];
+    const [toApprove, toReject] = [await newLead(), await newLead()];
+    await newLead('coach');
     await newLead('investor');
     const before = await overview();
     expect((await call('POST', `/api/coach/leads/${toApprove.id}/approve`, coach)).status).toBe(200);
@@ -95,6 +105,27 @@ describe('the coach dashboard API: leads', () => {
     expect(approved).toEqual({ ...before, pending: before.pending - 1, approved: before.approved + 1, activeUsers: before.activeUsers + 1 });
     expect((await call('POST', `/api/coach/leads/${toReject.id}/reject`, coach)).status).toBe(200);
     expect(await overview()).toEqual({ ...approved, pending: approved.pending - 1, rejected: approved.rejected + 1 });
+  });
+
+  it('lets only an admin approve, resend or reject a coach lead: a coach gets 403 and changes nothing', async () => {
+    const admin = tokenFor('admin');
+    const [toApprove, toReject] = [await newLead('coach'), await newLead('coach')];
+    for (const [lead, action] of [[toApprove, 'approve'], [toReject, 'reject']] as const) {
+      const refused = await call('POST', `/api/coach/leads/${lead.id}/${action}`, coach);
+      expect([action, refused.status]).toEqual([action, 403]);
+      expect(errorBodySchema.parse(await refused.json()).message).toBe(`Only an admin can ${action} a coach lead.`);
+    }
+    const unchanged = await db.query(`SELECT approval_status, user_created FROM leads.leads WHERE id = ANY($1)`, [[toApprove.id, toReject.id]]);
+    expect(unchanged.rows).toEqual([{ approval_status: 'pending', user_created: false }, { approval_status: 'pending', user_created: false }]);
+    expect((await db.query(`SELECT 1 FROM auth.users WHERE email = $1`, [toApprove.email])).rows).toEqual([]);
+
+    expect((await call('POST', `/api/coach/leads/${toApprove.id}/approve`, admin)).status).toBe(200);
+    expect((await db.query(`SELECT role FROM auth.users WHERE email = $1`, [toApprove.email])).rows).toEqual([{ role: 'coach' }]);
+    const resend = await call('POST', `/api/coach/leads/${toApprove.id}/resend`, coach);
+    expect(resend.status).toBe(403);
+    expect(errorBodySchema.parse(await resend.json()).message).toBe('Only an admin can resend a coach lead.');
+    expect((await call('POST', `/api/coach/leads/${toApprove.id}/resend`, admin)).status).toBe(200);
+    expect((await call('POST', `/api/coach/leads/${toReject.id}/reject`, admin)).status).toBe(200);
   });
 
   it('a coach cannot approve, reject or resend an investor lead', async () => {

@@ -5,7 +5,6 @@ import {
   ACCESS_TOKEN_ISSUER,
   deckDownloadResponseSchema,
   errorBodySchema,
-  generateAccessCodeResponseSchema,
   investorCampaignSchema, investorPageSchema,
   type UserRole,
 } from '@spark/contracts';
@@ -69,18 +68,75 @@ describe('investors: deck access codes and e-mail campaigns through the gateway'
     expect(rows).toEqual([{ email: 'lead@fund.test', interest: 'Requested the full deck' }]);
   });
 
-  it('generates an access code once: asking again answers the same code with alreadyExists', async () => {
+  const generateCode = async (investorId: string) => {
+    const response = await call('POST', `/api/investors/${investorId}/access-code`, undefined, admin);
+    expect(response.status).toBe(200);
+    return (await response.json()) as { accessCode: string; expiresAt?: string };
+  };
+  const download = (email: string, accessCode: string, ip: string) => call('POST', '/api/investors/deck-download', { email, accessCode }, undefined, ip);
+  const expectInvalidCode = async (response: Response) => {
+    expect(response.status).toBe(403);
+    expect(errorBodySchema.parse(await response.json()).message).toBe('Invalid access code. Please check your code and try again.');
+  };
+
+  it('stores only a hash of the code, shows it once, and refuses a second generation (reissue instead)', async () => {
     const investor = await addInvestor('codes@fund.test');
-    const first = generateAccessCodeResponseSchema.parse(await (await call('POST', `/api/investors/${investor.id}/access-code`, undefined, admin)).json());
-    const again = generateAccessCodeResponseSchema.parse(await (await call('POST', `/api/investors/${investor.id}/access-code`, undefined, admin)).json());
-    expect(first).toEqual({ accessCode: expect.stringMatching(/^SPARK(-[0-9A-Z]{4}){5}$/), alreadyExists: false });
-    expect(again).toEqual({ accessCode: first.accessCode, alreadyExists: true });
+    const { accessCode } = await generateCode(investor.id);
+    expect(accessCode).toMatch(/^SPARK(-[0-9A-Z]{4}){5}$/);
+    const { rows } = await db.query(`SELECT * FROM investor.deck_access WHERE investor_id = $1`, [investor.id]);
+    expect(JSON.stringify(rows)).not.toContain(accessCode);
+    expect(JSON.stringify(rows)).not.toContain(accessCode.replaceAll('-', ''));
+    const again = await call('POST', `/api/investors/${investor.id}/access-code`, undefined, admin);
+    expect(again.status).toBe(409);
+    const listed = investorPageSchema.parse(await (await call('GET', '/api/investors?limit=100', undefined, admin)).json());
+    expect(JSON.stringify(listed)).not.toContain(accessCode);
+  });
+
+  it('binds a code to its investor: with any other e-mail it fails like a wrong code', async () => {
+    await uploadDeck();
+    const holder = await addInvestor('holder@fund.test');
+    await addInvestor('other@fund.test');
+    const { accessCode } = await generateCode(holder.id);
+    await expectInvalidCode(await download('other@fund.test', accessCode, '203.0.113.40'));
+    await expectInvalidCode(await download('stranger@fund.test', accessCode, '203.0.113.40'));
+    expect((await download('holder@fund.test', accessCode, '203.0.113.40')).status).toBe(200);
+  });
+
+  it('expires a code 30 days after it was issued', async () => {
+    await uploadDeck();
+    const investor = await addInvestor('expiring@fund.test');
+    const { accessCode, expiresAt } = await generateCode(investor.id);
+    const thirtyDays = 30 * 24 * 3600_000;
+    expect(Math.abs(new Date(expiresAt ?? 0).getTime() - Date.now() - thirtyDays)).toBeLessThan(60_000);
+    expect((await download('expiring@fund.test', accessCode, '203.0.113.41')).status).toBe(200);
+    await db.query(`UPDATE investor.deck_access SET issued_at = issued_at - interval '31 days', expires_at = expires_at - interval '31 days' WHERE investor_id = $1`, [
+      investor.id,
+    ]);
+    const expired = await download('expiring@fund.test', accessCode, '203.0.113.41');
+    expect(expired.status).toBe(403);
+    expect(errorBodySchema.parse(await expired.json()).message).toBe('This access code has expired. Please ask us for a new one.');
+  });
+
+  it('reissues a code: the old one stops working, the new one works for 30 days and its count starts again', async () => {
+    await uploadDeck();
+    const investor = await addInvestor('reissue@fund.test');
+    const first = await generateCode(investor.id);
+    expect((await download('reissue@fund.test', first.accessCode, '203.0.113.42')).status).toBe(200);
+    const reissued = await call('POST', `/api/investors/${investor.id}/access-code/reissue`, undefined, admin);
+    expect(reissued.status).toBe(200);
+    const second = (await reissued.json()) as { accessCode: string };
+    expect(second.accessCode).not.toBe(first.accessCode);
+    await expectInvalidCode(await download('reissue@fund.test', first.accessCode, '203.0.113.42'));
+    expect((await download('reissue@fund.test', second.accessCode, '203.0.113.42')).status).toBe(200);
+    const listed = investorPageSchema.parse(await (await call('GET', '/api/investors?limit=100', undefined, admin)).json());
+    expect(listed.items.find((item) => item.id === investor.id)).toMatchObject({ accessCount: 1 });
+    expect((await call('POST', `/api/investors/${randomUUID()}/access-code/reissue`, undefined, admin)).status).toBe(404);
   });
 
   it('answers a valid code with a one-hour download link that works, and counts the access', async () => {
     await uploadDeck();
     const investor = await addInvestor('download@fund.test');
-    const { accessCode } = generateAccessCodeResponseSchema.parse(await (await call('POST', `/api/investors/${investor.id}/access-code`, undefined, admin)).json());
+    const { accessCode } = await generateCode(investor.id);
     const before = Date.now();
     const response = await call('POST', '/api/investors/deck-download', { email: 'download@fund.test', accessCode: accessCode.toLowerCase() }, undefined, '203.0.113.20');
     expect(response.status).toBe(200);
@@ -133,6 +189,7 @@ describe('investors: deck access codes and e-mail campaigns through the gateway'
       ['GET', '/api/investors'],
       ['POST', '/api/investors', { email: 'c@fund.test' }],
       ['POST', `/api/investors/${id}/access-code`],
+      ['POST', `/api/investors/${id}/access-code/reissue`],
       ['POST', '/api/investors/emails', { emails: ['one@investor.test'], subject: 's', body: 'b' }],
       ['GET', `/api/investors/emails/${id}`],
       ['PUT', '/api/investors/deck/full'],

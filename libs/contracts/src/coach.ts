@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actorSchema } from './actor';
 import { emailSchema, isoDateSchema, isoDateTimeSchema, pageOf, uuidSchema, textSchema } from './common';
 import { leadSchema } from './leads';
 import { progressSchema } from './progress';
@@ -32,7 +33,8 @@ export const leadCountersSchema = z.object({
 export type LeadCounters = z.infer<typeof leadCountersSchema>;
 export const leadCountersRequestSchema = z.object({}).strict();
 
-export const leadActionRequestSchema = z.object({ leadId: uuidSchema, coachId: uuidSchema }).strict();
+/** Approve, resend and reject: the actor's role decides whether it may act on a coach lead. */
+export const leadActionRequestSchema = z.object({ leadId: uuidSchema, actor: actorSchema }).strict();
 
 /** The answer to approve and resend: the spec's developmentMode and magicLink, plus the lead. */
 export const leadInviteResponseSchema = z.object({

@@ -13,3 +13,5 @@ export * from './coach';
 export * from './investors';
 export * from './dev-log';
 export * from './prerender';
+export * from './actor';
+export * from './audit';

@@ -18,13 +18,22 @@ export const accessCodeSchema = textSchema()
   .toUpperCase()
   .regex(/^SPARK(-[0-9A-HJKMNP-TV-Z]{4}){5}$/, 'Invalid access code. Please check your code and try again.');
 
+/** How long an access code opens the deck after it was generated or reissued. */
+export const ACCESS_CODE_TTL_DAYS = 30;
+
+/**
+ * An investor as the Investors tab lists them. The access code itself is never here: it is stored
+ * only as a hash, so the tab shows it once, in the answer that generated it, and then its state.
+ */
 export const investorSchema = z.object({
   id: uuidSchema,
   email: z.string(),
   interest: z.string().nullable(),
   createdAt: isoDateTimeSchema,
   lastEmailSentAt: isoDateTimeSchema.nullable(),
-  accessCode: z.string().nullable(),
+  codeIssuedAt: isoDateTimeSchema.nullable(),
+  codeExpiresAt: isoDateTimeSchema.nullable(),
+  /** Downloads with the code in force. */
   accessCount: z.number().int(),
   accessedAt: isoDateTimeSchema.nullable(),
 });
@@ -42,8 +51,10 @@ export type RegisterInvestorRequest = z.input<typeof registerInvestorRequestSche
 /** `created` is false when the e-mail was already known: the public forms ignore the duplicate. */
 export const registerInvestorResponseSchema = z.object({ investor: investorSchema, created: z.boolean() });
 
-export const generateAccessCodeRequestSchema = z.object({ investorId: uuidSchema });
-export const generateAccessCodeResponseSchema = z.object({ accessCode: z.string(), alreadyExists: z.boolean() });
+/** `investor.generate-access-code` (409 when the investor has a code: reissue it) and `investor.reissue-access-code`. */
+export const generateAccessCodeRequestSchema = z.object({ investorId: uuidSchema }).strict();
+/** The only answer that carries the code in clear. */
+export const generateAccessCodeResponseSchema = z.object({ investorId: uuidSchema, accessCode: z.string(), expiresAt: isoDateTimeSchema });
 export type GenerateAccessCodeResponse = z.infer<typeof generateAccessCodeResponseSchema>;
 
 /** Body of `POST /api/investors/deck-download` (`download-investor-deck`). */

@@ -82,6 +82,7 @@ import {
   registerInvestorResponseSchema,
   sendInvestorEmailRequestSchema,
 } from './investors';
+import { auditEventPageSchema, auditEventSchema, listAuditEventsRequestSchema, recordAuditEventResponseSchema } from './audit';
 import { createLeadRequestSchema, createLeadResponseSchema, leadSchema, setChallengeRequestSchema } from './leads';
 
 /**
@@ -133,6 +134,9 @@ export const patterns = {
   'content.list-posts': { request: listPostsRequestSchema, response: logPostPageSchema },
   'content.get-post': { request: getPostRequestSchema, response: logPostSchema },
   'content.check-image': { request: checkLogImageRequestSchema, response: checkLogImageResponseSchema },
+  'investor.reissue-access-code': { request: generateAccessCodeRequestSchema, response: generateAccessCodeResponseSchema },
+  'auth.record-audit-event': { request: auditEventSchema, response: recordAuditEventResponseSchema },
+  'auth.list-audit-events': { request: listAuditEventsRequestSchema, response: auditEventPageSchema },
 } as const;
 
 /**

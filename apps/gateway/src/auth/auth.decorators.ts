@@ -1,5 +1,5 @@
 import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
-import type { UserRole } from '@spark/contracts';
+import type { Actor, UserRole } from '@spark/contracts';
 import type { AuthenticatedRequest, AuthenticatedUser } from './access-token.guard';
 
 export const IS_PUBLIC = 'spark:public';
@@ -15,3 +15,9 @@ export const Roles = (...roles: [UserRole, ...UserRole[]]) => SetMetadata(REQUIR
 export const CurrentUser = createParamDecorator(
   (_data: unknown, context: ExecutionContext): AuthenticatedUser => context.switchToHttp().getRequest<AuthenticatedRequest>().user,
 );
+
+/** The signed-in user as the `actor` a service request carries: who acts, and in which role. */
+export const CurrentActor = createParamDecorator((_data: unknown, context: ExecutionContext): Actor => {
+  const { id, role } = context.switchToHttp().getRequest<AuthenticatedRequest>().user;
+  return { id, role };
+});

@@ -2,6 +2,7 @@ import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
 import { listClientsRequestSchema, type PayloadOf, updateClientBodySchema, uuidSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import { Roles } from '../auth/auth.decorators';
+import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
 
 /**
@@ -26,6 +27,7 @@ export class CoachClientsController {
 
   /** Edit Record: goal, status and custom evolution days. */
   @Patch(':userId')
+  @Audited('client.update', { type: 'client', id: { param: 'userId' }, label: { answer: ['email'] }, details: ['status', 'customEvolutionDays'] })
   update(
     @Param('userId', new ZodPipe(uuidSchema)) userId: string,
     @Body(new ZodPipe(updateClientBodySchema)) changes: PayloadOf<'progress.coach-update-client'>['changes'],

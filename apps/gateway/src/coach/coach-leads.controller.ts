@@ -1,8 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { addClientLeadBodySchema, type CoachOverview, listLeadsRequestSchema, type PayloadOf, uuidSchema } from '@spark/contracts';
+import { type Actor, addClientLeadBodySchema, type CoachOverview, listLeadsRequestSchema, type PayloadOf, uuidSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
-import { CurrentUser, Roles } from '../auth/auth.decorators';
+import { CurrentActor, CurrentUser, Roles } from '../auth/auth.decorators';
+import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
 
 type AddClientLeadBody = Omit<PayloadOf<'leads.add-client'>, 'coachId'>;
@@ -29,25 +30,29 @@ export class CoachLeadsController {
   /** The Add Client Lead modal: an approved client lead and its magic link. */
   @Post('leads')
   @HttpCode(201)
+  @Audited('lead.add-client', { type: 'lead', id: { answer: ['lead', 'id'] }, label: { answer: ['lead', 'email'] } })
   addClient(@CurrentUser() coach: AuthenticatedUser, @Body(new ZodPipe(addClientLeadBodySchema)) body: AddClientLeadBody) {
     return this.bus.request('leads.add-client', { ...body, customEvolutionDays: body.customEvolutionDays ?? undefined, coachId: coach.id });
   }
 
   @Post('leads/:leadId/approve')
   @HttpCode(200)
-  approve(@CurrentUser() coach: AuthenticatedUser, @Param('leadId', new ZodPipe(uuidSchema)) leadId: string) {
-    return this.bus.request('leads.approve', { leadId, coachId: coach.id }, { timeoutMs: 15_000 });
+  @Audited('lead.approve', { type: 'lead', id: { param: 'leadId' }, label: { answer: ['lead', 'email'] } })
+  approve(@CurrentActor() actor: Actor, @Param('leadId', new ZodPipe(uuidSchema)) leadId: string) {
+    return this.bus.request('leads.approve', { leadId, actor }, { timeoutMs: 15_000 });
   }
 
   @Post('leads/:leadId/resend')
   @HttpCode(200)
-  resend(@CurrentUser() coach: AuthenticatedUser, @Param('leadId', new ZodPipe(uuidSchema)) leadId: string) {
-    return this.bus.request('leads.resend', { leadId, coachId: coach.id });
+  @Audited('lead.resend', { type: 'lead', id: { param: 'leadId' }, label: { answer: ['lead', 'email'] } })
+  resend(@CurrentActor() actor: Actor, @Param('leadId', new ZodPipe(uuidSchema)) leadId: string) {
+    return this.bus.request('leads.resend', { leadId, actor });
   }
 
   @Post('leads/:leadId/reject')
   @HttpCode(200)
-  reject(@CurrentUser() coach: AuthenticatedUser, @Param('leadId', new ZodPipe(uuidSchema)) leadId: string) {
-    return this.bus.request('leads.reject', { leadId, coachId: coach.id });
+  @Audited('lead.reject', { type: 'lead', id: { param: 'leadId' }, label: { answer: ['email'] } })
+  reject(@CurrentActor() actor: Actor, @Param('leadId', new ZodPipe(uuidSchema)) leadId: string) {
+    return this.bus.request('leads.reject', { leadId, actor });
   }
 }

@@ -10,6 +10,7 @@ import { DomainError, ServiceBus } from '@spark/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Public, Roles } from '../auth/auth.decorators';
+import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { imageContentType, readUploadedFile } from '../investors/uploaded-file';
 import { type RasterFormat, reencodeImage } from '../media/image-reencoder';
@@ -64,6 +65,7 @@ export class DevLogController {
   @Roles('admin')
   @Post('posts')
   @HttpCode(201)
+  @Audited('devlog.publish', { type: 'post', id: { answer: ['slug'] } })
   publish(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(publishPostRequestSchema)) body: Omit<PayloadOf<'content.publish-post'>, 'authorId'>) {
     return this.bus.request('content.publish-post', { ...body, authorId: user.id });
   }

@@ -9,6 +9,7 @@ import {
 import { DomainError, ServiceBus } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
 import { Roles } from '../auth/auth.decorators';
+import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { type DeckFile, DeckFiles } from './deck-files';
 import { deckContentType, readUploadedFile } from './uploaded-file';
@@ -31,19 +32,31 @@ export class InvestorsAdminController {
 
   @Post()
   @HttpCode(201)
+  @Audited('investor.add', { type: 'investor', id: { answer: ['id'] }, label: { answer: ['email'] } })
   create(@Body(new ZodPipe(registerInvestorRequestSchema)) body: PayloadOf<'investor.create'>) {
     return this.bus.request('investor.create', body);
   }
 
+  /** The only answer with the code in clear: it is stored hashed. 409 when the investor has one (reissue it). */
   @Post(':id/access-code')
   @HttpCode(200)
+  @Audited('investor.code-issue', { type: 'investor', id: { param: 'id' } })
   generateAccessCode(@Param('id', new ZodPipe(uuidSchema)) investorId: string) {
     return this.bus.request('investor.generate-access-code', { investorId });
+  }
+
+  /** A new code for the investor; the old one stops working at once. */
+  @Post(':id/access-code/reissue')
+  @HttpCode(200)
+  @Audited('investor.code-reissue', { type: 'investor', id: { param: 'id' } })
+  reissueAccessCode(@Param('id', new ZodPipe(uuidSchema)) investorId: string) {
+    return this.bus.request('investor.reissue-access-code', { investorId });
   }
 
   /** `send-investor-email`: answers once every delivery finished, or after a few seconds with some pending. */
   @Post('emails')
   @HttpCode(200)
+  @Audited('investor.campaign-send', { type: 'campaign', id: { answer: ['id'] }, label: { body: ['subject'] } })
   send(@Body(new ZodPipe(sendInvestorEmailRequestSchema)) body: PayloadOf<'investor.send-email'>) {
     return this.bus.request('investor.send-email', body);
   }
@@ -55,6 +68,7 @@ export class InvestorsAdminController {
 
   /** Replaces the full deck (`full`) or the preview embedded on /donate (`preview`). */
   @Put('deck/:file')
+  @Audited('investor.deck-upload', { type: 'deck', id: { param: 'file' } })
   async upload(@Req() request: FastifyRequest, @Param('file') file: string) {
     if (file !== 'full' && file !== 'preview') throw new DomainError('NOT_FOUND', 'Upload the full deck or its preview.');
     const { bytes } = await readUploadedFile(request, DECK_MAX_BYTES);

@@ -3,6 +3,7 @@ import { coachNoteBodySchema, type PayloadOf, privateNoteBodySchema, sparkListQu
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
+import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { SignedSparks } from '../sparks/signed-sparks';
 
@@ -42,6 +43,7 @@ export class ProgressController {
   @Roles('coach', 'admin')
   @Post('clients/:userId/notes')
   @HttpCode(201)
+  @Audited('client.nudge', { type: 'client', id: { param: 'userId' }, details: ['isPinned'] })
   addNote(
     @CurrentUser() coach: AuthenticatedUser,
     @Param('userId', new ZodPipe(uuidSchema)) userId: string,
@@ -53,6 +55,7 @@ export class ProgressController {
   @Roles('coach', 'admin')
   @Post('clients/:userId/private-notes')
   @HttpCode(201)
+  @Audited('client.private-note', { type: 'client', id: { param: 'userId' } })
   addPrivateNote(
     @CurrentUser() coach: AuthenticatedUser,
     @Param('userId', new ZodPipe(uuidSchema)) userId: string,

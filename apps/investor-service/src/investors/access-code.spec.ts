@@ -1,5 +1,5 @@
 import { accessCodeSchema } from '@spark/contracts';
-import { newAccessCode } from './access-code';
+import { hashAccessCode, newAccessCode } from './access-code';
 
 describe('newAccessCode', () => {
   it('makes codes the deck form accepts', () => {
@@ -14,5 +14,14 @@ describe('newAccessCode', () => {
   it('accepts a code typed in lower case with spaces around it', () => {
     const code = newAccessCode();
     expect(accessCodeSchema.parse(`  ${code.toLowerCase()} `)).toBe(code);
+  });
+});
+
+describe('hashAccessCode', () => {
+  it('hashes the form the deck form normalises to, so a code typed in lower case finds its hash', () => {
+    const code = newAccessCode();
+    expect(hashAccessCode(accessCodeSchema.parse(code.toLowerCase()))).toEqual(hashAccessCode(code));
+    expect(hashAccessCode(code)).toHaveLength(32);
+    expect(hashAccessCode(code)).not.toEqual(hashAccessCode(newAccessCode()));
   });
 });

@@ -33,6 +33,11 @@ export class InvestorsHandler {
     return this.investors.generateAccessCode(request);
   }
 
+  @MessagePattern('investor.reissue-access-code')
+  reissueAccessCode(@Payload() request: PayloadOf<'investor.reissue-access-code'>) {
+    return this.investors.reissueAccessCode(request);
+  }
+
   @MessagePattern('investor.redeem-access-code')
   redeemAccessCode(@Payload() request: PayloadOf<'investor.redeem-access-code'>) {
     return this.investors.redeemAccessCode(request);

@@ -7,13 +7,14 @@ export interface InvestorRow {
   interest: string | null;
   created_at: Date;
   last_email_sent_at: Date | null;
-  access_code: string | null;
+  code_issued_at: Date | null;
+  code_expires_at: Date | null;
   access_count: number | null;
   accessed_at: Date | null;
 }
 
 const selectInvestors = `
-  SELECT i.id, i.email, i.interest, i.created_at, i.last_email_sent_at, a.access_code, a.access_count, a.accessed_at
+  SELECT i.id, i.email, i.interest, i.created_at, i.last_email_sent_at, a.issued_at AS code_issued_at, a.expires_at AS code_expires_at, a.access_count, a.accessed_at
   FROM investor.investors i LEFT JOIN investor.deck_access a ON a.investor_id = i.id`;
 
 export class InvestorsRepository {
@@ -56,27 +57,54 @@ export class InvestorsRepository {
     return { rows, total };
   }
 
-  /** Stores the code unless the investor already has one; returns the code in force either way. */
-  async insertAccessCode(investorId: string, accessCode: string): Promise<{ accessCode: string; created: boolean }> {
-    const inserted: unknown[] = await this.dataSource.query(
-      `INSERT INTO investor.deck_access (investor_id, access_code) VALUES ($1, $2) ON CONFLICT (investor_id) DO NOTHING RETURNING 1`,
-      [investorId, accessCode],
+  /** Stores the code's hash unless the investor has a code; its expiry, or undefined when one existed. */
+  async insertAccessCode(investorId: string, codeHash: Buffer, ttlDays: number): Promise<Date | undefined> {
+    const rows: { expires_at: Date }[] = await this.dataSource.query(
+      `INSERT INTO investor.deck_access (investor_id, code_hash, issued_at, expires_at)
+       VALUES ($1, $2, now(), now() + make_interval(days => $3))
+       ON CONFLICT (investor_id) DO NOTHING RETURNING expires_at`,
+      [investorId, codeHash, ttlDays],
     );
-    const [row]: { access_code: string }[] = await this.dataSource.query(
-      `SELECT access_code FROM investor.deck_access WHERE investor_id = $1`,
-      [investorId],
-    );
-    if (!row) throw new Error(`access code of ${investorId} vanished after insert`);
-    return { accessCode: row.access_code, created: inserted.length > 0 };
+    return rows[0]?.expires_at;
   }
 
-  /** Counts one use of the code; undefined when no investor holds it. */
-  async recordAccess(accessCode: string, at: Date): Promise<{ investor_id: string; access_count: number } | undefined> {
+  /** Puts a new code in place of the investor's code (or the first one): the old hash is gone, the count starts again. */
+  async replaceAccessCode(investorId: string, codeHash: Buffer, ttlDays: number): Promise<Date> {
+    const rows: { expires_at: Date }[] = await this.dataSource.query(
+      `INSERT INTO investor.deck_access (investor_id, code_hash, issued_at, expires_at)
+       VALUES ($1, $2, now(), now() + make_interval(days => $3))
+       ON CONFLICT (investor_id) DO UPDATE
+         SET code_hash = EXCLUDED.code_hash, issued_at = EXCLUDED.issued_at, expires_at = EXCLUDED.expires_at, access_count = 0, accessed_at = NULL
+       RETURNING expires_at`,
+      [investorId, codeHash, ttlDays],
+    );
+    const [row] = rows;
+    if (!row) throw new Error(`access code of ${investorId} was not stored`);
+    return row.expires_at;
+  }
+
+  /**
+   * Counts one use of the code if it belongs to this e-mail and has not expired; undefined otherwise.
+   * Expiry follows the database clock, as every other expiry does.
+   */
+  async recordAccess(email: string, codeHash: Buffer, at: Date): Promise<{ investor_id: string; access_count: number } | undefined> {
     const rows: [{ investor_id: string; access_count: number }[], number] = await this.dataSource.query(
-      `UPDATE investor.deck_access SET access_count = access_count + 1, accessed_at = $2
-       WHERE access_code = $1 RETURNING investor_id, access_count`,
-      [accessCode, at],
+      `UPDATE investor.deck_access a SET access_count = a.access_count + 1, accessed_at = $3
+       FROM investor.investors i
+       WHERE a.investor_id = i.id AND i.email = $1 AND a.code_hash = $2 AND a.expires_at > now()
+       RETURNING a.investor_id, a.access_count`,
+      [email, codeHash, at],
     );
     return rows[0][0];
+  }
+
+  /** True when this e-mail's code is this one but has expired. */
+  async holdsExpiredCode(email: string, codeHash: Buffer): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM investor.deck_access a JOIN investor.investors i ON i.id = a.investor_id
+       WHERE i.email = $1 AND a.code_hash = $2 AND a.expires_at <= now()`,
+      [email, codeHash],
+    );
+    return rows.length > 0;
   }
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { GenerateAccessCodeResponse, Investor, InvestorPage, PayloadOf, ResponseOf } from '@spark/contracts';
+import { ACCESS_CODE_TTL_DAYS, type GenerateAccessCodeResponse, type Investor, type InvestorPage, type PayloadOf, type ResponseOf } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
 import { decodeCursor, encodeCursor } from '@spark/persistence';
-import { newAccessCode } from './access-code';
+import { hashAccessCode, newAccessCode } from './access-code';
 import type { InvestorRow, InvestorsRepository } from './investors.repository';
 
 export function toInvestor(row: InvestorRow): Investor {
@@ -12,13 +12,17 @@ export function toInvestor(row: InvestorRow): Investor {
     interest: row.interest,
     createdAt: row.created_at.toISOString(),
     lastEmailSentAt: row.last_email_sent_at?.toISOString() ?? null,
-    accessCode: row.access_code,
+    codeIssuedAt: row.code_issued_at?.toISOString() ?? null,
+    codeExpiresAt: row.code_expires_at?.toISOString() ?? null,
     accessCount: row.access_count ?? 0,
     accessedAt: row.accessed_at?.toISOString() ?? null,
   };
 }
 
 export const invalidAccessCode = () => new DomainError('FORBIDDEN', 'Invalid access code. Please check your code and try again.');
+// Only someone holding both the e-mail and its code learns that the code expired.
+const expiredAccessCode = () => new DomainError('FORBIDDEN', 'This access code has expired. Please ask us for a new one.');
+const noSuchInvestor = () => new DomainError('NOT_FOUND', 'No such investor.');
 
 export class InvestorsService {
   constructor(
@@ -51,19 +55,34 @@ export class InvestorsService {
     };
   }
 
-  /** Idempotent: an investor keeps one code, and asking again answers it with alreadyExists. */
-  async generateAccessCode(request: PayloadOf<'investor.generate-access-code'>): Promise<GenerateAccessCodeResponse> {
-    const investor = await this.investors.findById(request.investorId);
-    if (!investor) throw new DomainError('NOT_FOUND', 'No such investor.');
-    if (investor.access_code) return { accessCode: investor.access_code, alreadyExists: true };
-    const { accessCode, created } = await this.investors.insertAccessCode(investor.id, this.generateCode());
-    return { accessCode, alreadyExists: !created };
+  /**
+   * The investor's first code, answered in clear this once: only its hash is kept. An investor with a
+   * code gets 409 (reissue it), so two clicks cannot leave a code nobody saw.
+   */
+  async generateAccessCode({ investorId }: PayloadOf<'investor.generate-access-code'>): Promise<GenerateAccessCodeResponse> {
+    if (!(await this.investors.findById(investorId))) throw noSuchInvestor();
+    const accessCode = this.generateCode();
+    const expiresAt = await this.investors.insertAccessCode(investorId, hashAccessCode(accessCode), ACCESS_CODE_TTL_DAYS);
+    if (!expiresAt) throw new DomainError('CONFLICT', 'This investor already has an access code. Reissue it to get a new one.');
+    return { investorId, accessCode, expiresAt: expiresAt.toISOString() };
   }
 
-  /** A valid code is counted (access_count, accessed_at); the gateway then signs the deck's URL. */
-  async redeemAccessCode(request: PayloadOf<'investor.redeem-access-code'>): Promise<ResponseOf<'investor.redeem-access-code'>> {
-    const access = await this.investors.recordAccess(request.accessCode, this.clock());
-    if (!access) throw invalidAccessCode();
-    return { investorId: access.investor_id, accessCount: access.access_count };
+  /** A new code in place of the old one, which stops working at once. */
+  async reissueAccessCode({ investorId }: PayloadOf<'investor.reissue-access-code'>): Promise<GenerateAccessCodeResponse> {
+    if (!(await this.investors.findById(investorId))) throw noSuchInvestor();
+    const accessCode = this.generateCode();
+    const expiresAt = await this.investors.replaceAccessCode(investorId, hashAccessCode(accessCode), ACCESS_CODE_TTL_DAYS);
+    return { investorId, accessCode, expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * A code opens the deck only with its investor's e-mail and before it expires; with any other e-mail it
+   * fails exactly as a wrong code does. A valid use is counted; the gateway then signs the deck's URL.
+   */
+  async redeemAccessCode({ email, accessCode }: PayloadOf<'investor.redeem-access-code'>): Promise<ResponseOf<'investor.redeem-access-code'>> {
+    const codeHash = hashAccessCode(accessCode);
+    const access = await this.investors.recordAccess(email, codeHash, this.clock());
+    if (access) return { investorId: access.investor_id, accessCount: access.access_count };
+    throw (await this.investors.holdsExpiredCode(email, codeHash)) ? expiredAccessCode() : invalidAccessCode();
   }
 }

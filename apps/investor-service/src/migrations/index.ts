@@ -1,4 +1,5 @@
 import { CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateInvestors1763800000060 } from './1763800000060-create-investors';
+import { HashAccessCodes1763800000061 } from './1763800000061-hash-access-codes';
 
-export const investorMigrations = [CreateOutbox1763800000000, CreateInvestors1763800000060];
+export const investorMigrations = [CreateOutbox1763800000000, CreateInvestors1763800000060, HashAccessCodes1763800000061];

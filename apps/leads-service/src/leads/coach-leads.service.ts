@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
+  Actor,
   AddClientLeadResponse,
   InviteResponse,
   Lead,
@@ -29,6 +30,16 @@ export interface CoachLeadsOptions {
 }
 
 const notFound = () => new DomainError('NOT_FOUND', 'Lead not found.');
+
+type LeadAction = 'approve' | 'resend' | 'reject';
+
+/**
+ * Approving a coach lead makes its person a coach, who reads every client's photos and notes: only an
+ * admin may decide that. A coach may act on client leads.
+ */
+function assertMayActOn(lead: Pick<LeadRow, 'role'>, actor: Actor, action: LeadAction): void {
+  if (lead.role === 'coach' && actor.role !== 'admin') throw new DomainError('FORBIDDEN', `Only an admin can ${action} a coach lead.`);
+}
 
 export class CoachLeadsService {
   constructor(
@@ -67,7 +78,8 @@ export class CoachLeadsService {
    * Invites the lead's person exactly once however many clicks or coaches race: one conditional
    * UPDATE claims the lead, the claimant invites, the others wait for its outcome.
    */
-  async approve({ leadId }: PayloadOf<'leads.approve'>): Promise<LeadInviteResponse> {
+  async approve({ leadId, actor }: PayloadOf<'leads.approve'>): Promise<LeadInviteResponse> {
+    await this.authorize(leadId, actor, 'approve');
     const deadline = Date.now() + this.options.waitForClaimMs;
     for (;;) {
       const claimed = await this.leads.claimInvite(leadId, 'pending');
@@ -85,7 +97,8 @@ export class CoachLeadsService {
   }
 
   /** Sends a new magic link to an approved lead; the invite creates the user if an earlier one failed. */
-  async resend({ leadId }: PayloadOf<'leads.resend'>): Promise<LeadInviteResponse> {
+  async resend({ leadId, actor }: PayloadOf<'leads.resend'>): Promise<LeadInviteResponse> {
+    await this.authorize(leadId, actor, 'resend');
     const claimed = await this.leads.claimInvite(leadId, 'approved');
     if (claimed) return this.inviteClaimed(claimed);
     const lead = await this.leads.find(leadId);
@@ -94,7 +107,8 @@ export class CoachLeadsService {
     throw new DomainError('CONFLICT', 'A magic link for this lead is being sent right now.');
   }
 
-  async reject({ leadId }: PayloadOf<'leads.reject'>): Promise<Lead> {
+  async reject({ leadId, actor }: PayloadOf<'leads.reject'>): Promise<Lead> {
+    await this.authorize(leadId, actor, 'reject');
     const rejected = await this.leads.reject(leadId);
     if (rejected) return toLead(rejected);
     const lead = await this.leads.find(leadId);
@@ -119,6 +133,13 @@ export class CoachLeadsService {
     } catch {
       return { lead: toLead(row), inviteSent: false, developmentMode: false };
     }
+  }
+
+  /** 404 for an unknown (or investor) lead, 403 when the actor's role may not act on it. A lead's role never changes. */
+  private async authorize(leadId: string, actor: Actor, action: LeadAction): Promise<void> {
+    const lead = await this.leads.find(leadId);
+    if (!lead) throw notFound();
+    assertMayActOn(lead, actor, action);
   }
 
   private async inviteClaimed(row: LeadRow): Promise<LeadInviteResponse> {

@@ -83,9 +83,12 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'GET /api/investors': { access: admins },
   'POST /api/investors': { access: admins },
   'POST /api/investors/:id/access-code': { access: admins },
+  'POST /api/investors/:id/access-code/reissue': { access: admins },
   'POST /api/investors/emails': { access: admins },
   'GET /api/investors/emails/:campaignId': { access: admins },
   'PUT /api/investors/deck/:file': { access: admins },
+
+  'GET /api/admin/audit': { access: admins, why: 'who did what to whom: for admins only' },
 
   'GET /api/log/posts': { access: 'public' },
   'GET /api/log/posts/:slug': { access: 'public' },

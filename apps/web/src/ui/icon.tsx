@@ -19,6 +19,7 @@ const paths = {
   award: 'M12 15a7 7 0 1 0 0-14 7 7 0 0 0 0 14Zm-3.5-1L7 23l5-3 5 3-1.5-9',
   mic: 'M12 2a3 3 0 0 0-3 3v7a3 3 0 0 0 6 0V5a3 3 0 0 0-3-3Zm7 10a7 7 0 0 1-14 0m7 7v3',
   arrow: 'M5 12h14m-6-6 6 6-6 6',
+  lock: 'M7 11V7a5 5 0 0 1 10 0v4M5 11h14a2 2 0 0 1 2 2v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-7a2 2 0 0 1 2-2Z',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -1,12 +1,12 @@
-import { type Lead, type LeadCounters, type LeadStatusFilter, primaryChallenges } from '@spark/contracts';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { LeadCounters, LeadStatusFilter } from '@spark/contracts';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { Spinner } from '../../../ui/spinner';
-import { coachApi, coachKeys, formatDateTime } from '../api/coach-api';
-import { announceInvite } from './invite-outcome';
+import { coachApi, coachKeys } from '../api/coach-api';
+import { LeadRow } from './lead-row';
 
 const counters: { filter: LeadStatusFilter; label: string; value: (counts: LeadCounters) => number }[] = [
   { filter: 'pending', label: 'Pending Review', value: (counts) => counts.pending },
@@ -15,72 +15,7 @@ const counters: { filter: LeadStatusFilter; label: string; value: (counts: LeadC
   { filter: 'rejected', label: 'Rejected', value: (counts) => counts.rejected },
 ];
 
-/** Badge precedence of spec section 4. */
-function LeadBadge({ lead }: { lead: Lead }) {
-  const [label, tone] = lead.userCreated
-    ? ['User Created', 'bg-emerald-100 text-emerald-800']
-    : lead.approvalStatus === 'approved'
-      ? ['Approved', 'bg-sky-100 text-sky-800']
-      : lead.approvalStatus === 'rejected'
-        ? ['Rejected', 'bg-rose-100 text-rose-800']
-        : ['Pending Review', 'bg-spark-100 text-spark-800'];
-  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${tone}`}>{label}</span>;
-}
-
-function LeadRow({ lead, onChanged }: { lead: Lead; onChanged: () => void }) {
-  const approve = useMutation({
-    mutationFn: () => coachApi.approve(lead.id),
-    onSuccess: async (outcome) => {
-      onChanged();
-      if (!outcome.alreadyApproved) await announceInvite(lead.email, outcome);
-    },
-    onError: () => window.alert('Failed to approve lead. Please try again.'),
-  });
-  const reject = useMutation({ mutationFn: () => coachApi.reject(lead.id), onSuccess: onChanged, onError: () => window.alert('Failed to reject lead. Please try again.') });
-  const resend = useMutation({
-    mutationFn: () => coachApi.resend(lead.id),
-    onSuccess: async (outcome) => {
-      onChanged();
-      await announceInvite(lead.email, outcome);
-    },
-    onError: () => window.alert('An unexpected error occurred. Please try again.'),
-  });
-  const busy = approve.isPending || reject.isPending || resend.isPending;
-  return (
-    <li className="flex flex-col gap-3 border-b border-slate-100 p-4 last:border-0 sm:flex-row sm:items-center sm:justify-between" data-testid="lead-row">
-      <div className="min-w-0">
-        <div className="flex flex-wrap items-center gap-2">
-          <p className="font-semibold text-ink-950">{lead.fullName ?? 'Name not provided'}</p>
-          <LeadBadge lead={lead} />
-        </div>
-        <p className="truncate text-sm text-slate-600">{lead.email}</p>
-        <p className="mt-1 text-sm text-slate-600">
-          <span className="font-medium text-slate-700">Primary Challenge:</span> {lead.primaryChallenge ? primaryChallenges[lead.primaryChallenge] : 'Not specified'}
-        </p>
-        <p className="text-xs text-slate-500">Submitted: {formatDateTime(lead.createdAt)}</p>
-      </div>
-      <div className="grid shrink-0 grid-cols-[1fr_auto] gap-2 sm:flex">
-        {lead.approvalStatus === 'pending' && (
-          <>
-            <Button onClick={() => approve.mutate()} disabled={busy}>
-              {approve.isPending ? 'Processing...' : 'Approve & Send Magic Link'}
-            </Button>
-            <Button variant="secondary" onClick={() => reject.mutate()} disabled={busy}>
-              Reject
-            </Button>
-          </>
-        )}
-        {lead.approvalStatus === 'approved' && !lead.userCreated && (
-          <Button variant="secondary" onClick={() => resend.mutate()} disabled={busy}>
-            {resend.isPending ? 'Sending...' : 'Resend Magic Link'}
-          </Button>
-        )}
-      </div>
-    </li>
-  );
-}
-
-export function LeadsTab({ counts }: { counts: LeadCounters }) {
+export function LeadsTab({ counts, isAdmin }: { counts: LeadCounters; isAdmin: boolean }) {
   const [filter, setFilter] = useState<LeadStatusFilter>('all');
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);
@@ -122,7 +57,7 @@ export function LeadsTab({ counts }: { counts: LeadCounters }) {
             <p className="text-sm text-slate-600">Leads will appear here when users express interest</p>
           </div>
         ) : (
-          <ul>{items.map((lead) => <LeadRow key={lead.id} lead={lead} onChanged={refresh} />)}</ul>
+          <ul>{items.map((lead) => <LeadRow key={lead.id} lead={lead} isAdmin={isAdmin} onChanged={refresh} />)}</ul>
         )}
         {leads.hasNextPage && (
           <div className="border-t border-slate-100 p-4 text-center">

@@ -21,6 +21,7 @@ export const investorsApi = {
   list: () => apiRequest<InvestorPage>('GET', '/investors?limit=100'),
   create: (email: string) => apiRequest<Investor>('POST', '/investors', { email }),
   generateCode: (investorId: string) => apiRequest<GenerateAccessCodeResponse>('POST', `/investors/${investorId}/access-code`),
+  reissueCode: (investorId: string) => apiRequest<GenerateAccessCodeResponse>('POST', `/investors/${investorId}/access-code/reissue`),
   sendEmail: (body: SendInvestorEmailRequest) => apiRequest<InvestorCampaign>('POST', '/investors/emails', body),
   campaign: (id: string) => apiRequest<InvestorCampaign>('GET', `/investors/emails/${id}`),
   uploadDeck: (file: 'full' | 'preview', upload: File) => {

@@ -1,4 +1,4 @@
-import type { Investor } from '@spark/contracts';
+import type { GenerateAccessCodeResponse, Investor } from '@spark/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../ui/button';
@@ -6,18 +6,15 @@ import { Card } from '../../../ui/card';
 import { Dialog } from '../../../ui/dialog';
 import { Input } from '../../../ui/input';
 import { Spinner } from '../../../ui/spinner';
-import { toast } from '../../../ui/toaster';
 import { investorKeys, investorsApi } from '../api/investors-api';
 import { ComposeEmailDialog, type ComposeDraft } from './compose-email-dialog';
 import { DeckUploads } from './deck-uploads';
+import { InvestorRow } from './investor-row';
 
-const dateOf = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' }) : 'Never';
-
-const codeDraft = (investor: Investor, code: string): ComposeDraft => ({
+const codeDraft = (investor: Investor, code: GenerateAccessCodeResponse): ComposeDraft => ({
   emails: [investor.email],
   subject: 'Your access code for the Spark investor deck',
-  body: `Hello,\n\nThank you for your interest in Spark. Your personal access code for the full investor deck is:\n\n${code}\n\nEnter it with this e-mail address at ${window.location.origin}/donate to download the deck.\n\nWarm regards,\nThe Spark team`,
+  body: `Hello,\n\nThank you for your interest in Spark. Your personal access code for the full investor deck is:\n\n${code.accessCode}\n\nEnter it with this e-mail address at ${window.location.origin}/donate to download the deck. It works until ${new Date(code.expiresAt).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' })}.\n\nWarm regards,\nThe Spark team`,
 });
 
 function AddInvestorDialog({ onClose }: { onClose: () => void }) {
@@ -49,53 +46,6 @@ function AddInvestorDialog({ onClose }: { onClose: () => void }) {
         </div>
       </form>
     </Dialog>
-  );
-}
-
-function InvestorRow({ investor, selected, onToggle, onSendCode }: { investor: Investor; selected: boolean; onToggle: () => void; onSendCode: (code: string) => void }) {
-  const queryClient = useQueryClient();
-  const generate = useMutation({
-    mutationFn: () => investorsApi.generateCode(investor.id),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: investorKeys.all }),
-    onError: () => toast.error('Failed to generate access code. Please try again.'),
-  });
-  const copy = async (code: string) => {
-    await navigator.clipboard.writeText(code).catch(() => undefined);
-    toast.success('Access code copied');
-  };
-  const code = investor.accessCode;
-  return (
-    <li className="flex items-start gap-3 border-t border-slate-200 py-4" data-testid="investor-row">
-      <input type="checkbox" className="mt-1 size-5 shrink-0 accent-spark-500" aria-label={`Select ${investor.email}`} checked={selected} onChange={onToggle} />
-      <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:items-center">
-        <div className="min-w-0 flex-1">
-          <p className="truncate font-semibold text-ink-950">{investor.email}</p>
-          <p className="text-sm text-slate-600">{investor.interest ?? 'No interest noted'}</p>
-          <p className="text-xs text-slate-500">
-            Joined: {dateOf(investor.createdAt)} · Last email: {dateOf(investor.lastEmailSentAt)}
-          </p>
-          {code && (
-            <p className="mt-1 font-mono text-xs break-all text-ink-800">
-              {code} {investor.accessCount > 0 && <span className="font-sans whitespace-nowrap text-slate-500">(Used {investor.accessCount} x)</span>}
-            </p>
-          )}
-        </div>
-        <div className="flex shrink-0 gap-2">
-          {code ? (
-            <>
-              <Button variant="secondary" onClick={() => void copy(code)}>
-                Copy Code
-              </Button>
-              <Button onClick={() => onSendCode(code)}>Send Code</Button>
-            </>
-          ) : (
-            <Button variant="secondary" onClick={() => generate.mutate()} disabled={generate.isPending}>
-              {generate.isPending ? 'Generating...' : 'Generate Code'}
-            </Button>
-          )}
-        </div>
-      </div>
-    </li>
   );
 }
 

@@ -1,0 +1,67 @@
+import { auditEventSchema } from '@spark/contracts';
+import { ServiceUnavailableError, type ServiceBus } from '@spark/messaging';
+import type { FastifyRequest } from 'fastify';
+import pino from 'pino';
+import { AuditTrail } from './audit-trail';
+import type { AuditedRoute } from './audited.decorator';
+
+const approveRoute: AuditedRoute = {
+  action: 'client.update',
+  type: 'client',
+  id: { param: 'userId' },
+  label: { answer: ['email'] },
+  details: ['status', 'transformationGoal', 'customEvolutionDays'],
+};
+
+const requestTo = (route: AuditedRoute | undefined, body: unknown) =>
+  ({
+    id: 'req-0001-abcdef',
+    ip: '203.0.113.9',
+    params: { userId: '0f5c5a6e-2f5e-4d55-9d0e-6f1f1f0b9a11' },
+    body,
+    routeOptions: { config: { auditedRoute: route } },
+    user: { id: '7d1c2f3a-9a4b-4c5d-8e6f-112233445566', email: 'coach@spark.test', role: 'coach' },
+  }) as unknown as FastifyRequest;
+
+/** The gateway's real logger, writing to an array instead of stdout. */
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return { logger, lines };
+}
+
+describe('the audit trail', () => {
+  it('builds the event from the route, the request and the answer, and keeps only short details', async () => {
+    const sent: unknown[] = [];
+    const bus = { request: async (_pattern: string, event: unknown) => (sent.push(event), { recorded: true }) } as unknown as ServiceBus;
+    const { logger } = capturingLogger();
+    const body = { status: 'paused', transformationGoal: 'x'.repeat(500), customEvolutionDays: 30, notes: { nested: true } };
+    await new AuditTrail(bus, logger).recordSuccess(requestTo(approveRoute, body), { email: 'client@spark.test' });
+    const event = auditEventSchema.parse(sent[0]);
+    expect(event).toMatchObject({
+      correlationId: 'req-0001-abcdef',
+      actor: { id: '7d1c2f3a-9a4b-4c5d-8e6f-112233445566', email: 'coach@spark.test', role: 'coach' },
+      action: 'client.update',
+      target: { type: 'client', id: '0f5c5a6e-2f5e-4d55-9d0e-6f1f1f0b9a11', label: 'client@spark.test' },
+      clientIp: '203.0.113.9',
+      outcome: 'succeeded',
+    });
+    expect(event.details).toEqual({ status: 'paused', transformationGoal: 'x'.repeat(200), customEvolutionDays: 30 });
+  });
+
+  it('records nothing for a route that is not audited', async () => {
+    const sent: unknown[] = [];
+    const bus = { request: async (_pattern: string, event: unknown) => sent.push(event) } as unknown as ServiceBus;
+    await new AuditTrail(bus, capturingLogger().logger).recordRefusal(requestTo(undefined, {}));
+    expect(sent).toEqual([]);
+  });
+
+  it('logs an event it could not record as an error with the whole event, and does not throw', async () => {
+    const bus = { request: () => Promise.reject(new ServiceUnavailableError('auth', 3000)) } as unknown as ServiceBus;
+    const { logger, lines } = capturingLogger();
+    await expect(new AuditTrail(bus, logger).recordRefusal(requestTo(approveRoute, { status: 'paused' }))).resolves.toBeUndefined();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 50, msg: expect.stringMatching(/^AUDIT EVENT NOT RECORDED/) });
+    expect(auditEventSchema.parse(lines[0]?.auditEvent)).toMatchObject({ outcome: 'refused', action: 'client.update', target: { label: null } });
+  });
+});

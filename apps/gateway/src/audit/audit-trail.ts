@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditEvent } from '@spark/contracts';
+import type { Logger } from '@spark/logging';
+import type { ServiceBus } from '@spark/messaging';
+import type { FastifyRequest } from 'fastify';
+import type { AuthenticatedUser } from '../auth/access-token.guard';
+import { type AuditedRoute, auditedRouteOf } from './audited.decorator';
+
+// An audited action waits for its record; a slow auth-service must not hold it for the whole bus deadline.
+const RECORD_TIMEOUT_MS = 3000;
+const MAX_DETAIL_LENGTH = 200;
+
+const valueAt = (source: unknown, path: readonly string[]): unknown =>
+  path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), source);
+
+const textAt = (source: unknown, path: readonly string[]): string | null => {
+  const value = valueAt(source, path);
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+};
+
+function detailsOf(route: AuditedRoute, body: unknown): AuditEvent['details'] {
+  const details: AuditEvent['details'] = {};
+  for (const field of route.details ?? []) {
+    const value = valueAt(body, [field]);
+    if (typeof value === 'string') details[field] = value.slice(0, MAX_DETAIL_LENGTH);
+    else if (typeof value === 'number' || typeof value === 'boolean' || value === null) details[field] = value;
+  }
+  return details;
+}
+
+/**
+ * Writes the audit events of audited routes through `auth.record-audit-event`. A failure to record is
+ * logged as an error with the whole event (so it can be replayed) and never undoes the action.
+ */
+export class AuditTrail {
+  constructor(
+    private readonly bus: ServiceBus,
+    private readonly logger: Logger,
+  ) {}
+
+  /** After an audited handler answered: the target may come from its answer. */
+  recordSuccess(request: FastifyRequest, answer: unknown): Promise<void> {
+    return this.record(request, 'succeeded', answer);
+  }
+
+  /** After a 403 on an audited route, whether the guard or the service refused. */
+  recordRefusal(request: FastifyRequest): Promise<void> {
+    return this.record(request, 'refused', undefined);
+  }
+
+  private async record(request: FastifyRequest, outcome: AuditEvent['outcome'], answer: unknown): Promise<void> {
+    const route = auditedRouteOf(request);
+    const actor = (request as FastifyRequest & { user?: AuthenticatedUser }).user;
+    if (!route || !actor) return;
+    const event: AuditEvent = {
+      id: randomUUID(),
+      correlationId: request.id,
+      at: new Date().toISOString(),
+      actor: { id: actor.id, email: actor.email, role: actor.role },
+      action: route.action,
+      target: {
+        type: route.type,
+        id: 'param' in route.id ? textAt(request.params, [route.id.param]) : textAt(answer, route.id.answer),
+        label: route.label ? ('body' in route.label ? textAt(request.body, route.label.body) : textAt(answer, route.label.answer)) : null,
+      },
+      clientIp: request.ip,
+      outcome,
+      details: detailsOf(route, request.body),
+    };
+    try {
+      await this.bus.request('auth.record-audit-event', event, { timeoutMs: RECORD_TIMEOUT_MS });
+    } catch (error) {
+      this.logger.error({ err: error, auditEvent: event }, 'AUDIT EVENT NOT RECORDED: the action stands, its audit record is missing');
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { listAuditEventsRequestSchema, type PayloadOf } from '@spark/contracts';
+import { ServiceBus } from '@spark/messaging';
+import { Roles } from '../auth/auth.decorators';
+import { ZodPipe } from '../http/zod-body.pipe';
+
+/** The dashboard's Audit Log tab: admins only. */
+@Roles('admin')
+@Controller('api/admin/audit')
+export class AuditController {
+  constructor(private readonly bus: ServiceBus) {}
+
+  /** Newest first, keyset-paginated, filtered by action and by actor (e-mail or user id). */
+  @Get()
+  list(@Query(new ZodPipe(listAuditEventsRequestSchema)) query: PayloadOf<'auth.list-audit-events'>) {
+    return this.bus.request('auth.list-audit-events', query);
+  }
+}
