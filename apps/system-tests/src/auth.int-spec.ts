@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, authUserSchema, errorBodySchema, magicLinkResponseSchema, sessionSchema, userPageSchema } from '@spark/contracts';
-import { createLogger } from '@spark/logging';
-import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
+import type { ServiceBus } from '@spark/messaging';
 import { Client } from 'pg';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { connectBus, cookieValue, refreshCookieOf, signInClient, tokenOf } from './sign-in-client';
 
 const JWT_SECRET = 'system-test-jwt-secret-0123456789';
 const PUBLIC_URL = 'http://spark.test';
@@ -29,48 +29,8 @@ describe('passwordless sign-in through the gateway', () => {
   beforeEach(() => {
     testIp = `198.51.100.${++tests}`;
   });
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${stack.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': testIp, ...headers },
-      body: JSON.stringify(body),
-    });
-  const get = (path: string, accessToken?: string) =>
-    fetch(`${stack.baseUrl}${path}`, { headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {} });
-
-  const createUser = async (email: string, role: 'client' | 'coach' | 'admin' = 'client') => {
-    const id = randomUUID();
-    await db.query(`INSERT INTO auth.users (id, email, role) VALUES ($1, $2, $3)`, [id, email, role]);
-    return id;
-  };
-  const mailsTo = (email: string) => stack.smtp.messages.filter((mail) => mail.to.includes(email));
-  const waitForMail = async (email: string, count = 1) => {
-    for (let i = 0; mailsTo(email).length < count; i++) {
-      if (i > 300) throw new Error(`no e-mail ${count} for ${email}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const mail = mailsTo(email)[count - 1];
-    const link = /Sign in: (\S+)/.exec(mail?.text ?? '')?.[1];
-    const code = /code on the sign-in page: (\d{6})/.exec(mail?.text ?? '')?.[1];
-    if (!mail || !link || !code) throw new Error(`e-mail to ${email} has no link or code`);
-    return { mail, link: new URL(link), code };
-  };
-  const requestLink = async (email: string, ip = testIp) => {
-    const response = await post('/api/auth/magic-link', { email, product: 'spark' }, { 'x-forwarded-for': ip });
-    expect(response.status).toBe(202);
-    return response;
-  };
-  const tokenOf = (link: URL) => link.searchParams.get('token') ?? '';
-  const refreshCookieOf = (response: Response) =>
-    response.headers.getSetCookie().find((cookie) => cookie.startsWith('spark_refresh='));
-  const cookieValue = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';
-  const signIn = async (email: string) => {
-    await requestLink(email);
-    const { link } = await waitForMail(email);
-    const response = await post('/api/auth/redeem', { token: tokenOf(link) });
-    expect(response.status).toBe(200);
-    return { session: sessionSchema.parse(await response.json()), cookie: cookieValue(refreshCookieOf(response)) };
-  };
+  const { post, get, createUser, mailsTo, waitForMail, requestLink: requestLinkWith, forgetCooldown, signIn } = signInClient(() => ({ stack, db }), () => testIp);
+  const requestLink = (email: string, ip = testIp) => requestLinkWith(email, { 'x-forwarded-for': ip });
 
   it('signs in once with the e-mailed link, and refuses the same link a second time', async () => {
     const userId = await createUser('once@example.com');
@@ -126,7 +86,7 @@ describe('passwordless sign-in through the gateway', () => {
     await createUser('newer@example.com');
     await requestLink('newer@example.com');
     const older = await waitForMail('newer@example.com');
-    await stack.redis.eval(`for _, key in ipairs(redis.call('KEYS', '*mail-cooldown*')) do redis.call('DEL', key) end`, 0);
+    await forgetCooldown('newer@example.com');
     await requestLink('newer@example.com');
     const newer = await waitForMail('newer@example.com', 2);
     expect((await post('/api/auth/redeem', { token: tokenOf(older.link) })).status).toBe(401);
@@ -275,19 +235,12 @@ describe('passwordless sign-in through the gateway', () => {
   });
 
   describe('auth.invite, as the leads-service calls it', () => {
-    let client: RedisStreamsClient;
     let bus: ServiceBus;
+    let closeBus: () => Promise<void>;
     beforeAll(async () => {
-      client = new RedisStreamsClient({
-        redisUrl: stack.env.REDIS_URL ?? '',
-        prefix: stack.env.BUS_PREFIX ?? '',
-        timeoutMs: 5000,
-        logger: createLogger('invite-test', 'silent'),
-      });
-      await client.connect();
-      bus = new ServiceBus(client);
+      ({ bus, close: closeBus } = await connectBus(stack.env));
     });
-    afterAll(() => client.close());
+    afterAll(() => closeBus());
 
     it('creates the user, e-mails a ditl-welcome link, and hands the link back in development mode', async () => {
       const answer = await bus.request('auth.invite', { email: 'Approved@Example.com', role: 'coach', fullName: 'Ada Approved', next: 'ditl-welcome', approved: true });
