@@ -48,6 +48,11 @@ export class AuthHandler {
     return this.users.update(request);
   }
 
+  @MessagePattern('auth.set-role')
+  setRole(@Payload() request: PayloadOf<'auth.set-role'>) {
+    return this.users.setRole(request);
+  }
+
   @MessagePattern('auth.list-users')
   listUsers(@Payload() request: PayloadOf<'auth.list-users'>) {
     return this.users.list(request);

@@ -5,7 +5,7 @@ import { DomainError } from '@spark/messaging';
 import type { SessionIssuer } from '../sessions/session-issuer';
 import type { MailCooldown } from './mail-cooldown';
 import { hashSignInCode, hashToken, magicLinkUrl, newOpaqueToken, newSignInCode } from './secrets';
-import { MAX_CODE_ATTEMPTS, type NewMagicLink, type SignInRepository } from './sign-in.repository';
+import type { NewMagicLink, SignInRepository } from './sign-in.repository';
 
 export const MAGIC_LINK_TTL_MS = 3600_000;
 
@@ -26,6 +26,13 @@ interface PreparedLink {
 }
 
 const invalidLink = () => new DomainError('UNAUTHENTICATED', 'This sign-in link is invalid, already used or expired. Please request a new one.');
+
+/**
+ * The one answer to every refused code, whatever the reason (wrong, none open, unknown address,
+ * expired, paused after too many wrong codes), so it tells nobody which addresses have an account.
+ */
+export const CODE_REFUSED =
+  'That code did not work. Codes expire after an hour and stop working after several wrong tries: use the link in your latest sign-in e-mail, or request a new one.';
 
 export class SignInService {
   private readonly now: () => Date;
@@ -65,22 +72,13 @@ export class SignInService {
     if ('token' in request) {
       const user = await this.repository.redeemToken(hashToken(request.token), started);
       if (!user) throw invalidLink();
-      return this.issuer.session(user, refresh);
+      return this.issuer.session(user, refresh, started.familyId);
     }
-    const attempt = await this.repository.redeemCode(request.email, hashSignInCode(this.options.codePepper, request.email, request.code), started);
-    switch (attempt.outcome) {
-      case 'signed-in':
-        return this.issuer.session(attempt.user, refresh);
-      case 'wrong-code':
-        throw new DomainError(
-          'UNAUTHENTICATED',
-          attempt.attemptsLeft > 0
-            ? `That code is not right. ${attempt.attemptsLeft} ${attempt.attemptsLeft === 1 ? 'try' : 'tries'} left.`
-            : `That code is not right, and after ${MAX_CODE_ATTEMPTS} wrong tries it no longer works. Please request a new link.`,
-        );
-      case 'no-open-code':
-        throw new DomainError('UNAUTHENTICATED', 'This code is invalid, already used or expired. Please request a new link.');
-    }
+    const lockout: JobRequest = { queue: 'mail', name: 'code-sign-in-locked', data: { email: request.email } };
+    const attempt = await this.repository.redeemCode(request.email, hashSignInCode(this.options.codePepper, request.email, request.code), started, lockout);
+    if (attempt.outcome === 'signed-in') return this.issuer.session(attempt.user, refresh, started.familyId);
+    if (attempt.ownerTold) this.outbox.kick();
+    throw new DomainError('UNAUTHENTICATED', CODE_REFUSED);
   }
 
   private prepare(email: string, next: string | undefined, approved: boolean, purpose: 'sign-in' | 'invite'): PreparedLink {

@@ -22,6 +22,10 @@ export interface OwnMetadataChanges {
   transformation_goal?: string | null;
 }
 
+export type RoleChange =
+  | { outcome: 'actor-not-admin' | 'user-not-found' | 'last-admin' }
+  | { outcome: 'unchanged' | 'changed'; user: UserRow };
+
 export class UsersRepository {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -76,5 +80,37 @@ export class UsersRepository {
     const row = rows[0];
     if (!row) throw new Error(`upsert of ${user.email} returned no row`);
     return row;
+  }
+
+  /**
+   * Gives `userId` the role `role` on behalf of `actorId`, who must be an admin now, in one
+   * transaction that locks the actor, the user and every admin (in id order, so concurrent changes
+   * cannot deadlock): two admins demoting each other at once leave one admin, never none. A change
+   * revokes every refresh token of the user; `beforeCommit` runs while the rows are still locked,
+   * so no refresh can mint a token with the old role after it.
+   */
+  async setRole(actorId: string, userId: string, role: UserRole, beforeCommit: () => Promise<void>): Promise<RoleChange> {
+    return this.dataSource.transaction(async (manager) => {
+      const locked = (await manager.query(
+        `SELECT id, role FROM auth.users WHERE id IN ($1, $2) OR role = 'admin' ORDER BY id FOR UPDATE`,
+        [actorId, userId],
+      )) as { id: string; role: UserRole }[];
+      const admins = locked.filter((row) => row.role === 'admin');
+      const target = locked.find((row) => row.id === userId);
+      if (!admins.some((row) => row.id === actorId)) return { outcome: 'actor-not-admin' };
+      if (!target) return { outcome: 'user-not-found' };
+      if (target.role !== role && target.role === 'admin' && admins.length === 1) return { outcome: 'last-admin' };
+      const [user] = (await manager.query(
+        `WITH revoked AS (
+           UPDATE auth.refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND $3
+         )
+         UPDATE auth.users SET role = $2 WHERE id = $1 RETURNING ${userColumns}`,
+        [userId, role, target.role !== role],
+      )) as [UserRow[], number];
+      if (!user[0]) return { outcome: 'user-not-found' };
+      if (target.role === role) return { outcome: 'unchanged', user: user[0] };
+      await beforeCommit();
+      return { outcome: 'changed', user: user[0] };
+    });
   }
 }

@@ -1,6 +1,7 @@
 import type { AuthUser, PayloadOf, UserPage } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
 import { decodeCursor, encodeCursor } from '@spark/persistence';
+import type { SessionRevocations } from '../sessions/session-revocations';
 import type { UserRow, UsersRepository } from './users.repository';
 
 export function toAuthUser(row: UserRow): AuthUser {
@@ -21,7 +22,10 @@ export function toAuthUser(row: UserRow): AuthUser {
 const userGone = () => new DomainError('UNAUTHENTICATED', 'This account no longer exists.');
 
 export class UsersService {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly revocations: SessionRevocations,
+  ) {}
 
   async get({ userId }: PayloadOf<'auth.get-user'>): Promise<AuthUser> {
     const row = await this.users.findById(userId);
@@ -46,5 +50,24 @@ export class UsersService {
       items: page.map(toAuthUser),
       nextCursor: rows.length > request.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
     };
+  }
+
+  /**
+   * An admin's explicit role change. The user's sessions end at once: refresh tokens are revoked,
+   * and their access tokens no longer change data (the gateway reads the marker).
+   */
+  async setRole({ actorId, userId, role }: PayloadOf<'auth.set-role'>): Promise<AuthUser> {
+    const change = await this.users.setRole(actorId, userId, role, () => this.revocations.userTokensVoid(userId));
+    switch (change.outcome) {
+      case 'actor-not-admin':
+        throw new DomainError('FORBIDDEN', 'Only an admin may change roles.');
+      case 'user-not-found':
+        throw new DomainError('NOT_FOUND', 'This user does not exist.');
+      case 'last-admin':
+        throw new DomainError('CONFLICT', 'You are the last admin. Make someone else an admin before you change your own role.');
+      case 'unchanged':
+      case 'changed':
+        return toAuthUser(change.user);
+    }
   }
 }
