@@ -4,6 +4,7 @@ import type { GatewayConfig } from '@spark/config';
 import type { Logger } from '@spark/logging';
 import { ServiceBus } from '@spark/messaging';
 import { Redis } from 'ioredis';
+import { AdminUsersController } from './auth/admin-users.controller';
 import { AuthController } from './auth/auth.controller';
 import { CoachClientsController } from './coach/coach-clients.controller';
 import { CoachLeadsController } from './coach/coach-leads.controller';
@@ -33,7 +34,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [SparksModule.register({ config, bus })],
-      controllers: [HealthController, LeadsController, AuthController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, InvestorsPublicController, InvestorsAdminController, DevLogController],
+      controllers: [HealthController, LeadsController, AuthController, AdminUsersController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, InvestorsPublicController, InvestorsAdminController, DevLogController],
       providers: [
         { provide: ServiceBus, useValue: bus },
         { provide: Redis, useValue: redis },

@@ -14,7 +14,7 @@ describe('passwordless sign-in through the gateway', () => {
   let db: Client;
 
   beforeAll(async () => {
-    stack = await startInProcessStack({ redisDb: 8, env: { JWT_SECRET, PUBLIC_URL } });
+    stack = await startInProcessStack({ redisDb: 8, env: { JWT_SECRET, PUBLIC_URL, AUTH_DEVELOPMENT_MODE: 'true' } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
   });
@@ -39,6 +39,9 @@ describe('passwordless sign-in through the gateway', () => {
     expect(mail.subject).toBe('Your sign-in link for The Spark');
     expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_URL}/magic-link-auth`);
     expect(tokenOf(link)).toMatch(/^[\w-]{43}$/);
+    // In the fragment, which browsers never send to a server or put in a Referer.
+    expect(link.hash).toBe(`#token=${tokenOf(link)}`);
+    expect(link.search).toBe('');
     const { rows } = await db.query(`SELECT token_hash FROM auth.magic_links WHERE user_id = $1`, [userId]);
     expect(rows[0].token_hash.toString('base64url')).not.toBe(tokenOf(link));
 
@@ -243,20 +246,34 @@ describe('passwordless sign-in through the gateway', () => {
     afterAll(() => closeBus());
 
     it('creates the user, e-mails a ditl-welcome link, and hands the link back in development mode', async () => {
-      const answer = await bus.request('auth.invite', { email: 'Approved@Example.com', role: 'coach', fullName: 'Ada Approved', next: 'ditl-welcome', approved: true });
+      const answer = await bus.request('auth.invite', { email: 'Approved@Example.com', role: 'client', fullName: 'Ada Approved', next: 'ditl-welcome', approved: true });
       expect(answer.developmentMode).toBe(true);
       const magicLink = new URL(answer.magicLink ?? '');
-      expect(magicLink.searchParams.get('next')).toBe('ditl-welcome');
-      expect(magicLink.searchParams.get('approved')).toBe('true');
+      expect(magicLink.search).toBe('?next=ditl-welcome&approved=true');
+      expect(tokenOf(magicLink)).toMatch(/^[\w-]{43}$/);
       const { rows } = await db.query(`SELECT id, role, full_name FROM auth.users WHERE email = 'approved@example.com'`);
-      expect(rows).toEqual([{ id: answer.userId, role: 'coach', full_name: 'Ada Approved' }]);
+      expect(rows).toEqual([{ id: answer.userId, role: 'client', full_name: 'Ada Approved' }]);
 
       const { mail, link } = await waitForMail('approved@example.com');
       expect(mail.subject).toBe('You are approved: your sign-in link for The Spark');
       expect(link.toString()).toBe(magicLink.toString());
       const redeemed = await post('/api/auth/redeem', { token: tokenOf(link) });
       expect(redeemed.status).toBe(200);
-      expect(sessionSchema.parse(await redeemed.json()).user.user_metadata).toMatchObject({ role: 'coach', full_name: 'Ada Approved' });
+      expect(sessionSchema.parse(await redeemed.json()).user.user_metadata).toMatchObject({ role: 'client', full_name: 'Ada Approved' });
+    });
+
+    it('hands no link back for an account above client, even in development mode', async () => {
+      await createUser('dev-existing-coach@example.com', 'coach');
+      await createUser('dev-existing-admin@example.com', 'admin');
+      for (const invite of [
+        { email: 'dev-existing-coach@example.com', role: 'client' },
+        { email: 'dev-existing-admin@example.com', role: 'client' },
+        { email: 'dev-new-coach@example.com', role: 'coach' },
+      ] as const) {
+        const answer = await bus.request('auth.invite', invite);
+        expect(answer).toMatchObject({ developmentMode: true });
+        expect(answer.magicLink).toBeUndefined();
+      }
     });
 
     it('finds an existing user and never lowers an admin', async () => {

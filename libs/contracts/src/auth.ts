@@ -156,7 +156,7 @@ export type InviteRequest = z.input<typeof inviteRequestSchema>;
 export const inviteResponseSchema = z.object({
   userId: uuidSchema,
   developmentMode: z.boolean(),
-  /** Present only outside production, so a coach can copy it (the spec's developmentMode). */
+  /** Only with AUTH_DEVELOPMENT_MODE (never in production) and only for a client account, so a coach can copy it. */
   magicLink: z.url().optional(),
 });
 export type InviteResponse = z.infer<typeof inviteResponseSchema>;

@@ -43,8 +43,9 @@ const pruneSql = `
     LIMIT 2 FOR UPDATE SKIP LOCKED)`;
 
 /**
- * Issues the link of the user the `target` CTE yields (one `id` column, or no row), voids the
- * e-mail's older open links and writes the e-mail job, all in one statement.
+ * Issues the link of the user the `target` CTE yields (its `id` and any other columns, or no row),
+ * voids the e-mail's older open links and writes the e-mail job, all in one statement; answers
+ * the target's columns and `user_id`.
  */
 const issueSql = (target: string, firstParam: number) => `
   WITH target AS (${target}),
@@ -58,7 +59,7 @@ const issueSql = (target: string, firstParam: number) => `
     RETURNING user_id
   ),
   jobs AS (${outboxInsertSql('auth', firstParam + 4)} WHERE EXISTS (SELECT 1 FROM link))
-  SELECT user_id FROM link`;
+  SELECT target.*, link.user_id FROM link JOIN target ON target.id = link.user_id`;
 
 const linkParams = (link: NewMagicLink, jobs: readonly JobRequest[]) => [link.id, link.tokenHash, link.codeHash, link.expiresAt, ...outboxRows(jobs)];
 
@@ -87,24 +88,27 @@ export class SignInRepository {
   }
 
   /**
-   * Creates the invited user, or finds it and raises its role when the invite's is higher
-   * (a role is never lowered by an invite, so an admin stays admin), then issues the link.
+   * Creates the invited user with the invite's role, or finds it and keeps its role (an invite
+   * never changes one; an admin does that explicitly), then issues the link. Returns the user and
+   * the role the account has.
    */
-  async inviteAndIssue(user: { id: string; role: UserRole; fullName: string | null }, link: NewMagicLink, jobs: readonly JobRequest[]): Promise<string> {
-    const rows: { user_id: string }[] = await this.dataSource.query(
+  async inviteAndIssue(
+    user: { id: string; role: UserRole; fullName: string | null },
+    link: NewMagicLink,
+    jobs: readonly JobRequest[],
+  ): Promise<{ userId: string; role: UserRole }> {
+    const rows: { user_id: string; role: UserRole }[] = await this.dataSource.query(
       issueSql(
         `INSERT INTO auth.users (id, email, role, full_name) VALUES ($2, $1, $3, $4)
-         ON CONFLICT (email) DO UPDATE SET
-           role = CASE WHEN users.role = 'admin' OR (users.role = 'coach' AND EXCLUDED.role = 'client') THEN users.role ELSE EXCLUDED.role END,
-           full_name = COALESCE(users.full_name, EXCLUDED.full_name)
-         RETURNING id`,
+         ON CONFLICT (email) DO UPDATE SET full_name = COALESCE(users.full_name, EXCLUDED.full_name)
+         RETURNING id, role`,
         5,
       ),
       [link.email, user.id, user.role, user.fullName, ...linkParams(link, jobs)],
     );
-    const userId = rows[0]?.user_id;
-    if (!userId) throw new Error(`invite of ${link.email} issued no link`);
-    return userId;
+    const invited = rows[0];
+    if (!invited) throw new Error(`invite of ${link.email} issued no link`);
+    return { userId: invited.user_id, role: invited.role };
   }
 
   /**

@@ -57,13 +57,18 @@ export class SignInService {
     return { message: MAGIC_LINK_ACCEPTED };
   }
 
-  /** An approved lead becomes a user and gets a link that continues to ditl-welcome. */
+  /**
+   * An approved lead becomes a user and gets a link that continues to ditl-welcome. In development
+   * mode the link comes back to the coach too, but only for a client account: a coach must never
+   * be handed a way into a coach's or an admin's account.
+   */
   async invite(request: PayloadOf<'auth.invite'>): Promise<InviteResponse> {
     const prepared = this.prepare(request.email, request.next, request.approved === true, 'invite');
-    const userId = await this.repository.inviteAndIssue({ id: randomUUID(), role: request.role, fullName: request.fullName ?? null }, prepared.link, [prepared.job]);
+    const invited = await this.repository.inviteAndIssue({ id: randomUUID(), role: request.role, fullName: request.fullName ?? null }, prepared.link, [prepared.job]);
     this.outbox.kick();
-    const developmentMode = this.options.developmentMode;
-    return developmentMode ? { userId, developmentMode, magicLink: prepared.url } : { userId, developmentMode };
+    const { developmentMode } = this.options;
+    const echoLink = developmentMode && invited.role === 'client';
+    return echoLink ? { userId: invited.userId, developmentMode, magicLink: prepared.url } : { userId: invited.userId, developmentMode };
   }
 
   async redeem(request: PayloadOf<'auth.redeem'>): Promise<IssuedSession> {
