@@ -23,6 +23,11 @@ export class AuthHandler {
     return this.signIn.redeem(request);
   }
 
+  @MessagePattern('auth.link-info')
+  linkInfo(@Payload() request: PayloadOf<'auth.link-info'>) {
+    return this.signIn.linkInfo(request);
+  }
+
   @MessagePattern('auth.invite')
   invite(@Payload() request: PayloadOf<'auth.invite'>) {
     return this.signIn.invite(request);

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, authUserSchema, errorBodySchema, magicLinkResponseSchema, sessionSchema, userPageSchema } from '@spark/contracts';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  authUserSchema,
+  errorBodySchema,
+  linkInfoResponseSchema,
+  magicLinkResponseSchema,
+  sessionSchema,
+  userPageSchema,
+} from '@spark/contracts';
 import type { ServiceBus } from '@spark/messaging';
 import { Client } from 'pg';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
@@ -75,6 +84,32 @@ describe('passwordless sign-in through the gateway', () => {
       `SELECT count(*)::int AS families FROM auth.refresh_tokens t JOIN auth.users u ON u.id = t.user_id WHERE u.email = 'race@example.com'`,
     );
     expect(rows[0].families).toBe(1);
+  });
+
+  it('tells whose a link is without spending it, and nothing about a link that does not work', async () => {
+    await createUser('whose@example.com');
+    await requestLink('whose@example.com');
+    const { token } = await waitForMail('whose@example.com');
+    for (let look = 0; look < 2; look++) {
+      const info = await post('/api/auth/link-info', { token });
+      expect(info.status).toBe(200);
+      expect(linkInfoResponseSchema.parse(await info.json())).toEqual({ email: 'whose@example.com' });
+    }
+    const unknown = await post('/api/auth/link-info', { token: 'x'.repeat(43) });
+    expect(unknown.status).toBe(401);
+    const { code, message } = errorBodySchema.parse(await unknown.json());
+    expect((await post('/api/auth/redeem', { token })).status).toBe(200);
+    const spent = await post('/api/auth/link-info', { token });
+    expect(spent.status).toBe(401);
+    expect(errorBodySchema.parse(await spent.json())).toMatchObject({ code, message });
+    expect((await post('/api/auth/link-info', { email: 'whose@example.com' })).status).toBe(400);
+  });
+
+  it('limits link look-ups per IP address like redemptions, with 429', async () => {
+    for (let i = 0; i < 30; i++) expect((await post('/api/auth/link-info', { token: `unknown-token-${i}-${'x'.repeat(30)}` })).status).toBe(401);
+    const over = await post('/api/auth/link-info', { token: 'x'.repeat(43) });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('refuses an expired link', async () => {

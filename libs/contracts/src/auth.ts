@@ -72,6 +72,12 @@ export const redeemCodeSchema = z
 export const redeemRequestSchema = z.union([redeemTokenSchema, redeemCodeSchema]);
 export type RedeemRequest = z.input<typeof redeemRequestSchema>;
 
+/** Body of `POST /api/auth/link-info`: whose sign-in link this is, asked before the person spends it. */
+export const linkInfoRequestSchema = redeemTokenSchema;
+export type LinkInfoRequest = z.input<typeof linkInfoRequestSchema>;
+export const linkInfoResponseSchema = z.object({ email: z.string() });
+export type LinkInfo = z.infer<typeof linkInfoResponseSchema>;
+
 export const userMetadataSchema = z.object({
   full_name: z.string().nullable(),
   role: userRoleSchema,

@@ -111,6 +111,15 @@ export class SignInRepository {
     return { userId: invited.user_id, role: invited.role };
   }
 
+  /** The address of an open (unused, unexpired) link, without spending it. */
+  async findOpenLink(tokenHash: Buffer): Promise<string | undefined> {
+    const rows: { email: string }[] = await this.dataSource.query(
+      `SELECT email FROM auth.magic_links WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()`,
+      [tokenHash],
+    );
+    return rows[0]?.email;
+  }
+
   /**
    * Spends a link's token and starts a session family in one statement. Exactly one of any number
    * of concurrent redemptions gets the row: the others find used_at already set. A used link proves

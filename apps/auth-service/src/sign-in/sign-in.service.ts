@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { InviteResponse, IssuedSession, MagicLinkResponse, PayloadOf } from '@spark/contracts';
+import type { InviteResponse, IssuedSession, LinkInfo, MagicLinkResponse, PayloadOf } from '@spark/contracts';
 import type { JobRequest, OutboxRelay } from '@spark/jobs';
 import { DomainError } from '@spark/messaging';
 import type { SessionIssuer } from '../sessions/session-issuer';
@@ -69,6 +69,16 @@ export class SignInService {
     const { developmentMode } = this.options;
     const echoLink = developmentMode && invited.role === 'client';
     return echoLink ? { userId: invited.userId, developmentMode, magicLink: prepared.url } : { userId: invited.userId, developmentMode };
+  }
+
+  /**
+   * Whose an open link is, so the page can ask that person to confirm before anything is spent:
+   * a mail scanner opening the link signs nobody in. A link that does not work says only that.
+   */
+  async linkInfo({ token }: PayloadOf<'auth.link-info'>): Promise<LinkInfo> {
+    const email = await this.repository.findOpenLink(hashToken(token));
+    if (!email) throw invalidLink();
+    return { email };
   }
 
   async redeem(request: PayloadOf<'auth.redeem'>): Promise<IssuedSession> {
