@@ -35,7 +35,7 @@ export interface SignInEmail {
 export async function signInEmail(email: string): Promise<SignInEmail> {
   const mail = await waitForEmail((candidate) => sentTo(email)(candidate) && /sign-in link/i.test(candidate.subject));
   const text = mail.text ?? '';
-  const token = /[?&]token=([\w-]+)/.exec(text)?.[1];
+  const token = /[?&#]token=([\w-]+)/.exec(text)?.[1];
   const code = /code[^\d]*(\d{6})/i.exec(text)?.[1];
   if (!token || !code) throw new Error(`the sign-in e-mail to ${email} has no link or code:\n${text}`);
   return { token, code };
