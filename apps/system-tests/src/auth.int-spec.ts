@@ -244,6 +244,11 @@ describe('passwordless sign-in through the gateway', () => {
     const page = userPageSchema.parse(await response.json());
     expect(page.items.map((user) => user.email)).toContain('some-coach@example.com');
     expect(page.items.every((user) => user.user_metadata.role === 'coach')).toBe(true);
+
+    const found = userPageSchema.parse(await (await get('/api/auth/users?search=SOME-C', coach.access_token)).json());
+    expect(found.items.map((user) => user.email).sort()).toEqual(['some-client@example.com', 'some-coach@example.com']);
+    // LIKE's wildcards are plain characters in a search.
+    expect(userPageSchema.parse(await (await get('/api/auth/users?search=%25', coach.access_token)).json()).items).toEqual([]);
   });
 
   it('lets a user update their own metadata but not their role or coach', async () => {

@@ -129,10 +129,11 @@ export type UpdateUserRequest = z.input<typeof updateUserRequestSchema>;
 export const getUserRequestSchema = z.object({ userId: uuidSchema }).strict();
 export const updateUserBusRequestSchema = z.object({ userId: uuidSchema, changes: updateUserRequestSchema }).strict();
 
-/** Query of `GET /api/auth/users` (coach/admin): newest first, keyset-paginated. */
+/** Query of `GET /api/auth/users` (coach/admin): newest first, keyset-paginated, `search` = start of the e-mail. */
 export const listUsersRequestSchema = z
   .object({
     role: userRoleSchema.optional(),
+    search: z.string().trim().toLowerCase().max(200).optional(),
     cursor: z.string().max(200).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(50),
   })

@@ -1,5 +1,5 @@
 import type { UserRole } from '@spark/contracts';
-import { type KeysetPosition } from '@spark/persistence';
+import { escapeLike, type KeysetPosition } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
 
 export interface UserRow {
@@ -55,14 +55,18 @@ export class UsersRepository {
     return rows[0][0];
   }
 
-  /** One page, newest first, after `after` when given; `limit + 1` rows tell whether more exist. */
-  async listNewest(role: UserRole | undefined, after: KeysetPosition | undefined, limit: number): Promise<UserRow[]> {
+  /**
+   * One page, newest first, after `after` when given, of the users whose e-mail starts with
+   * `emailPrefix` when given; `limit + 1` rows tell whether more exist.
+   */
+  async listNewest(filter: { role?: UserRole; emailPrefix?: string }, after: KeysetPosition | undefined, limit: number): Promise<UserRow[]> {
     return this.dataSource.query(
       `SELECT ${userColumns} FROM auth.users
        WHERE ($1::text IS NULL OR role = $1)
          AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+         AND ($5::text IS NULL OR email LIKE $5)
        ORDER BY created_at DESC, id DESC LIMIT $4`,
-      [role ?? null, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+      [filter.role ?? null, after?.createdAt ?? null, after?.id ?? null, limit + 1, filter.emailPrefix ? `${escapeLike(filter.emailPrefix)}%` : null],
     );
   }
 

@@ -43,7 +43,7 @@ export class UsersService {
   async list(request: PayloadOf<'auth.list-users'>): Promise<UserPage> {
     const after = decodeCursor(request.cursor);
     if (request.cursor && !after) throw new DomainError('VALIDATION_FAILED', 'The cursor is not valid.', { fieldErrors: { cursor: ['Invalid cursor'] } });
-    const rows = await this.users.listNewest(request.role, after, request.limit);
+    const rows = await this.users.listNewest({ role: request.role, emailPrefix: request.search || undefined }, after, request.limit);
     const page = rows.slice(0, request.limit);
     const last = page.at(-1);
     return {
