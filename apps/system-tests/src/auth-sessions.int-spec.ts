@@ -1,10 +1,22 @@
-import { addClientLeadResponseSchema, authUserSchema, errorBodySchema, type Session, sessionSchema, type UserRole } from '@spark/contracts';
+import { JwtService } from '@nestjs/jwt';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  addClientLeadResponseSchema,
+  authUserSchema,
+  errorBodySchema,
+  type Session,
+  sessionSchema,
+  type UserRole,
+} from '@spark/contracts';
 import type { ServiceBus } from '@spark/messaging';
 import { Client } from 'pg';
 import { authService } from '../../auth-service/src/service';
 import { leadsService } from '../../leads-service/src/service';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 import { connectBus, cookieValue, refreshCookieOf, signInClient } from './sign-in-client';
+
+const JWT_SECRET = 'system-test-jwt-secret-sessions-01';
 
 describe('sessions end when they should, and roles change only explicitly', () => {
   let stack: InProcessStack;
@@ -14,7 +26,7 @@ describe('sessions end when they should, and roles change only explicitly', () =
 
   beforeAll(async () => {
     // No AUTH_DEVELOPMENT_MODE: a non-production stack as a test or CI runs it.
-    stack = await startInProcessStack({ services: [authService, leadsService], env: { JWT_SECRET: 'system-test-jwt-secret-sessions-01', PUBLIC_URL: 'http://spark.test' } });
+    stack = await startInProcessStack({ services: [authService, leadsService], env: { JWT_SECRET, PUBLIC_URL: 'http://spark.test' } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
     ({ bus, close: closeBus } = await connectBus(stack.env));
@@ -75,6 +87,12 @@ describe('sessions end when they should, and roles change only explicitly', () =
     const admin = await signedIn('role-admin@example.com', 'admin');
     const member = await signedIn('role-member@example.com', 'client');
     const secondDevice = await signIn('role-member@example.com');
+    // A token signed before access tokens carried a session id: its user's marker voids it.
+    const withoutSessionId = new JwtService({ secret: JWT_SECRET }).sign(
+      { sub: member.id, email: 'role-member@example.com', role: 'client', iat: Math.floor(Date.now() / 1000) - 5 },
+      { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE },
+    );
+    expect((await send('PATCH', '/api/auth/user', { accessToken: withoutSessionId, body: { full_name: 'Legacy' } })).status).toBe(200);
 
     const changed = await changeRole(admin.session, member.id, 'coach');
     expect(changed.status).toBe(200);
@@ -84,6 +102,7 @@ describe('sessions end when they should, and roles change only explicitly', () =
     const refused = await renameSelf(member.session, 'Old Role');
     expect(refused.status).toBe(401);
     expect(errorBodySchema.parse(await refused.json()).message).toBe('Your role changed. Please sign in again.');
+    expect((await send('PATCH', '/api/auth/user', { accessToken: withoutSessionId, body: { full_name: 'Legacy' } })).status).toBe(401);
     for (const cookie of [member.cookie, secondDevice.cookie]) expect((await post('/api/auth/refresh', {}, { cookie })).status).toBe(401);
     const again = await signIn('role-member@example.com');
     expect(again.session.user.user_metadata.role).toBe('coach');

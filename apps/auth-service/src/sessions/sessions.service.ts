@@ -19,7 +19,7 @@ export class SessionsService {
     const rotated = await this.sessions.rotate(presented, next);
     if (rotated) return this.issuer.session(rotated.user, next, rotated.familyId);
     const reused = await this.sessions.revokeFamilyIfSpent(presented);
-    if (reused) await this.revocations.sessionsEnded([reused]);
+    if (reused) await this.revocations.sessionsEnded([reused], 'token-reused');
     throw new DomainError(
       'UNAUTHENTICATED',
       reused ? 'This session was ended because its refresh token was used twice. Please sign in again.' : 'Your session has ended. Please sign in again.',
@@ -29,7 +29,7 @@ export class SessionsService {
   /** Ends the cookie's session: its refresh tokens at once, and its access tokens for every change of data. */
   async signOut({ refreshToken }: PayloadOf<'auth.sign-out'>): Promise<{ signedOut: true }> {
     const familyId = await this.sessions.revokeFamily(hashToken(refreshToken));
-    if (familyId) await this.revocations.sessionsEnded([familyId]);
+    if (familyId) await this.revocations.sessionsEnded([familyId], 'signed-out');
     return { signedOut: true };
   }
 }

@@ -1,6 +1,7 @@
 import type { UserRole } from '@spark/contracts';
 import { escapeLike, type KeysetPosition } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
+import { LIVE_ACCESS_WINDOW_SECONDS } from '../sessions/session-revocations';
 
 export interface UserRow {
   id: string;
@@ -90,10 +91,11 @@ export class UsersRepository {
    * Gives `userId` the role `role` on behalf of `actorId`, who must be an admin now, in one
    * transaction that locks the actor, the user and every admin (in id order, so concurrent changes
    * cannot deadlock): two admins demoting each other at once leave one admin, never none. A change
-   * revokes every refresh token of the user; `beforeCommit` runs while the rows are still locked,
-   * so no refresh can mint a token with the old role after it.
+   * revokes every refresh token of the user; `beforeCommit` gets the families whose access tokens
+   * may still live (a token of theirs is recent) and runs while the rows are still locked, so no
+   * refresh can mint a token with the old role after it.
    */
-  async setRole(actorId: string, userId: string, role: UserRole, beforeCommit: () => Promise<void>): Promise<RoleChange> {
+  async setRole(actorId: string, userId: string, role: UserRole, beforeCommit: (liveFamilies: string[]) => Promise<void>): Promise<RoleChange> {
     return this.dataSource.transaction(async (manager) => {
       const locked = (await manager.query(
         `SELECT id, role FROM auth.users WHERE id IN ($1, $2) OR role = 'admin' ORDER BY id FOR UPDATE`,
@@ -104,17 +106,26 @@ export class UsersRepository {
       if (!admins.some((row) => row.id === actorId)) return { outcome: 'actor-not-admin' };
       if (!target) return { outcome: 'user-not-found' };
       if (target.role !== role && target.role === 'admin' && admins.length === 1) return { outcome: 'last-admin' };
-      const [user] = (await manager.query(
+      if (target.role === role) {
+        const [unchanged] = (await manager.query(`SELECT ${userColumns} FROM auth.users WHERE id = $1`, [userId])) as UserRow[];
+        return unchanged ? { outcome: 'unchanged', user: unchanged } : { outcome: 'user-not-found' };
+      }
+      const rows = (await manager.query(
         `WITH revoked AS (
-           UPDATE auth.refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL AND $3
+           UPDATE auth.refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING family_id, created_at
+         ), changed AS (
+           UPDATE auth.users SET role = $2 WHERE id = $1 RETURNING ${userColumns}
          )
-         UPDATE auth.users SET role = $2 WHERE id = $1 RETURNING ${userColumns}`,
-        [userId, role, target.role !== role],
-      )) as [UserRow[], number];
-      if (!user[0]) return { outcome: 'user-not-found' };
-      if (target.role === role) return { outcome: 'unchanged', user: user[0] };
-      await beforeCommit();
-      return { outcome: 'changed', user: user[0] };
+         SELECT changed.*, ARRAY(
+           SELECT DISTINCT family_id FROM revoked WHERE created_at > now() - make_interval(secs => $3)
+         ) AS live_families FROM changed`,
+        [userId, role, LIVE_ACCESS_WINDOW_SECONDS],
+      )) as (UserRow & { live_families: string[] })[];
+      const changed = rows[0];
+      if (!changed) return { outcome: 'user-not-found' };
+      const { live_families: liveFamilies, ...user } = changed;
+      await beforeCommit(liveFamilies);
+      return { outcome: 'changed', user };
     });
   }
 }

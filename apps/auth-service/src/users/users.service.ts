@@ -57,7 +57,7 @@ export class UsersService {
    * and their access tokens no longer change data (the gateway reads the marker).
    */
   async setRole({ actorId, userId, role }: PayloadOf<'auth.set-role'>): Promise<AuthUser> {
-    const change = await this.users.setRole(actorId, userId, role, () => this.revocations.userTokensVoid(userId));
+    const change = await this.users.setRole(actorId, userId, role, (liveFamilies) => this.revocations.roleChanged(userId, liveFamilies));
     switch (change.outcome) {
       case 'actor-not-admin':
         throw new DomainError('FORBIDDEN', 'Only an admin may change roles.');

@@ -1,6 +1,12 @@
-import { type AccessTokenClaims, revokedSessionKey, tokensVoidBeforeKey } from '@spark/contracts';
+import { type AccessTokenClaims, revokedSessionKey, type SessionEndReason, tokensVoidBeforeKey } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
 import type { Redis } from 'ioredis';
+
+const endedSession: Record<SessionEndReason, string> = {
+  'signed-out': 'You signed out of this session. Please sign in again.',
+  'role-changed': 'Your role changed. Please sign in again.',
+  'token-reused': 'This session was ended because its refresh token was used twice. Please sign in again.',
+};
 
 /**
  * Reads the auth-service's revocation markers for an access token, in one Redis round trip: its
@@ -19,7 +25,7 @@ export class SessionRevocationCheck {
     const [voidBefore, sessionRevoked] = await this.redis.mget(...keys).catch(() => {
       throw new DomainError('SERVICE_UNAVAILABLE', 'Please try again in a moment.');
     });
-    if (sessionRevoked) throw new DomainError('UNAUTHENTICATED', 'You signed out of this session. Please sign in again.');
-    if (voidBefore && claims.iat < Number(voidBefore)) throw new DomainError('UNAUTHENTICATED', 'Your role changed. Please sign in again.');
+    if (sessionRevoked) throw new DomainError('UNAUTHENTICATED', endedSession[sessionRevoked as SessionEndReason] ?? endedSession['signed-out']);
+    if (voidBefore && claims.iat < Number(voidBefore)) throw new DomainError('UNAUTHENTICATED', endedSession['role-changed']);
   }
 }
