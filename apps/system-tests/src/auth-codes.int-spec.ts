@@ -1,10 +1,7 @@
 import { errorBodySchema, sessionSchema } from '@spark/contracts';
-import type { ServiceBus } from '@spark/messaging';
 import { eventually } from '@spark/testing';
-import { Client } from 'pg';
 import { authService } from '../../auth-service/src/service';
-import { type InProcessStack, startInProcessStack } from './in-process-stack';
-import { connectBus, signInClient } from './sign-in-client';
+import { signInTestFile } from './sign-in-client';
 
 const LOCKOUT_SUBJECT = 'Sign-in codes paused for your Spark account';
 
@@ -12,30 +9,11 @@ const LOCKOUT_SUBJECT = 'Sign-in codes paused for your Spark account';
 const wrongCodeFor = (code: string) => (code === '000000' ? '111111' : '000000');
 
 describe('6-digit sign-in codes against guessing and account enumeration', () => {
-  let stack: InProcessStack;
-  let db: Client;
-  let bus: ServiceBus;
-  let closeBus: () => Promise<void>;
-
-  beforeAll(async () => {
-    stack = await startInProcessStack({ services: [authService], env: { JWT_SECRET: 'system-test-jwt-secret-codes-0123', PUBLIC_URL: 'http://spark.test' } });
-    db = new Client({ connectionString: stack.databaseUrl });
-    await db.connect();
-    ({ bus, close: closeBus } = await connectBus(stack.env));
-  });
-  afterAll(async () => {
-    await closeBus();
-    await db.end();
-    await stack.stop();
-  });
-
   // A client address per test, so the gateway's per-IP limits never decide a test about codes.
-  let testIp = '';
-  let tests = 0;
-  beforeEach(() => {
-    testIp = `192.0.2.${++tests}`;
-  });
-  const { post, createUser, mailsTo, requestLink, waitForMail, freshSignInEmail } = signInClient(() => ({ stack, db }), () => testIp);
+  const { db, bus, post, createUser, mailsTo, requestLink, waitForMail, freshSignInEmail } = signInTestFile(
+    { services: [authService], env: { JWT_SECRET: 'system-test-jwt-secret-codes-0123', PUBLIC_URL: 'http://spark.test' } },
+    '192.0.2',
+  );
   const guess = (email: string, code: string) => post('/api/auth/redeem', { email, code });
   const lockoutMailsTo = (email: string) => mailsTo(email).filter((mail) => mail.subject === LOCKOUT_SUBJECT);
   const failureBody = async (response: Response) => {
@@ -74,12 +52,12 @@ describe('6-digit sign-in codes against guessing and account enumeration', () =>
     const { code } = await freshSignInEmail(known, 1);
     // Over the bus, as the gateway sends them: the gateway's own per-IP and per-address limits are not what is tested here.
     const answers = await Promise.allSettled(
-      [known, unknown].flatMap((email) => Array.from({ length: 20 }, () => bus.request('auth.redeem', { email, code: wrongCodeFor(code) }))),
+      [known, unknown].flatMap((email) => Array.from({ length: 20 }, () => bus().request('auth.redeem', { email, code: wrongCodeFor(code) }))),
     );
     expect(answers.map((answer) => (answer.status === 'rejected' ? (answer.reason as { code?: string }).code : 'signed in'))).toEqual(
       Array<string>(40).fill('UNAUTHENTICATED'),
     );
-    const { rows } = await db.query(
+    const { rows } = await db().query(
       `SELECT failures FROM auth.code_guesses WHERE email_hash IN (sha256(convert_to($1, 'UTF8')), sha256(convert_to($2, 'UTF8'))) ORDER BY failures`,
       [known, unknown],
     );
@@ -88,7 +66,7 @@ describe('6-digit sign-in codes against guessing and account enumeration', () =>
     const fresh = await freshSignInEmail(known, 2);
     expect((await guess(known, fresh.code)).status).toBe(401);
     await eventually(() => lockoutMailsTo(known).length === 1, 10_000, 'the lockout e-mail');
-    const { rows: jobs } = await db.query(`SELECT payload->>'email' AS email FROM auth.outbox WHERE job_name = 'code-sign-in-locked'`);
+    const { rows: jobs } = await db().query(`SELECT payload->>'email' AS email FROM auth.outbox WHERE job_name = 'code-sign-in-locked'`);
     expect(jobs.map((job: { email: string }) => job.email)).not.toContain(unknown);
   });
 
@@ -100,8 +78,8 @@ describe('6-digit sign-in codes against guessing and account enumeration', () =>
     await requestLink('expired-code@example.com');
     const open = await waitForMail('open-code@example.com');
     const expired = await waitForMail('expired-code@example.com');
-    await db.query(`UPDATE auth.magic_links SET expires_at = now() - interval '1 second' WHERE email = 'expired-code@example.com'`);
-    await Promise.allSettled(Array.from({ length: 10 }, () => bus.request('auth.redeem', { email: 'locked-out@example.com', code: '123456' })));
+    await db().query(`UPDATE auth.magic_links SET expires_at = now() - interval '1 second' WHERE email = 'expired-code@example.com'`);
+    await Promise.allSettled(Array.from({ length: 10 }, () => bus().request('auth.redeem', { email: 'locked-out@example.com', code: '123456' })));
 
     const answers = [
       await failureBody(await guess('open-code@example.com', wrongCodeFor(open.code))),
@@ -123,7 +101,7 @@ describe('6-digit sign-in codes against guessing and account enumeration', () =>
     // The others are refused (401), or stopped earlier by a per-address limit (429); never a second session.
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     expect(answers.every((answer) => [200, 401, 429].includes(answer.status))).toBe(true);
-    const { rows } = await db.query(
+    const { rows } = await db().query(
       `SELECT count(DISTINCT family_id)::int AS families FROM auth.refresh_tokens t JOIN auth.users u ON u.id = t.user_id WHERE u.email = $1`,
       [email],
     );

@@ -9,40 +9,18 @@ import {
   sessionSchema,
   type UserRole,
 } from '@spark/contracts';
-import type { ServiceBus } from '@spark/messaging';
-import { Client } from 'pg';
 import { authService } from '../../auth-service/src/service';
 import { leadsService } from '../../leads-service/src/service';
-import { type InProcessStack, startInProcessStack } from './in-process-stack';
-import { connectBus, cookieValue, refreshCookieOf, signInClient } from './sign-in-client';
+import { cookieValue, refreshCookieOf, signInTestFile } from './sign-in-client';
 
 const JWT_SECRET = 'system-test-jwt-secret-sessions-01';
 
 describe('sessions end when they should, and roles change only explicitly', () => {
-  let stack: InProcessStack;
-  let db: Client;
-  let bus: ServiceBus;
-  let closeBus: () => Promise<void>;
-
-  beforeAll(async () => {
-    // No AUTH_DEVELOPMENT_MODE: a non-production stack as a test or CI runs it.
-    stack = await startInProcessStack({ services: [authService, leadsService], env: { JWT_SECRET, PUBLIC_URL: 'http://spark.test' } });
-    db = new Client({ connectionString: stack.databaseUrl });
-    await db.connect();
-    ({ bus, close: closeBus } = await connectBus(stack.env));
-  });
-  afterAll(async () => {
-    await closeBus();
-    await db.end();
-    await stack.stop();
-  });
-
-  let testIp = '';
-  let tests = 0;
-  beforeEach(() => {
-    testIp = `198.18.0.${++tests}`;
-  });
-  const { send, post, createUser, signIn } = signInClient(() => ({ stack, db }), () => testIp);
+  // No AUTH_DEVELOPMENT_MODE: a non-production stack as a test or CI runs it.
+  const { db, bus, send, post, createUser, signIn } = signInTestFile(
+    { services: [authService, leadsService], env: { JWT_SECRET, PUBLIC_URL: 'http://spark.test' } },
+    '198.18.0',
+  );
   const renameSelf = (session: Session, fullName: string) => send('PATCH', '/api/auth/user', { accessToken: session.access_token, body: { full_name: fullName } });
   const changeRole = (session: Session, userId: string, role: unknown) =>
     send('PATCH', `/api/admin/users/${userId}/role`, { accessToken: session.access_token, body: { role } });
@@ -50,23 +28,23 @@ describe('sessions end when they should, and roles change only explicitly', () =
     const id = await createUser(email, role);
     return { id, ...(await signIn(email)) };
   };
-  const roleOf = async (userId: string) => (await db.query(`SELECT role FROM auth.users WHERE id = $1`, [userId])).rows[0]?.role as UserRole;
+  const roleOf = async (userId: string) => (await db().query(`SELECT role FROM auth.users WHERE id = $1`, [userId])).rows[0]?.role as UserRole;
 
   it('ends a session 30 days after its sign-in, however often it was refreshed', async () => {
     const { id, cookie } = await signedIn('thirty-days@example.com', 'client');
     // The sign-in happened 29 days and 23 hours ago.
-    await db.query(
+    await db().query(
       `UPDATE auth.refresh_tokens SET created_at = created_at - interval '29 days 23 hours', expires_at = expires_at - interval '29 days 23 hours' WHERE user_id = $1`,
       [id],
     );
     const refreshed = await post('/api/auth/refresh', {}, { cookie });
     expect(refreshed.status).toBe(200);
-    const { rows } = await db.query(`SELECT expires_at FROM auth.refresh_tokens WHERE user_id = $1 ORDER BY created_at`, [id]);
+    const { rows } = await db().query(`SELECT expires_at FROM auth.refresh_tokens WHERE user_id = $1 ORDER BY created_at`, [id]);
     expect(rows).toHaveLength(2);
     expect(rows[1].expires_at).toEqual(rows[0].expires_at);
 
     // An hour later the family is over, although its newest token is a minute old.
-    await db.query(`UPDATE auth.refresh_tokens SET expires_at = expires_at - interval '1 hour' WHERE user_id = $1`, [id]);
+    await db().query(`UPDATE auth.refresh_tokens SET expires_at = expires_at - interval '1 hour' WHERE user_id = $1`, [id]);
     expect((await post('/api/auth/refresh', {}, { cookie: cookieValue(refreshCookieOf(refreshed)) })).status).toBe(401);
   });
 
@@ -128,7 +106,7 @@ describe('sessions end when they should, and roles change only explicitly', () =
   });
 
   it('keeps one admin: the last cannot step down (409), and two admins demoting each other at once leave one', async () => {
-    await db.query(`UPDATE auth.users SET role = 'coach' WHERE role = 'admin'`);
+    await db().query(`UPDATE auth.users SET role = 'coach' WHERE role = 'admin'`);
     const first = await signedIn('last-admin-1@example.com', 'admin');
     const second = await signedIn('last-admin-2@example.com', 'admin');
     expect((await changeRole(first.session, second.id, 'coach')).status).toBe(200);
@@ -144,7 +122,7 @@ describe('sessions end when they should, and roles change only explicitly', () =
 
   it('never raises an existing account’s role through an invite', async () => {
     const clientId = await createUser('invited-client@example.com', 'client');
-    await bus.request('auth.invite', { email: 'invited-client@example.com', role: 'coach', next: 'ditl-welcome', approved: true });
+    await bus().request('auth.invite', { email: 'invited-client@example.com', role: 'coach', next: 'ditl-welcome', approved: true });
     expect(await roleOf(clientId)).toBe('client');
   });
 
@@ -161,7 +139,7 @@ describe('sessions end when they should, and roles change only explicitly', () =
   it('puts the session id in the access token', async () => {
     const { id, session } = await signedIn('sid-claim@example.com', 'client');
     const claims = JSON.parse(Buffer.from(session.access_token.split('.')[1] ?? '', 'base64url').toString()) as { sid?: string };
-    const { rows } = await db.query(`SELECT DISTINCT family_id FROM auth.refresh_tokens WHERE user_id = $1`, [id]);
+    const { rows } = await db().query(`SELECT DISTINCT family_id FROM auth.refresh_tokens WHERE user_id = $1`, [id]);
     expect(claims.sid).toBe(rows[0]?.family_id);
     expect(sessionSchema.parse(session).user.id).toBe(id);
   });

@@ -10,36 +10,18 @@ import {
   sessionSchema,
   userPageSchema,
 } from '@spark/contracts';
-import type { ServiceBus } from '@spark/messaging';
-import { Client } from 'pg';
-import { type InProcessStack, startInProcessStack } from './in-process-stack';
-import { connectBus, cookieValue, refreshCookieOf, signInClient, tokenOf } from './sign-in-client';
+import { cookieValue, refreshCookieOf, signInTestFile, tokenOf } from './sign-in-client';
 
 const JWT_SECRET = 'system-test-jwt-secret-0123456789';
 const PUBLIC_URL = 'http://spark.test';
 
 describe('passwordless sign-in through the gateway', () => {
-  let stack: InProcessStack;
-  let db: Client;
-
-  beforeAll(async () => {
-    stack = await startInProcessStack({ redisDb: 8, env: { JWT_SECRET, PUBLIC_URL, AUTH_DEVELOPMENT_MODE: 'true' } });
-    db = new Client({ connectionString: stack.databaseUrl });
-    await db.connect();
-  });
-  afterAll(async () => {
-    await db.end();
-    await stack.stop();
-  });
-
   // Each test signs in from its own address, so the per-IP limit only bites where it is tested.
-  let testIp = '';
-  let tests = 0;
-  beforeEach(() => {
-    testIp = `198.51.100.${++tests}`;
-  });
-  const { post, get, createUser, mailsTo, waitForMail, requestLink: requestLinkWith, forgetCooldown, signIn } = signInClient(() => ({ stack, db }), () => testIp);
-  const requestLink = (email: string, ip = testIp) => requestLinkWith(email, { 'x-forwarded-for': ip });
+  const { db, bus, testIp, send, post, get, createUser, mailsTo, waitForMail, requestLink: requestLinkWith, forgetCooldown, signIn } = signInTestFile(
+    { redisDb: 8, env: { JWT_SECRET, PUBLIC_URL, AUTH_DEVELOPMENT_MODE: 'true' } },
+    '198.51.100',
+  );
+  const requestLink = (email: string, ip = testIp()) => requestLinkWith(email, { 'x-forwarded-for': ip });
 
   it('signs in once with the e-mailed link, and refuses the same link a second time', async () => {
     const userId = await createUser('once@example.com');
@@ -51,7 +33,7 @@ describe('passwordless sign-in through the gateway', () => {
     // In the fragment, which browsers never send to a server or put in a Referer.
     expect(link.hash).toBe(`#token=${tokenOf(link)}`);
     expect(link.search).toBe('');
-    const { rows } = await db.query(`SELECT token_hash FROM auth.magic_links WHERE user_id = $1`, [userId]);
+    const { rows } = await db().query(`SELECT token_hash FROM auth.magic_links WHERE user_id = $1`, [userId]);
     expect(rows[0].token_hash.toString('base64url')).not.toBe(tokenOf(link));
 
     const first = await post('/api/auth/redeem', { token: tokenOf(link) });
@@ -80,7 +62,7 @@ describe('passwordless sign-in through the gateway', () => {
     const { link } = await waitForMail('race@example.com');
     const answers = await Promise.all(Array.from({ length: 20 }, () => post('/api/auth/redeem', { token: tokenOf(link) })));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...Array<number>(19).fill(401)]);
-    const { rows } = await db.query(
+    const { rows } = await db().query(
       `SELECT count(*)::int AS families FROM auth.refresh_tokens t JOIN auth.users u ON u.id = t.user_id WHERE u.email = 'race@example.com'`,
     );
     expect(rows[0].families).toBe(1);
@@ -116,7 +98,7 @@ describe('passwordless sign-in through the gateway', () => {
     await createUser('expired@example.com');
     await requestLink('expired@example.com');
     const { link } = await waitForMail('expired@example.com');
-    await db.query(`UPDATE auth.magic_links SET expires_at = now() - interval '1 second' WHERE email = 'expired@example.com'`);
+    await db().query(`UPDATE auth.magic_links SET expires_at = now() - interval '1 second' WHERE email = 'expired@example.com'`);
     expect((await post('/api/auth/redeem', { token: tokenOf(link) })).status).toBe(401);
   });
 
@@ -139,7 +121,7 @@ describe('passwordless sign-in through the gateway', () => {
     await waitForMail('known@example.com');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(mailsTo('nobody-here@example.com')).toHaveLength(0);
-    const { rows } = await db.query(`SELECT count(*)::int AS jobs FROM auth.outbox WHERE payload->>'email' = 'nobody-here@example.com'`);
+    const { rows } = await db().query(`SELECT count(*)::int AS jobs FROM auth.outbox WHERE payload->>'email' = 'nobody-here@example.com'`);
     expect(rows[0].jobs).toBe(0);
   });
 
@@ -182,7 +164,7 @@ describe('passwordless sign-in through the gateway', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const guesses = await Promise.all(Array.from({ length: 8 }, () => post('/api/auth/redeem', { email: 'guess@example.com', code: wrong })));
     expect(guesses.every((guess) => guess.status === 401)).toBe(true);
-    const { rows } = await db.query(`SELECT code_attempts FROM auth.magic_links WHERE email = 'guess@example.com'`);
+    const { rows } = await db().query(`SELECT code_attempts FROM auth.magic_links WHERE email = 'guess@example.com'`);
     expect(rows[0].code_attempts).toBe(5);
     expect((await post('/api/auth/redeem', { email: 'guess@example.com', code })).status).toBe(401);
   });
@@ -254,12 +236,7 @@ describe('passwordless sign-in through the gateway', () => {
   it('lets a user update their own metadata but not their role or coach', async () => {
     await createUser('meta@example.com');
     const { session } = await signIn('meta@example.com');
-    const patch = (body: unknown) =>
-      fetch(`${stack.baseUrl}/api/auth/user`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.access_token}` },
-        body: JSON.stringify(body),
-      });
+    const patch = (body: unknown) => send('PATCH', '/api/auth/user', { accessToken: session.access_token, body });
     const updated = await patch({ full_name: 'Meta Person', transformation_goal: 'Sleep better', onboarding_completed_at: '2026-01-02T03:04:05.000Z' });
     expect(updated.status).toBe(200);
     expect(authUserSchema.parse(await updated.json()).user_metadata).toMatchObject({
@@ -273,25 +250,18 @@ describe('passwordless sign-in through the gateway', () => {
       expect(refused.status).toBe(400);
       expect(errorBodySchema.parse(await refused.json()).code).toBe('VALIDATION_FAILED');
     }
-    const { rows } = await db.query(`SELECT role, full_name FROM auth.users WHERE email = 'meta@example.com'`);
+    const { rows } = await db().query(`SELECT role, full_name FROM auth.users WHERE email = 'meta@example.com'`);
     expect(rows[0]).toEqual({ role: 'client', full_name: 'Meta Person' });
   });
 
   describe('auth.invite, as the leads-service calls it', () => {
-    let bus: ServiceBus;
-    let closeBus: () => Promise<void>;
-    beforeAll(async () => {
-      ({ bus, close: closeBus } = await connectBus(stack.env));
-    });
-    afterAll(() => closeBus());
-
     it('creates the user, e-mails a ditl-welcome link, and hands the link back in development mode', async () => {
-      const answer = await bus.request('auth.invite', { email: 'Approved@Example.com', role: 'client', fullName: 'Ada Approved', next: 'ditl-welcome', approved: true });
+      const answer = await bus().request('auth.invite', { email: 'Approved@Example.com', role: 'client', fullName: 'Ada Approved', next: 'ditl-welcome', approved: true });
       expect(answer.developmentMode).toBe(true);
       const magicLink = new URL(answer.magicLink ?? '');
       expect(magicLink.search).toBe('?next=ditl-welcome&approved=true');
       expect(tokenOf(magicLink)).toMatch(/^[\w-]{43}$/);
-      const { rows } = await db.query(`SELECT id, role, full_name FROM auth.users WHERE email = 'approved@example.com'`);
+      const { rows } = await db().query(`SELECT id, role, full_name FROM auth.users WHERE email = 'approved@example.com'`);
       expect(rows).toEqual([{ id: answer.userId, role: 'client', full_name: 'Ada Approved' }]);
 
       const { mail, link } = await waitForMail('approved@example.com');
@@ -310,7 +280,7 @@ describe('passwordless sign-in through the gateway', () => {
         { email: 'dev-existing-admin@example.com', role: 'client' },
         { email: 'dev-new-coach@example.com', role: 'coach' },
       ] as const) {
-        const answer = await bus.request('auth.invite', invite);
+        const answer = await bus().request('auth.invite', invite);
         expect(answer).toMatchObject({ developmentMode: true });
         expect(answer.magicLink).toBeUndefined();
       }
@@ -318,9 +288,9 @@ describe('passwordless sign-in through the gateway', () => {
 
     it('finds an existing user and never lowers an admin', async () => {
       const adminId = await createUser('boss@example.com', 'admin');
-      const answer = await bus.request('auth.invite', { email: 'boss@example.com', role: 'client' });
+      const answer = await bus().request('auth.invite', { email: 'boss@example.com', role: 'client' });
       expect(answer.userId).toBe(adminId);
-      const { rows } = await db.query(`SELECT role FROM auth.users WHERE email = 'boss@example.com'`);
+      const { rows } = await db().query(`SELECT role FROM auth.users WHERE email = 'boss@example.com'`);
       expect(rows[0].role).toBe('admin');
       await waitForMail('boss@example.com');
     });

@@ -3,8 +3,8 @@ import { sessionSchema, type UserRole } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import type { ReceivedMail } from '@spark/testing';
-import type { Client } from 'pg';
-import type { InProcessStack } from './in-process-stack';
+import { Client } from 'pg';
+import { type InProcessStack, type InProcessStackOptions, startInProcessStack } from './in-process-stack';
 
 export interface SignInEmail {
   mail: ReceivedMail;
@@ -101,4 +101,41 @@ export async function connectBus(env: NodeJS.ProcessEnv): Promise<{ bus: Service
   });
   await client.connect();
   return { bus: new ServiceBus(client), close: () => client.close() };
+}
+
+/**
+ * The stack of one test file, started in beforeAll and stopped in afterAll, with a database client,
+ * a bus client and the sign-in calls. Each test sends from its own client address (`ipPrefix`.n), so
+ * the gateway's per-IP limits bite only where a test means them to.
+ */
+export function signInTestFile(options: InProcessStackOptions, ipPrefix: string) {
+  let started: (SignInTestBed & { bus: ServiceBus; closeBus: () => Promise<void> }) | undefined;
+  const bed = () => {
+    if (!started) throw new Error('the stack starts in beforeAll');
+    return started;
+  };
+  beforeAll(async () => {
+    const stack = await startInProcessStack(options);
+    const db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    const { bus, close } = await connectBus(stack.env);
+    started = { stack, db, bus, closeBus: close };
+  });
+  afterAll(async () => {
+    await started?.closeBus();
+    await started?.db.end();
+    await started?.stack.stop();
+  });
+  let testIp = '';
+  let tests = 0;
+  beforeEach(() => {
+    testIp = `${ipPrefix}.${++tests}`;
+  });
+  return {
+    stack: () => bed().stack,
+    db: () => bed().db,
+    bus: () => bed().bus,
+    testIp: () => testIp,
+    ...signInClient(bed, () => testIp),
+  };
 }
