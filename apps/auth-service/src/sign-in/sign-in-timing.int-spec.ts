@@ -27,9 +27,10 @@ function median(values: number[]): number {
 /**
  * Times attempts for known and unknown addresses in pairs, in a random order within each pair, so
  * whatever else loads the machine slows both sides of a pair alike; the median of the pairs'
- * differences ignores the outliers a busy machine adds. Indistinguishable means that median is
- * within a quarter of a typical attempt (and at least 0.5 ms): waiting for a commit's WAL flush on
- * one side only, or skipping the database work for unknown addresses, opens a larger gap.
+ * differences ignores the outliers a busy machine adds. The allowed gap, a small constant plus a
+ * tenth of a typical attempt, held for equal paths on a heavily loaded machine; a commit that waits
+ * for the WAL flush on one side only, or database work skipped for unknown addresses, lies beyond it
+ * (figures in docs/security.d/auth.md).
  */
 async function pairedTimings(pairs: number, known: (pair: number) => Promise<unknown>, unknown: (pair: number) => Promise<unknown>) {
   const differences: number[] = [];
@@ -41,9 +42,7 @@ async function pairedTimings(pairs: number, known: (pair: number) => Promise<unk
     differences.push(knownFirst ? first - second : second - first);
     durations.push(first, second);
   }
-  const typicalMs = median(durations);
-  const medianDifferenceMs = median(differences);
-  return { typicalMs, medianDifferenceMs, indistinguishable: Math.abs(medianDifferenceMs) <= Math.max(0.5, typicalMs / 4) };
+  return { gapMs: Math.abs(median(differences)), allowedGapMs: 0.4 + median(durations) / 10 };
 }
 
 const addresses = (label: string, count: number) => Array.from({ length: count }, (_, i) => `${label}-${i}@example.com`);
@@ -87,31 +86,31 @@ describe('sign-in timing for known and unknown addresses (real PostgreSQL and Re
     dataSource.query(`INSERT INTO auth.users (id, email) SELECT gen_random_uuid(), unnest($1::text[])`, [emails]).then(() => emails);
 
   it('refuses a wrong code for an unknown address as fast as for a known address with an open code', async () => {
-    const known = await createUsers(addresses('known', 25));
-    const unknown = addresses('unknown', 25);
+    const known = await createUsers(addresses('known', 50));
+    const unknown = addresses('unknown', 50);
     for (const email of known) await signIn.requestMagicLink({ email, product: 'spark' });
     const guess = (email: string) => signIn.redeem({ email, code: '000000' });
     for (let i = 0; i < 10; i++) await timed(() => guess(`warm-up-${randomUUID()}@example.com`));
     // Four guesses per address stay under both the per-code and the per-address limits.
     const timings = await pairedTimings(
-      100,
-      (pair) => guess(known[pair % 25] ?? ''),
-      (pair) => guess(unknown[pair % 25] ?? ''),
+      200,
+      (pair) => guess(known[pair % 50] ?? ''),
+      (pair) => guess(unknown[pair % 50] ?? ''),
     );
-    expect(timings).toMatchObject({ indistinguishable: true });
+    expect(timings.gapMs).toBeLessThanOrEqual(timings.allowedGapMs);
   });
 
   it('answers a magic-link request for an unknown address as fast as for a known one', async () => {
-    const known = await createUsers(addresses('link-known', 100));
-    const unknown = addresses('link-unknown', 100);
+    const known = await createUsers(addresses('link-known', 200));
+    const unknown = addresses('link-unknown', 200);
     const request = (email: string) => signIn.requestMagicLink({ email, product: 'spark' });
     for (let i = 0; i < 10; i++) await timed(() => request(`warm-up-${randomUUID()}@example.com`));
     // One request per address: a second would meet the address's cooldown.
     const timings = await pairedTimings(
-      100,
+      200,
       (pair) => request(known[pair] ?? ''),
       (pair) => request(unknown[pair] ?? ''),
     );
-    expect(timings).toMatchObject({ indistinguishable: true });
+    expect(timings.gapMs).toBeLessThanOrEqual(timings.allowedGapMs);
   });
 });
