@@ -38,9 +38,13 @@ const specKeys = [
   'spark_coach_approved',
 ];
 
-/** Opens a link and waits for the success state; answers the moment the welcome was shown. */
-async function openLink(page: Page, query: string, welcome: string): Promise<number> {
-  await page.goto(`/magic-link-auth?${query}`);
+/** The e-mailed link's address: next/approved in the query, the token in the fragment. */
+const linkPath = (token: string, query = '') => `/magic-link-auth${query ? `?${query}` : ''}#token=${token}`;
+
+/** Opens a link, confirms whose it is, and waits for the success state; answers the moment the welcome was shown. */
+async function openLink(page: Page, email: string, token: string, query: string, welcome: string): Promise<number> {
+  await page.goto(linkPath(token, query));
+  await page.getByRole('button', { name: `Continue as ${email}` }).click();
   await page.getByRole('heading', { name: 'Welcome to Spark' }).waitFor();
   await page.getByText(welcome, { exact: true }).waitFor();
   return Date.now();
@@ -99,7 +103,7 @@ describe('/signin', () => {
     const email = uniqueEmail('card');
     await createUser(email, 'client');
     const { token } = await requestSignIn(email);
-    await openLink(page, `token=${token}`, 'Welcome! Redirecting to your onboarding...');
+    await openLink(page, email, token, '', 'Welcome! Redirecting to your onboarding...');
 
     await page.route('**/api/auth/refresh', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 800));
@@ -140,7 +144,7 @@ describe('/signin', () => {
     const email = uniqueEmail('signout');
     await createUser(email, 'coach');
     const { token } = await requestSignIn(email);
-    await openLink(page, `token=${token}`, 'Welcome, coach! Redirecting to your dashboard...');
+    await openLink(page, email, token, '', 'Welcome, coach! Redirecting to your dashboard...');
     await setStored(page, Object.fromEntries(specKeys.map((key) => [key, 'x'])));
 
     await page.goto('/signin');
@@ -156,7 +160,7 @@ describe('/signin', () => {
 });
 
 describe('/magic-link-auth', () => {
-  it('shows processing, then welcome, then routes a new client with next=ditl-welcome to /onboarding after 1.5 s', async () => {
+  it('shows whose the link is, signs in on the click, then routes a new client with next=ditl-welcome to /onboarding after 1.5 s', async () => {
     const { context, page } = await openPage();
     const email = uniqueEmail('approved');
     await createUser(email, 'client');
@@ -165,7 +169,10 @@ describe('/magic-link-auth', () => {
       await new Promise((resolve) => setTimeout(resolve, 800));
       await route.continue();
     });
-    await page.goto(`/magic-link-auth?token=${token}&next=ditl-welcome&approved=true`);
+    await page.goto(linkPath(token, 'next=ditl-welcome&approved=true'));
+    await page.getByRole('heading', { name: 'Continue to Spark' }).waitFor();
+    await page.getByText(email, { exact: true }).waitFor();
+    await page.getByRole('button', { name: `Continue as ${email}` }).click();
     await page.getByRole('heading', { name: 'Authenticating Your Access' }).waitFor();
     await saveScreenshot(page, 'magic-link-processing-laptop');
     await page.getByRole('heading', { name: 'Welcome to Spark' }).waitFor();
@@ -180,12 +187,52 @@ describe('/magic-link-auth', () => {
     await context.close();
   });
 
+  it('spends nothing when the link is only opened: the token leaves the address bar, and another browser can still use the link', async () => {
+    const email = uniqueEmail('scanned');
+    await createUser(email, 'client');
+    const { token } = await requestSignIn(email);
+    // What a mail scanner does: open the link, run the page, click nothing.
+    const scanner = await openPage(phoneViewport);
+    const landing = await scanner.page.goto(linkPath(token, 'next=goal'));
+    expect(landing?.headers()).toMatchObject({ 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+    await scanner.page.getByRole('button', { name: `Continue as ${email}` }).waitFor();
+    expect(scanner.page.url()).toBe(`${baseUrl()}/magic-link-auth?next=goal`);
+    await saveScreenshot(scanner.page, 'magic-link-confirm-phone');
+
+    const person = await openPage(laptopViewport);
+    await person.page.goto(linkPath(token, 'next=goal'));
+    await person.page.getByText('This secure link signs you in as', { exact: true }).waitFor();
+    await saveScreenshot(person.page, 'magic-link-confirm-laptop');
+    await person.page.getByRole('button', { name: `Continue as ${email}` }).click();
+    await person.page.getByText('Welcome! Redirecting you now...', { exact: true }).waitFor();
+    await person.page.waitForURL(isAt('/goal'), { timeout: 5_000 });
+
+    // The link is spent now: the page left open elsewhere cannot use it any more.
+    await scanner.page.getByRole('button', { name: `Continue as ${email}` }).click();
+    await scanner.page.getByRole('heading', { name: 'Authentication Issue' }).waitFor();
+    await scanner.context.close();
+    await person.context.close();
+  });
+
+  it('still signs in with a link sent before the token moved to the fragment, on the click', async () => {
+    const { context, page } = await openPage(phoneViewport);
+    const email = uniqueEmail('legacy');
+    await createUser(email, 'client');
+    const { token } = await requestSignIn(email);
+    await page.goto(`/magic-link-auth?token=${token}&next=goal`);
+    await page.getByRole('button', { name: `Continue as ${email}` }).waitFor();
+    expect(page.url()).toBe(`${baseUrl()}/magic-link-auth?next=goal`);
+    await page.getByRole('button', { name: `Continue as ${email}` }).click();
+    await page.waitForURL(isAt('/goal'), { timeout: 5_000 });
+    await context.close();
+  });
+
   it('routes a coach to /coach even with next=ditl-welcome (rule 1)', async () => {
     const { context, page } = await openPage();
     const email = uniqueEmail('coach');
     await createUser(email, 'coach');
     const { token } = await requestSignIn(email);
-    await openLink(page, `token=${token}&next=ditl-welcome`, 'Welcome, coach! Redirecting to your dashboard...');
+    await openLink(page, email, token, 'next=ditl-welcome', 'Welcome, coach! Redirecting to your dashboard...');
     await page.waitForURL(isAt('/coach'), { timeout: 5_000 });
     await context.close();
   });
@@ -197,7 +244,7 @@ describe('/magic-link-auth', () => {
     const { token } = await requestSignIn(email);
     await page.goto('/signup');
     await setStored(page, { spark_onboarding_complete: 'true' });
-    await openLink(page, `token=${token}&next=ditl-welcome`, 'Welcome back to Spark! Redirecting to your dashboard...');
+    await openLink(page, email, token, 'next=ditl-welcome', 'Welcome back to Spark! Redirecting to your dashboard...');
     await page.waitForURL(isAt('/app'), { timeout: 5_000 });
     await context.close();
   });
@@ -207,11 +254,11 @@ describe('/magic-link-auth', () => {
     const email = uniqueEmail('next');
     await createUser(email, 'client');
     const { token } = await requestSignIn(email);
-    await openLink(page, `token=${token}&next=goal`, 'Welcome! Redirecting you now...');
+    await openLink(page, email, token, 'next=goal', 'Welcome! Redirecting you now...');
     await page.waitForURL(isAt('/goal'), { timeout: 5_000 });
 
     const second = await openPage(phoneViewport);
-    await second.page.goto(`/magic-link-auth?token=${token}`);
+    await second.page.goto(linkPath(token));
     await second.page.getByRole('heading', { name: 'Authentication Issue' }).waitFor();
     await second.page.getByText('Authentication failed. Please try again or contact support.', { exact: true }).waitFor();
     await saveScreenshot(second.page, 'magic-link-error-phone');
@@ -226,7 +273,7 @@ describe('/magic-link-auth', () => {
     const email = uniqueEmail('plain');
     await createUser(email, 'client');
     const { token } = await requestSignIn(email);
-    await openLink(page, `token=${token}`, 'Welcome! Redirecting to your onboarding...');
+    await openLink(page, email, token, '', 'Welcome! Redirecting to your onboarding...');
     await saveScreenshot(page, 'magic-link-success-phone');
     await page.waitForURL(isAt('/onboarding'), { timeout: 5_000 });
     expect(await stored(page, 'spark_coach_approved')).toBeNull();
@@ -239,8 +286,8 @@ describe('/magic-link-auth', () => {
     await page.getByText('No active session found. Please check your email and click the magic link again.', { exact: true }).waitFor();
     await saveScreenshot(page, 'magic-link-error-laptop');
 
-    await page.route('**/api/auth/redeem', (route) => route.abort('connectionrefused'));
-    await page.goto('/magic-link-auth?token=this-token-never-reaches-the-server');
+    await page.route('**/api/auth/link-info', (route) => route.abort('connectionrefused'));
+    await page.goto(linkPath('this-token-never-reaches-the-server'));
     await page.getByText('An unexpected error occurred. Please try again.', { exact: true }).waitFor();
     await context.close();
   });
@@ -274,6 +321,11 @@ describe('/signup', () => {
     const { context, page } = await openPage();
     await page.goto('/signup?next=goal#type=magiclink');
     await page.waitForURL((url) => url.pathname === '/magic-link-auth' && url.search === '?next=goal');
+    const email = uniqueEmail('forwarded');
+    await createUser(email, 'client');
+    const { token } = await requestSignIn(email);
+    await page.goto(`/signup?next=goal#token=${token}`);
+    await page.getByRole('button', { name: `Continue as ${email}` }).waitFor();
     await context.close();
   });
 
@@ -282,7 +334,7 @@ describe('/signup', () => {
     const email = uniqueEmail('signup');
     await createUser(email, 'client');
     const { token } = await requestSignIn(email);
-    await openLink(page, `token=${token}&next=goal`, 'Welcome! Redirecting you now...');
+    await openLink(page, email, token, 'next=goal', 'Welcome! Redirecting you now...');
     await page.waitForURL(isAt('/goal'), { timeout: 5_000 });
     await page.goto('/signup');
     await page.waitForURL(isAt('/app'));

@@ -30,7 +30,9 @@ export function stackEnvironment({ inherited, root, databaseUrl, redisUrl, busPr
   const localStorage = s3Url
     ? { S3_ENDPOINT: s3Url, S3_REGION: 'us-east-1', S3_BUCKET: 'sparks', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' }
     : {};
-  const defaults = { NODE_ENV: 'development', PUBLIC_URL: publicUrl, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}), ...localStorage };
+  // A local stack hands an invited client's sign-in link back to the coach (docs/auth.md); never in production.
+  const developmentShortcuts = inherited.NODE_ENV === 'production' ? {} : { AUTH_DEVELOPMENT_MODE: 'true' };
+  const defaults = { NODE_ENV: 'development', PUBLIC_URL: publicUrl, ...developmentShortcuts, ...(smtpUrl ? { SMTP_URL: smtpUrl } : {}), ...localStorage };
   const chosen = Object.fromEntries(Object.entries(defaults).filter(([key]) => !inherited[key]));
   return {
     ...inherited,

@@ -23,6 +23,11 @@ export class AuthHandler {
     return this.signIn.redeem(request);
   }
 
+  @MessagePattern('auth.link-info')
+  linkInfo(@Payload() request: PayloadOf<'auth.link-info'>) {
+    return this.signIn.linkInfo(request);
+  }
+
   @MessagePattern('auth.invite')
   invite(@Payload() request: PayloadOf<'auth.invite'>) {
     return this.signIn.invite(request);
@@ -46,6 +51,11 @@ export class AuthHandler {
   @MessagePattern('auth.update-user')
   updateUser(@Payload() request: PayloadOf<'auth.update-user'>) {
     return this.users.update(request);
+  }
+
+  @MessagePattern('auth.set-role')
+  setRole(@Payload() request: PayloadOf<'auth.set-role'>) {
+    return this.users.setRole(request);
   }
 
   @MessagePattern('auth.list-users')

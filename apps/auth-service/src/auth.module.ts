@@ -7,6 +7,7 @@ import { AuditRepository } from './audit/audit.repository';
 import { AuditService } from './audit/audit.service';
 import { AuthHandler } from './auth.handler';
 import { SessionIssuer } from './sessions/session-issuer';
+import { SessionRevocations } from './sessions/session-revocations';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { MailCooldown } from './sign-in/mail-cooldown';
@@ -22,9 +23,10 @@ export class AuthModule implements OnModuleDestroy {
   constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {}
 
   static register({ dataSource, outbox }: ServiceInfrastructure, config: AuthConfig): DynamicModule {
-    // The rate limit's own connection; closed with the module.
+    // The rate limit's and the revocation markers' own connection; closed with the module.
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
     const issuer = new SessionIssuer(config.JWT_SECRET);
+    const revocations = new SessionRevocations(redis, config.BUS_PREFIX);
     const signIn = new SignInService(new SignInRepository(dataSource), new MailCooldown(redis, config.BUS_PREFIX), issuer, outbox, {
       publicUrl: config.PUBLIC_URL,
       codePepper: config.JWT_SECRET,
@@ -36,8 +38,8 @@ export class AuthModule implements OnModuleDestroy {
       providers: [
         { provide: AUTH_REDIS, useValue: redis },
         { provide: SignInService, useValue: signIn },
-        { provide: SessionsService, useValue: new SessionsService(new SessionsRepository(dataSource), issuer) },
-        { provide: UsersService, useValue: new UsersService(new UsersRepository(dataSource)) },
+        { provide: SessionsService, useValue: new SessionsService(new SessionsRepository(dataSource), issuer, revocations) },
+        { provide: UsersService, useValue: new UsersService(new UsersRepository(dataSource), revocations) },
         { provide: AuditService, useValue: new AuditService(new AuditRepository(dataSource)) },
       ],
     };

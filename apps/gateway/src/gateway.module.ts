@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { AuditController } from './audit/audit.controller';
 import { AuditInterceptor } from './audit/audit.interceptor';
 import { AuditTrail } from './audit/audit-trail';
+import { AdminUsersController } from './auth/admin-users.controller';
 import { AuthController } from './auth/auth.controller';
 import { CoachClientsController } from './coach/coach-clients.controller';
 import { CoachLeadsController } from './coach/coach-leads.controller';
@@ -31,7 +32,7 @@ export interface GatewayInfrastructure {
   redis: Redis;
 }
 
-const ownControllers = [HealthController, LeadsController, AuthController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController];
+const ownControllers = [HealthController, LeadsController, AuthController, AdminUsersController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController];
 
 /** Every controller the gateway serves, its modules' included: what the route × role matrix reads. */
 export const gatewayControllers = [...ownControllers, ...sparksControllers];
@@ -50,7 +51,7 @@ export class GatewayModule {
         { provide: APP_FILTER, useValue: new AllExceptionsFilter(logger, auditTrail) },
         { provide: APP_INTERCEPTOR, useValue: new AuditInterceptor(auditTrail) },
         { provide: RateLimiter, useValue: new RateLimiter(redis, config.BUS_PREFIX, config.RATE_LIMIT_FACTOR) },
-        ...authProviders(config),
+        ...authProviders(config, redis),
         ...investorProviders(config),
         ...devLogProviders(config),
       ],

@@ -1,76 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, authUserSchema, errorBodySchema, magicLinkResponseSchema, sessionSchema, userPageSchema } from '@spark/contracts';
-import { createLogger } from '@spark/logging';
-import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
-import { Client } from 'pg';
-import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  authUserSchema,
+  errorBodySchema,
+  linkInfoResponseSchema,
+  magicLinkResponseSchema,
+  sessionSchema,
+  userPageSchema,
+} from '@spark/contracts';
+import { cookieValue, refreshCookieOf, signInTestFile, tokenOf } from './sign-in-client';
 
 const JWT_SECRET = 'system-test-jwt-secret-0123456789';
 const PUBLIC_URL = 'http://spark.test';
 
 describe('passwordless sign-in through the gateway', () => {
-  let stack: InProcessStack;
-  let db: Client;
-
-  beforeAll(async () => {
-    stack = await startInProcessStack({ redisDb: 8, env: { JWT_SECRET, PUBLIC_URL } });
-    db = new Client({ connectionString: stack.databaseUrl });
-    await db.connect();
-  });
-  afterAll(async () => {
-    await db.end();
-    await stack.stop();
-  });
-
   // Each test signs in from its own address, so the per-IP limit only bites where it is tested.
-  let testIp = '';
-  let tests = 0;
-  beforeEach(() => {
-    testIp = `198.51.100.${++tests}`;
-  });
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${stack.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': testIp, ...headers },
-      body: JSON.stringify(body),
-    });
-  const get = (path: string, accessToken?: string) =>
-    fetch(`${stack.baseUrl}${path}`, { headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {} });
-
-  const createUser = async (email: string, role: 'client' | 'coach' | 'admin' = 'client') => {
-    const id = randomUUID();
-    await db.query(`INSERT INTO auth.users (id, email, role) VALUES ($1, $2, $3)`, [id, email, role]);
-    return id;
-  };
-  const mailsTo = (email: string) => stack.smtp.messages.filter((mail) => mail.to.includes(email));
-  const waitForMail = async (email: string, count = 1) => {
-    for (let i = 0; mailsTo(email).length < count; i++) {
-      if (i > 300) throw new Error(`no e-mail ${count} for ${email}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const mail = mailsTo(email)[count - 1];
-    const link = /Sign in: (\S+)/.exec(mail?.text ?? '')?.[1];
-    const code = /code on the sign-in page: (\d{6})/.exec(mail?.text ?? '')?.[1];
-    if (!mail || !link || !code) throw new Error(`e-mail to ${email} has no link or code`);
-    return { mail, link: new URL(link), code };
-  };
-  const requestLink = async (email: string, ip = testIp) => {
-    const response = await post('/api/auth/magic-link', { email, product: 'spark' }, { 'x-forwarded-for': ip });
-    expect(response.status).toBe(202);
-    return response;
-  };
-  const tokenOf = (link: URL) => link.searchParams.get('token') ?? '';
-  const refreshCookieOf = (response: Response) =>
-    response.headers.getSetCookie().find((cookie) => cookie.startsWith('spark_refresh='));
-  const cookieValue = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';
-  const signIn = async (email: string) => {
-    await requestLink(email);
-    const { link } = await waitForMail(email);
-    const response = await post('/api/auth/redeem', { token: tokenOf(link) });
-    expect(response.status).toBe(200);
-    return { session: sessionSchema.parse(await response.json()), cookie: cookieValue(refreshCookieOf(response)) };
-  };
+  const { db, bus, testIp, send, post, get, createUser, mailsTo, waitForMail, requestLink: requestLinkWith, forgetCooldown, signIn } = signInTestFile(
+    { redisDb: 8, env: { JWT_SECRET, PUBLIC_URL, AUTH_DEVELOPMENT_MODE: 'true' } },
+    '198.51.100',
+  );
+  const requestLink = (email: string, ip = testIp()) => requestLinkWith(email, { 'x-forwarded-for': ip });
 
   it('signs in once with the e-mailed link, and refuses the same link a second time', async () => {
     const userId = await createUser('once@example.com');
@@ -79,7 +30,10 @@ describe('passwordless sign-in through the gateway', () => {
     expect(mail.subject).toBe('Your sign-in link for The Spark');
     expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_URL}/magic-link-auth`);
     expect(tokenOf(link)).toMatch(/^[\w-]{43}$/);
-    const { rows } = await db.query(`SELECT token_hash FROM auth.magic_links WHERE user_id = $1`, [userId]);
+    // In the fragment, which browsers never send to a server or put in a Referer.
+    expect(link.hash).toBe(`#token=${tokenOf(link)}`);
+    expect(link.search).toBe('');
+    const { rows } = await db().query(`SELECT token_hash FROM auth.magic_links WHERE user_id = $1`, [userId]);
     expect(rows[0].token_hash.toString('base64url')).not.toBe(tokenOf(link));
 
     const first = await post('/api/auth/redeem', { token: tokenOf(link) });
@@ -108,17 +62,43 @@ describe('passwordless sign-in through the gateway', () => {
     const { link } = await waitForMail('race@example.com');
     const answers = await Promise.all(Array.from({ length: 20 }, () => post('/api/auth/redeem', { token: tokenOf(link) })));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, ...Array<number>(19).fill(401)]);
-    const { rows } = await db.query(
+    const { rows } = await db().query(
       `SELECT count(*)::int AS families FROM auth.refresh_tokens t JOIN auth.users u ON u.id = t.user_id WHERE u.email = 'race@example.com'`,
     );
     expect(rows[0].families).toBe(1);
+  });
+
+  it('tells whose a link is without spending it, and nothing about a link that does not work', async () => {
+    await createUser('whose@example.com');
+    await requestLink('whose@example.com');
+    const { token } = await waitForMail('whose@example.com');
+    for (let look = 0; look < 2; look++) {
+      const info = await post('/api/auth/link-info', { token });
+      expect(info.status).toBe(200);
+      expect(linkInfoResponseSchema.parse(await info.json())).toEqual({ email: 'whose@example.com' });
+    }
+    const unknown = await post('/api/auth/link-info', { token: 'x'.repeat(43) });
+    expect(unknown.status).toBe(401);
+    const { code, message } = errorBodySchema.parse(await unknown.json());
+    expect((await post('/api/auth/redeem', { token })).status).toBe(200);
+    const spent = await post('/api/auth/link-info', { token });
+    expect(spent.status).toBe(401);
+    expect(errorBodySchema.parse(await spent.json())).toMatchObject({ code, message });
+    expect((await post('/api/auth/link-info', { email: 'whose@example.com' })).status).toBe(400);
+  });
+
+  it('limits link look-ups per IP address like redemptions, with 429', async () => {
+    for (let i = 0; i < 30; i++) expect((await post('/api/auth/link-info', { token: `unknown-token-${i}-${'x'.repeat(30)}` })).status).toBe(401);
+    const over = await post('/api/auth/link-info', { token: 'x'.repeat(43) });
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('refuses an expired link', async () => {
     await createUser('expired@example.com');
     await requestLink('expired@example.com');
     const { link } = await waitForMail('expired@example.com');
-    await db.query(`UPDATE auth.magic_links SET expires_at = now() - interval '1 second' WHERE email = 'expired@example.com'`);
+    await db().query(`UPDATE auth.magic_links SET expires_at = now() - interval '1 second' WHERE email = 'expired@example.com'`);
     expect((await post('/api/auth/redeem', { token: tokenOf(link) })).status).toBe(401);
   });
 
@@ -126,7 +106,7 @@ describe('passwordless sign-in through the gateway', () => {
     await createUser('newer@example.com');
     await requestLink('newer@example.com');
     const older = await waitForMail('newer@example.com');
-    await stack.redis.eval(`for _, key in ipairs(redis.call('KEYS', '*mail-cooldown*')) do redis.call('DEL', key) end`, 0);
+    await forgetCooldown('newer@example.com');
     await requestLink('newer@example.com');
     const newer = await waitForMail('newer@example.com', 2);
     expect((await post('/api/auth/redeem', { token: tokenOf(older.link) })).status).toBe(401);
@@ -141,7 +121,7 @@ describe('passwordless sign-in through the gateway', () => {
     await waitForMail('known@example.com');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(mailsTo('nobody-here@example.com')).toHaveLength(0);
-    const { rows } = await db.query(`SELECT count(*)::int AS jobs FROM auth.outbox WHERE payload->>'email' = 'nobody-here@example.com'`);
+    const { rows } = await db().query(`SELECT count(*)::int AS jobs FROM auth.outbox WHERE payload->>'email' = 'nobody-here@example.com'`);
     expect(rows[0].jobs).toBe(0);
   });
 
@@ -184,7 +164,7 @@ describe('passwordless sign-in through the gateway', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const guesses = await Promise.all(Array.from({ length: 8 }, () => post('/api/auth/redeem', { email: 'guess@example.com', code: wrong })));
     expect(guesses.every((guess) => guess.status === 401)).toBe(true);
-    const { rows } = await db.query(`SELECT code_attempts FROM auth.magic_links WHERE email = 'guess@example.com'`);
+    const { rows } = await db().query(`SELECT code_attempts FROM auth.magic_links WHERE email = 'guess@example.com'`);
     expect(rows[0].code_attempts).toBe(5);
     expect((await post('/api/auth/redeem', { email: 'guess@example.com', code })).status).toBe(401);
   });
@@ -246,17 +226,17 @@ describe('passwordless sign-in through the gateway', () => {
     const page = userPageSchema.parse(await response.json());
     expect(page.items.map((user) => user.email)).toContain('some-coach@example.com');
     expect(page.items.every((user) => user.user_metadata.role === 'coach')).toBe(true);
+
+    const found = userPageSchema.parse(await (await get('/api/auth/users?search=SOME-C', coach.access_token)).json());
+    expect(found.items.map((user) => user.email).sort()).toEqual(['some-client@example.com', 'some-coach@example.com']);
+    // LIKE's wildcards are plain characters in a search.
+    expect(userPageSchema.parse(await (await get('/api/auth/users?search=%25', coach.access_token)).json()).items).toEqual([]);
   });
 
   it('lets a user update their own metadata but not their role or coach', async () => {
     await createUser('meta@example.com');
     const { session } = await signIn('meta@example.com');
-    const patch = (body: unknown) =>
-      fetch(`${stack.baseUrl}/api/auth/user`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.access_token}` },
-        body: JSON.stringify(body),
-      });
+    const patch = (body: unknown) => send('PATCH', '/api/auth/user', { accessToken: session.access_token, body });
     const updated = await patch({ full_name: 'Meta Person', transformation_goal: 'Sleep better', onboarding_completed_at: '2026-01-02T03:04:05.000Z' });
     expect(updated.status).toBe(200);
     expect(authUserSchema.parse(await updated.json()).user_metadata).toMatchObject({
@@ -270,47 +250,47 @@ describe('passwordless sign-in through the gateway', () => {
       expect(refused.status).toBe(400);
       expect(errorBodySchema.parse(await refused.json()).code).toBe('VALIDATION_FAILED');
     }
-    const { rows } = await db.query(`SELECT role, full_name FROM auth.users WHERE email = 'meta@example.com'`);
+    const { rows } = await db().query(`SELECT role, full_name FROM auth.users WHERE email = 'meta@example.com'`);
     expect(rows[0]).toEqual({ role: 'client', full_name: 'Meta Person' });
   });
 
   describe('auth.invite, as the leads-service calls it', () => {
-    let client: RedisStreamsClient;
-    let bus: ServiceBus;
-    beforeAll(async () => {
-      client = new RedisStreamsClient({
-        redisUrl: stack.env.REDIS_URL ?? '',
-        prefix: stack.env.BUS_PREFIX ?? '',
-        timeoutMs: 5000,
-        logger: createLogger('invite-test', 'silent'),
-      });
-      await client.connect();
-      bus = new ServiceBus(client);
-    });
-    afterAll(() => client.close());
-
     it('creates the user, e-mails a ditl-welcome link, and hands the link back in development mode', async () => {
-      const answer = await bus.request('auth.invite', { email: 'Approved@Example.com', role: 'coach', fullName: 'Ada Approved', next: 'ditl-welcome', approved: true });
+      const answer = await bus().request('auth.invite', { email: 'Approved@Example.com', role: 'client', fullName: 'Ada Approved', next: 'ditl-welcome', approved: true });
       expect(answer.developmentMode).toBe(true);
       const magicLink = new URL(answer.magicLink ?? '');
-      expect(magicLink.searchParams.get('next')).toBe('ditl-welcome');
-      expect(magicLink.searchParams.get('approved')).toBe('true');
-      const { rows } = await db.query(`SELECT id, role, full_name FROM auth.users WHERE email = 'approved@example.com'`);
-      expect(rows).toEqual([{ id: answer.userId, role: 'coach', full_name: 'Ada Approved' }]);
+      expect(magicLink.search).toBe('?next=ditl-welcome&approved=true');
+      expect(tokenOf(magicLink)).toMatch(/^[\w-]{43}$/);
+      const { rows } = await db().query(`SELECT id, role, full_name FROM auth.users WHERE email = 'approved@example.com'`);
+      expect(rows).toEqual([{ id: answer.userId, role: 'client', full_name: 'Ada Approved' }]);
 
       const { mail, link } = await waitForMail('approved@example.com');
       expect(mail.subject).toBe('You are approved: your sign-in link for The Spark');
       expect(link.toString()).toBe(magicLink.toString());
       const redeemed = await post('/api/auth/redeem', { token: tokenOf(link) });
       expect(redeemed.status).toBe(200);
-      expect(sessionSchema.parse(await redeemed.json()).user.user_metadata).toMatchObject({ role: 'coach', full_name: 'Ada Approved' });
+      expect(sessionSchema.parse(await redeemed.json()).user.user_metadata).toMatchObject({ role: 'client', full_name: 'Ada Approved' });
+    });
+
+    it('hands no link back for an account above client, even in development mode', async () => {
+      await createUser('dev-existing-coach@example.com', 'coach');
+      await createUser('dev-existing-admin@example.com', 'admin');
+      for (const invite of [
+        { email: 'dev-existing-coach@example.com', role: 'client' },
+        { email: 'dev-existing-admin@example.com', role: 'client' },
+        { email: 'dev-new-coach@example.com', role: 'coach' },
+      ] as const) {
+        const answer = await bus().request('auth.invite', invite);
+        expect(answer).toMatchObject({ developmentMode: true });
+        expect(answer.magicLink).toBeUndefined();
+      }
     });
 
     it('finds an existing user and never lowers an admin', async () => {
       const adminId = await createUser('boss@example.com', 'admin');
-      const answer = await bus.request('auth.invite', { email: 'boss@example.com', role: 'client' });
+      const answer = await bus().request('auth.invite', { email: 'boss@example.com', role: 'client' });
       expect(answer.userId).toBe(adminId);
-      const { rows } = await db.query(`SELECT role FROM auth.users WHERE email = 'boss@example.com'`);
+      const { rows } = await db().query(`SELECT role FROM auth.users WHERE email = 'boss@example.com'`);
       expect(rows[0].role).toBe('admin');
       await waitForMail('boss@example.com');
     });

@@ -14,11 +14,16 @@ export const uniqueEmail = (label: string) => `e2e+${label}-${Date.now()}-${rand
 /** A documentation-range address per caller, so per-IP rate limits never couple two tests. */
 export const uniqueIp = () => `198.51.100.${randomInt(1, 255)}, 203.0.113.${randomInt(1, 255)}`;
 
-export async function createUser(email: string, role: 'client' | 'coach' | 'admin'): Promise<string> {
-  pool ??= new Pool({ connectionString: e2eDatabaseUrl, max: 2 });
+export async function createUser(email: string, role: 'client' | 'coach' | 'admin', fullName: string | null = null): Promise<string> {
   const id = randomUUID();
-  await pool.query('INSERT INTO auth.users (id, email, role) VALUES ($1, $2, $3)', [id, email.toLowerCase(), role]);
+  await e2eDatabase().query('INSERT INTO auth.users (id, email, role, full_name) VALUES ($1, $2, $3, $4)', [id, email.toLowerCase(), role, fullName]);
   return id;
+}
+
+/** The e2e database, for what a test reads back. */
+export function e2eDatabase(): Pool {
+  pool ??= new Pool({ connectionString: e2eDatabaseUrl, max: 2 });
+  return pool;
 }
 
 export async function closeUsers(): Promise<void> {
@@ -35,7 +40,7 @@ export interface SignInEmail {
 export async function signInEmail(email: string): Promise<SignInEmail> {
   const mail = await waitForEmail((candidate) => sentTo(email)(candidate) && /sign-in link/i.test(candidate.subject));
   const text = mail.text ?? '';
-  const token = /[?&]token=([\w-]+)/.exec(text)?.[1];
+  const token = /[?&#]token=([\w-]+)/.exec(text)?.[1];
   const code = /code[^\d]*(\d{6})/i.exec(text)?.[1];
   if (!token || !code) throw new Error(`the sign-in e-mail to ${email} has no link or code:\n${text}`);
   return { token, code };

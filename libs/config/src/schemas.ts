@@ -77,9 +77,10 @@ export const authEnv = (env: Env) =>
   serviceEnv(env).extend({
     PUBLIC_URL: z.url().default('http://localhost:8080'),
     JWT_SECRET: secret(env, 'development-only-jwt-secret-change-me'),
-    // Development mode hands the invite's magic link back to the coach; never on in production.
+    // Hands an invited client's magic link back to the coach (the spec's developmentMode): off unless
+    // set, as `npm start` does for a local stack; refused in production.
     AUTH_DEVELOPMENT_MODE:
-      env.NODE_ENV === 'production' ? z.literal('false', { error: 'must be false in production' }).optional().transform(() => false) : z.stringbool().default(true),
+      env.NODE_ENV === 'production' ? z.literal('false', { error: 'must be false in production' }).optional().transform(() => false) : z.stringbool().default(false),
   });
 
 export const progressEnv = (env: Env) =>

@@ -12,13 +12,36 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 /** The httpOnly cookie that carries the rotating refresh token, scoped to the auth routes. */
 export const REFRESH_COOKIE_NAME = 'spark_refresh';
 export const REFRESH_COOKIE_PATH = '/api/auth';
+/** A session family ends this long after its sign-in, however often its refresh token rotates. */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
-/** The claims of an access JWT that the gateway reads (sub = user id). */
+/**
+ * Wrong sign-in codes an address may collect across all its codes before code sign-in is paused
+ * for it (whether or not it has an account), and for how long; a used sign-in link lifts the pause.
+ */
+export const CODE_GUESS_LIMIT = { failures: 10, hours: 24 } as const;
+
+/**
+ * Redis markers the auth-service writes and the gateway reads before any request that changes data
+ * (both under BUS_PREFIX): an ended session (by its `sid`, the value says why), and a user whose
+ * access tokens issued before a time (Unix seconds) are void. They live as long as an access token can.
+ */
+export const sessionEndReasons = ['signed-out', 'role-changed', 'token-reused'] as const;
+export type SessionEndReason = (typeof sessionEndReasons)[number];
+export const revokedSessionKey = (busPrefix: string, sessionId: string) => `${busPrefix}:auth:revoked-session:${sessionId}`;
+export const tokensVoidBeforeKey = (busPrefix: string, userId: string) => `${busPrefix}:auth:tokens-void-before:${userId}`;
+
+/**
+ * The claims of an access JWT that the gateway reads: sub = user id, sid = the session (refresh
+ * family) it belongs to, iat = when it was issued (Unix seconds). A token signed before sessions
+ * had ids carries no sid; it can still be voided by its user's marker.
+ */
 export const accessTokenClaimsSchema = z.object({
   sub: uuidSchema,
   email: z.string(),
   role: userRoleSchema,
+  sid: uuidSchema.optional(),
+  iat: z.number().int(),
 });
 export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
 
@@ -50,6 +73,12 @@ export const redeemCodeSchema = z
 /** Body of `POST /api/auth/redeem`: the link's token, or the e-mail plus the 6-digit code. */
 export const redeemRequestSchema = z.union([redeemTokenSchema, redeemCodeSchema]);
 export type RedeemRequest = z.input<typeof redeemRequestSchema>;
+
+/** Body of `POST /api/auth/link-info`: whose sign-in link this is, asked before the person spends it. */
+export const linkInfoRequestSchema = redeemTokenSchema;
+export type LinkInfoRequest = z.input<typeof linkInfoRequestSchema>;
+export const linkInfoResponseSchema = z.object({ email: z.string() });
+export type LinkInfo = z.infer<typeof linkInfoResponseSchema>;
 
 export const userMetadataSchema = z.object({
   full_name: z.string().nullable(),
@@ -102,10 +131,11 @@ export type UpdateUserRequest = z.input<typeof updateUserRequestSchema>;
 export const getUserRequestSchema = z.object({ userId: uuidSchema }).strict();
 export const updateUserBusRequestSchema = z.object({ userId: uuidSchema, changes: updateUserRequestSchema }).strict();
 
-/** Query of `GET /api/auth/users` (coach/admin): newest first, keyset-paginated. */
+/** Query of `GET /api/auth/users` (coach/admin): newest first, keyset-paginated, `search` = start of the e-mail. */
 export const listUsersRequestSchema = z
   .object({
     role: userRoleSchema.optional(),
+    search: textSchema().trim().toLowerCase().max(200).optional(),
     cursor: textSchema().max(200).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(50),
   })
@@ -113,6 +143,12 @@ export const listUsersRequestSchema = z
 export type ListUsersRequest = z.input<typeof listUsersRequestSchema>;
 export const userPageSchema = pageOf(authUserSchema);
 export type UserPage = z.infer<typeof userPageSchema>;
+
+/** Body of `PATCH /api/admin/users/:userId/role`: an admin gives a user another role. */
+export const setRoleBodySchema = z.object({ role: userRoleSchema }).strict();
+export type SetRoleBody = z.input<typeof setRoleBodySchema>;
+/** `auth.set-role`: the role change, with the admin who makes it. */
+export const setRoleRequestSchema = z.object({ actorId: uuidSchema, userId: uuidSchema, role: userRoleSchema }).strict();
 
 /** `auth.invite`: the leads-service creates the user of an approved lead and e-mails the link. */
 export const inviteRequestSchema = z
@@ -129,7 +165,7 @@ export type InviteRequest = z.input<typeof inviteRequestSchema>;
 export const inviteResponseSchema = z.object({
   userId: uuidSchema,
   developmentMode: z.boolean(),
-  /** Present only outside production, so a coach can copy it (the spec's developmentMode). */
+  /** Only with AUTH_DEVELOPMENT_MODE (never in production) and only for a client account, so a coach can copy it. */
   magicLink: z.url().optional(),
 });
 export type InviteResponse = z.infer<typeof inviteResponseSchema>;
@@ -141,4 +177,9 @@ export const magicLinkJobSchema = z.object({
   code: textSchema().regex(/^\d{6}$/),
   expiresAt: isoDateTimeSchema,
   purpose: z.enum(['sign-in', 'invite']),
+});
+
+/** The `code-sign-in-locked` mail job: code sign-in for the owner's address was just paused. */
+export const codeSignInLockedJobSchema = z.object({
+  email: emailSchema,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { magicLinkJobSchema } from './auth';
+import { codeSignInLockedJobSchema, magicLinkJobSchema } from './auth';
 import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
 import { ditlReadyJobSchema, generateDitlJobSchema } from './ditl';
 import { investorEmailJobSchema } from './investors';
@@ -36,6 +36,7 @@ export const mailJobs = {
   'magic-link': magicLinkJobSchema,
   'ditl-ready': ditlReadyJobSchema,
   'investor-email': investorEmailJobSchema,
+  'code-sign-in-locked': codeSignInLockedJobSchema,
 } as const;
 
 /** The DITL worker's queue: one job per generation (job id = the outbox row id). */

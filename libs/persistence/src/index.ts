@@ -1,2 +1,3 @@
 export * from './data-source';
 export * from './keyset';
+export * from './like';

@@ -1,5 +1,15 @@
 import { CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateAuth1763800000100 } from './1763800000100-create-auth';
 import { CreateAuditEvents1763800000190 } from './1763800000190-create-audit-events';
+import { CodeGuesses1764000000100 } from './1764000000100-code-guesses';
+import { AbsoluteSessionLifetime1764000000200 } from './1764000000200-absolute-session-lifetime';
+import { UserEmailPrefixIndex1764000000300 } from './1764000000300-user-email-prefix-index';
 
-export const authMigrations = [CreateOutbox1763800000000, CreateAuth1763800000100, CreateAuditEvents1763800000190];
+export const authMigrations = [
+  CreateOutbox1763800000000,
+  CreateAuth1763800000100,
+  CreateAuditEvents1763800000190,
+  CodeGuesses1764000000100,
+  AbsoluteSessionLifetime1764000000200,
+  UserEmailPrefixIndex1764000000300,
+];

@@ -41,10 +41,10 @@ export class SessionIssuer {
     };
   }
 
-  /** The session JSON for `user`, with the refresh token that was stored for it. */
-  session(user: UserRow, refresh: PendingRefreshToken): IssuedSession {
+  /** The session JSON for `user`, with the refresh token that was stored for it in family `sessionId`. */
+  session(user: UserRow, refresh: PendingRefreshToken, sessionId: string): IssuedSession {
     const issuedAt = Math.floor(this.now().getTime() / 1000);
-    const claims: AccessTokenClaims & { iat: number } = { sub: user.id, email: user.email, role: user.role, iat: issuedAt };
+    const claims: AccessTokenClaims = { sub: user.id, email: user.email, role: user.role, sid: sessionId, iat: issuedAt };
     const accessToken = this.jwt.sign(claims, {
       expiresIn: ACCESS_TOKEN_TTL_SECONDS,
       issuer: ACCESS_TOKEN_ISSUER,

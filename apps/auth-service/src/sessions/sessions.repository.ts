@@ -5,47 +5,56 @@ export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Spends a live refresh token and adds its successor to the same family, in one statement;
-   * returns the user, or undefined when the token is unknown, spent, revoked or expired.
+   * Spends a live refresh token and adds its successor to the same family, in one statement; the
+   * successor expires when the spent one does, so a family ends when its sign-in's token would have.
+   * Returns the user and the family, or undefined when the token is unknown, spent, revoked or expired.
    */
-  async rotate(tokenHash: Buffer, next: { id: string; tokenHash: Buffer; expiresAt: Date }): Promise<UserRow | undefined> {
-    const rows: UserRow[] = await this.dataSource.query(
+  async rotate(tokenHash: Buffer, next: { id: string; tokenHash: Buffer }): Promise<{ user: UserRow; familyId: string } | undefined> {
+    const rows: (UserRow & { family_id: string })[] = await this.dataSource.query(
       `WITH spent AS (
          UPDATE auth.refresh_tokens SET used_at = now()
          WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-         RETURNING family_id, user_id
+         RETURNING family_id, user_id, expires_at
        ), fresh AS (
          INSERT INTO auth.refresh_tokens (id, family_id, user_id, token_hash, expires_at)
-         SELECT $2::uuid, family_id, user_id, $3::bytea, $4::timestamptz FROM spent
-         RETURNING user_id
+         SELECT $2::uuid, family_id, user_id, $3::bytea, expires_at FROM spent
+         RETURNING family_id, user_id
        )
-       SELECT ${userColumns} FROM auth.users WHERE id = (SELECT user_id FROM fresh)`,
-      [tokenHash, next.id, next.tokenHash, next.expiresAt],
+       SELECT ${userColumns}, fresh.family_id FROM auth.users JOIN fresh ON fresh.user_id = users.id`,
+      [tokenHash, next.id, next.tokenHash],
     );
-    return rows[0];
+    const row = rows[0];
+    if (!row) return undefined;
+    const { family_id: familyId, ...user } = row;
+    return { user, familyId };
   }
 
   /**
    * Reuse detection: when the presented token was already spent, someone else holds a copy, so
-   * every token of its family is revoked. Returns whether that happened.
+   * every token of its family is revoked. Returns the family when that happened.
    */
-  async revokeFamilyIfSpent(tokenHash: Buffer): Promise<boolean> {
-    const rows: [unknown[], number] = await this.dataSource.query(
+  async revokeFamilyIfSpent(tokenHash: Buffer): Promise<string | undefined> {
+    const rows: [{ family_id: string }[], number] = await this.dataSource.query(
       `UPDATE auth.refresh_tokens SET revoked_at = now()
        WHERE family_id = (SELECT family_id FROM auth.refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL)
          AND revoked_at IS NULL
-       RETURNING 1`,
+       RETURNING family_id`,
       [tokenHash],
     );
-    return rows[1] > 0;
+    return rows[0][0]?.family_id;
   }
 
-  /** Sign-out: revokes the whole family of the presented token (a no-op for an unknown one). */
-  async revokeFamily(tokenHash: Buffer): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE auth.refresh_tokens SET revoked_at = now()
-       WHERE family_id = (SELECT family_id FROM auth.refresh_tokens WHERE token_hash = $1) AND revoked_at IS NULL`,
+  /** Sign-out: revokes the whole family of the presented token; returns it (undefined for an unknown token). */
+  async revokeFamily(tokenHash: Buffer): Promise<string | undefined> {
+    const rows: { family_id: string }[] = await this.dataSource.query(
+      `WITH family AS (SELECT family_id FROM auth.refresh_tokens WHERE token_hash = $1),
+       revoked AS (
+         UPDATE auth.refresh_tokens SET revoked_at = now()
+         WHERE family_id = (SELECT family_id FROM family) AND revoked_at IS NULL
+       )
+       SELECT family_id FROM family`,
       [tokenHash],
     );
+    return rows[0]?.family_id;
   }
 }

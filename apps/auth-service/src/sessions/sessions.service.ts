@@ -2,29 +2,34 @@ import type { IssuedSession, PayloadOf } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
 import { hashToken } from '../sign-in/secrets';
 import type { SessionIssuer } from './session-issuer';
+import type { SessionRevocations } from './session-revocations';
 import type { SessionsRepository } from './sessions.repository';
 
 export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly issuer: SessionIssuer,
+    private readonly revocations: SessionRevocations,
   ) {}
 
   /** Rotates the refresh token; a spent one revokes its family (someone replayed it). */
   async refresh({ refreshToken }: PayloadOf<'auth.refresh'>): Promise<IssuedSession> {
     const presented = hashToken(refreshToken);
     const next = this.issuer.newRefreshToken();
-    const user = await this.sessions.rotate(presented, next);
-    if (user) return this.issuer.session(user, next);
+    const rotated = await this.sessions.rotate(presented, next);
+    if (rotated) return this.issuer.session(rotated.user, next, rotated.familyId);
     const reused = await this.sessions.revokeFamilyIfSpent(presented);
+    if (reused) await this.revocations.sessionsEnded([reused], 'token-reused');
     throw new DomainError(
       'UNAUTHENTICATED',
       reused ? 'This session was ended because its refresh token was used twice. Please sign in again.' : 'Your session has ended. Please sign in again.',
     );
   }
 
+  /** Ends the cookie's session: its refresh tokens at once, and its access tokens for every change of data. */
   async signOut({ refreshToken }: PayloadOf<'auth.sign-out'>): Promise<{ signedOut: true }> {
-    await this.sessions.revokeFamily(hashToken(refreshToken));
+    const familyId = await this.sessions.revokeFamily(hashToken(refreshToken));
+    if (familyId) await this.revocations.sessionsEnded([familyId], 'signed-out');
     return { signedOut: true };
   }
 }

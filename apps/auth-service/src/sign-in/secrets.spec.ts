@@ -22,10 +22,10 @@ describe('sign-in secrets', () => {
     expect(hash.equals(hashSignInCode('secret', 'b@example.com', '123456'))).toBe(false);
   });
 
-  it('builds the /magic-link-auth link with next and approved only when given', () => {
-    expect(magicLinkUrl('https://spark.example/', 'tok', undefined, false)).toBe('https://spark.example/magic-link-auth?token=tok');
+  it('builds the /magic-link-auth link with the token in the fragment, next and approved only when given', () => {
+    expect(magicLinkUrl('https://spark.example/', 'tok', undefined, false)).toBe('https://spark.example/magic-link-auth#token=tok');
     expect(magicLinkUrl('http://localhost:8080', 'tok', 'ditl-welcome', true)).toBe(
-      'http://localhost:8080/magic-link-auth?token=tok&next=ditl-welcome&approved=true',
+      'http://localhost:8080/magic-link-auth?next=ditl-welcome&approved=true#token=tok',
     );
   });
 });

@@ -15,11 +15,15 @@ export const newSignInCode = () => String(randomInt(0, 1_000_000)).padStart(6, '
 export const hashSignInCode = (pepper: string, email: string, code: string) =>
   createHmac('sha256', pepper).update(`${email}\n${code}`).digest();
 
-/** The link the e-mail carries; the SPA posts its token, so opening it spends nothing. */
+/**
+ * The link the e-mail carries. The token travels in the fragment, which browsers send to no server
+ * and put in no Referer, so it stays out of request logs and proxies; the page reads it and spends
+ * it only when the person confirms.
+ */
 export function magicLinkUrl(publicUrl: string, token: string, next: string | undefined, approved: boolean): string {
   const url = new URL('/magic-link-auth', publicUrl);
-  url.searchParams.set('token', token);
   if (next) url.searchParams.set('next', next);
   if (approved) url.searchParams.set('approved', 'true');
+  url.hash = new URLSearchParams({ token }).toString();
   return url.toString();
 }

@@ -1,4 +1,4 @@
-import type { UserRole } from '@spark/contracts';
+import { CODE_GUESS_LIMIT, type UserRole } from '@spark/contracts';
 import { type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
 import type { DataSource } from 'typeorm';
 import { type UserRow, userColumns } from '../users/users.repository';
@@ -19,16 +19,33 @@ export interface NewRefreshToken {
   expiresAt: Date;
 }
 
-export type CodeAttempt =
-  | { outcome: 'no-open-code' }
-  | { outcome: 'wrong-code'; attemptsLeft: number }
-  | { outcome: 'signed-in'; user: UserRow };
+/** A refused guess does not say why (wrong, no open code, unknown address, paused): all look alike. */
+export type CodeAttempt = { outcome: 'refused'; ownerTold: boolean } | { outcome: 'signed-in'; user: UserRow };
 
 export const MAX_CODE_ATTEMPTS = 5;
 
+// The address's row in auth.code_guesses; computed in SQL, so a used link can find it too.
+const guessedAddress = (param: string) => `sha256(convert_to(${param}::text, 'UTF8'))`;
+const guessWindow = `interval '${CODE_GUESS_LIMIT.hours} hours'`;
+
+/** Takes (and locks) the address's row, starting a new window when the last one passed. */
+const takeGuessRowSql = `
+  INSERT INTO auth.code_guesses (email_hash, resets_at) VALUES (${guessedAddress('$1')}, now() + ${guessWindow})
+  ON CONFLICT (email_hash) DO UPDATE SET
+    failures = CASE WHEN code_guesses.resets_at > now() THEN code_guesses.failures ELSE 0 END,
+    resets_at = CASE WHEN code_guesses.resets_at > now() THEN code_guesses.resets_at ELSE EXCLUDED.resets_at END
+  RETURNING failures`;
+
+// A few rows of other addresses whose window passed, never waiting for a row another guess holds.
+const pruneSql = `
+  DELETE FROM auth.code_guesses WHERE email_hash IN (
+    SELECT email_hash FROM auth.code_guesses WHERE resets_at < now() AND email_hash <> ${guessedAddress('$1')}
+    LIMIT 2 FOR UPDATE SKIP LOCKED)`;
+
 /**
- * Issues the link of the user the `target` CTE yields (one `id` column, or no row), voids the
- * e-mail's older open links and writes the e-mail job, all in one statement.
+ * Issues the link of the user the `target` CTE yields (its `id` and any other columns, or no row),
+ * voids the e-mail's older open links and writes the e-mail job, all in one statement; answers
+ * the target's columns and `user_id`.
  */
 const issueSql = (target: string, firstParam: number) => `
   WITH target AS (${target}),
@@ -42,7 +59,7 @@ const issueSql = (target: string, firstParam: number) => `
     RETURNING user_id
   ),
   jobs AS (${outboxInsertSql('auth', firstParam + 4)} WHERE EXISTS (SELECT 1 FROM link))
-  SELECT user_id FROM link`;
+  SELECT target.*, link.user_id FROM link JOIN target ON target.id = link.user_id`;
 
 const linkParams = (link: NewMagicLink, jobs: readonly JobRequest[]) => [link.id, link.tokenHash, link.codeHash, link.expiresAt, ...outboxRows(jobs)];
 
@@ -56,47 +73,70 @@ const refreshParams = (token: NewRefreshToken) => [token.id, token.familyId, tok
 export class SignInRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Issues a link for an existing user; returns the user id, or undefined (and writes nothing) for an unknown e-mail. */
+  /**
+   * Issues a link for an existing user; returns the user id, or undefined (and writes nothing) for
+   * an unknown e-mail. A known address's commit does not wait for the WAL flush (set_config is
+   * evaluated for the found user only): an unknown address writes nothing, and a flush wait would
+   * make a known one measurably slower. A crash in that instant loses the link, and the person asks again.
+   */
   async issueForExistingUser(link: NewMagicLink, jobs: readonly JobRequest[]): Promise<string | undefined> {
     const rows: { user_id: string }[] = await this.dataSource.query(
-      issueSql(`SELECT id FROM auth.users WHERE email = $1`, 2),
+      issueSql(`SELECT id FROM auth.users WHERE email = $1 AND set_config('synchronous_commit', 'off', true) = 'off'`, 2),
       [link.email, ...linkParams(link, jobs)],
     );
     return rows[0]?.user_id;
   }
 
   /**
-   * Creates the invited user, or finds it and raises its role when the invite's is higher
-   * (a role is never lowered by an invite, so an admin stays admin), then issues the link.
+   * Creates the invited user with the invite's role, or finds it and keeps its role (an invite
+   * never changes one; an admin does that explicitly), then issues the link. Returns the user and
+   * the role the account has.
    */
-  async inviteAndIssue(user: { id: string; role: UserRole; fullName: string | null }, link: NewMagicLink, jobs: readonly JobRequest[]): Promise<string> {
-    const rows: { user_id: string }[] = await this.dataSource.query(
+  async inviteAndIssue(
+    user: { id: string; role: UserRole; fullName: string | null },
+    link: NewMagicLink,
+    jobs: readonly JobRequest[],
+  ): Promise<{ userId: string; role: UserRole }> {
+    const rows: { user_id: string; role: UserRole }[] = await this.dataSource.query(
       issueSql(
         `INSERT INTO auth.users (id, email, role, full_name) VALUES ($2, $1, $3, $4)
-         ON CONFLICT (email) DO UPDATE SET
-           role = CASE WHEN users.role = 'admin' OR (users.role = 'coach' AND EXCLUDED.role = 'client') THEN users.role ELSE EXCLUDED.role END,
-           full_name = COALESCE(users.full_name, EXCLUDED.full_name)
-         RETURNING id`,
+         ON CONFLICT (email) DO UPDATE SET full_name = COALESCE(users.full_name, EXCLUDED.full_name)
+         RETURNING id, role`,
         5,
       ),
       [link.email, user.id, user.role, user.fullName, ...linkParams(link, jobs)],
     );
-    const userId = rows[0]?.user_id;
-    if (!userId) throw new Error(`invite of ${link.email} issued no link`);
-    return userId;
+    const invited = rows[0];
+    if (!invited) throw new Error(`invite of ${link.email} issued no link`);
+    return { userId: invited.user_id, role: invited.role };
+  }
+
+  /** The address of an open (unused, unexpired) link, without spending it. */
+  async findOpenLink(tokenHash: Buffer): Promise<string | undefined> {
+    const rows: { email: string }[] = await this.dataSource.query(
+      `SELECT email FROM auth.magic_links WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()`,
+      [tokenHash],
+    );
+    return rows[0]?.email;
   }
 
   /**
    * Spends a link's token and starts a session family in one statement. Exactly one of any number
-   * of concurrent redemptions gets the row: the others find used_at already set.
+   * of concurrent redemptions gets the row: the others find used_at already set. A used link proves
+   * the mailbox, so it also clears the address's wrong codes (and a pause); it skips the row while a
+   * code guess holds it, rather than wait for it (guesses take that row first, then the link's).
    */
   async redeemToken(tokenHash: Buffer, refresh: NewRefreshToken): Promise<UserRow | undefined> {
     const rows: UserRow[] = await this.dataSource.query(
       `WITH spent AS (
          UPDATE auth.magic_links SET used_at = now()
          WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
-         RETURNING user_id
-       ), fresh AS (${startFamilySql('spent', 2)})
+         RETURNING user_id, email
+       ), fresh AS (${startFamilySql('spent', 2)}),
+       forgiven AS (
+         DELETE FROM auth.code_guesses WHERE email_hash IN (
+           SELECT email_hash FROM auth.code_guesses WHERE email_hash = ${guessedAddress('(SELECT email FROM spent)')} FOR UPDATE SKIP LOCKED)
+       )
        SELECT ${userColumns} FROM auth.users WHERE id = (SELECT user_id FROM fresh)`,
       [tokenHash, ...refreshParams(refresh)],
     );
@@ -104,32 +144,54 @@ export class SignInRepository {
   }
 
   /**
-   * One guess at the code of the e-mail's open link, as one statement: the row lock serialises
-   * guesses, so parallel guessing gets no more than MAX_CODE_ATTEMPTS tries either.
+   * One guess at the code of the e-mail's open link. Every guess at an address, with or without an
+   * account, first takes the address's row in auth.code_guesses and keeps it to the end of its
+   * transaction, so guesses at one address run one at a time: parallel guessing gets no more tries
+   * than sequential guessing, per code (MAX_CODE_ATTEMPTS) or per address (CODE_GUESS_LIMIT). Known
+   * and unknown addresses run the same statements. The guess that reaches the limit writes the
+   * owner's `lockout` e-mail, if the address has an account.
    */
-  async redeemCode(email: string, codeHash: Buffer, refresh: NewRefreshToken): Promise<CodeAttempt> {
-    const rows: (Partial<UserRow> & { matched: boolean; code_attempts: number })[] = await this.dataSource.query(
-      `WITH attempt AS (
-         UPDATE auth.magic_links m SET
-           code_attempts = m.code_attempts + CASE WHEN m.code_hash = $2 THEN 0 ELSE 1 END,
-           used_at = CASE WHEN m.code_hash = $2 THEN now() END
-         WHERE m.id = (
-             SELECT id FROM auth.magic_links
-             WHERE email = $1 AND used_at IS NULL AND expires_at > now() AND code_attempts < ${MAX_CODE_ATTEMPTS}
-             ORDER BY created_at DESC LIMIT 1)
-           AND m.used_at IS NULL AND m.expires_at > now() AND m.code_attempts < ${MAX_CODE_ATTEMPTS}
-         RETURNING m.user_id, m.used_at IS NOT NULL AS matched, m.code_attempts
-       ), fresh AS (${startFamilySql('attempt WHERE matched', 3)})
-       SELECT attempt.matched, attempt.code_attempts, ${userColumns
-         .split(', ')
-         .map((column) => `u.${column}`)
-         .join(', ')}
-       FROM attempt LEFT JOIN fresh ON true LEFT JOIN auth.users u ON u.id = fresh.user_id`,
-      [email, codeHash, ...refreshParams(refresh)],
-    );
-    const row = rows[0];
-    if (!row) return { outcome: 'no-open-code' };
-    if (!row.matched) return { outcome: 'wrong-code', attemptsLeft: MAX_CODE_ATTEMPTS - row.code_attempts };
-    return { outcome: 'signed-in', user: row as UserRow };
+  async redeemCode(email: string, codeHash: Buffer, refresh: NewRefreshToken, lockout: JobRequest): Promise<CodeAttempt> {
+    return this.dataSource.transaction(async (manager) => {
+      const [guesses] = (await manager.query(takeGuessRowSql, [email])) as { failures: number }[];
+      if ((guesses?.failures ?? 0) >= CODE_GUESS_LIMIT.failures) return { outcome: 'refused', ownerTold: false };
+      const [user] = (await manager.query(
+        `WITH attempt AS (
+           UPDATE auth.magic_links m SET
+             code_attempts = m.code_attempts + CASE WHEN m.code_hash = $2 THEN 0 ELSE 1 END,
+             used_at = CASE WHEN m.code_hash = $2 THEN now() END
+           WHERE m.id = (
+               SELECT id FROM auth.magic_links
+               WHERE email = $1 AND used_at IS NULL AND expires_at > now() AND code_attempts < ${MAX_CODE_ATTEMPTS}
+               ORDER BY created_at DESC LIMIT 1)
+             AND m.used_at IS NULL AND m.expires_at > now() AND m.code_attempts < ${MAX_CODE_ATTEMPTS}
+           RETURNING m.user_id, m.used_at IS NOT NULL AS matched
+         ), fresh AS (${startFamilySql('attempt WHERE matched', 3)})
+         SELECT ${userColumns} FROM auth.users WHERE id = (SELECT user_id FROM fresh)`,
+        [email, codeHash, ...refreshParams(refresh)],
+      )) as UserRow[];
+      if (user) {
+        await manager.query(`WITH pruned AS (${pruneSql}) DELETE FROM auth.code_guesses WHERE email_hash = ${guessedAddress('$1')}`, [email]);
+        return { outcome: 'signed-in', user };
+      }
+      const [counted] = (await manager.query(
+        `WITH pruned AS (${pruneSql}),
+         counted AS (
+           UPDATE auth.code_guesses SET
+             failures = failures + 1,
+             resets_at = CASE WHEN failures + 1 >= $2 THEN now() + ${guessWindow} ELSE resets_at END
+           WHERE email_hash = ${guessedAddress('$1')}
+           RETURNING failures
+         ),
+         told AS (
+           ${outboxInsertSql('auth', 3)}
+           WHERE (SELECT failures FROM counted) = $2 AND EXISTS (SELECT 1 FROM auth.users WHERE email = $1)
+           RETURNING 1
+         )
+         SELECT EXISTS (SELECT 1 FROM told) AS owner_told`,
+        [email, CODE_GUESS_LIMIT.failures, ...outboxRows([lockout])],
+      )) as { owner_told: boolean }[];
+      return { outcome: 'refused', ownerTold: counted?.owner_told ?? false };
+    });
   }
 }

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { InviteResponse, IssuedSession, MagicLinkResponse, PayloadOf } from '@spark/contracts';
+import type { InviteResponse, IssuedSession, LinkInfo, MagicLinkResponse, PayloadOf } from '@spark/contracts';
 import type { JobRequest, OutboxRelay } from '@spark/jobs';
 import { DomainError } from '@spark/messaging';
 import type { SessionIssuer } from '../sessions/session-issuer';
 import type { MailCooldown } from './mail-cooldown';
 import { hashSignInCode, hashToken, magicLinkUrl, newOpaqueToken, newSignInCode } from './secrets';
-import { MAX_CODE_ATTEMPTS, type NewMagicLink, type SignInRepository } from './sign-in.repository';
+import type { NewMagicLink, SignInRepository } from './sign-in.repository';
 
 export const MAGIC_LINK_TTL_MS = 3600_000;
 
@@ -26,6 +26,13 @@ interface PreparedLink {
 }
 
 const invalidLink = () => new DomainError('UNAUTHENTICATED', 'This sign-in link is invalid, already used or expired. Please request a new one.');
+
+/**
+ * The one answer to every refused code, whatever the reason (wrong, none open, unknown address,
+ * expired, paused after too many wrong codes), so it tells nobody which addresses have an account.
+ */
+export const CODE_REFUSED =
+  'That code did not work. Codes expire after an hour and stop working after several wrong tries: use the link in your latest sign-in e-mail, or request a new one.';
 
 export class SignInService {
   private readonly now: () => Date;
@@ -50,13 +57,28 @@ export class SignInService {
     return { message: MAGIC_LINK_ACCEPTED };
   }
 
-  /** An approved lead becomes a user and gets a link that continues to ditl-welcome. */
+  /**
+   * An approved lead becomes a user and gets a link that continues to ditl-welcome. In development
+   * mode the link comes back to the coach too, but only for a client account: a coach must never
+   * be handed a way into a coach's or an admin's account.
+   */
   async invite(request: PayloadOf<'auth.invite'>): Promise<InviteResponse> {
     const prepared = this.prepare(request.email, request.next, request.approved === true, 'invite');
-    const userId = await this.repository.inviteAndIssue({ id: randomUUID(), role: request.role, fullName: request.fullName ?? null }, prepared.link, [prepared.job]);
+    const invited = await this.repository.inviteAndIssue({ id: randomUUID(), role: request.role, fullName: request.fullName ?? null }, prepared.link, [prepared.job]);
     this.outbox.kick();
-    const developmentMode = this.options.developmentMode;
-    return developmentMode ? { userId, developmentMode, magicLink: prepared.url } : { userId, developmentMode };
+    const { developmentMode } = this.options;
+    const echoLink = developmentMode && invited.role === 'client';
+    return echoLink ? { userId: invited.userId, developmentMode, magicLink: prepared.url } : { userId: invited.userId, developmentMode };
+  }
+
+  /**
+   * Whose an open link is, so the page can ask that person to confirm before anything is spent:
+   * a mail scanner opening the link signs nobody in. A link that does not work says only that.
+   */
+  async linkInfo({ token }: PayloadOf<'auth.link-info'>): Promise<LinkInfo> {
+    const email = await this.repository.findOpenLink(hashToken(token));
+    if (!email) throw invalidLink();
+    return { email };
   }
 
   async redeem(request: PayloadOf<'auth.redeem'>): Promise<IssuedSession> {
@@ -65,22 +87,13 @@ export class SignInService {
     if ('token' in request) {
       const user = await this.repository.redeemToken(hashToken(request.token), started);
       if (!user) throw invalidLink();
-      return this.issuer.session(user, refresh);
+      return this.issuer.session(user, refresh, started.familyId);
     }
-    const attempt = await this.repository.redeemCode(request.email, hashSignInCode(this.options.codePepper, request.email, request.code), started);
-    switch (attempt.outcome) {
-      case 'signed-in':
-        return this.issuer.session(attempt.user, refresh);
-      case 'wrong-code':
-        throw new DomainError(
-          'UNAUTHENTICATED',
-          attempt.attemptsLeft > 0
-            ? `That code is not right. ${attempt.attemptsLeft} ${attempt.attemptsLeft === 1 ? 'try' : 'tries'} left.`
-            : `That code is not right, and after ${MAX_CODE_ATTEMPTS} wrong tries it no longer works. Please request a new link.`,
-        );
-      case 'no-open-code':
-        throw new DomainError('UNAUTHENTICATED', 'This code is invalid, already used or expired. Please request a new link.');
-    }
+    const lockout: JobRequest = { queue: 'mail', name: 'code-sign-in-locked', data: { email: request.email } };
+    const attempt = await this.repository.redeemCode(request.email, hashSignInCode(this.options.codePepper, request.email, request.code), started, lockout);
+    if (attempt.outcome === 'signed-in') return this.issuer.session(attempt.user, refresh, started.familyId);
+    if (attempt.ownerTold) this.outbox.kick();
+    throw new DomainError('UNAUTHENTICATED', CODE_REFUSED);
   }
 
   private prepare(email: string, next: string | undefined, approved: boolean, purpose: 'sign-in' | 'invite'): PreparedLink {

@@ -1,6 +1,7 @@
 import type { UserRole } from '@spark/contracts';
-import { type KeysetPosition } from '@spark/persistence';
+import { escapeLike, type KeysetPosition } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
+import { LIVE_ACCESS_WINDOW_SECONDS } from '../sessions/session-revocations';
 
 export interface UserRow {
   id: string;
@@ -21,6 +22,10 @@ export interface OwnMetadataChanges {
   onboarding_completed_at?: string | null;
   transformation_goal?: string | null;
 }
+
+export type RoleChange =
+  | { outcome: 'actor-not-admin' | 'user-not-found' | 'last-admin' }
+  | { outcome: 'unchanged' | 'changed'; user: UserRow };
 
 export class UsersRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -51,14 +56,18 @@ export class UsersRepository {
     return rows[0][0];
   }
 
-  /** One page, newest first, after `after` when given; `limit + 1` rows tell whether more exist. */
-  async listNewest(role: UserRole | undefined, after: KeysetPosition | undefined, limit: number): Promise<UserRow[]> {
+  /**
+   * One page, newest first, after `after` when given, of the users whose e-mail starts with
+   * `emailPrefix` when given; `limit + 1` rows tell whether more exist.
+   */
+  async listNewest(filter: { role?: UserRole; emailPrefix?: string }, after: KeysetPosition | undefined, limit: number): Promise<UserRow[]> {
     return this.dataSource.query(
       `SELECT ${userColumns} FROM auth.users
        WHERE ($1::text IS NULL OR role = $1)
          AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+         AND ($5::text IS NULL OR email LIKE $5)
        ORDER BY created_at DESC, id DESC LIMIT $4`,
-      [role ?? null, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+      [filter.role ?? null, after?.createdAt ?? null, after?.id ?? null, limit + 1, filter.emailPrefix ? `${escapeLike(filter.emailPrefix)}%` : null],
     );
   }
 
@@ -76,5 +85,47 @@ export class UsersRepository {
     const row = rows[0];
     if (!row) throw new Error(`upsert of ${user.email} returned no row`);
     return row;
+  }
+
+  /**
+   * Gives `userId` the role `role` on behalf of `actorId`, who must be an admin now, in one
+   * transaction that locks the actor, the user and every admin (in id order, so concurrent changes
+   * cannot deadlock): two admins demoting each other at once leave one admin, never none. A change
+   * revokes every refresh token of the user; `beforeCommit` gets the families whose access tokens
+   * may still live (a token of theirs is recent) and runs while the rows are still locked, so no
+   * refresh can mint a token with the old role after it.
+   */
+  async setRole(actorId: string, userId: string, role: UserRole, beforeCommit: (liveFamilies: string[]) => Promise<void>): Promise<RoleChange> {
+    return this.dataSource.transaction(async (manager) => {
+      const locked = (await manager.query(
+        `SELECT id, role FROM auth.users WHERE id IN ($1, $2) OR role = 'admin' ORDER BY id FOR UPDATE`,
+        [actorId, userId],
+      )) as { id: string; role: UserRole }[];
+      const admins = locked.filter((row) => row.role === 'admin');
+      const target = locked.find((row) => row.id === userId);
+      if (!admins.some((row) => row.id === actorId)) return { outcome: 'actor-not-admin' };
+      if (!target) return { outcome: 'user-not-found' };
+      if (target.role !== role && target.role === 'admin' && admins.length === 1) return { outcome: 'last-admin' };
+      if (target.role === role) {
+        const [unchanged] = (await manager.query(`SELECT ${userColumns} FROM auth.users WHERE id = $1`, [userId])) as UserRow[];
+        return unchanged ? { outcome: 'unchanged', user: unchanged } : { outcome: 'user-not-found' };
+      }
+      const rows = (await manager.query(
+        `WITH revoked AS (
+           UPDATE auth.refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING family_id, created_at
+         ), changed AS (
+           UPDATE auth.users SET role = $2 WHERE id = $1 RETURNING ${userColumns}
+         )
+         SELECT changed.*, ARRAY(
+           SELECT DISTINCT family_id FROM revoked WHERE created_at > now() - make_interval(secs => $3)
+         ) AS live_families FROM changed`,
+        [userId, role, LIVE_ACCESS_WINDOW_SECONDS],
+      )) as (UserRow & { live_families: string[] })[];
+      const changed = rows[0];
+      if (!changed) return { outcome: 'user-not-found' };
+      const { live_families: liveFamilies, ...user } = changed;
+      await beforeCommit(liveFamilies);
+      return { outcome: 'changed', user };
+    });
   }
 }

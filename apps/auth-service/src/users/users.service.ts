@@ -1,6 +1,7 @@
 import type { AuthUser, PayloadOf, UserPage } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
 import { decodeCursor, encodeCursor } from '@spark/persistence';
+import type { SessionRevocations } from '../sessions/session-revocations';
 import type { UserRow, UsersRepository } from './users.repository';
 
 export function toAuthUser(row: UserRow): AuthUser {
@@ -21,7 +22,10 @@ export function toAuthUser(row: UserRow): AuthUser {
 const userGone = () => new DomainError('UNAUTHENTICATED', 'This account no longer exists.');
 
 export class UsersService {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly revocations: SessionRevocations,
+  ) {}
 
   async get({ userId }: PayloadOf<'auth.get-user'>): Promise<AuthUser> {
     const row = await this.users.findById(userId);
@@ -39,12 +43,31 @@ export class UsersService {
   async list(request: PayloadOf<'auth.list-users'>): Promise<UserPage> {
     const after = decodeCursor(request.cursor);
     if (request.cursor && !after) throw new DomainError('VALIDATION_FAILED', 'The cursor is not valid.', { fieldErrors: { cursor: ['Invalid cursor'] } });
-    const rows = await this.users.listNewest(request.role, after, request.limit);
+    const rows = await this.users.listNewest({ role: request.role, emailPrefix: request.search || undefined }, after, request.limit);
     const page = rows.slice(0, request.limit);
     const last = page.at(-1);
     return {
       items: page.map(toAuthUser),
       nextCursor: rows.length > request.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
     };
+  }
+
+  /**
+   * An admin's explicit role change. The user's sessions end at once: refresh tokens are revoked,
+   * and their access tokens no longer change data (the gateway reads the marker).
+   */
+  async setRole({ actorId, userId, role }: PayloadOf<'auth.set-role'>): Promise<AuthUser> {
+    const change = await this.users.setRole(actorId, userId, role, (liveFamilies) => this.revocations.roleChanged(userId, liveFamilies));
+    switch (change.outcome) {
+      case 'actor-not-admin':
+        throw new DomainError('FORBIDDEN', 'Only an admin may change roles.');
+      case 'user-not-found':
+        throw new DomainError('NOT_FOUND', 'This user does not exist.');
+      case 'last-admin':
+        throw new DomainError('CONFLICT', 'You are the last admin. Make someone else an admin before you change your own role.');
+      case 'unchanged':
+      case 'changed':
+        return toAuthUser(change.user);
+    }
   }
 }

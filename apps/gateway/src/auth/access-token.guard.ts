@@ -2,10 +2,11 @@ import { createSecretKey } from 'node:crypto';
 import { type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, accessTokenClaimsSchema, type UserRole } from '@spark/contracts';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, type AccessTokenClaims, accessTokenClaimsSchema, type UserRole } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
 import { IS_PUBLIC, REQUIRED_ROLES } from './auth.decorators';
+import type { SessionRevocationCheck } from './session-revocation-check';
 
 /** Who is calling, as the verified access token says. */
 export interface AuthenticatedUser {
@@ -18,15 +19,20 @@ export type AuthenticatedRequest = FastifyRequest & { user: AuthenticatedUser };
 
 const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', message);
 
+// Reads: a signed-out token may still read until it expires (at most the access token's lifetime).
+const readOnlyMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * The gateway's one door: denies every route (401) unless it is @Public() or carries a valid
- * access JWT (signature, expiry, issuer and audience checked), and enforces @Roles() (403).
+ * access JWT (signature, expiry, issuer and audience checked), refuses a signed-out or out-of-date
+ * token on every request that changes data (401), and enforces @Roles() (403).
  */
 export class AccessTokenGuard implements CanActivate {
   private readonly jwt: JwtService;
 
   constructor(
     secret: string,
+    private readonly revocations: SessionRevocationCheck,
     private readonly reflector: Reflector = new Reflector(),
   ) {
     // A key object, not the string: jsonwebtoken first tries every string secret as a PEM public key and
@@ -38,13 +44,15 @@ export class AccessTokenGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    request.user = await this.verify(request.headers.authorization);
+    const claims = await this.verify(request.headers.authorization);
+    if (!readOnlyMethods.has(request.method)) await this.revocations.ensureCurrent(claims);
+    request.user = { id: claims.sub, email: claims.email, role: claims.role };
     const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(REQUIRED_ROLES, targets);
     if (roles && !roles.includes(request.user.role)) throw new DomainError('FORBIDDEN', 'Your role may not do this.');
     return true;
   }
 
-  private async verify(header: string | undefined): Promise<AuthenticatedUser> {
+  private async verify(header: string | undefined): Promise<AccessTokenClaims> {
     const token = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/i.exec(header ?? '')?.[1];
     if (!token) throw unauthenticated('Sign in to continue.');
     const payload: unknown = await this.jwt
@@ -52,6 +60,6 @@ export class AccessTokenGuard implements CanActivate {
       .catch(() => undefined);
     const claims = accessTokenClaimsSchema.safeParse(payload);
     if (!claims.success) throw unauthenticated('Your session is invalid or has expired. Please sign in again.');
-    return { id: claims.data.sub, email: claims.data.email, role: claims.data.role };
+    return claims.data;
   }
 }

@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Inject, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
   type IssuedSession,
+  type LinkInfo,
+  linkInfoRequestSchema,
   listUsersRequestSchema,
   magicLinkRequestSchema,
   type PayloadOf,
@@ -19,6 +21,7 @@ import { RefreshCookie } from './refresh-cookie';
 // Generous for a household or an office behind one address, tight for a script.
 const MAGIC_LINK_PER_IP = { name: 'magic-link', max: 20, windowMs: 10 * 60_000 };
 const REDEEM_PER_IP = { name: 'redeem', max: 30, windowMs: 10 * 60_000 };
+const LINK_INFO_PER_IP = { ...REDEEM_PER_IP, name: 'link-info' };
 
 @Controller('api/auth')
 export class AuthController {
@@ -48,6 +51,15 @@ export class AuthController {
   ): Promise<Session> {
     await this.limiter.hit({ limit: REDEEM_PER_IP, subject: request.ip });
     return this.startSession(reply, await this.bus.request('auth.redeem', body));
+  }
+
+  /** Whose a sign-in link is, so /magic-link-auth can ask that person to confirm; spends nothing. */
+  @Public()
+  @Post('link-info')
+  @HttpCode(200)
+  async linkInfo(@Req() request: FastifyRequest, @Body(new ZodPipe(linkInfoRequestSchema)) body: PayloadOf<'auth.link-info'>): Promise<LinkInfo> {
+    await this.limiter.hit({ limit: LINK_INFO_PER_IP, subject: request.ip });
+    return this.bus.request('auth.link-info', body);
   }
 
   /** Rotates the refresh cookie and answers a fresh session; any failure also clears the cookie. */

@@ -6,6 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import { toErrorBody } from '../http/error-body';
 import { preferredEncoding, PrerenderedPages } from './prerendered-pages';
 
+// The sign-in landing page: links once carried their token in its query, so no cache keeps the
+// page and no Referer names its address.
+const isSignInLanding = (url: string) => url.split(/[?#]/)[0] === '/magic-link-auth';
+
 /**
  * Serves the built SPA from the same origin as /api: hashed assets cached for a year and sent
  * precompressed, the prerendered public pages with their HTML already in, and index.html for
@@ -26,7 +30,7 @@ export async function registerSpa(fastify: FastifyInstance, webDist: string, pub
     allowedPath: (pathName) => !pathName.startsWith('/prerendered/'),
     setHeaders: (reply, path) => {
       const immutable = path.includes(`${join(webDist, 'assets')}`);
-      void reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      void reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : isSignInLanding(reply.request.url) ? 'no-store' : 'no-cache');
     },
   });
   fastify.get('/*', (request, reply) => {
@@ -35,6 +39,7 @@ export async function registerSpa(fastify: FastifyInstance, webDist: string, pub
       return reply.status(404).send(body);
     }
     void reply.header('cache-control', 'no-cache');
+    if (isSignInLanding(request.url)) void reply.header('referrer-policy', 'no-referrer');
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     const page = prerendered.find(request.url, encoding);
     if (!page) return reply.sendFile('index.html');

@@ -1,4 +1,5 @@
 import type { LeadStatusFilter } from '@spark/contracts';
+import { escapeLike } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
 import type { LeadCursor } from './lead-cursor';
 import type { LeadRow } from './leads.repository';
@@ -29,8 +30,6 @@ const statusCondition: Record<LeadStatusFilter, string> = {
   active: `AND user_created`,
   rejected: `AND approval_status = 'rejected'`,
 };
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
 /** The coach's reads and state changes on leads; investor leads are outside every query here. */
 export class CoachLeadsRepository {

@@ -1,4 +1,4 @@
-import type { JobPayload } from '@spark/contracts';
+import { CODE_GUESS_LIMIT, type JobPayload } from '@spark/contracts';
 import { layout } from './layout';
 import type { OutgoingMail } from './mailer';
 
@@ -54,6 +54,21 @@ export function magicLink(data: JobPayload<'mail', 'magic-link'>): OutgoingMail 
     subject: invited ? 'You are approved: your sign-in link for The Spark' : 'Your sign-in link for The Spark',
     text: [...paragraphs, `Sign in: ${data.link}`].join('\n\n'),
     html: layout(invited ? 'Welcome to The Spark' : 'Sign in to The Spark', paragraphs, { label: 'Sign in', url: data.link }),
+  };
+}
+
+export function codeSignInLocked(data: JobPayload<'mail', 'code-sign-in-locked'>, context: TemplateContext): OutgoingMail {
+  const signIn = `${context.publicUrl}/signin`;
+  const paragraphs = [
+    `Someone entered ${CODE_GUESS_LIMIT.failures} wrong sign-in codes for ${data.email} within ${CODE_GUESS_LIMIT.hours} hours. To keep your account safe, signing in with a code is paused for the next ${CODE_GUESS_LIMIT.hours} hours.`,
+    'Sign-in links still work: request a new link and open it from this mailbox. Using a link also lifts the pause.',
+    'If this was not you, you do not need to do anything: nobody can sign in without access to your e-mail.',
+  ];
+  return {
+    to: data.email,
+    subject: 'Sign-in codes paused for your Spark account',
+    text: [...paragraphs, `Request a sign-in link: ${signIn}`].join('\n\n'),
+    html: layout('We paused sign-in codes for your account', paragraphs, { label: 'Request a sign-in link', url: signIn }),
   };
 }
 

@@ -4,7 +4,7 @@ import { assertHandlersComplete, type JobHandlers, runJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
 import type { Job } from 'bullmq';
-import { ditlReady, leadAlert, leadConfirmation, magicLink, type TemplateContext } from './mail-templates';
+import { codeSignInLocked, ditlReady, leadAlert, leadConfirmation, magicLink, type TemplateContext } from './mail-templates';
 import { failPermanently, investorEmail } from './investor-email';
 import type { Mailer, OutgoingMail } from './mailer';
 import type { SentMailRepository } from './sent-mail.repository';
@@ -29,6 +29,7 @@ export class MailProcessor extends WorkerHost {
       'magic-link': (data, job) => this.deliver(job, magicLink(data)),
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, deps.context)),
       'investor-email': (data, job) => failPermanently(this.deliver(job, investorEmail(data))),
+      'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, deps.context)),
     };
     assertHandlersComplete(QUEUES.mail, this.handlers);
   }

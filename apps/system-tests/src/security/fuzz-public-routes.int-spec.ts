@@ -1,6 +1,7 @@
 import {
   deckDownloadRequestSchema,
   getPostRequestSchema,
+  linkInfoRequestSchema,
   listPostsRequestSchema,
   magicLinkRequestSchema,
   redeemRequestSchema,
@@ -39,6 +40,7 @@ const fuzzTargets: Record<string, FuzzTarget> = {
   'GET /health/live': { input: 'query', schema: anyQuery },
   'GET /health/ready': { input: 'query', schema: anyQuery },
   'POST /api/auth/magic-link': { input: 'body', schema: magicLinkRequestSchema },
+  'POST /api/auth/link-info': { input: 'body', schema: linkInfoRequestSchema },
   'POST /api/auth/redeem': { input: 'body', schema: redeemRequestSchema },
   'POST /api/auth/refresh': { input: 'cookie', schema: refreshRequestSchema },
   'POST /api/auth/sign-out': { input: 'cookie', schema: refreshRequestSchema, refusal: 'ignored' },

@@ -32,6 +32,7 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'GET /health/ready': { access: 'public' },
 
   'POST /api/auth/magic-link': { access: 'public', why: 'answers the same 202 for every address' },
+  'POST /api/auth/link-info': { access: 'public', why: "answers whose an open sign-in link is; the link's token is the credential" },
   'POST /api/auth/redeem': { access: 'public', why: 'spends a link or code; the secret is the credential' },
   'POST /api/auth/refresh': {
     access: 'public',
@@ -88,6 +89,7 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'GET /api/investors/emails/:campaignId': { access: admins },
   'PUT /api/investors/deck/:file': { access: admins },
 
+  'PATCH /api/admin/users/:userId/role': { access: admins, why: 'the only way a role changes; ends every session of the user' },
   'GET /api/admin/audit': { access: admins, why: 'who did what to whom: for admins only' },
 
   'GET /api/log/posts': { access: 'public' },

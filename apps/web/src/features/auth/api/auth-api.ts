@@ -1,4 +1,4 @@
-import type { AuthUser, MagicLinkRequest, MagicLinkResponse, RedeemRequest, Session, UpdateUserRequest } from '@spark/contracts';
+import type { AuthUser, LinkInfo, LinkInfoRequest, MagicLinkRequest, MagicLinkResponse, RedeemRequest, Session, UpdateUserRequest } from '@spark/contracts';
 import { apiRequest } from '../../../api/client';
 
 // Session calls ride on the httpOnly refresh cookie; a bearer token would add nothing.
@@ -6,6 +6,9 @@ const cookieOnly = { authenticate: false } as const;
 
 export const sendMagicLink = (request: MagicLinkRequest) =>
   apiRequest<MagicLinkResponse>('POST', '/auth/magic-link', request, cookieOnly);
+
+/** Whose a sign-in link is; spends nothing. */
+export const fetchLinkOwner = (request: LinkInfoRequest) => apiRequest<LinkInfo>('POST', '/auth/link-info', request, cookieOnly);
 
 export const redeemSignIn = (request: RedeemRequest) => apiRequest<Session>('POST', '/auth/redeem', request, cookieOnly);
 

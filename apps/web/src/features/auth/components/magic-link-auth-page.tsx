@@ -1,8 +1,10 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { ApiError } from '../../../api/client';
 import { usePageMeta } from '../../../lib/use-page-meta';
-import { redeemLinkOnce } from '../redeem-link-once';
+import { fetchLinkOwner, redeemSignIn } from '../api/auth-api';
+import { type EmailedLink, readEmailedLink, searchWithoutToken } from '../emailed-link';
 import { rememberSignIn, signedInContext } from '../remember-sign-in';
 import { destinationAfterSignIn } from '../sign-in-routing';
 import { AuthLayout } from './auth-layout';
@@ -21,33 +23,24 @@ export const magicLinkMessages = {
 const messageFor = (error: unknown) =>
   error instanceof ApiError && error.status >= 400 && error.status < 500 ? magicLinkMessages.sessionRefused : magicLinkMessages.unexpected;
 
-export default function MagicLinkAuthPage() {
-  usePageMeta({ title: 'Signing you in', description: 'Completing your secure sign-in to Spark.', path: '/magic-link-auth' });
+/** One link's sign-in: whose it is, then the redemption on the person's click, then the redirect. */
+function LinkSignIn({ link }: { link: EmailedLink }) {
   const navigate = useNavigate();
-  const [searchParams] = useSearchParams();
-  const token = searchParams.get('token');
-  const next = searchParams.get('next');
-  const approved = searchParams.get('approved') === 'true';
-  const [state, setState] = useState<MagicLinkState>(() =>
-    token ? { kind: 'processing' } : { kind: 'error', message: magicLinkMessages.noSession },
-  );
+  const token = link.token ?? '';
+  const owner = useQuery({ queryKey: ['sign-in-link', token], queryFn: () => fetchLinkOwner({ token }), enabled: token !== '', retry: false, staleTime: Infinity });
+  const redeem = useMutation({
+    mutationFn: () => redeemSignIn({ token }),
+    onSuccess: (session) => rememberSignIn(session, { approved: link.approved }),
+  });
 
-  useEffect(() => {
-    if (!token) return;
-    let current = true;
-    redeemLinkOnce(token).then(
-      (session) => {
-        rememberSignIn(session, { approved });
-        if (current) setState({ kind: 'success', destination: destinationAfterSignIn(signedInContext(session.user), next) });
-      },
-      (error: unknown) => {
-        if (current) setState({ kind: 'error', message: messageFor(error) });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [token, next, approved]);
+  const state: MagicLinkState = (() => {
+    if (!link.token) return { kind: 'error', message: magicLinkMessages.noSession };
+    if (redeem.isSuccess) return { kind: 'success', destination: destinationAfterSignIn(signedInContext(redeem.data.user), link.next) };
+    if (redeem.isError) return { kind: 'error', message: messageFor(redeem.error) };
+    if (owner.isError) return { kind: 'error', message: messageFor(owner.error) };
+    if (owner.isPending || redeem.isPending) return { kind: 'processing' };
+    return { kind: 'confirm', email: owner.data.email, onContinue: () => redeem.mutate() };
+  })();
 
   const destinationPath = state.kind === 'success' ? state.destination.path : null;
   useEffect(() => {
@@ -56,9 +49,31 @@ export default function MagicLinkAuthPage() {
     return () => window.clearTimeout(timer);
   }, [destinationPath, navigate]);
 
+  return <MagicLinkStatus state={state} />;
+}
+
+/**
+ * /magic-link-auth: opening the link spends nothing. The page asks whose the link is and signs in
+ * only when that person clicks, so a mail scanner that runs the page signs nobody in, and nobody is
+ * signed into an account that is not theirs without seeing its address first.
+ */
+export default function MagicLinkAuthPage() {
+  usePageMeta({ title: 'Signing you in', description: 'Completing your secure sign-in to Spark.', path: '/magic-link-auth' });
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [link, setLink] = useState(() => readEmailedLink(location.search, location.hash));
+  // The token is kept in memory and leaves the address bar at once, so history, screen shares and
+  // synced tabs never show it. A link opened over this page (only its fragment differs) is read too.
+  const carriesToken = location.hash !== '' || new URLSearchParams(location.search).has('token');
+  useEffect(() => {
+    if (!carriesToken) return;
+    setLink(readEmailedLink(location.search, location.hash));
+    void navigate({ search: searchWithoutToken(location.search), hash: '' }, { replace: true });
+  }, [carriesToken, location.search, location.hash, navigate]);
+
   return (
     <AuthLayout>
-      <MagicLinkStatus state={state} />
+      <LinkSignIn key={link.token ?? ''} link={link} />
     </AuthLayout>
   );
 }

@@ -1,12 +1,16 @@
-import { ButtonLink } from '../../../ui/button';
+import { Button, ButtonLink } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Icon } from '../../../ui/icon';
 import { Spinner } from '../../../ui/spinner';
 import type { Destination } from '../sign-in-routing';
 
-export type MagicLinkState = { kind: 'processing' } | { kind: 'success'; destination: Destination } | { kind: 'error'; message: string };
+export type MagicLinkState =
+  | { kind: 'processing' }
+  | { kind: 'confirm'; email: string; onContinue: () => void }
+  | { kind: 'success'; destination: Destination }
+  | { kind: 'error'; message: string };
 
-/** The three faces of /magic-link-auth: processing, success (then a redirect), error. */
+/** The faces of /magic-link-auth: processing, confirm (whose link it is), success (then a redirect), error. */
 export function MagicLinkStatus({ state }: { state: MagicLinkState }) {
   switch (state.kind) {
     case 'processing':
@@ -17,6 +21,22 @@ export function MagicLinkStatus({ state }: { state: MagicLinkState }) {
           </span>
           <h1 className="mt-5 text-2xl font-bold tracking-tight text-ink-950">Authenticating Your Access</h1>
           <p className="mt-2 text-slate-600">Verifying your secure link. This takes a moment.</p>
+        </Card>
+      );
+    case 'confirm':
+      return (
+        <Card className="p-8 text-center">
+          <span className="mx-auto flex size-14 items-center justify-center rounded-full bg-spark-100 text-spark-700">
+            <Icon name="mail" className="size-7" />
+          </span>
+          <h1 className="mt-5 text-2xl font-bold tracking-tight text-ink-950">Continue to Spark</h1>
+          <p className="mt-2 text-slate-600">This secure link signs you in as</p>
+          <p className="mt-3 rounded-xl bg-ink-50 px-4 py-3 text-lg font-semibold wrap-anywhere text-ink-950">{state.email}</p>
+          {/* The address is on the card just above; the button's accessible name repeats it. */}
+          <Button size="lg" className="mt-6 w-full" onClick={state.onContinue} aria-label={`Continue as ${state.email}`}>
+            Continue
+          </Button>
+          <p className="mt-4 text-sm text-slate-500">Not your address? Close this page. Nothing happens until you continue.</p>
         </Card>
       );
     case 'success':

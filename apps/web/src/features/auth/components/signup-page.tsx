@@ -15,10 +15,10 @@ const approvalSteps: ReadonlyArray<{ title: string; detail: string }> = [
   { title: 'Begin onboarding', detail: 'Four short steps, about 4 minutes, and your evolution starts.' },
 ];
 
-// Links in the URL-fragment style (#access_token=… or #type=magiclink) belong to /magic-link-auth.
+// Links in the URL-fragment style (#token=…, #access_token=… or #type=magiclink) belong to /magic-link-auth.
 const carriesMagicLink = (hash: string) => {
   const fragment = new URLSearchParams(hash.replace(/^#/, ''));
-  return fragment.has('access_token') || /magic/i.test(fragment.get('type') ?? '');
+  return fragment.has('token') || fragment.has('access_token') || /magic/i.test(fragment.get('type') ?? '');
 };
 
 function ApprovalRequired() {
@@ -80,7 +80,7 @@ export default function SignupPage() {
   usePageMeta({ title: 'Coach approval', description: 'Spark is by coach approval. Here is how to get your invitation.', path: '/signup' });
   const location = useLocation();
   const { status } = useSession();
-  if (carriesMagicLink(location.hash)) return <Navigate to={`/magic-link-auth${location.search}`} replace />;
+  if (carriesMagicLink(location.hash)) return <Navigate to={`/magic-link-auth${location.search}${location.hash}`} replace />;
   if (status === 'signed-in') return <Navigate to="/app" replace />;
   const approvedEmail = readStored(storageKeys.coachApproved) ? readStored(storageKeys.userEmail) : null;
   return <AuthLayout>{status === 'loading' ? <SessionLoading /> : approvedEmail ? <WelcomeBack email={approvedEmail} /> : <ApprovalRequired />}</AuthLayout>;

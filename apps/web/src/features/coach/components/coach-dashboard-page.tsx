@@ -14,6 +14,7 @@ import { LeadsTab } from './leads-tab';
 // Admin-only tabs: a coach never downloads them.
 const InvestorsTab = lazy(() => import('../../investors/components/investors-tab'));
 const DevLogTab = lazy(() => import('../../dev-log/components/dev-log-tab'));
+const TeamTab = lazy(() => import('../../team/components/team-tab'));
 const AuditLogTab = lazy(() => import('../../audit/components/audit-log-tab'));
 
 /** "Investors (n)": the same query as the tab itself, so opening the tab costs no second request. */
@@ -54,6 +55,7 @@ function Dashboard() {
             <Tabs.Trigger value="clients" className={tabClass}>Clients ({counts.clients})</Tabs.Trigger>
             {isAdmin && <Tabs.Trigger value="investors" className={tabClass}><InvestorsTabLabel /></Tabs.Trigger>}
             {isAdmin && <Tabs.Trigger value="dev-log" className={tabClass}>Developer's Log</Tabs.Trigger>}
+            {isAdmin && <Tabs.Trigger value="team" className={tabClass}>Team</Tabs.Trigger>}
             {isAdmin && <Tabs.Trigger value="audit" className={tabClass}>Audit Log</Tabs.Trigger>}
           </Tabs.List>
           <Tabs.Content value="leads"><LeadsTab counts={counts.leads} isAdmin={isAdmin} /></Tabs.Content>
@@ -62,6 +64,7 @@ function Dashboard() {
             <Suspense fallback={<div className="flex justify-center p-10"><Spinner /></div>}>
               <Tabs.Content value="investors"><InvestorsTab /></Tabs.Content>
               <Tabs.Content value="dev-log"><DevLogTab /></Tabs.Content>
+              <Tabs.Content value="team"><TeamTab /></Tabs.Content>
               <Tabs.Content value="audit"><AuditLogTab /></Tabs.Content>
             </Suspense>
           )}

@@ -1,0 +1,31 @@
+import { type AccessTokenClaims, revokedSessionKey, type SessionEndReason, tokensVoidBeforeKey } from '@spark/contracts';
+import { DomainError } from '@spark/messaging';
+import type { Redis } from 'ioredis';
+
+const endedSession: Record<SessionEndReason, string> = {
+  'signed-out': 'You signed out of this session. Please sign in again.',
+  'role-changed': 'Your role changed. Please sign in again.',
+  'token-reused': 'This session was ended because its refresh token was used twice. Please sign in again.',
+};
+
+/**
+ * Reads the auth-service's revocation markers for an access token, in one Redis round trip: its
+ * session was signed out, or its user's tokens issued before a time (a role change) are void.
+ */
+export class SessionRevocationCheck {
+  constructor(
+    private readonly redis: Redis,
+    private readonly busPrefix: string,
+  ) {}
+
+  /** Throws UNAUTHENTICATED when the token no longer holds; SERVICE_UNAVAILABLE when Redis does not answer. */
+  async ensureCurrent(claims: Pick<AccessTokenClaims, 'sub' | 'sid' | 'iat'>): Promise<void> {
+    const keys = [tokensVoidBeforeKey(this.busPrefix, claims.sub), ...(claims.sid ? [revokedSessionKey(this.busPrefix, claims.sid)] : [])];
+    // Unknown is refused: without the markers a signed-out token could change data.
+    const [voidBefore, sessionRevoked] = await this.redis.mget(...keys).catch(() => {
+      throw new DomainError('SERVICE_UNAVAILABLE', 'Please try again in a moment.');
+    });
+    if (sessionRevoked) throw new DomainError('UNAUTHENTICATED', endedSession[sessionRevoked as SessionEndReason] ?? endedSession['signed-out']);
+    if (voidBefore && claims.iat < Number(voidBefore)) throw new DomainError('UNAUTHENTICATED', endedSession['role-changed']);
+  }
+}

@@ -1,0 +1,94 @@
+import type { Browser, Page } from 'playwright-core';
+import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+
+jest.setTimeout(90_000);
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await closeUsers();
+});
+
+/** A page signed in (through a real sign-in e-mail) as a new user of `role`. */
+async function signedIn(role: 'client' | 'coach' | 'admin', viewport: { width: number; height: number }, fullName: string | null = null) {
+  const email = uniqueEmail(`team-${role}`);
+  const id = await createUser(email, role, fullName);
+  const { token } = await requestSignIn(email);
+  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const page = await context.newPage();
+  expect((await page.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
+  return { id, email, page };
+}
+
+async function openTeam(page: Page): Promise<void> {
+  await page.goto('/coach');
+  await page.getByRole('tab', { name: 'Team' }).click();
+  await page.getByRole('heading', { name: 'Team & Roles' }).waitFor();
+}
+
+const roleOf = async (id: string) => (await e2eDatabase().query<{ role: string }>('SELECT role FROM auth.users WHERE id = $1', [id])).rows[0]?.role;
+
+describe('the Team tab', () => {
+  it('lets an admin find a person by e-mail and make them a coach after a confirm that names both', async () => {
+    const admin = await signedIn('admin', laptopViewport, 'Grace Admin');
+    const memberEmail = uniqueEmail('team-member');
+    const memberId = await createUser(memberEmail, 'client', 'Maya Lopez');
+    await openTeam(admin.page);
+    await admin.page.getByRole('button', { name: 'Everyone' }).waitFor();
+    await admin.page.getByRole('searchbox', { name: 'Search by e-mail' }).fill(memberEmail.slice(0, 20));
+    const row = admin.page.getByTestId('team-member').filter({ hasText: memberEmail });
+    await row.getByTestId('role-badge').getByText('Client', { exact: true }).waitFor();
+    await saveScreenshot(admin.page, 'team-tab-laptop');
+
+    await row.getByLabel('Role of Maya Lopez').selectOption('coach');
+    const dialog = admin.page.getByRole('dialog', { name: 'Change role' });
+    await dialog.getByText(`(${memberEmail})`).waitFor();
+    expect(await dialog.textContent()).toContain(`Make Maya Lopez (${memberEmail}) a coach?`);
+    await dialog.getByText('They will be signed out on every device and sign in again with the new role.').waitFor();
+    await saveScreenshot(admin.page, 'team-change-role-laptop');
+    await dialog.getByRole('button', { name: 'Make coach' }).click();
+    await admin.page.getByText('Maya Lopez is now a coach').waitFor();
+    await row.getByTestId('role-badge').getByText('Coach', { exact: true }).waitFor();
+    expect(await roleOf(memberId)).toBe('coach');
+
+    // Cancel changes nothing.
+    await row.getByLabel('Role of Maya Lopez').selectOption('admin');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await row.getByLabel('Role of Maya Lopez').inputValue()).toBe('coach');
+    expect(await roleOf(memberId)).toBe('coach');
+    await admin.page.context().close();
+  });
+
+  it('signs an admin out once they gave up their own admin role', async () => {
+    // Another admin stays, so this one is not the last.
+    await createUser(uniqueEmail('team-remaining-admin'), 'admin');
+    const admin = await signedIn('admin', phoneViewport, 'Sam Stepdown');
+    await openTeam(admin.page);
+    await admin.page.getByRole('searchbox', { name: 'Search by e-mail' }).fill(admin.email);
+    const row = admin.page.getByTestId('team-member').filter({ hasText: admin.email });
+    await row.getByText('You', { exact: true }).waitFor();
+    await saveScreenshot(admin.page, 'team-tab-phone');
+    await row.getByLabel('Role of Sam Stepdown').selectOption('coach');
+    const dialog = admin.page.getByRole('dialog', { name: 'Change role' });
+    await dialog.getByText('You will be signed out and sign in again with your new role.').waitFor();
+    await saveScreenshot(admin.page, 'team-change-role-phone');
+    await dialog.getByRole('button', { name: 'Make coach' }).click();
+    await admin.page.waitForURL((url) => url.pathname === '/');
+    expect(await roleOf(admin.id)).toBe('coach');
+    await admin.page.context().close();
+  });
+
+  it('is not shown to a coach', async () => {
+    const coach = await signedIn('coach', laptopViewport);
+    await coach.page.goto('/coach');
+    await coach.page.getByRole('tab', { name: /^Leads/ }).waitFor();
+    expect(await coach.page.getByRole('tab', { name: 'Team' }).count()).toBe(0);
+    await coach.page.context().close();
+  });
+});
