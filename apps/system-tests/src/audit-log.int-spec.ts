@@ -58,6 +58,8 @@ describe('the audit log of admin and coach actions', () => {
     const clientId = await seedClient();
     const investor = await call('POST', '/api/investors', admin, { email: `investor-${randomUUID()}@fund.test` });
     const investorId = investor.body.id as string;
+    const member = person('client');
+    await db.query(`INSERT INTO auth.users (id, email, role) VALUES ($1, $2, 'admin'), ($3, $4, 'client')`, [admin.id, admin.email, member.id, member.email]);
     const deck = new FormData();
     deck.append('file', new Blob([Buffer.from('%PDF-1.4\n% deck\n')], { type: 'application/pdf' }), 'deck.pdf');
 
@@ -94,6 +96,7 @@ describe('the audit log of admin and coach actions', () => {
         },
         'full',
       ),
+      'user.role-change': await perform('user.role-change', () => call('PATCH', `/api/admin/users/${member.id}/role`, admin, { role: 'coach' }), member.id),
       'devlog.publish': await perform('devlog.publish', () => call('POST', '/api/log/posts', admin, { markdown: `# Audit week ${randomUUID().slice(0, 6)}\nShipped.` }), (body) => body.slug as string),
     };
     targets['investor.add'] = investorId;
