@@ -26,7 +26,8 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   await client.connect();
   const adapter = new FastifyAdapter({
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: true,
+    // Only configured proxies' X-Forwarded-For is believed; by default the socket's peer is the client.
+    trustProxy: config.TRUST_PROXY,
     genReqId: (request: IncomingMessage) => requestId(request.headers['x-request-id']),
   });
   const app = await NestFactory.create<NestFastifyApplication>(

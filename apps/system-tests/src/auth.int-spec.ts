@@ -14,7 +14,8 @@ describe('passwordless sign-in through the gateway', () => {
   let db: Client;
 
   beforeAll(async () => {
-    stack = await startInProcessStack({ redisDb: 8, env: { JWT_SECRET, PUBLIC_URL } });
+    // The test plays the trusted proxy: the x-forwarded-for it sends is each test's client address.
+    stack = await startInProcessStack({ redisDb: 8, env: { JWT_SECRET, PUBLIC_URL, TRUST_PROXY: '127.0.0.1' } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
   });

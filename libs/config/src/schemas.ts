@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type Env, secret, serviceUrl } from './load-config';
+import { trustProxySchema } from './trust-proxy';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
@@ -57,6 +58,7 @@ export const gatewayEnv = (env: Env) =>
     JWT_SECRET: secret(env, 'development-only-jwt-secret-change-me'),
     // The built SPA; empty disables static serving (API-only gateway).
     WEB_DIST: z.string().default(''),
+    TRUST_PROXY: trustProxySchema,
   })
   // The gateway streams spark uploads to S3 itself.
   .extend(storageEnv(env).shape)
