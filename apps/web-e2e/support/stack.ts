@@ -15,7 +15,7 @@ interface StackProcess {
 }
 
 export interface RunningStack {
-  urls: { app: string; apiDocs: string; mailbox?: string; s3?: string; health: string };
+  urls: { app: string; apiDocs: string; metrics: string; mailbox?: string; s3?: string; health: string };
   processes: StackProcess[];
   stop(): Promise<void>;
 }

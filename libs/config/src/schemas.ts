@@ -59,6 +59,15 @@ export const gatewayEnv = (env: Env) =>
     // The built SPA; empty disables static serving (API-only gateway).
     WEB_DIST: z.string().default(''),
     TRUST_PROXY: trustProxySchema,
+    // The internal port: health, Prometheus metrics and the OpenAPI document; 0 serves none of them.
+    HEALTH_PORT: port(0),
+    // A whole request may take this long (a 100 MB video over a slow phone link); a connection that
+    // sends or receives nothing for HTTP_IDLE_TIMEOUT_MS is closed, whatever it was doing.
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
+    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+    // Uploads in flight at once, per signed-in user (all replicas together) and per gateway process.
+    UPLOADS_PER_USER: z.coerce.number().int().min(1).max(50).default(2),
+    UPLOADS_PER_GATEWAY: z.coerce.number().int().min(1).max(1000).default(16),
   })
   // The gateway streams spark uploads to S3 itself.
   .extend(storageEnv(env).shape)

@@ -10,6 +10,7 @@ import { DomainError, ServiceBus } from '@spark/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Public, Roles } from '../auth/auth.decorators';
+import { UploadRoute } from '../http/upload-route';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { imageContentType, readUploadedFile } from '../investors/uploaded-file';
 import { LogImages } from './log-images';
@@ -48,6 +49,7 @@ export class DevLogController {
 
   @Roles('admin')
   @Post('images')
+  @UploadRoute()
   @HttpCode(201)
   async upload(@Req() request: FastifyRequest, @CurrentUser() user: AuthenticatedUser): Promise<UploadedLogImage> {
     const { file, bytes } = await readUploadedFile(request, IMAGE_MAX_BYTES);
