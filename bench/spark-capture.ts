@@ -23,7 +23,7 @@ import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import type { ProbeReport } from './probe';
-import { recreateDatabase, waitUntilReady } from './support';
+import { recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -42,7 +42,6 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom', 'latin1'), Buffer.alloc(12)]);
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 // utime + stime of a process in ms (clock ticks of 10 ms). A process that has ended (a pooled PostgreSQL
 // connection closed while idle) counts with the last figure read for it.
 const lastCpuMs = new Map<number, number>();
@@ -132,15 +131,6 @@ function probe(child: ChildProcess, action: 'start' | 'stop'): void | Promise<Pr
     child.on('message', onMessage);
     child.send({ probe: 'stop' });
   });
-}
-
-async function startS3(): Promise<{ child: ChildProcess; env: Record<string, string> }> {
-  const child = fork(join(__dirname, 's3rver-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const env = await new Promise<Record<string, string>>((resolve, reject) => {
-    child.once('message', (message: { env: Record<string, string> }) => resolve(message.env));
-    child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
-  });
-  return { child, env };
 }
 
 async function main() {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, launchBrowser, phoneViewport } from './support/browser';
+import { baseUrl, launchBrowser, phoneViewport, takeCspViolations } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 import { e2eLogDirectory } from './support/stack';
 
@@ -54,6 +54,27 @@ describe('login CSRF', () => {
       await context.close();
       otherSite.server.close();
     }
+  });
+});
+
+describe('the Content-Security-Policy in Chromium', () => {
+  it('blocks a script and an image from another origin injected into a page, and the browser tests see both', async () => {
+    const { context, page } = await openPage();
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    // The discard port on loopback: nothing would answer even if the policy let the requests out.
+    await page.evaluate(
+      "(() => { const script = document.createElement('script'); script.src = 'http://localhost:9/takeover.js'; document.head.append(script); const image = new Image(); image.src = 'http://localhost:9/pixel.png'; document.body.append(image); })()",
+    );
+    const expected = [`${baseUrl()}/: script-src-elem blocked http://localhost:9/takeover.js`, `${baseUrl()}/: img-src blocked http://localhost:9/pixel.png`];
+    const seen: string[] = [];
+    const reported = () => expected.filter((report) => seen.some((line) => line.startsWith(report)));
+    for (let tries = 0; reported().length < expected.length && tries < 50; tries++) {
+      await page.waitForTimeout(100);
+      seen.push(...takeCspViolations());
+    }
+    expect(reported()).toEqual(expected);
+    await context.close();
   });
 });
 

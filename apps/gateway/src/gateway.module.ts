@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import type { GatewayConfig } from '@spark/config';
 import type { Logger } from '@spark/logging';
 import { ServiceBus } from '@spark/messaging';
@@ -11,6 +11,7 @@ import { DitlController } from './ditl/ditl.controller';
 import { authProviders } from './auth/auth.providers';
 import { HealthController } from './health/health.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { UploadSlots, UploadSlotsInterceptor } from './http/upload-slots';
 import { LeadsController } from './leads/leads.controller';
 import { OnboardingController } from './onboarding/onboarding.controller';
 import { SparksModule } from './sparks/sparks.module';
@@ -38,6 +39,16 @@ export class GatewayModule {
         { provide: ServiceBus, useValue: bus },
         { provide: Redis, useValue: redis },
         { provide: APP_FILTER, useValue: new AllExceptionsFilter(logger) },
+        {
+          provide: APP_INTERCEPTOR,
+          useValue: new UploadSlotsInterceptor(
+            new UploadSlots(redis, config.BUS_PREFIX, {
+              perUser: config.UPLOADS_PER_USER,
+              perGateway: config.UPLOADS_PER_GATEWAY,
+              leaseMs: config.HTTP_REQUEST_TIMEOUT_MS + 60_000,
+            }),
+          ),
+        },
         ...authProviders(config, redis),
         ...investorProviders(config),
         ...devLogProviders(config),

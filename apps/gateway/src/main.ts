@@ -19,8 +19,6 @@ import { loadWebBuild, registerSpa } from './web/spa';
 
 /** JSON bodies are small forms; uploads get their own, larger limit on their own routes. */
 const JSON_BODY_LIMIT = 16 * 1024;
-// A client must send its request line and headers within this; a slow trickle of headers is an attack.
-const HEADERS_TIMEOUT_MS = 15_000;
 // Longer than the idle timeout of the load balancers in front (60 s on the common ones), so they close first.
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 const requestId = (header: unknown) => (typeof header === 'string' && /^[\w-]{8,64}$/.test(header) ? header : randomUUID());
@@ -38,7 +36,8 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
     connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    http: { headersTimeout: HEADERS_TIMEOUT_MS },
+    // Node checks the request and headers timeouts on this interval (30 s by default), so they act on time.
+    http: { headersTimeout: Math.min(config.HTTP_HEADERS_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS), connectionsCheckingInterval: 1000 },
     genReqId: (request: IncomingMessage) => requestId(request.headers['x-request-id']),
   });
   const app = await NestFactory.create<NestFastifyApplication>(

@@ -65,9 +65,11 @@ export const gatewayEnv = (env: Env) =>
     // sends or receives nothing for HTTP_IDLE_TIMEOUT_MS is closed, whatever it was doing.
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
     HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+    // The request line and headers must arrive within this: headers sent a trickle at a time are an attack.
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
     // Uploads in flight at once, per signed-in user (all replicas together) and per gateway process.
     UPLOADS_PER_USER: z.coerce.number().int().min(1).max(50).default(2),
-    UPLOADS_PER_GATEWAY: z.coerce.number().int().min(1).max(1000).default(16),
+    UPLOADS_PER_GATEWAY: z.coerce.number().int().min(1).max(1000).default(24),
   })
   // The gateway streams spark uploads to S3 itself.
   .extend(storageEnv(env).shape)
