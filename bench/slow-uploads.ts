@@ -4,8 +4,8 @@
 // uploads of BENCH_UPLOAD_MB (default 12) MB at once, each from its own phone trickling BENCH_KIB_PER_SECOND
 // (default 512) KiB/s, two per person. An upload refused with 429 waits its Retry-After and tries again, as the
 // client app's outbox does. It samples the gateway's resident memory every 100 ms and prints the peak against
-// the memory limit of the gateway's container in deploy/base/gateway.yaml. UPLOADS_PER_GATEWAY and the other
-// gateway settings pass through from the environment (e.g. UPLOADS_PER_GATEWAY=100 to see the figure uncapped).
+// the memory limit of the gateway's container in deploy/base/gateway.yaml. UPLOAD_MEMORY_MB and the other
+// gateway settings pass through from the environment (e.g. UPLOAD_MEMORY_MB=2000 to see the figure uncapped).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -128,7 +128,7 @@ async function main() {
     clearInterval(sampler);
     const seconds = (Date.now() - started) / 1000;
     console.log(
-      `${uploads} uploads of ${uploadBytes / 1024 / 1024} MB at ${bytesPerSecond / 1024} KiB/s each (UPLOADS_PER_GATEWAY=${process.env.UPLOADS_PER_GATEWAY ?? 'default'}): ` +
+      `${uploads} uploads of ${uploadBytes / 1024 / 1024} MB at ${bytesPerSecond / 1024} KiB/s each (UPLOAD_MEMORY_MB=${process.env.UPLOAD_MEMORY_MB ?? 'default'}): ` +
         `${[...statuses].map(([status, count]) => `${count} × HTTP ${status}`).join(', ')}; ${refusals} answers 429 waited out; ${seconds.toFixed(0)} s`,
     );
     console.log(

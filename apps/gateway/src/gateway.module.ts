@@ -44,7 +44,7 @@ export class GatewayModule {
           useValue: new UploadSlotsInterceptor(
             new UploadSlots(redis, config.BUS_PREFIX, {
               perUser: config.UPLOADS_PER_USER,
-              perGateway: config.UPLOADS_PER_GATEWAY,
+              gatewayMemoryBytes: config.UPLOAD_MEMORY_MB * 1024 * 1024,
               leaseMs: config.HTTP_REQUEST_TIMEOUT_MS + 60_000,
             }),
           ),

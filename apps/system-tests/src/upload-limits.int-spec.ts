@@ -14,7 +14,8 @@ const tokenFor = (userId: string) =>
   jwt.sign({ sub: userId, email: `${userId.slice(0, 8)}@example.com`, role: 'client' }, { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
 
 // Short timeouts so the test sees them act; production defaults are in libs/config.
-const LIMITS = { UPLOADS_PER_USER: '2', UPLOADS_PER_GATEWAY: '3', HTTP_IDLE_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1500', HTTP_REQUEST_TIMEOUT_MS: '4000' };
+// Three large uploads fill the gateway's upload memory (16 MiB each).
+const LIMITS = { UPLOADS_PER_USER: '2', UPLOAD_MEMORY_MB: '48', HTTP_IDLE_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1500', HTTP_REQUEST_TIMEOUT_MS: '4000' };
 
 const BOUNDARY = 'spark-upload-limits';
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('0000000dIHDR-a-tiny-test-image', 'latin1')]);
@@ -85,7 +86,7 @@ describe('slow uploads cannot exhaust the gateway', () => {
   const objectsOf = async (userId: string) => (await s3.send(new ListObjectsV2Command({ Bucket: 'sparks', Prefix: `${userId}/` }))).KeyCount ?? 0;
   const sparksOf = async (userId: string) => Number((await db.query('SELECT count(*) FROM progress.sparks WHERE user_id = $1', [userId])).rows[0].count);
 
-  it('takes two uploads at a time per person and three per gateway; the next one is answered 429 with Retry-After', async () => {
+  it('takes two uploads at a time per person and three large ones per gateway; the next one is answered 429 with Retry-After', async () => {
     const [ada, bo, cy] = [randomUUID(), randomUUID(), randomUUID()];
     const held = [await trickling(ada), await trickling(ada)];
     const third = await capture(ada);

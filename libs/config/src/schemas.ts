@@ -67,9 +67,10 @@ export const gatewayEnv = (env: Env) =>
     HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
     // The request line and headers must arrive within this: headers sent a trickle at a time are an attack.
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
-    // Uploads in flight at once, per signed-in user (all replicas together) and per gateway process.
+    // Uploads in flight at once per signed-in user (all replicas together), and the memory the uploads in
+    // flight on one gateway process may hold (each counts its size, at most 16 MiB: 12 large videos at once).
     UPLOADS_PER_USER: z.coerce.number().int().min(1).max(50).default(2),
-    UPLOADS_PER_GATEWAY: z.coerce.number().int().min(1).max(1000).default(24),
+    UPLOAD_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(192),
   })
   // The gateway streams spark uploads to S3 itself.
   .extend(storageEnv(env).shape)

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { DomainError } from '@spark/messaging';
+import { PART_SIZE } from '@spark/storage';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { finalize, type Observable } from 'rxjs';
@@ -9,10 +10,21 @@ import { isUploadRoute } from './upload-route';
 
 export interface UploadSlotLimits {
   perUser: number;
-  perGateway: number;
+  /** What the uploads in flight on this process may hold in memory together, in bytes. */
+  gatewayMemoryBytes: number;
   /** How long a slot outlives a replica that died holding it: longer than any request may last. */
   leaseMs: number;
 }
+
+// The most one upload holds while it streams to S3: the chunks gathered for its first part, then two part
+// buffers (one sent while the other fills), whatever the file's size (bench/slow-uploads.ts: ~15 MiB).
+export const UPLOAD_MAX_HELD_BYTES = 3 * PART_SIZE + 1024 * 1024;
+
+/** What an upload may hold: no more than its declared body, no more than any upload holds. */
+export const heldBytesOf = (contentLength: string | undefined) => {
+  const declared = Number(contentLength);
+  return Number.isSafeInteger(declared) && declared > 0 ? Math.min(declared, UPLOAD_MAX_HELD_BYTES) : UPLOAD_MAX_HELD_BYTES;
+};
 
 // Takes a slot in the user's sorted set (member = slot id, score = lease end by Redis's clock) unless
 // the live ones already reach the limit; expired slots of a dead replica are dropped first.
@@ -29,11 +41,11 @@ return 1`;
 const RETRY_AFTER_SECONDS = 5;
 
 /**
- * Caps the uploads in flight: per user across every replica (Redis), and per gateway process (its
- * memory holds up to three 5 MiB buffers per large upload).
+ * Caps the uploads in flight: a number per user across every replica (Redis), and per gateway process
+ * the memory they may hold, so many small photos pass while only a few large videos stream at once.
  */
 export class UploadSlots {
-  private inFlight = 0;
+  private heldBytes = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -41,12 +53,12 @@ export class UploadSlots {
     private readonly limits: UploadSlotLimits,
   ) {}
 
-  /** Takes a slot for `userId` or throws RATE_LIMITED; the returned function gives it back (once). */
-  async take(userId: string): Promise<() => void> {
-    if (this.inFlight >= this.limits.perGateway) {
+  /** Takes a slot for `userId`'s upload holding up to `bytes`, or throws RATE_LIMITED; the returned function gives it back (once). */
+  async take(userId: string, bytes: number): Promise<() => void> {
+    if (this.heldBytes + bytes > this.limits.gatewayMemoryBytes) {
       throw new DomainError('RATE_LIMITED', `Too many uploads in progress right now. Please try again in ${RETRY_AFTER_SECONDS} seconds.`, { retryAfterSeconds: RETRY_AFTER_SECONDS });
     }
-    this.inFlight++;
+    this.heldBytes += bytes;
     const key = `${this.keyPrefix}:gateway:upload-slots:${userId}`;
     const slot = randomUUID();
     try {
@@ -59,14 +71,14 @@ export class UploadSlots {
         );
       }
     } catch (error) {
-      this.inFlight--;
+      this.heldBytes -= bytes;
       throw error;
     }
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.inFlight--;
+      this.heldBytes -= bytes;
       void this.redis.zrem(key, slot).catch(() => undefined);
     };
   }
@@ -82,7 +94,7 @@ export class UploadSlotsInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (!isUploadRoute(request)) return next.handle();
-    const release = await this.slots.take(request.user.id);
+    const release = await this.slots.take(request.user.id, heldBytesOf(request.headers['content-length']));
     // The response closes when it is sent, and also when the client's connection goes away mid-upload.
     context.switchToHttp().getResponse<FastifyReply>().raw.once('close', release);
     return next.handle().pipe(finalize(release));
