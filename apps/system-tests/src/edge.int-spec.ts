@@ -73,6 +73,12 @@ describe('the public edge of the gateway', () => {
       }
     });
 
+    it('asks for multipart on an upload route', async () => {
+      const response = await post('/api/sparks', { body: 'file=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(response.status).toBe(415);
+      expect((await errorOf(response)).message).toBe('Send the file as multipart/form-data.');
+    });
+
     it('lets JSON through, multipart through on an upload route, and a bodyless POST without a content type', async () => {
       const json = await post('/api/auth/redeem', { body: JSON.stringify({ token: 'abcdefghijklmnopqrstuvwxyz' }), headers: { 'content-type': 'application/json; charset=utf-8' } });
       expect(json.status).toBe(401);

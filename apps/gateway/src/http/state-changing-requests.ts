@@ -35,9 +35,10 @@ export function registerStateChangingRequestChecks(fastify: FastifyInstance, pub
       return done(new DomainError('FORBIDDEN', 'This request came from another site, so it was refused. Open Spark itself and try again.'));
     }
     const type = mediaType(request.headers['content-type']);
-    const accepted = type === 'application/json' || (type === 'multipart/form-data' && isUploadRoute(request));
-    if (hasBody(request) && !accepted) {
-      return done(new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send this request as JSON (Content-Type: application/json).'));
+    const upload = isUploadRoute(request);
+    if (hasBody(request) && type !== 'application/json' && !(upload && type === 'multipart/form-data')) {
+      const expected = upload ? 'Send the file as multipart/form-data.' : 'Send this request as JSON (Content-Type: application/json).';
+      return done(new DomainError('UNSUPPORTED_MEDIA_TYPE', expected));
     }
     done();
   });
