@@ -53,7 +53,7 @@ export class UploadSlots {
     private readonly limits: UploadSlotLimits,
   ) {}
 
-  /** Takes a slot for `userId`'s upload holding up to `bytes`, or throws RATE_LIMITED; the returned function gives it back (once). */
+  /** Takes a slot for `userId`'s (or an address's) upload holding up to `bytes`, or throws RATE_LIMITED; the returned function gives it back (once). */
   async take(userId: string, bytes: number): Promise<() => void> {
     if (this.heldBytes + bytes > this.limits.gatewayMemoryBytes) {
       throw new DomainError('RATE_LIMITED', `Too many uploads in progress right now. Please try again in ${RETRY_AFTER_SECONDS} seconds.`, { retryAfterSeconds: RETRY_AFTER_SECONDS });
@@ -94,7 +94,9 @@ export class UploadSlotsInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (!isUploadRoute(request)) return next.handle();
-    const release = await this.slots.take(request.user.id, heldBytesOf(request.headers['content-length']));
+    // Upload routes are signed in; the address stands in should one ever be public.
+    const owner = (request.user as AuthenticatedRequest['user'] | undefined)?.id ?? `ip:${request.ip}`;
+    const release = await this.slots.take(owner, heldBytesOf(request.headers['content-length']));
     // The response closes when it is sent, and also when the client's connection goes away mid-upload.
     context.switchToHttp().getResponse<FastifyReply>().raw.once('close', release);
     return next.handle().pipe(finalize(release));
