@@ -39,6 +39,7 @@ module.exports = {
     layer('e2e', ['<rootDir>/apps/web-e2e/**/*.e2e-spec.ts'], {
       globalSetup: '<rootDir>/apps/web-e2e/support/global-setup.ts',
       globalTeardown: '<rootDir>/apps/web-e2e/support/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/apps/web-e2e/support/csp-guard.ts'],
     }),
   ],
 };

@@ -26,7 +26,7 @@ import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import sharp from 'sharp';
 import type { ProbeReport } from './probe';
-import { recreateDatabase, waitUntilReady } from './support';
+import { recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -60,7 +60,6 @@ const mp4Head = (size: number) => {
 };
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 // utime + stime of a process in ms (clock ticks of 10 ms). A process that has ended (a pooled PostgreSQL
 // connection closed while idle) counts with the last figure read for it.
 const lastCpuMs = new Map<number, number>();
@@ -151,15 +150,6 @@ function probe(child: ChildProcess, action: 'start' | 'stop'): void | Promise<Pr
     child.on('message', onMessage);
     child.send({ probe: 'stop' });
   });
-}
-
-async function startS3(): Promise<{ child: ChildProcess; env: Record<string, string> }> {
-  const child = fork(join(__dirname, 's3rver-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const env = await new Promise<Record<string, string>>((resolve, reject) => {
-    child.once('message', (message: { env: Record<string, string> }) => resolve(message.env));
-    child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
-  });
-  return { child, env };
 }
 
 async function main() {

@@ -1,4 +1,8 @@
-// Shared by the benchmark scripts: a fresh database of their own and a readiness wait.
+// Shared by the benchmark scripts: a fresh database of their own, a readiness wait, s3rver in a process of
+// its own and a process's resident memory.
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from 'pg';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -23,3 +27,16 @@ export async function waitUntilReady(url: string): Promise<void> {
   }
   throw new Error(`${url} never became ready`);
 }
+
+/** s3rver in a child process (bench/s3rver-child.ts), so it does not share the load generator's event loop. */
+export async function startS3(): Promise<{ child: ChildProcess; env: Record<string, string> }> {
+  const child = fork(join(__dirname, 's3rver-child.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const env = await new Promise<Record<string, string>>((resolve, reject) => {
+    child.once('message', (message: { env: Record<string, string> }) => resolve(message.env));
+    child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
+  });
+  return { child, env };
+}
+
+/** Resident memory of process `pid` in MiB, as the kernel counts it (what a container's limit applies to). */
+export const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;

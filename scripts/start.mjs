@@ -31,7 +31,8 @@ try {
   const { urls } = stack;
   say('ready');
   say(`  app        ${urls.app}`);
-  say(`  API docs   ${urls.apiDocs}`);
+  say(`  API docs   ${urls.apiDocs}   (internal port: never on the public one)`);
+  say(`  metrics    ${urls.metrics}`);
   if (urls.mailbox) say(`  mailbox    ${urls.mailbox}   (every e-mail the product sends)`);
   if (urls.s3) say(`  S3         ${urls.s3}   (s3rver, access key S3RVER / S3RVER, data in .data/s3)`);
   say('Ctrl-C stops everything.');

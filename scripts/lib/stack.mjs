@@ -2,7 +2,7 @@
 // wait for the gateway's readiness. Shared by `npm start` and the e2e harness.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { missingApps, startApps, stackEnvironment } from './apps.mjs';
+import { gatewayInternalPort, missingApps, startApps, stackEnvironment } from './apps.mjs';
 import { startMailbox, startObjectStorage } from './local-services.mjs';
 import { waitForHttp } from './network.mjs';
 import { databaseUrl, ensureDatabase, ensurePostgres } from './postgres.mjs';
@@ -83,9 +83,11 @@ export async function startStack({
     const exited = apps.find((app) => app.exitCode !== undefined);
     if (exited) throw new Error(`${exited.name} exited with code ${exited.exitCode}`);
 
+    const internal = `http://127.0.0.1:${gatewayInternalPort(ports.gateway)}`;
     const urls = {
       app: appUrl,
-      apiDocs: `${appUrl}/api/docs`,
+      apiDocs: `${internal}/api/docs`,
+      metrics: `${internal}/metrics`,
       mailbox: mailbox?.urls.web,
       s3: storage?.url,
       health: `${local}/health/ready`,

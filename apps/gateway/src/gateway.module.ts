@@ -16,6 +16,7 @@ import { authProviders } from './auth/auth.providers';
 import { HealthController } from './health/health.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { RateLimiter } from './http/rate-limiter';
+import { UploadSlots, UploadSlotsInterceptor } from './http/upload-slots';
 import { LeadsController } from './leads/leads.controller';
 import { OnboardingController } from './onboarding/onboarding.controller';
 import { sparksControllers, SparksModule } from './sparks/sparks.module';
@@ -51,6 +52,16 @@ export class GatewayModule {
         { provide: APP_FILTER, useValue: new AllExceptionsFilter(logger, auditTrail) },
         { provide: APP_INTERCEPTOR, useValue: new AuditInterceptor(auditTrail) },
         { provide: RateLimiter, useValue: new RateLimiter(redis, config.BUS_PREFIX, config.RATE_LIMIT_FACTOR) },
+        {
+          provide: APP_INTERCEPTOR,
+          useValue: new UploadSlotsInterceptor(
+            new UploadSlots(redis, config.BUS_PREFIX, {
+              perUser: config.UPLOADS_PER_USER,
+              gatewayMemoryBytes: config.UPLOAD_MEMORY_MB * 1024 * 1024,
+              leaseMs: config.HTTP_REQUEST_TIMEOUT_MS + 60_000,
+            }),
+          ),
+        },
         ...authProviders(config, redis),
         ...investorProviders(config),
         ...devLogProviders(config),

@@ -6,16 +6,21 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { gatewayEnv, loadConfig } from '@spark/config';
 import { createLogger, PinoNestLogger, runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
-import { onShutdown, runMain } from '@spark/runtime';
+import { onShutdown, runMain, startHealthServer } from '@spark/runtime';
 import { Redis } from 'ioredis';
-import { registerOpenApi } from './docs/openapi';
+import { collectOpenApi } from './docs/openapi';
 import { GatewayModule } from './gateway.module';
 import { toErrorBody } from './http/error-body';
-import { registerMetrics } from './health/metrics';
-import { registerSpa } from './web/spa';
+import { collectMetrics } from './health/metrics';
+import { loggableUrl } from './http/secret-bearing-pages';
+import { registerSecurityHeaders } from './http/security-headers';
+import { registerStateChangingRequestChecks } from './http/state-changing-requests';
+import { loadWebBuild, registerSpa } from './web/spa';
 
 /** JSON bodies are small forms; uploads get their own, larger limit on their own routes. */
 const JSON_BODY_LIMIT = 16 * 1024;
+// Longer than the idle timeout of the load balancers in front (60 s on the common ones), so they close first.
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 const requestId = (header: unknown) => (typeof header === 'string' && /^[\w-]{8,64}$/.test(header) ? header : randomUUID());
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
@@ -26,13 +31,20 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   await client.connect();
   const adapter = new FastifyAdapter({
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: true,
+    // Only configured proxies' X-Forwarded-For is believed; by default the socket's peer is the client.
+    trustProxy: config.TRUST_PROXY,
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // Node checks the request and headers timeouts on this interval (30 s by default), so they act on time.
+    http: { headersTimeout: Math.min(config.HTTP_HEADERS_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS), connectionsCheckingInterval: 1000 },
     genReqId: (request: IncomingMessage) => requestId(request.headers['x-request-id']),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.register({ config, logger, bus: new ServiceBus(client), redis }),
     adapter,
-    { logger: new PinoNestLogger(logger) },
+    // Fastify's own JSON parser only: no form-encoded bodies (see registerStateChangingRequestChecks).
+    { logger: new PinoNestLogger(logger), bodyParser: false },
   );
   const fastify = app.getHttpAdapter().getInstance();
   // Everything below a request — logs, outgoing bus messages — carries its correlation id.
@@ -41,24 +53,31 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     runWithCorrelationId(request.id, done);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    logger.info({ correlationId: request.id, method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    logger.info({ correlationId: request.id, method: request.method, url: loggableUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     done();
   });
-  // Errors Fastify raises before Nest sees the request (body too large, malformed JSON).
+  // Errors Fastify raises before Nest sees the request (body too large, malformed JSON, the checks below).
   fastify.setErrorHandler((error, request, reply) => {
     const body = toErrorBody(error, request.id);
     if (body.statusCode >= 500) logger.error({ err: error }, 'request failed');
+    if (body.retryAfterSeconds) void reply.header('retry-after', String(body.retryAfterSeconds));
     void reply.status(body.statusCode).send(body);
   });
-  registerMetrics(fastify);
+  registerStateChangingRequestChecks(fastify, config.PUBLIC_URL);
+  const web = loadWebBuild(config.WEB_DIST, config.PUBLIC_URL);
+  await registerSecurityHeaders(fastify, { publicUrl: config.PUBLIC_URL, s3Endpoint: config.S3_ENDPOINT, inlineScriptHashes: web?.inlineScriptHashes ?? [] });
+  const metrics = collectMetrics(fastify);
   // Before Nest registers its routes (at listen), so the document's onRoute hook sees them all.
-  registerOpenApi(fastify, '0.1.0');
-  await registerSpa(fastify, config.WEB_DIST, config.PUBLIC_URL);
+  const apiDocs = collectOpenApi(fastify, '0.1.0');
+  await registerSpa(fastify, web);
   await app.listen(config.PORT, config.HOST);
-  logger.info({ port: config.PORT }, 'ready');
+  const ready = async () => (await redis.ping().catch(() => undefined)) === 'PONG';
+  const internal = await startHealthServer(config.HEALTH_PORT, ready, { '/metrics': metrics, ...apiDocs });
+  logger.info({ port: config.PORT, internalPort: config.HEALTH_PORT || undefined }, 'ready');
   return {
     url: await app.getUrl(),
     async stop() {
+      internal?.close();
       await app.close();
       await client.close();
       redis.disconnect();

@@ -29,7 +29,8 @@ describe('investors: deck access codes and e-mail campaigns through the gateway'
   beforeAll(async () => {
     // This sink refuses one mailbox with 550, as a real server does for an unknown address.
     smtp = await startSmtpSink({ reject: ['bounce@investor.test'] });
-    stack = await startInProcessStack({ redisDb: 15, env: { JWT_SECRET, SMTP_URL: smtp.url } });
+    // The test plays the trusted proxy: the x-forwarded-for it sends is the client address.
+    stack = await startInProcessStack({ redisDb: 15, env: { JWT_SECRET, SMTP_URL: smtp.url, TRUST_PROXY: '127.0.0.1' } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
   });

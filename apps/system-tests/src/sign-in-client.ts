@@ -115,7 +115,8 @@ export function signInTestFile(options: InProcessStackOptions, ipPrefix: string)
     return started;
   };
   beforeAll(async () => {
-    const stack = await startInProcessStack(options);
+    // The test plays the trusted proxy: the x-forwarded-for it sends is each test's client address.
+    const stack = await startInProcessStack({ ...options, env: { TRUST_PROXY: '127.0.0.1', ...options.env } });
     const db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
     const { bus, close } = await connectBus(stack.env);

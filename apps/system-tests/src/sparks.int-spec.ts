@@ -63,7 +63,8 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
   const errorCode = async (response: Response) => errorBodySchema.parse(await response.json()).code;
 
   beforeAll(async () => {
-    stack = await startInProcessStack({ redisDb: 11, withNotifier: false, env: { JWT_SECRET } });
+    // One client sends 12 captures at once below, past the everyday cap of uploads per person.
+    stack = await startInProcessStack({ redisDb: 11, withNotifier: false, env: { JWT_SECRET, UPLOADS_PER_USER: '12' } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
     storage = new ObjectStorage(stack.s3.config);

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const phoneViewport = { width: 390, height: 844 } as const;
 export const laptopViewport = { width: 1366, height: 900 } as const;
@@ -14,11 +14,41 @@ export function baseUrl(): string {
   return url.replace(/\/$/, '');
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+// Content-Security-Policy violations seen by any page of any browser context, until a test takes them.
+const cspViolations: string[] = [];
+
+/** The violations seen since the last call (csp-guard.ts fails the test when there are any). */
+export const takeCspViolations = (): string[] => cspViolations.splice(0);
+
+/**
+ * Records every CSP violation of the context's pages: the `securitypolicyviolation` event where a
+ * page can run scripts, and Chromium's console error for frames that cannot (a sandboxed srcdoc).
+ */
+async function watchCsp(context: BrowserContext): Promise<void> {
+  await context.exposeBinding('__reportCspViolation', ({ page }, violation: string) => {
+    cspViolations.push(`${page.url()}: ${violation}`);
+  });
+  await context.addInitScript(
+    "document.addEventListener('securitypolicyviolation', (event) => window.__reportCspViolation(`${event.effectiveDirective} blocked ${event.blockedURI || 'inline code'} (${event.sourceFile}:${event.lineNumber})`));",
+  );
+  context.on('console', (message) => {
+    if (message.type() === 'error' && message.text().includes('Content Security Policy')) cspViolations.push(`${message.page()?.url()}: ${message.text()}`);
+  });
+}
+
+/** Chromium whose every context watches for CSP violations, so a page the policy breaks fails its test. */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await watchCsp(context);
+    return context;
+  };
+  return browser;
 }
 
 export async function newPage(browser: Browser, options: { viewport?: { width: number; height: number } } = {}): Promise<Page> {

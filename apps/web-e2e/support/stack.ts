@@ -15,7 +15,7 @@ interface StackProcess {
 }
 
 export interface RunningStack {
-  urls: { app: string; apiDocs: string; mailbox?: string; s3?: string; health: string };
+  urls: { app: string; apiDocs: string; metrics: string; mailbox?: string; s3?: string; health: string };
   processes: StackProcess[];
   stop(): Promise<void>;
 }
@@ -54,7 +54,8 @@ export async function startE2eStack(log: (message: string) => void): Promise<Run
   const { startStack } = await loadStackModule();
   return startStack({
     root: repositoryRoot,
-    env: process.env,
+    // The tests play the ingress: each one's X-Forwarded-For is its own client address.
+    env: { ...process.env, TRUST_PROXY: '127.0.0.1' },
     ports: E2E_PORTS,
     databaseName: 'spark_e2e',
     recreateDatabase: true,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { credentialId, type Env, secret, serviceUrl } from './load-config';
+import { trustProxySchema } from './trust-proxy';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
@@ -59,6 +60,19 @@ export const gatewayEnv = (env: Env) =>
     WEB_DIST: z.string().default(''),
     // Multiplies every rate limit of the gateway: for load tests, or a crowd that shares one address.
     RATE_LIMIT_FACTOR: z.coerce.number().min(1).max(1_000_000).default(1),
+    TRUST_PROXY: trustProxySchema,
+    // The internal port: health, Prometheus metrics and the OpenAPI document; 0 serves none of them.
+    HEALTH_PORT: port(0),
+    // A whole request may take this long (a 100 MB video over a slow phone link); a connection that
+    // sends or receives nothing for HTTP_IDLE_TIMEOUT_MS is closed, whatever it was doing.
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
+    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+    // The request line and headers must arrive within this: headers sent a trickle at a time are an attack.
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
+    // Uploads in flight at once per signed-in user (all replicas together), and the memory the uploads in
+    // flight on one gateway process may hold (each counts its size, at most 16 MiB: 12 large videos at once).
+    UPLOADS_PER_USER: z.coerce.number().int().min(1).max(50).default(2),
+    UPLOAD_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(192),
   })
   // The gateway streams spark uploads to S3 itself.
   .extend(storageEnv(env).shape)

@@ -1,12 +1,16 @@
 import type { LoggerService } from '@nestjs/common';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { currentCorrelationId } from './correlation';
+import { redactSecrets, redactUrlSecrets } from './redaction';
 
 export type { Logger } from 'pino';
 
-/** A JSON logger whose every line carries the app name and the current correlation id. */
-export function createLogger(app: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+/**
+ * A JSON logger whose every line carries the app name and the current correlation id, and never a
+ * secret: credentials, sign-in tokens and codes, database parameters (see redaction.ts).
+ */
+export function createLogger(app: string, level = process.env.LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     name: app,
     level,
     base: { app },
@@ -15,7 +19,14 @@ export function createLogger(app: string, level = process.env.LOG_LEVEL ?? 'info
       const correlationId = currentCorrelationId();
       return correlationId ? { correlationId } : {};
     },
-  });
+    formatters: { log: (fields) => redactSecrets(fields) as Record<string, unknown> },
+    hooks: {
+      logMethod(args, write) {
+        write.apply(this, args.map((arg) => (typeof arg === 'string' ? redactUrlSecrets(arg) : arg)) as typeof args);
+      },
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Lets Nest's own messages go through the same JSON logger. */

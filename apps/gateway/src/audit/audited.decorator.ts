@@ -1,6 +1,6 @@
-import { RouteConfig } from '@nestjs/platform-fastify';
 import type { AuditAction, AuditTargetType } from '@spark/contracts';
 import type { FastifyRequest } from 'fastify';
+import { WithRouteConfig } from '../http/route-config';
 
 type Path = readonly string[];
 
@@ -30,7 +30,7 @@ declare module 'fastify' {
  * (`auth.audit_events`): who, what, which target, when, from which IP. The route's Fastify config
  * carries it, so the exception filter sees it too when the guard refused the call before any handler ran.
  */
-export const Audited = (action: AuditAction, target: AuditedTarget) => RouteConfig({ auditedRoute: { action, ...target } });
+export const Audited = (action: AuditAction, target: AuditedTarget) => WithRouteConfig({ auditedRoute: { action, ...target } });
 
 /** The route's audit declaration, or undefined when the route is not audited. */
 export const auditedRouteOf = (request: FastifyRequest): AuditedRoute | undefined => request.routeOptions.config?.auditedRoute;

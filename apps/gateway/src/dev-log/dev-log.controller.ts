@@ -11,6 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Public, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
+import { UploadRoute } from '../http/upload-route';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { imageContentType, readUploadedFile } from '../investors/uploaded-file';
 import { type RasterFormat, reencodeImage } from '../media/image-reencoder';
@@ -51,6 +52,7 @@ export class DevLogController {
 
   @Roles('admin')
   @Post('images')
+  @UploadRoute()
   @HttpCode(201)
   async upload(@Req() request: FastifyRequest, @CurrentUser() user: AuthenticatedUser): Promise<UploadedLogImage> {
     const { file, bytes } = await readUploadedFile(request, IMAGE_MAX_BYTES);

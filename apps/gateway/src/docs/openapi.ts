@@ -1,4 +1,5 @@
 import { createLeadRequestSchema, createLeadResponseSchema, errorBodySchema, leadSchema, setChallengeRequestSchema } from '@spark/contracts';
+import type { InternalPage } from '@spark/runtime';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
@@ -19,12 +20,15 @@ export const documentedRoutes: Record<string, RouteSchemas> = {
 
 const jsonSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
 
-/** Serves the OpenAPI document at /api/docs/openapi.json and a readable index at /api/docs. */
-export function registerOpenApi(fastify: FastifyInstance, version: string): void {
+/**
+ * The OpenAPI document (`/api/docs/openapi.json`) and a readable index (`/api/docs`) for the internal
+ * port: the route list is an attacker's map, so the public port does not serve it.
+ */
+export function collectOpenApi(fastify: FastifyInstance, version: string): Record<'/api/docs' | '/api/docs/openapi.json', InternalPage> {
   const routes: { method: string; url: string }[] = [];
   fastify.addHook('onRoute', (route) => {
     const methods = [route.method].flat().filter((method) => method !== 'HEAD');
-    if (route.url.startsWith('/api/') && !route.url.startsWith('/api/docs')) for (const method of methods) routes.push({ method, url: route.url });
+    if (route.url.startsWith('/api/')) for (const method of methods) routes.push({ method, url: route.url });
   });
   const document = () => {
     const paths: Record<string, Record<string, object>> = {};
@@ -42,12 +46,14 @@ export function registerOpenApi(fastify: FastifyInstance, version: string): void
     }
     return { openapi: '3.1.0', info: { title: 'Spark API', version }, paths };
   };
-  fastify.get('/api/docs/openapi.json', async () => document());
-  fastify.get('/api/docs', async (_request, reply) => {
+  const index = () => {
     const rows = routes
       .map(({ method, url }) => `<tr><td><code>${method}</code></td><td><code>${url}</code></td><td>${documentedRoutes[`${method} ${url}`]?.summary ?? ''}</td></tr>`)
       .join('');
-    void reply.type('text/html');
     return `<!doctype html><title>Spark API</title><body style="font-family:system-ui;max-width:900px;margin:40px auto"><h1>Spark API</h1><p>Machine-readable: <a href="/api/docs/openapi.json">openapi.json</a>. Errors share one shape: statusCode, code, message, fieldErrors, correlationId.</p><table cellpadding="6">${rows}</table></body>`;
-  });
+  };
+  return {
+    '/api/docs': async () => ({ contentType: 'text/html; charset=utf-8', body: index() }),
+    '/api/docs/openapi.json': async () => ({ contentType: 'application/json', body: JSON.stringify(document()) }),
+  };
 }

@@ -1,8 +1,9 @@
+import type { InternalPage } from '@spark/runtime';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
-/** Prometheus metrics at /metrics: process defaults plus request durations by route and status. */
-export function registerMetrics(fastify: FastifyInstance): void {
+/** Prometheus metrics, process defaults plus request durations by route and status, for the internal port. */
+export function collectMetrics(fastify: FastifyInstance): InternalPage {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -19,8 +20,5 @@ export function registerMetrics(fastify: FastifyInstance): void {
     );
     done();
   });
-  fastify.get('/metrics', async (_request, reply) => {
-    void reply.header('content-type', registry.contentType);
-    return registry.metrics();
-  });
+  return async () => ({ contentType: registry.contentType, body: await registry.metrics() });
 }

@@ -10,6 +10,7 @@ import { DomainError, ServiceBus } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
 import { Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
+import { UploadRoute } from '../http/upload-route';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { type DeckFile, DeckFiles } from './deck-files';
 import { deckContentType, readUploadedFile } from './uploaded-file';
@@ -69,6 +70,7 @@ export class InvestorsAdminController {
   /** Replaces the full deck (`full`) or the preview embedded on /donate (`preview`). */
   @Put('deck/:file')
   @Audited('investor.deck-upload', { type: 'deck', id: { param: 'file' } })
+  @UploadRoute()
   async upload(@Req() request: FastifyRequest, @Param('file') file: string) {
     if (file !== 'full' && file !== 'preview') throw new DomainError('NOT_FOUND', 'Upload the full deck or its preview.');
     const { bytes } = await readUploadedFile(request, DECK_MAX_BYTES);

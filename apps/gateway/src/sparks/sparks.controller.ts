@@ -13,6 +13,7 @@ import { ObjectStorage } from '@spark/storage';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser } from '../auth/auth.decorators';
+import { UploadRoute } from '../http/upload-route';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { SignedSparks } from './signed-sparks';
 import { storeSparkFile } from './spark-upload';
@@ -33,6 +34,7 @@ export class SparksController {
   ) {}
 
   @Post()
+  @UploadRoute()
   @HttpCode(201)
   async capture(@Req() request: FastifyRequest, @CurrentUser() user: AuthenticatedUser): Promise<RecordSparkResponse> {
     if (!request.isMultipart()) throw noFile();

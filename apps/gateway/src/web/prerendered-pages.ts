@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { PRERENDER_ORIGIN_PLACEHOLDER } from '@spark/contracts';
+import { inlineScriptHashes } from './inline-scripts';
 
 export type ContentEncoding = 'br' | 'gzip' | 'identity';
 
@@ -49,6 +50,11 @@ export class PrerenderedPages {
       });
     }
     return new PrerenderedPages(pages);
+  }
+
+  /** CSP hashes of every inline script in the pages, as served. */
+  inlineScriptHashes(): string[] {
+    return [...this.pages.values()].flatMap((page) => inlineScriptHashes(page.identity.toString('utf8')));
   }
 
   /** The page for a request path (query ignored), in `encoding`; undefined when it was not prerendered. */

@@ -1,0 +1,10 @@
+/** Pages whose address carries a secret (the magic link's token) in its query or fragment. */
+export const SECRET_BEARING_PAGES = new Set(['/magic-link-auth']);
+
+export const pathOf = (url: string) => url.split(/[?#]/)[0] ?? url;
+
+/**
+ * The URL as the request log shows it: a secret-bearing page without its query. Elsewhere the
+ * logger itself removes the values of `token` and `code` parameters (libs/logging).
+ */
+export const loggableUrl = (url: string) => (SECRET_BEARING_PAGES.has(pathOf(url)) ? pathOf(url) : url);

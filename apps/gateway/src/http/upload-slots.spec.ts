@@ -1,0 +1,14 @@
+import { heldBytesOf, UPLOAD_MAX_HELD_BYTES } from './upload-slots';
+
+describe('heldBytesOf', () => {
+  it('counts a small upload by its declared size and a large one by the most any upload holds', () => {
+    expect(heldBytesOf('20480')).toBe(20_480);
+    expect(heldBytesOf(String(100 * 1024 * 1024))).toBe(UPLOAD_MAX_HELD_BYTES);
+  });
+
+  it('counts an upload without a usable Content-Length as the largest', () => {
+    expect(heldBytesOf(undefined)).toBe(UPLOAD_MAX_HELD_BYTES);
+    expect(heldBytesOf('12abc')).toBe(UPLOAD_MAX_HELD_BYTES);
+    expect(heldBytesOf('0')).toBe(UPLOAD_MAX_HELD_BYTES);
+  });
+});

@@ -1,0 +1,8 @@
+// jest setupFilesAfterEnv of the browser tests: a test during which any page broke the
+// Content-Security-Policy fails, naming what was blocked.
+import { takeCspViolations } from './browser';
+
+afterEach(() => {
+  const violations = takeCspViolations();
+  if (violations.length > 0) throw new Error(`Content-Security-Policy violations:\n${violations.join('\n')}`);
+});

@@ -1,0 +1,149 @@
+// `npm run build:node && node dist/bench/slow-uploads.js`: issue 12's slow-upload target. Starts s3rver (a
+// process of its own), progress-service and the gateway from dist/ on database spark_bench_uploads, a bus prefix
+// of its own on REDIS_URL (default 127.0.0.1:6379) and port 18380, then sends BENCH_UPLOADS (default 100) video
+// uploads of BENCH_UPLOAD_MB (default 12) MB at once, each from its own phone trickling BENCH_KIB_PER_SECOND
+// (default 512) KiB/s, two per person. An upload refused with 429 waits its Retry-After and tries again, as the
+// client app's outbox does. It samples the gateway's resident memory every 100 ms and prints the peak against
+// the memory limit of the gateway's container in deploy/base/gateway.yaml. UPLOAD_MEMORY_MB and the other
+// gateway settings pass through from the environment (e.g. UPLOAD_MEMORY_MB=2000 to see the figure uncapped).
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fork } from 'node:child_process';
+import { JwtService } from '@nestjs/jwt';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
+import { recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
+
+const root = join(__dirname, '..', '..');
+const uploads = Number(process.env.BENCH_UPLOADS ?? 100);
+const uploadBytes = Number(process.env.BENCH_UPLOAD_MB ?? 12) * 1024 * 1024;
+const bytesPerSecond = Number(process.env.BENCH_KIB_PER_SECOND ?? 512) * 1024;
+const PORT = 18380;
+const JWT_SECRET = 'bench-secret-for-slow-uploads';
+const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
+const token = (id: string) =>
+  jwt.sign({ sub: id, email: `${id.slice(0, 8)}@example.com`, role: 'client' }, { expiresIn: 3600, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
+
+const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom', 'latin1'), Buffer.alloc(12)]);
+const CHUNK = Buffer.alloc(64 * 1024, 1);
+const load = () => `load average ${loadavg().map((value) => value.toFixed(2)).join(', ')}`;
+
+/** The gateway container's memory limit in deploy/, in MiB. */
+function gatewayMemoryLimitMb(): number {
+  const manifest = readFileSync(join(root, 'deploy', 'base', 'gateway.yaml'), 'utf8');
+  const limit = /limits:\s*\{\s*memory:\s*(\d+)Mi\s*\}/.exec(manifest)?.[1];
+  if (!limit) throw new Error('deploy/base/gateway.yaml names no memory limit in Mi');
+  return Number(limit);
+}
+
+interface Outcome {
+  status: number;
+  retryAfterSeconds: number;
+}
+
+/** One capture sent at the phone's pace; stops sending as soon as the gateway has answered. */
+function slowUpload(bearer: string): Promise<Outcome> {
+  const boundary = `slow${randomUUID()}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="clientSparkId"\r\n\r\n${randomUUID()}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clip.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path: '/api/sparks',
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + uploadBytes + tail.length },
+      },
+      (response) => {
+        answered = true;
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, retryAfterSeconds: Number(response.headers['retry-after'] ?? 0) }));
+        outgoing.destroy();
+      },
+    );
+    outgoing.on('error', (error) => (answered ? undefined : reject(error)));
+    outgoing.write(head);
+    outgoing.write(MP4_HEAD);
+    let sent = MP4_HEAD.length;
+    const pace = setInterval(() => {
+      if (answered) return clearInterval(pace);
+      if (sent >= uploadBytes) {
+        clearInterval(pace);
+        outgoing.end(tail);
+        return;
+      }
+      const piece = CHUNK.subarray(0, Math.min(CHUNK.length, uploadBytes - sent));
+      sent += piece.length;
+      outgoing.write(piece);
+    }, (CHUNK.length / bytesPerSecond) * 1000);
+  });
+}
+
+async function main() {
+  console.log(`before: ${load()}`);
+  const limitMb = gatewayMemoryLimitMb();
+  const s3 = await startS3();
+  const databaseUrl = await recreateDatabase('spark_bench_uploads');
+  const env = {
+    ...process.env,
+    ...s3.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    JWT_SECRET,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    BUS_PREFIX: `bench-uploads-${Date.now()}`,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+  };
+  const start = (app: string) => fork(join(root, `dist/apps/${app}/src/main.js`), [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const children = [start('progress-service'), start('gateway')];
+  const gatewayPid = children[1]?.pid as number;
+  try {
+    await waitUntilReady(`http://127.0.0.1:${PORT}/health/ready`);
+    const baseline = rssMb(gatewayPid);
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gatewayPid))), 100);
+    const people = Array.from({ length: Math.ceil(uploads / 2) }, () => token(randomUUID()));
+    const statuses = new Map<number, number>();
+    let refusals = 0;
+    const started = Date.now();
+    await Promise.all(
+      Array.from({ length: uploads }, async (_, index) => {
+        for (;;) {
+          const outcome = await slowUpload(people[Math.floor(index / 2)] as string);
+          if (outcome.status !== 429) return void statuses.set(outcome.status, (statuses.get(outcome.status) ?? 0) + 1);
+          refusals++;
+          await new Promise((resolve) => setTimeout(resolve, Math.max(1, outcome.retryAfterSeconds) * 1000 * (0.5 + Math.random())));
+        }
+      }),
+    );
+    clearInterval(sampler);
+    const seconds = (Date.now() - started) / 1000;
+    console.log(
+      `${uploads} uploads of ${uploadBytes / 1024 / 1024} MB at ${bytesPerSecond / 1024} KiB/s each (UPLOAD_MEMORY_MB=${process.env.UPLOAD_MEMORY_MB ?? 'default'}): ` +
+        `${[...statuses].map(([status, count]) => `${count} × HTTP ${status}`).join(', ')}; ${refusals} answers 429 waited out; ${seconds.toFixed(0)} s`,
+    );
+    console.log(
+      `gateway RSS: ${baseline.toFixed(0)} MiB before, peak ${peak.toFixed(0)} MiB; limit ${limitMb} MiB (deploy/base/gateway.yaml): ` +
+        `${peak < limitMb ? 'under the limit' : 'OVER THE LIMIT'} (${((peak / limitMb) * 100).toFixed(0)} %)`,
+    );
+    if (peak >= limitMb) process.exitCode = 1;
+  } finally {
+    children.forEach((child) => child.kill('SIGTERM'));
+    s3.child.kill('SIGTERM');
+    console.log(`after: ${load()}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
