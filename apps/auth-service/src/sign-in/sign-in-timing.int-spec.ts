@@ -30,7 +30,7 @@ function median(values: number[]): number {
  * differences ignores the outliers a busy machine adds. The allowed gap, a small constant plus a
  * tenth of a typical attempt, held for equal paths on a heavily loaded machine; a commit that waits
  * for the WAL flush on one side only, or database work skipped for unknown addresses, lies beyond it
- * (figures in docs/security.d/auth.md).
+ * (figures in docs/security/auth.md).
  */
 async function pairedTimings(pairs: number, known: (pair: number) => Promise<unknown>, unknown: (pair: number) => Promise<unknown>) {
   const differences: number[] = [];
