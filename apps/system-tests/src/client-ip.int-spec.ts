@@ -31,7 +31,7 @@ describe('the client address the per-IP limits count', () => {
     for (let i = 0; i < count; i++) answers.push((await requestLink(baseUrl, forwardedFor(i), i)).status);
     return answers;
   };
-  const limitKeys = () => stack.redis.keys(`${stack.env.BUS_PREFIX}:gateway:ip-limit:magic-link:*`);
+  const limitKeys = () => stack.redis.keys(`${stack.env.BUS_PREFIX}:gateway:rate-limit:magic-link:*`);
 
   it('ignores X-Forwarded-For when no proxy is trusted: 30 requests from loopback with a rotating header get 429 from the 21st on', async () => {
     const answers = await statuses(stack.baseUrl, (i) => `198.51.100.${i + 1}`, 30);

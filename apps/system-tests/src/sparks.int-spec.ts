@@ -81,7 +81,7 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
     const body = recordSparkResponseSchema.parse(await response.json());
     expect(body.created).toBe(true);
     expect(body.spark).toMatchObject({ userId: client.id, sparkType: 'photo', fileType: 'image/png', note: 'First walk' });
-    expect(body.spark.fileKey).toMatch(new RegExp(`^${client.id}/\\d{13}\\.png$`));
+    expect(body.spark.fileKey).toMatch(new RegExp(`^${client.id}/\\d{13}-[0-9a-f]{8}\\.png$`));
     expect(body.progress).toMatchObject({ sparkCount: 1, streakCount: 1 });
     expect(body.milestone.description).toContain('first spark');
     const stored = await sharp(Buffer.from(await (await fetch(body.spark.fileUrl ?? '')).arrayBuffer())).metadata();

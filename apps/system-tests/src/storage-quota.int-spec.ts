@@ -24,7 +24,7 @@ describe('the per-client storage quota', () => {
   let s3: S3Client;
 
   beforeAll(async () => {
-    stack = await startInProcessStack({ withNotifier: false, env: { JWT_SECRET, STORAGE_QUOTA_BYTES: String(QUOTA_BYTES) } });
+    stack = await startInProcessStack({ withNotifier: false, env: { JWT_SECRET, STORAGE_QUOTA_BYTES: String(QUOTA_BYTES), UPLOADS_PER_USER: '6' } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
     s3 = new S3Client({

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, errorBodySchema } from '@spark/contracts';
-import { eventually } from '@spark/testing';
+import { eventually, TINY_PNG } from '@spark/testing';
 import { Client } from 'pg';
 import { progressService } from '../../progress-service/src/service';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
@@ -18,7 +18,6 @@ const tokenFor = (userId: string) =>
 const LIMITS = { UPLOADS_PER_USER: '2', UPLOAD_MEMORY_MB: '48', HTTP_IDLE_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1500', HTTP_REQUEST_TIMEOUT_MS: '4000' };
 
 const BOUNDARY = 'spark-upload-limits';
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('0000000dIHDR-a-tiny-test-image', 'latin1')]);
 // An MP4's first box, so the gateway takes the rest for a video (up to 100 MB).
 const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42', 'latin1'), Buffer.alloc(12)]);
 
@@ -70,7 +69,7 @@ describe('slow uploads cannot exhaust the gateway', () => {
   const capture = (userId: string) => {
     const form = new FormData();
     form.append('clientSparkId', randomUUID());
-    form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'a.png');
+    form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'a.png');
     return fetch(`${stack.baseUrl}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${tokenFor(userId)}` }, body: form });
   };
   /** An upload that has started and keeps sending a byte now and then, never finishing by itself. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { SPARK_IMAGE_MAX_BYTES, SPARK_VIDEO_MAX_BYTES } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
@@ -75,7 +76,8 @@ async function putClean(storage: ObjectStorage, key: string, type: SniffedType, 
 }
 
 /**
- * Streams one uploaded file to `{userId}/{timestamp}.{ext}` in the sparks bucket: the real type from
+ * Streams one uploaded file to `{userId}/{timestamp}-{random}.{ext}` in the sparks bucket (two captures of one
+ * client in the same millisecond must not share an object, or deleting a refused one deletes the other's): the real type from
  * its first bytes (415 otherwise), the size limit of its kind while it flows (413), and location and
  * other identifying metadata removed before anything reaches S3. Only S3's part buffers (videos) or
  * one re-encoded photo are held in memory, never a whole upload in flight. Plain async iteration, no
@@ -89,7 +91,7 @@ export async function storeSparkFile(storage: ObjectStorage, userId: string, fil
     file.destroy();
     throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Only photos (JPEG, PNG, GIF, WebP, HEIC, AVIF) and videos (MP4, MOV) can be captured.');
   }
-  const key = `${userId}/${Date.now()}.${type.ext}`;
+  const key = `${userId}/${Date.now()}-${randomBytes(4).toString('hex')}.${type.ext}`;
   try {
     // A failing file (413, a cut connection) rejects the put with its own error, which explains more than S3's.
     const bytes = await putClean(storage, key, type, limitedBody(head, iterator, type));
