@@ -35,7 +35,7 @@ export default tseslint.config(
     // Whole-system tests boot real apps in-process; the only place an app's code may be imported.
     files: ['apps/system-tests/**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': ['error', { ...moduleBoundaries, allow: ['^\\.\\./\\.\\./[a-z-]+/src/(main|service)$'] }],
+      '@nx/enforce-module-boundaries': ['error', { ...moduleBoundaries, allow: ['^(\\.\\./)+[a-z-]+/src/(main|service)$'] }],
     },
   },
   {

@@ -9,7 +9,8 @@ import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { onShutdown, runMain, startHealthServer } from '@spark/runtime';
 import { Redis } from 'ioredis';
 import { collectOpenApi } from './docs/openapi';
-import { GatewayModule } from './gateway.module';
+import { routeDecisions } from './auth/route-access';
+import { gatewayControllers, GatewayModule } from './gateway.module';
 import { toErrorBody } from './http/error-body';
 import { collectMetrics } from './health/metrics';
 import { loggableUrl } from './http/secret-bearing-pages';
@@ -22,6 +23,11 @@ const JSON_BODY_LIMIT = 16 * 1024;
 // Longer than the idle timeout of the load balancers in front (60 s on the common ones), so they close first.
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 const requestId = (header: unknown) => (typeof header === 'string' && /^[\w-]{8,64}$/.test(header) ? header : randomUUID());
+
+export type { RouteAccess, RouteDecision } from './auth/route-access';
+
+/** Who may call each route, read from the controllers' decorators: the route × role matrix's rows. */
+export const gatewayRouteDecisions = () => routeDecisions(gatewayControllers);
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(gatewayEnv, env);

@@ -14,8 +14,7 @@ import { arbitraryPayload, databaseFingerprint } from '@spark/testing';
 import fc from 'fast-check';
 import { Client } from 'pg';
 import { z } from 'zod';
-import { routeDecisions } from '../../../gateway/src/auth/route-access';
-import { gatewayControllers } from '../../../gateway/src/gateway.module';
+import { gatewayRouteDecisions } from '../../../gateway/src/main';
 import { TEST_JWT_SECRET } from '../ditl-auth';
 import { type InProcessStack, startInProcessStack } from '../in-process-stack';
 
@@ -56,7 +55,7 @@ const fuzzTargets: Record<string, FuzzTarget> = {
   'GET /api/log/images/:owner/:file': { input: 'params', schema: imagePath },
 };
 
-const publicRoutes = routeDecisions(gatewayControllers)
+const publicRoutes = gatewayRouteDecisions()
   .filter((decision) => decision.access === 'public')
   .map((decision) => decision.route);
 

@@ -1,4 +1,4 @@
-import type { RouteAccess } from '../../../gateway/src/auth/route-access';
+import type { RouteAccess } from '../../../gateway/src/main';
 
 /** The five callers every route is tried as: nobody, the resource's owner, another client, a coach, an admin. */
 export const identities = ['anonymous', 'client', 'otherClient', 'coach', 'admin'] as const;

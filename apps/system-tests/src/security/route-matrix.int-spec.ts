@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLeadResponseSchema, generateDitlResponseSchema, recordSparkResponseSchema, type UserRole } from '@spark/contracts';
 import { eventually, TINY_PNG } from '@spark/testing';
 import { Client } from 'pg';
-import { routeDecisions } from '../../../gateway/src/auth/route-access';
-import { gatewayControllers } from '../../../gateway/src/gateway.module';
+import { gatewayRouteDecisions } from '../../../gateway/src/main';
 import { createSignedInUser, TEST_JWT_SECRET } from '../ditl-auth';
 import { type InProcessStack, startInProcessStack } from '../in-process-stack';
 import { expectedCell, type Identity, identities, routeExpectations } from './route-expectations';
@@ -72,7 +71,7 @@ describe('every gateway route, called as anonymous, client, other client, coach 
   for (const identity of identities) {
     it(`answers ${identity} as the matrix says on every route`, async () => {
       const outcomes: string[] = [];
-      for (const { route } of routeDecisions(gatewayControllers)) {
+      for (const { route } of gatewayRouteDecisions()) {
         const expectation = routeExpectations[route];
         if (!expectation) throw new Error(`${route} has no decision in route-expectations.ts`);
         const [method = 'GET', path = ''] = route.split(' ');

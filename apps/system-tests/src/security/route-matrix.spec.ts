@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { routeDecisions } from '../../../gateway/src/auth/route-access';
-import { gatewayControllers } from '../../../gateway/src/gateway.module';
+import { gatewayRouteDecisions } from '../../../gateway/src/main';
 import { renderRouteMatrix, routeExpectations } from './route-expectations';
 
 const securityDoc = join(__dirname, '..', '..', '..', '..', 'docs', 'security.md');
@@ -9,7 +8,7 @@ const START = '<!-- route-matrix:start -->';
 const END = '<!-- route-matrix:end -->';
 
 describe('the route × role matrix', () => {
-  const decisions = routeDecisions(gatewayControllers);
+  const decisions = gatewayRouteDecisions();
 
   it('has a decision for every route the gateway serves, and none for a route it does not', () => {
     const served = decisions.map((decision) => decision.route);
