@@ -296,7 +296,7 @@ describe('the Audit Log tab (admins)', () => {
       }
       const rejection = events.filter({ hasText: rejectedEmail });
       await rejection.getByText('Rejected a lead').waitFor();
-      await rejection.getByText(/^e2e\+dashboard-coach-/).waitFor();
+      await rejection.getByText(/^e2e-dashboard-coach-/).waitFor();
       await saveScreenshot(page, `coach-audit-log-${label}`);
 
       await page.getByLabel('Action').selectOption({ label: 'Rejected a lead' });

@@ -119,6 +119,7 @@ describe('secrets in logs', () => {
     const token = /token=([\w-]+)/.exec(linkMail.link)?.[1] ?? '';
     expect(token).toMatch(/^[\w-]{20,}$/);
     await byLink.page.goto(linkMail.link);
+    await byLink.page.getByRole('button', { name: `Continue as ${linkUser}` }).click();
     await byLink.page.getByRole('heading', { name: 'Welcome to Spark' }).waitFor();
     await byLink.context.close();
 

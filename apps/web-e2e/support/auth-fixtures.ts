@@ -9,7 +9,8 @@ import { sentTo, waitForEmail } from './mailbox';
 const e2eDatabaseUrl = 'postgres://postgres@127.0.0.1:5432/spark_e2e';
 let pool: Pool | undefined;
 
-export const uniqueEmail = (label: string) => `e2e+${label}-${Date.now()}-${randomInt(1e6)}@example.com`;
+// A mailbox of its own (no +tag: the lead limits count ada+1@ and ada+2@ as one inbox).
+export const uniqueEmail = (label: string) => `e2e-${label}-${Date.now()}-${randomInt(1e6)}@example.com`;
 
 /** A documentation-range address per caller, so per-IP rate limits never couple two tests. */
 export const uniqueIp = () => `198.51.100.${randomInt(1, 255)}, 203.0.113.${randomInt(1, 255)}`;
