@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
 
 jest.setTimeout(120_000);
@@ -80,7 +80,7 @@ describe('the client app (/app)', () => {
     await page.getByRole('button', { name: 'Capture Spark' }).click();
     await page.getByText('Your first spark! Your evolution has officially begun.').waitFor();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await page.waitForFunction(() => document.querySelector('[data-testid=spark-count]')?.textContent === '1');
+    await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
     expect(await sparkRows(userId)).toBe(1);
     const { rows } = await db.query('SELECT note, spark_type FROM progress.sparks WHERE user_id = $1', [userId]);
     expect(rows).toEqual([{ note: 'Morning run before work', spark_type: 'photo' }]);
@@ -101,7 +101,7 @@ describe('the client app (/app)', () => {
     expect(await sparkRows(userId)).toBe(0);
     await context.setOffline(false);
     await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
-    await page.waitForFunction(() => document.querySelector('[data-testid=spark-count]')?.textContent === '1');
+    await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
     expect(await sparkRows(userId)).toBe(1);
     await context.close();
   });
@@ -121,7 +121,7 @@ describe('the client app (/app)', () => {
       await expect(page.getByRole('button', { name: 'Capture Spark' }).isEnabled()).resolves.toBe(true);
       expect(await sparkRows(userId)).toBe(0);
       // The toast slides in: picture it once it stands still.
-      await page.waitForFunction(() => [...document.querySelectorAll('[data-sonner-toast]')].every((toast) => getComputedStyle(toast).opacity === '1' && toast.getAnimations().length === 0));
+      await waitUntilTrue(page, `[...document.querySelectorAll('[data-sonner-toast]')].every((toast) => getComputedStyle(toast).opacity === '1' && toast.getAnimations().length === 0)`);
       await saveScreenshot(page, `client-app-storage-full-${viewport === phoneViewport ? 'phone' : 'laptop'}`);
       await context.close();
     }

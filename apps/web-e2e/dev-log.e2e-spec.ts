@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot, takeCspViolations } from './support/browser';
+import { baseUrl, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot, takeCspViolations, waitUntilTrue } from './support/browser';
 
 jest.setTimeout(180_000);
 
@@ -44,7 +44,7 @@ async function publishAndOpen(page: Page, title: string): Promise<void> {
 }
 
 // Images in the post that the browser fetched and decoded (strings: this file has no DOM types).
-const loadedImageCount = () => [...document.querySelectorAll('article img')].filter((img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0).length;
+const loadedImageCount = "[...document.querySelectorAll('article img')].filter((img) => img.complete && img.naturalWidth > 0).length";
 
 describe("the Developer's Log publisher", () => {
   it('refuses two markdown files, empty content and an entry whose wiki-link image was not uploaded', async () => {
@@ -100,8 +100,8 @@ describe("the Developer's Log publisher", () => {
     await page.waitForURL(/\/log\/[\w-]+$/);
     await page.getByRole('heading', { name: 'What is next' }).waitFor();
     await page.locator('article img').first().waitFor();
-    await page.waitForFunction(() => [...document.querySelectorAll('article img')].some((img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0));
-    expect(await page.evaluate(loadedImageCount)).toBe(1);
+    await waitUntilTrue(page, `${loadedImageCount} > 0`);
+    expect(await page.evaluate<number>(loadedImageCount)).toBe(1);
     await page.context().close();
   });
 

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot } from './support/browser';
+import { baseUrl, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(180_000);
@@ -200,7 +200,7 @@ describe('the Investors tab (admins)', () => {
     const page = await visitor();
     await page.goto('/donate');
     await page.getByAltText('The first pages of the Spark investor deck').waitFor();
-    await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('img[alt^="The first pages"]')?.naturalWidth ?? 0) > 0);
+    await waitUntilTrue(page, `document.querySelector('img[alt^="The first pages"]')?.naturalWidth > 0`);
     // The code belongs to the investor's e-mail: with another address it is refused like a wrong code.
     await page.getByPlaceholder('you@fund.com').fill(uniqueEmail('not-the-investor'));
     await page.getByPlaceholder('SPARK-XXXX-XXXX-XXXX-XXXX-XXXX').fill(code);

@@ -80,3 +80,16 @@ export async function paintedPicture(page: Page, caption: string, size = { width
   await painter.close();
   return png;
 }
+
+/**
+ * Waits until a JavaScript expression is true in the page. Playwright's waitForFunction compiles a string
+ * with `new Function`, which the site's CSP refuses; evaluating an expression goes through the DevTools
+ * protocol, which it does not.
+ */
+export async function waitUntilTrue(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate<boolean>(expression))) {
+    if (Date.now() > deadline) throw new Error(`the page never made this true: ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
