@@ -21,6 +21,11 @@ describe('leadErrorMessage', () => {
     expect(message).toEqual({ kind: 'error', title: 'Error', description: 'Database error: leads-service did not answer' });
   });
 
+  it('passes on how long to wait when a limit was reached, without calling it a database error', () => {
+    const message = leadErrorMessage(new ApiError(429, 'RATE_LIMITED', 'Too many requests. Please try again in 58 minutes.'));
+    expect(message).toEqual({ kind: 'error', title: 'Error', description: 'Too many requests. Please try again in 58 minutes.' });
+  });
+
   it('asks to try again when the network fails or the error is not an API error', () => {
     const expected = { kind: 'error', title: 'Something went wrong. Please try again.' };
     expect(leadErrorMessage(new ApiError(0, 'NETWORK', 'Failed to fetch'))).toEqual(expected);

@@ -19,6 +19,8 @@ export function leadErrorMessage(error: unknown): ToastMessage {
     const firstFieldError = Object.values(error.fieldErrors).flat()[0];
     return { kind: 'error', title: 'Error', description: firstFieldError ?? error.message };
   }
+  // A limit is not a database failure: the server's sentence already says how long to wait.
+  if (error.code === 'RATE_LIMITED') return { kind: 'error', title: 'Error', description: error.message };
   if (error.code === 'NETWORK' || error.code === 'UNEXPECTED_RESPONSE') return unexpected;
   return { kind: 'error', title: 'Error', description: `Database error: ${error.message}` };
 }
