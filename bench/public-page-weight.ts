@@ -1,13 +1,25 @@
-// JavaScript a phone downloads to open a public page, gzipped, measured in Chromium against the started
-// product (issue 3 target for `/`: ≤ 120 KiB). `npm start` first, then:
-//   node -r @swc-node/register bench/public-page-weight.ts [base URL, default http://localhost:8080]
+// JavaScript a phone downloads to open each public page on a first visit, gzipped, measured in Chromium
+// (target: ≤ 120 KiB per page). Against a running product, or, without a URL, the production build started
+// from dist/ on the Lighthouse benchmark's ports:
+//   npm run build && node -r @swc-node/register bench/public-page-weight.ts [base URL]
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { LIGHTHOUSE_STACK, startBenchStack } from './product-stack';
 
-const base = process.argv[2] ?? 'http://localhost:8080';
-const pages = ['/', '/interest', '/products', '/me', '/evolutions', '/donate'];
+const pages = ['/', '/interest', '/products', '/me', '/evolutions', '/signin', '/donate', '/log'];
 
 async function main() {
+  const stack = process.argv[2] ? undefined : await startBenchStack(join(__dirname, '..'), LIGHTHOUSE_STACK);
+  const base = process.argv[2] ?? stack?.baseUrl ?? '';
+  try {
+    await measure(base);
+  } finally {
+    await stack?.stop();
+  }
+}
+
+async function measure(base: string) {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],

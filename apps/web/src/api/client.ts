@@ -1,4 +1,4 @@
-import { errorBodySchema, type FieldErrors } from '@spark/contracts';
+import type { FieldErrors } from '@spark/contracts';
 
 /** A non-2xx answer from the gateway, or a failure to reach it (status 0, code NETWORK). */
 export class ApiError extends Error {
@@ -36,6 +36,8 @@ export interface RequestOptions {
 
 async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
+  // zod is most of a page's script on the pages that only read: it loads with the first error answer.
+  const { errorBodySchema } = await import('@spark/contracts');
   const parsed = errorBodySchema.safeParse(body);
   if (parsed.success) {
     const { statusCode, code, message, fieldErrors } = parsed.data;

@@ -4,7 +4,7 @@ import { ScrollToHash } from '../ui/layout/scroll-to-hash';
 import { Spinner } from '../ui/spinner';
 import { useToasterNeeded } from '../ui/toaster-gate';
 
-const Toaster = lazy(() => import('../ui/toaster'));
+const Toaster = lazy(() => import('../ui/sonner-toaster'));
 
 /** Shown while the first screen's chunk loads (a page that was not prerendered). */
 export function PageFallback() {

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
-// Sonner is ~10 KiB gzipped and the landing page never toasts, so the Toaster mounts only
-// once a screen that can toast has loaded `toaster.tsx`. Sonner replays toasts raised
+// Sonner is ~10 KiB gzipped and most screens never toast, so the Toaster mounts only
+// once something has toasted (`toaster.ts`). Sonner replays toasts raised
 // before its Toaster subscribed, so nothing is lost.
 let toasterNeeded = false;
 const listeners = new Set<() => void>();

@@ -1,8 +1,8 @@
-import { emailSchema } from '@spark/contracts';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../ui/button';
 import { Input } from '../../../ui/input';
 import { useRedeemCode } from '../hooks/use-redeem-code';
+import { parseEmail } from '../parse-email';
 import { EmailField } from './email-field';
 
 const sixDigits = /^\d{6}$/;
@@ -16,18 +16,18 @@ export function CodeSignInForm() {
   const redeem = useRedeemCode();
   const incomplete = email.trim() === '' || !sixDigits.test(code);
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (redeem.isPending) return;
     if (email.trim() === '') return setError('Please enter your email address');
-    const parsed = emailSchema.safeParse(email);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Please enter a valid email address');
+    const parsed = await parseEmail(email);
+    if ('error' in parsed) return setError(parsed.error);
     setError(null);
-    redeem.mutate({ email: parsed.data, code });
+    redeem.mutate({ email: parsed.email, code });
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign in with a code" className="space-y-4">
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Sign in with a code" className="space-y-4">
       <EmailField value={email} onChange={setEmail} error={error} />
       <div>
         <label htmlFor={codeId} className="mb-1.5 block text-sm font-medium text-ink-950">

@@ -1,8 +1,8 @@
-import { emailSchema } from '@spark/contracts';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../ui/button';
 import { Icon } from '../../../ui/icon';
 import { useSendMagicLink } from '../hooks/use-send-magic-link';
+import { parseEmail } from '../parse-email';
 import { EmailField } from './email-field';
 import type { SignInProduct } from './sign-in-copy';
 
@@ -13,18 +13,18 @@ export function MagicLinkForm({ product }: { product: SignInProduct | null }) {
   const send = useSendMagicLink(() => setEmail(''));
   const blank = email.trim() === '';
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (send.isPending) return;
     if (blank) return setError('Please enter your email address');
-    const parsed = emailSchema.safeParse(email);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Please enter a valid email address');
+    const parsed = await parseEmail(email);
+    if ('error' in parsed) return setError(parsed.error);
     setError(null);
-    send.mutate({ email: parsed.data, product: product ?? 'spark' });
+    send.mutate({ email: parsed.email, product: product ?? 'spark' });
   };
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Sign in with a magic link" className="space-y-4">
+    <form onSubmit={(event) => void submit(event)} noValidate aria-label="Sign in with a magic link" className="space-y-4">
       <EmailField
         value={email}
         onChange={(value) => {

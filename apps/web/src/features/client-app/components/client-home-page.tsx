@@ -2,7 +2,6 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { Navigate } from 'react-router-dom';
 import { ButtonLink } from '../../../ui/button';
 import { Card } from '../../../ui/card';
-import '../../../ui/toaster';
 import { readStored, removeStored, storageKeys } from '../../../lib/storage-keys';
 import { useSession } from '../../session';
 import { SessionLoading } from '../../session/components/session-loading';
