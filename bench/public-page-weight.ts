@@ -1,17 +1,20 @@
 // JavaScript a phone downloads to open each public page on a first visit, gzipped, measured in Chromium
 // (target: ≤ 120 KiB per page). Against a running product, or, without a URL, the production build started
 // from dist/ on the Lighthouse benchmark's ports:
-//   npm run build && node -r @swc-node/register bench/public-page-weight.ts [base URL]
+//   npm run build && node -r @swc-node/register bench/public-page-weight.ts [base URL] [--scripts]
+// --scripts lists each page's scripts by size, to see what a page pulls in.
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { LIGHTHOUSE_STACK, startBenchStack } from './product-stack';
 
 const pages = ['/', '/interest', '/products', '/me', '/evolutions', '/signin', '/donate', '/log'];
+const listScripts = process.argv.includes('--scripts');
+const baseUrlArgument = process.argv.slice(2).find((argument) => !argument.startsWith('--'));
 
 async function main() {
-  const stack = process.argv[2] ? undefined : await startBenchStack(join(__dirname, '..'), LIGHTHOUSE_STACK);
-  const base = process.argv[2] ?? stack?.baseUrl ?? '';
+  const stack = baseUrlArgument ? undefined : await startBenchStack(join(__dirname, '..'), LIGHTHOUSE_STACK);
+  const base = baseUrlArgument ?? stack?.baseUrl ?? '';
   try {
     await measure(base);
   } finally {
@@ -28,14 +31,17 @@ async function measure(base: string) {
     for (const path of pages) {
       const context = await browser.newContext({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
       const page = await context.newPage();
-      const scripts: Promise<number>[] = [];
+      const scripts: Promise<{ name: string; gzipped: number }>[] = [];
       page.on('response', (response) => {
-        if (response.request().resourceType() === 'script') scripts.push(response.body().then((body) => gzipSync(body).length));
+        if (response.request().resourceType() !== 'script') return;
+        const name = new URL(response.url()).pathname;
+        scripts.push(response.body().then((body) => ({ name, gzipped: gzipSync(body).length })));
       });
       await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
-      const sizes = await Promise.all(scripts);
-      const kib = sizes.reduce((sum, size) => sum + size, 0) / 1024;
-      console.log(`${path.padEnd(12)} ${sizes.length} scripts, ${kib.toFixed(1)} KiB gzipped`);
+      const loaded = (await Promise.all(scripts)).sort((a, b) => b.gzipped - a.gzipped);
+      const kib = loaded.reduce((sum, script) => sum + script.gzipped, 0) / 1024;
+      console.log(`${path.padEnd(12)} ${loaded.length} scripts, ${kib.toFixed(1)} KiB gzipped`);
+      if (listScripts) for (const { name, gzipped } of loaded) console.log(`  ${(gzipped / 1024).toFixed(1).padStart(6)} ${name}`);
       await context.close();
     }
   } finally {

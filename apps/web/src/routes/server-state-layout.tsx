@@ -1,8 +1,12 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router-dom';
+import { preloadToasts } from '../ui/toaster';
 
 // One client for the whole session: the cache survives moving between server-backed screens.
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 30_000 } } });
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, staleTime: 30_000 } },
+  mutationCache: new MutationCache({ onMutate: preloadToasts }),
+});
 
 /** Wraps the screens that talk to the API; static public pages skip TanStack Query entirely. */
 export default function ServerStateLayout() {

@@ -7,10 +7,28 @@ let sonner: Promise<typeof import('sonner')> | undefined;
 
 // Sonner (~10 KiB gzipped) loads with the first toast, not with every screen that might toast: the root layout
 // mounts its Toaster then, and sonner shows toasts raised before the Toaster subscribed.
-function show(kind: Kind, message: string, data?: ExternalToast): void {
+function loadSonner(): Promise<typeof import('sonner')> {
   requestToaster();
-  sonner ??= import('sonner');
-  void sonner.then(({ toast: sonnerToast }) => (kind === 'message' ? sonnerToast(message, data) : sonnerToast[kind](message, data)));
+  sonner ??= import('sonner').catch((error: unknown) => {
+    // Offline before the chunk was cached: forget the failure so the next toast tries again.
+    sonner = undefined;
+    throw error;
+  });
+  return sonner;
+}
+
+/**
+ * Loads the toaster ahead of the first toast: when a request starts (its answer usually toasts, and the chunk
+ * then loads alongside it) and on screens that must toast while offline.
+ */
+export function preloadToasts(): void {
+  loadSonner().catch(() => undefined);
+}
+
+function show(kind: Kind, message: string, data?: ExternalToast): void {
+  loadSonner()
+    .then(({ toast: sonnerToast }) => (kind === 'message' ? sonnerToast(message, data) : sonnerToast[kind](message, data)))
+    .catch(() => undefined);
 }
 
 /** `toast('…')`, `toast.success`, `toast.info`, `toast.error`, as sonner's, loading it on first use. */

@@ -2,6 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { Navigate } from 'react-router-dom';
 import { ButtonLink } from '../../../ui/button';
 import { Card } from '../../../ui/card';
+import { preloadToasts } from '../../../ui/toaster';
 import { readStored, removeStored, storageKeys } from '../../../lib/storage-keys';
 import { useSession } from '../../session';
 import { SessionLoading } from '../../session/components/session-loading';
@@ -25,6 +26,8 @@ export default function ClientHomePage() {
   const { status, user, signOut } = useSession();
   const online = useOnline();
   useEffect(registerServiceWorker, []);
+  // The app toasts while offline (a spark kept on the device), when the toaster's chunk could not load.
+  useEffect(preloadToasts, []);
   if (readStored(storageKeys.onboardingComplete) === null) return <Navigate to="/interest" replace />;
   if (status === 'loading') return <SessionLoading />;
   const snapshot = readHomeSnapshot();
