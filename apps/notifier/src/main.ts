@@ -27,6 +27,7 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       logger,
       context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL },
       concurrency: config.NOTIFIER_CONCURRENCY,
+      lockMs: config.NOTIFIER_LOCK_MS,
     }),
     { logger: new PinoNestLogger(logger) },
   );

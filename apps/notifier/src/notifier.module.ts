@@ -1,9 +1,19 @@
-import { BullModule } from '@nestjs/bullmq';
+import { BullModule, Processor } from '@nestjs/bullmq';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { QUEUES } from '@spark/contracts';
 import { bullPrefix } from '@spark/jobs';
 import type { Redis } from 'ioredis';
 import { MailProcessor, type MailProcessorDependencies } from './mail/mail.processor';
+
+/**
+ * `@Processor` takes the worker's options where the class is declared, before the configuration is read: a
+ * subclass declared here carries the configured lock.
+ */
+function configuredWorker({ lockMs }: MailProcessorDependencies): typeof MailProcessor {
+  class ConfiguredMailProcessor extends MailProcessor {}
+  Processor(QUEUES.mail, { lockDuration: lockMs, stalledInterval: lockMs })(ConfiguredMailProcessor);
+  return ConfiguredMailProcessor;
+}
 
 @Module({})
 export class NotifierModule {
@@ -14,7 +24,7 @@ export class NotifierModule {
         BullModule.forRoot({ connection: redis, prefix: bullPrefix(busPrefix) }),
         BullModule.registerQueue({ name: QUEUES.mail }),
       ],
-      providers: [{ provide: MailProcessor, useValue: new MailProcessor(deps) }],
+      providers: [{ provide: MailProcessor, useValue: new (configuredWorker(deps))(deps) }],
     };
   }
 }

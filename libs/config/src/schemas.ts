@@ -85,6 +85,8 @@ export const notifierEnv = (env: Env) =>
     LEAD_ALERT_EMAIL: z.email().default('alerts@spark.local'),
     PUBLIC_URL: z.url().default('http://localhost:8080'),
     NOTIFIER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+    // How long a mail job's lock lives without renewal: a dead notifier's jobs are taken over after about this long.
+    NOTIFIER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
   });
 
 export const authEnv = (env: Env) =>

@@ -7,6 +7,7 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  messageId: string;
 }
 
 export interface SmtpSink {
@@ -16,11 +17,17 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
+export interface SmtpSinkOptions {
+  reject?: string[];
+  /** Runs after a message is received and kept, before the server answers 250: a fault test's moment. */
+  beforeAccepting?: (mail: ReceivedMail) => Promise<void>;
+}
+
 /**
  * A real SMTP server on loopback that keeps what it receives. Recipients in `reject` are refused
  * with 550, as a real server does for an unknown mailbox.
  */
-export async function startSmtpSink(options: { reject?: string[] } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   const rejected = new Set((options.reject ?? []).map((email) => email.toLowerCase()));
   const server = new SMTPServer({
@@ -34,13 +41,16 @@ export async function startSmtpSink(options: { reject?: string[] } = {}): Promis
     },
     onData(stream, _session, callback) {
       simpleParser(stream)
-        .then((mail: ParsedMail) => {
-          messages.push({
+        .then(async (mail: ParsedMail) => {
+          const received = {
             to: [mail.to ?? []].flat().flatMap((address) => address.value.map((entry) => entry.address ?? '')),
             subject: mail.subject ?? '',
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
-          });
+            messageId: mail.messageId ?? '',
+          };
+          messages.push(received);
+          await options.beforeAccepting?.(received);
           callback();
         })
         .catch(callback);

@@ -4,10 +4,17 @@ import { assertHandlersComplete, type JobHandlers, runJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
 import type { Job } from 'bullmq';
+import { z } from 'zod';
 import { codeSignInLocked, ditlReady, leadAlert, leadConfirmation, magicLink, type TemplateContext } from './mail-templates';
 import { failPermanently, investorEmail } from './investor-email';
 import type { Mailer, OutgoingMail } from './mailer';
 import type { SentMailRepository } from './sent-mail.repository';
+
+/**
+ * What a delivery notes on its job in Redis once the SMTP server took the e-mail, beside the ledger row in
+ * PostgreSQL: either record is enough for a later delivery of the job to send nothing.
+ */
+const sentNoteSchema = z.object({ sentMessageId: z.string().min(1) });
 
 export interface MailProcessorDependencies {
   mailer: Mailer;
@@ -15,6 +22,8 @@ export interface MailProcessorDependencies {
   logger: Logger;
   context: TemplateContext;
   concurrency: number;
+  /** The job lock's lifetime, which is also how often the worker looks for a dead worker's jobs. */
+  lockMs: number;
 }
 
 @Processor(QUEUES.mail)
@@ -42,22 +51,38 @@ export class MailProcessor extends WorkerHost {
     return runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.mail, this.handlers, job));
   }
 
-  /** Sends at most once per job id, whatever the number of deliveries. */
+  /** Sends at most once per job id, whatever the number of deliveries (docs/messaging.md, "E-mail"). */
   private async deliver(job: Job, mail: OutgoingMail): Promise<void> {
     const key = `${job.queueName}:${job.id}`;
+    const sentEarlier = sentNoteSchema.safeParse(job.progress);
+    if (sentEarlier.success) {
+      await this.deps.sent.markSent(key, sentEarlier.data.sentMessageId);
+      this.deps.logger.info({ job: job.name, jobId: job.id }, 'e-mail sent by an earlier delivery; recorded now');
+      return;
+    }
     const claim = await this.deps.sent.claim(key, job.name, mail.to);
     if (claim === 'already-sent') {
       this.deps.logger.info({ job: job.name, jobId: job.id }, 'e-mail already sent; delivery ignored');
       return;
     }
     if (claim === 'in-flight') throw new Error(`e-mail ${key} is being sent by another delivery`);
+    let messageId: string;
     try {
-      const messageId = await this.deps.mailer.send(mail);
-      await this.deps.sent.markSent(key, messageId);
-      this.deps.logger.info({ job: job.name, jobId: job.id, to: mail.to }, 'e-mail sent');
+      messageId = await this.deps.mailer.send(mail, key);
     } catch (error) {
       await this.deps.sent.markFailed(key, error instanceof Error ? error.message : String(error));
       throw error;
     }
+    await this.recordSent(job, key, messageId);
+    this.deps.logger.info({ job: job.name, jobId: job.id, to: mail.to }, 'e-mail sent');
+  }
+
+  /**
+   * Writes both records at once. A ledger write that fails (PostgreSQL down) fails the job without marking the
+   * row failed: the retry finds the note in Redis and records the ledger without sending again.
+   */
+  private async recordSent(job: Job, key: string, messageId: string): Promise<void> {
+    const [, ledger] = await Promise.allSettled([job.updateProgress({ sentMessageId: messageId }), this.deps.sent.markSent(key, messageId)]);
+    if (ledger.status === 'rejected') throw ledger.reason;
   }
 }

@@ -1,0 +1,122 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { QUEUES } from '@spark/contracts';
+import { JobQueues } from '@spark/jobs';
+import { createTestDatabase, eventually, type SmtpSink, startSmtpSink, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+
+const notifierEntry = join(__dirname, '../../notifier/src/main.ts');
+
+/**
+ * The notifier's at-most-once promise under the faults between "the SMTP server took the e-mail" and "the ledger
+ * says so": separate notifier processes killed with SIGKILL, and PostgreSQL refusing the ledger write.
+ */
+describe('the notifier, when recording a sent e-mail fails', () => {
+  let database: TestDatabase;
+  let db: Client;
+  let redis: Redis;
+  let jobs: JobQueues;
+  let sink: SmtpSink;
+  let beforeAccepting: (() => Promise<void>) | undefined;
+  const busPrefix = uniquePrefix('notifier-crash');
+  const notifiers: ChildProcess[] = [];
+
+  const startNotifier = () => {
+    const env = { ...process.env, DATABASE_URL: database.url, BUS_PREFIX: busPrefix, SMTP_URL: sink.url, NOTIFIER_LOCK_MS: '1000', LOG_LEVEL: 'warn' };
+    const notifier = spawn(process.execPath, ['-r', '@swc-node/register', notifierEntry], { env, stdio: 'ignore' });
+    notifiers.push(notifier);
+    return notifier;
+  };
+  const sendMagicLink = async (email: string) => {
+    const jobId = `magic-link-${email}`;
+    const data = { email, link: 'http://localhost:8080/magic-link#token=abc', code: '123456', expiresAt: new Date(Date.now() + 3_600_000).toISOString(), purpose: 'sign-in' as const };
+    await jobs.add([{ job: { queue: QUEUES.mail, name: 'magic-link', data }, jobId }]);
+    return { jobId, ledgerKey: `${QUEUES.mail}:${jobId}` };
+  };
+  /** Idle: the job completed and nothing of the queue is waiting, delayed or running. */
+  const untilIdle = async (jobId: string) => {
+    const queue = jobs.queue(QUEUES.mail);
+    await eventually(async () => (await queue.getJobState(jobId)) === 'completed', 30_000, `job ${jobId} to complete`);
+    await eventually(async () => {
+      const counts = await queue.getJobCounts('wait', 'delayed', 'active', 'prioritized');
+      return Object.values(counts).every((count) => count === 0);
+    }, 10_000, 'the mail queue to be idle');
+  };
+  const ledgerRow = async (key: string) => (await db.query<{ status: string; message_id: string | null }>(`SELECT status, message_id FROM notifier.sent_emails WHERE idempotency_key = $1`, [key])).rows[0];
+  const receivedBy = (email: string) => sink.messages.filter((mail) => mail.to.includes(email));
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+    redis = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
+    jobs = new JobQueues(redis, busPrefix);
+    sink = await startSmtpSink({ beforeAccepting: () => beforeAccepting?.() ?? Promise.resolve() });
+  });
+  afterAll(async () => {
+    for (const notifier of notifiers) notifier.kill('SIGKILL');
+    await jobs.close();
+    const keys = await redis.keys(`${busPrefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+    await db.end();
+    await database.drop();
+    await sink.close();
+  });
+
+  it('does not send again when the notifier dies after the SMTP server took the e-mail and before the ledger recorded it', async () => {
+    const email = 'killed-after-send@example.com';
+    const first = startNotifier();
+    const { jobId, ledgerKey } = await sendMagicLink(email);
+    // Hold the ledger row before the server answers 250, so the notifier's "sent" write waits on it.
+    const rowLock = new Client({ connectionString: database.url });
+    await rowLock.connect();
+    beforeAccepting = async () => {
+      beforeAccepting = undefined;
+      await rowLock.query('BEGIN');
+      await rowLock.query(`SELECT 1 FROM notifier.sent_emails WHERE idempotency_key = $1 FOR UPDATE`, [ledgerKey]);
+    };
+    await eventually(async () => {
+      const waiting = await db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE notifier.sent_emails%'`);
+      return waiting.rowCount === 1;
+    }, 30_000, "the notifier's ledger write to wait on the row");
+    first.kill('SIGKILL');
+    await once(first, 'exit');
+    // PostgreSQL would still run the dead process's queued write once the row is free; a crash a moment
+    // earlier would not have sent it: end that connection as the crash would have.
+    await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    await rowLock.query('ROLLBACK');
+    await rowLock.end();
+    expect((await ledgerRow(ledgerKey))?.status).toBe('sending');
+
+    startNotifier();
+    await untilIdle(jobId);
+    expect(receivedBy(email)).toHaveLength(1);
+    const row = await ledgerRow(ledgerKey);
+    expect(row).toEqual({ status: 'sent', message_id: receivedBy(email)[0]?.messageId });
+  }, 90_000);
+
+  it('does not send again when PostgreSQL refuses the "sent" write after a successful send', async () => {
+    const email = 'ledger-refused@example.com';
+    // One refusal of the "sent" write: a sequence, because a refused transaction would roll a table insert back.
+    await db.query(`CREATE SEQUENCE notifier.sent_refusals`);
+    await db.query(`
+      CREATE FUNCTION notifier.refuse_first_sent() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.status = 'sent' AND nextval('notifier.sent_refusals') = 1 THEN RAISE EXCEPTION 'the ledger is unavailable'; END IF;
+        RETURN NEW;
+      END $$`);
+    await db.query(`CREATE TRIGGER refuse_first_sent BEFORE UPDATE ON notifier.sent_emails FOR EACH ROW EXECUTE FUNCTION notifier.refuse_first_sent()`);
+    if (notifiers.every((notifier) => notifier.exitCode !== null || notifier.signalCode !== null)) startNotifier();
+
+    const { jobId, ledgerKey } = await sendMagicLink(email);
+    await untilIdle(jobId);
+    expect(receivedBy(email)).toHaveLength(1);
+    expect((await ledgerRow(ledgerKey))?.status).toBe('sent');
+    // The refusal did happen: two deliveries, the refused one and the one that recorded what the first had sent.
+    expect((await jobs.queue(QUEUES.mail).getJob(jobId))?.attemptsMade).toBe(2);
+    expect((await db.query(`SELECT last_value FROM notifier.sent_refusals`)).rows[0].last_value).toBe('2');
+  }, 60_000);
+});
