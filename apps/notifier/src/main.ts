@@ -28,6 +28,7 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL },
       concurrency: config.NOTIFIER_CONCURRENCY,
       lockMs: config.NOTIFIER_LOCK_MS,
+      retry: { firstDelayMs: config.NOTIFIER_RETRY_FIRST_MS, maxDelayMs: config.NOTIFIER_RETRY_MAX_MS },
     }),
     { logger: new PinoNestLogger(logger) },
   );

@@ -1,17 +1,18 @@
 import { BullModule, Processor } from '@nestjs/bullmq';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { QUEUES } from '@spark/contracts';
-import { bullPrefix } from '@spark/jobs';
+import { bullPrefix, MAIL_BACKOFF, mailRetryDelay } from '@spark/jobs';
 import type { Redis } from 'ioredis';
 import { MailProcessor, type MailProcessorDependencies } from './mail/mail.processor';
 
 /**
  * `@Processor` takes the worker's options where the class is declared, before the configuration is read: a
- * subclass declared here carries the configured lock.
+ * subclass declared here carries the configured lock and retry delays.
  */
-function configuredWorker({ lockMs }: MailProcessorDependencies): typeof MailProcessor {
+function configuredWorker({ lockMs, retry }: MailProcessorDependencies): typeof MailProcessor {
   class ConfiguredMailProcessor extends MailProcessor {}
-  Processor(QUEUES.mail, { lockDuration: lockMs, stalledInterval: lockMs })(ConfiguredMailProcessor);
+  const backoffStrategy = (attemptsMade: number, type?: string) => (type === MAIL_BACKOFF ? mailRetryDelay(attemptsMade, retry) : 1000);
+  Processor(QUEUES.mail, { lockDuration: lockMs, stalledInterval: lockMs, settings: { backoffStrategy } })(ConfiguredMailProcessor);
   return ConfiguredMailProcessor;
 }
 

@@ -87,6 +87,9 @@ export const notifierEnv = (env: Env) =>
     NOTIFIER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
     // How long a mail job's lock lives without renewal: a dead notifier's jobs are taken over after about this long.
     NOTIFIER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+    // A failed e-mail is retried after this delay, doubling up to the cap (docs/decisions.md, "Exactly one e-mail").
+    NOTIFIER_RETRY_FIRST_MS: z.coerce.number().int().min(10).default(1000),
+    NOTIFIER_RETRY_MAX_MS: z.coerce.number().int().min(10).default(300_000),
   });
 
 export const authEnv = (env: Env) =>

@@ -3,3 +3,4 @@ export * from './job-queues';
 export * from './outbox-relay';
 export * from './outbox-rows';
 export * from './outbox.migration';
+export * from './retry-budget';

@@ -1,19 +1,12 @@
 import { type JobName, type JobPayload, type QueueName, jobSchemaOf } from '@spark/contracts';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { jobOptionsOf } from './retry-budget';
 
 /** Every job of every queue as one discriminated union: a wrong payload does not compile. */
 export type JobRequest = {
   [Q in QueueName]: { [N in JobName<Q>]: { queue: Q; name: N; data: JobPayload<Q, N> } }[JobName<Q>];
 }[QueueName];
-
-/** Retries with exponential backoff (1 s, 2 s, 4 s … ≈ 4 min in all); finished jobs kept a day for the outbox check. */
-export const defaultJobOptions: JobsOptions = {
-  attempts: 8,
-  backoff: { type: 'exponential', delay: 1000 },
-  removeOnComplete: { age: 24 * 3600, count: 50_000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
-};
 
 /** BullMQ keys live under the bus prefix so several stacks can share one Redis. */
 export const bullPrefix = (busPrefix: string) => `${busPrefix}:bull`;
@@ -43,7 +36,7 @@ export class JobQueues {
       const schema = jobSchemaOf(job.queue, job.name);
       if (!schema) throw new Error(`Unknown job ${job.queue}/${job.name}`);
       const bulk = byQueue.get(job.queue) ?? [];
-      bulk.push({ name: job.name, data: schema.parse(job.data), opts: { ...defaultJobOptions, jobId } });
+      bulk.push({ name: job.name, data: schema.parse(job.data), opts: { ...jobOptionsOf(job.queue), jobId } });
       byQueue.set(job.queue, bulk);
     }
     await Promise.all([...byQueue].map(([queue, bulk]) => this.queue(queue).addBulk(bulk)));

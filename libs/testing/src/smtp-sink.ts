@@ -19,6 +19,8 @@ export interface SmtpSink {
 
 export interface SmtpSinkOptions {
   reject?: string[];
+  /** A fixed port, to bring a server back where its clients knew it; any free port when unset. */
+  port?: number;
   /** Runs after a message is received and kept, before the server answers 250: a fault test's moment. */
   beforeAccepting?: (mail: ReceivedMail) => Promise<void>;
 }
@@ -56,7 +58,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
         .catch(callback);
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, type JobHandlers, runJob } from '@spark/jobs';
+import { assertHandlersComplete, type JobHandlers, type MailRetrySettings, runJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
 import type { Job } from 'bullmq';
@@ -24,6 +24,7 @@ export interface MailProcessorDependencies {
   concurrency: number;
   /** The job lock's lifetime, which is also how often the worker looks for a dead worker's jobs. */
   lockMs: number;
+  retry: MailRetrySettings;
 }
 
 @Processor(QUEUES.mail)

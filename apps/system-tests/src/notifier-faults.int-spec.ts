@@ -3,17 +3,17 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
-import { createTestDatabase, eventually, type SmtpSink, startSmtpSink, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
+import { createTestDatabase, eventually, freePort, type SmtpSink, startSmtpSink, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 
 const notifierEntry = join(__dirname, '../../notifier/src/main.ts');
 
 /**
- * The notifier's at-most-once promise under the faults between "the SMTP server took the e-mail" and "the ledger
- * says so": separate notifier processes killed with SIGKILL, and PostgreSQL refusing the ledger write.
+ * The notifier under faults, as separate processes: killed with SIGKILL between "the SMTP server took the e-mail"
+ * and "the ledger says so", PostgreSQL refusing the ledger write, and an SMTP server that is down for a while.
  */
-describe('the notifier, when recording a sent e-mail fails', () => {
+describe('the notifier under faults', () => {
   let database: TestDatabase;
   let db: Client;
   let redis: Redis;
@@ -23,8 +23,17 @@ describe('the notifier, when recording a sent e-mail fails', () => {
   const busPrefix = uniquePrefix('notifier-crash');
   const notifiers: ChildProcess[] = [];
 
-  const startNotifier = () => {
-    const env = { ...process.env, DATABASE_URL: database.url, BUS_PREFIX: busPrefix, SMTP_URL: sink.url, NOTIFIER_LOCK_MS: '1000', LOG_LEVEL: 'warn' };
+  const startNotifier = (smtpUrl = sink.url, retry = { first: '1000', max: '300000' }) => {
+    const env = {
+      ...process.env,
+      DATABASE_URL: database.url,
+      BUS_PREFIX: busPrefix,
+      SMTP_URL: smtpUrl,
+      NOTIFIER_LOCK_MS: '1000',
+      NOTIFIER_RETRY_FIRST_MS: retry.first,
+      NOTIFIER_RETRY_MAX_MS: retry.max,
+      LOG_LEVEL: 'warn',
+    };
     const notifier = spawn(process.execPath, ['-r', '@swc-node/register', notifierEntry], { env, stdio: 'ignore' });
     notifiers.push(notifier);
     return notifier;
@@ -118,5 +127,24 @@ describe('the notifier, when recording a sent e-mail fails', () => {
     // The refusal did happen: two deliveries, the refused one and the one that recorded what the first had sent.
     expect((await jobs.queue(QUEUES.mail).getJob(jobId))?.attemptsMade).toBe(2);
     expect((await db.query(`SELECT last_value FROM notifier.sent_refusals`)).rows[0].last_value).toBe('2');
+  }, 60_000);
+
+  it('delivers an e-mail queued while the SMTP server was down once it is back, long after the old 8 attempts', async () => {
+    const email = 'smtp-outage@example.com';
+    for (const notifier of notifiers) notifier.kill('SIGKILL');
+    // The outage is scaled down (retries from 20 ms, capped at 200 ms); the budget itself is retry-budget.spec.ts.
+    const port = await freePort();
+    startNotifier(`smtp://127.0.0.1:${port}`, { first: '20', max: '200' });
+    const { jobId, ledgerKey } = await sendMagicLink(email);
+    const queue = jobs.queue(QUEUES.mail);
+    await eventually(async () => ((await queue.getJob(jobId))?.attemptsMade ?? 0) >= 12, 30_000, 'a dozen failed deliveries');
+    const recovered = await startSmtpSink({ port });
+    try {
+      await untilIdle(jobId);
+      expect(recovered.messages.filter((mail) => mail.to.includes(email))).toHaveLength(1);
+      expect((await ledgerRow(ledgerKey))?.status).toBe('sent');
+    } finally {
+      await recovered.close();
+    }
   }, 60_000);
 });

@@ -1,0 +1,31 @@
+import type { QueueName } from '@spark/contracts';
+import type { JobsOptions } from 'bullmq';
+
+/** The backoff type of the mail queue's jobs; its delays come from the worker's `mailRetryDelay`. */
+export const MAIL_BACKOFF = 'mail-capped-exponential';
+
+export interface MailRetrySettings {
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+
+/**
+ * E-mail outlives an outage: delays double from the first up to the cap, and 40 attempts with the defaults
+ * (1 s doubling to 5 minutes) span about 2 h 45 min, where 8 doubling attempts gave up after about 2 minutes.
+ */
+export const MAIL_ATTEMPTS = 40;
+
+/** The delay before retry number `attemptsMade` (1 for the first retry), with ±10 % jitter so retries spread. */
+export function mailRetryDelay(attemptsMade: number, { firstDelayMs, maxDelayMs }: MailRetrySettings, random = Math.random): number {
+  const doubled = Math.min(maxDelayMs, firstDelayMs * 2 ** Math.max(0, attemptsMade - 1));
+  return Math.round(doubled * (0.9 + 0.2 * random()));
+}
+
+/** Finished jobs are kept a day for the outbox check, failed ones a week for the operator. */
+const retention: JobsOptions = { removeOnComplete: { age: 24 * 3600, count: 50_000 }, removeOnFail: { age: 7 * 24 * 3600 } };
+
+/** Each queue's retry budget: e-mail retries for hours; a DITL job keeps its short budget (the page waits 120 s). */
+export const jobOptionsOf = (queue: QueueName): JobsOptions =>
+  queue === 'mail'
+    ? { ...retention, attempts: MAIL_ATTEMPTS, backoff: { type: MAIL_BACKOFF } }
+    : { ...retention, attempts: 8, backoff: { type: 'exponential', delay: 1000 } };
