@@ -23,7 +23,7 @@ export async function startDitlWorkerProcess(env: NodeJS.ProcessEnv = process.en
   );
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   const jobs = new JobQueues(redis, config.BUS_PREFIX);
-  const outbox = new OutboxRelay(dataSource, 'ditl', jobs, logger, { pollMs: config.OUTBOX_POLL_MS });
+  const outbox = new OutboxRelay(dataSource, 'ditl', jobs, logger, { pollMs: config.OUTBOX_POLL_MS, reconcileMs: config.OUTBOX_RECONCILE_MS });
   outbox.start();
   const worker = startDitlWorker({ config, dataSource, logger, kickOutbox: () => outbox.kick(), planner });
   logger.info({ concurrency: config.DITL_CONCURRENCY }, 'ready');

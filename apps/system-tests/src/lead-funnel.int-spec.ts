@@ -26,7 +26,7 @@ describe('the interest form, from HTTP to two e-mails', () => {
   const mailsTo = (address: string) => stack.smtp.messages.filter((mail) => mail.to.includes(address));
 
   beforeAll(async () => {
-    stack = await startInProcessStack({ redisDb: 7 });
+    stack = await startInProcessStack({ redisDb: 7, env: { OUTBOX_RECONCILE_MS: '300' } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
   });
@@ -123,6 +123,31 @@ describe('the interest form, from HTTP to two e-mails', () => {
     await sleep(1500);
     expect(mailsTo('flushed@example.com')).toHaveLength(1);
     expect(stack.smtp.messages.filter((mail) => mail.subject === 'New client lead: flushed@example.com')).toHaveLength(1);
+  });
+
+  it('sends both e-mails when Redis loses the jobs but keeps its marker (a partial loss), and proves them finished', async () => {
+    await stack.stopNotifier();
+    expect((await postLead(stack, { email: 'partly-lost@example.com' })).status).toBe(201);
+    const rowsOf = async () =>
+      (await db.query<{ id: string; dispatched: boolean; confirmed: boolean }>(
+        `SELECT id, dispatched_at IS NOT NULL AS dispatched, confirmed_at IS NOT NULL AS confirmed FROM leads.outbox WHERE payload->>'email' = 'partly-lost@example.com'`,
+      )).rows;
+    for (let i = 0; (await rowsOf()).filter((row) => row.dispatched).length < 2; i++) {
+      if (i > 100) throw new Error('outbox rows were never dispatched');
+      await sleep(50);
+    }
+    // The jobs' keys go, the relay's "Redis kept its data" marker stays: only the reconciler can notice.
+    const jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '');
+    for (const { id } of await rowsOf()) await jobs.queue(QUEUES.mail).remove(id);
+    await jobs.close();
+    await stack.startNotifier();
+    // Idle: both rows confirmed, i.e. BullMQ reported both jobs finished.
+    for (let i = 0; !(await rowsOf()).every((row) => row.confirmed); i++) {
+      if (i > 400) throw new Error('the re-dispatched jobs were never confirmed finished');
+      await sleep(50);
+    }
+    expect(mailsTo('partly-lost@example.com')).toHaveLength(1);
+    expect(stack.smtp.messages.filter((mail) => mail.subject === 'New client lead: partly-lost@example.com')).toHaveLength(1);
   });
 
   // The OpenAPI document and metrics are on the internal port: apps/system-tests/src/edge.int-spec.ts.

@@ -31,6 +31,8 @@ export const serviceEnv = (env: Env) =>
   baseEnv(env).extend({
     HEALTH_PORT: port(0),
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
+    // How often each outbox checks its dispatched jobs still exist in Redis until they finish.
+    OUTBOX_RECONCILE_MS: z.coerce.number().int().min(100).default(60_000),
   });
 
 /**

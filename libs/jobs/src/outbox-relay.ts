@@ -9,6 +9,8 @@ export interface OutboxRelayOptions {
   /** After Redis lost its data, jobs dispatched this recently are added again (BullMQ keeps finished jobs a day). */
   recoveryWindowMs?: number;
   batchSize?: number;
+  /** How often dispatched rows are checked against BullMQ until their jobs are finished. */
+  reconcileMs?: number;
 }
 
 interface OutboxRow {
@@ -23,15 +25,18 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
  * Moves outbox rows to BullMQ (job id = outbox id). When Redis has lost its data (a marker key is
- * gone), rows dispatched within the recovery window are dispatched again, so no job is lost between
- * the database and the queue. Consumers must be idempotent: a job re-added after it had already run
- * runs twice.
+ * gone), rows dispatched within the recovery window are dispatched again; and until BullMQ reports a row's
+ * job finished, the reconciler checks that the job still exists and dispatches it again when it does not
+ * (a partial loss: an AOF rewound a second, a restore), so no job is lost between the database and the queue.
+ * Consumers must be idempotent: a job re-added after it had already run runs twice.
  */
 export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
   private lastPrune = 0;
+  private lastReconcile = 0;
+  private readonly reconcileMs: number;
   private readonly pollMs: number;
   private readonly recoveryWindowMs: number;
   private readonly batchSize: number;
@@ -46,6 +51,7 @@ export class OutboxRelay {
     this.pollMs = options.pollMs ?? 1000;
     this.recoveryWindowMs = options.recoveryWindowMs ?? DAY_MS;
     this.batchSize = options.batchSize ?? 200;
+    this.reconcileMs = options.reconcileMs ?? 60_000;
   }
 
   start(): void {
@@ -79,6 +85,10 @@ export class OutboxRelay {
     try {
       await this.recoverLostJobs();
       while ((await this.dispatchPending()) === this.batchSize);
+      if (Date.now() - this.lastReconcile >= this.reconcileMs) {
+        this.lastReconcile = Date.now();
+        await this.reconcile();
+      }
       await this.pruneOldRows();
     } catch (error) {
       // Redis or PostgreSQL is away: the rows stay and the next pass tries again.
@@ -116,6 +126,40 @@ export class OutboxRelay {
     await this.queues.markRetained(marker);
     if (count > 0) this.logger.warn({ count }, 'Redis lost its data; re-dispatching recent outbox jobs');
     return count;
+  }
+
+  /**
+   * Looks up every dispatched job not yet known to be finished: finished ones (completed, or failed for good)
+   * are confirmed and never checked again, lost ones made pending for the next dispatch. Returns how many were lost.
+   */
+  async reconcile(): Promise<number> {
+    let lost = 0;
+    let after: { dispatched_at: Date; id: string } | undefined;
+    for (;;) {
+      const rows: (OutboxRow & { dispatched_at: Date })[] = await this.dataSource.query(
+        `SELECT id, queue, dispatched_at FROM "${this.schema}"."outbox"
+         WHERE dispatched_at IS NOT NULL AND confirmed_at IS NULL AND ($1::timestamptz IS NULL OR (dispatched_at, id) > ($1, $2::uuid))
+         ORDER BY dispatched_at, id LIMIT $3`,
+        [after?.dispatched_at ?? null, after?.id ?? null, this.batchSize],
+      );
+      if (rows.length === 0) break;
+      // One hash read per job (getJob), not getJobState: that searches the wait list, slow behind a backlog.
+      const jobs = await Promise.all(rows.map((row) => this.queues.queue(row.queue).getJob(row.id)));
+      const finished = rows.filter((_, index) => jobs[index]?.finishedOn !== undefined).map((row) => row.id);
+      const missing = rows.filter((_, index) => jobs[index] === undefined).map((row) => row.id);
+      if (finished.length > 0) await this.dataSource.query(`UPDATE "${this.schema}"."outbox" SET confirmed_at = now() WHERE id = ANY($1::uuid[])`, [finished]);
+      if (missing.length > 0) {
+        await this.dataSource.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = NULL WHERE id = ANY($1::uuid[]) AND confirmed_at IS NULL`, [missing]);
+        lost += missing.length;
+      }
+      if (rows.length < this.batchSize) break;
+      after = rows[rows.length - 1];
+    }
+    if (lost > 0) {
+      this.logger.warn({ count: lost }, 'jobs missing from Redis; re-dispatching them');
+      this.kick();
+    }
+    return lost;
   }
 
   /** Rows older than a week have long finished or failed in BullMQ; keep the table small. */

@@ -53,6 +53,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
   const jobs = new JobQueues(redis, config.BUS_PREFIX);
   const outbox = new OutboxRelay(dataSource, definition.name, jobs, logger, {
     pollMs: config.OUTBOX_POLL_MS,
+    reconcileMs: config.OUTBOX_RECONCILE_MS,
   });
   const microservice = await NestFactory.createMicroservice(definition.module({ config, logger, dataSource, jobs, outbox }), {
     strategy: new RedisStreamsServer({ redisUrl: config.REDIS_URL, prefix: config.BUS_PREFIX, service: definition.name, logger }),

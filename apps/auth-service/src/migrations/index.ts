@@ -1,4 +1,4 @@
-import { CreateOutbox1763800000000 } from '@spark/jobs';
+import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateAuth1763800000100 } from './1763800000100-create-auth';
 import { CreateAuditEvents1763800000190 } from './1763800000190-create-audit-events';
 import { CodeGuesses1764000000100 } from './1764000000100-code-guesses';
@@ -12,4 +12,5 @@ export const authMigrations = [
   CodeGuesses1764000000100,
   AbsoluteSessionLifetime1764000000200,
   UserEmailPrefixIndex1764000000300,
+  ConfirmOutboxJobs1764100000000,
 ];

@@ -1,4 +1,4 @@
-import { CreateOutbox1763800000000 } from '@spark/jobs';
+import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreatePosts1763800000070 } from './1763800000070-create-posts';
 
-export const contentMigrations = [CreateOutbox1763800000000, CreatePosts1763800000070];
+export const contentMigrations = [CreateOutbox1763800000000, CreatePosts1763800000070, ConfirmOutboxJobs1764100000000];

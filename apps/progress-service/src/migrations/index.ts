@@ -1,4 +1,4 @@
-import { CreateOutbox1763800000000 } from '@spark/jobs';
+import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateUserProgress1763800000020 } from './1763800000020-create-user-progress';
 import { CreateSparksAndNotes1763800000021 } from './1763800000021-create-sparks-and-notes';
 import { CoachEvolutionPresets1763800000022 } from './1763800000022-coach-evolution-presets';
@@ -12,4 +12,5 @@ export const progressMigrations = [
   CoachEvolutionPresets1763800000022,
   KnownTimeZone1763800000023,
   SparkFileSizes1763800000024,
+  ConfirmOutboxJobs1764100000000,
 ];
