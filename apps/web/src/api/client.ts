@@ -37,7 +37,7 @@ export interface RequestOptions {
 async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   // zod is most of a page's script on the pages that only read: it loads with the first error answer.
-  const { errorBodySchema } = await import('@spark/contracts');
+  const { errorBodySchema } = await import('./deferred-schemas');
   const parsed = errorBodySchema.safeParse(body);
   if (parsed.success) {
     const { statusCode, code, message, fieldErrors } = parsed.data;
