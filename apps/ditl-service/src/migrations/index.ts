@@ -1,5 +1,6 @@
 import { CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateGenerations1763800000050 } from './1763800000050-create-generations';
 import { GenerationsByUser1763800000051 } from './1763800000051-generations-by-user';
+import { PlansAndCoachEdits1763800000052 } from './1763800000052-plans-and-coach-edits';
 
-export const ditlMigrations = [CreateOutbox1763800000000, CreateGenerations1763800000050, GenerationsByUser1763800000051];
+export const ditlMigrations = [CreateOutbox1763800000000, CreateGenerations1763800000050, GenerationsByUser1763800000051, PlansAndCoachEdits1763800000052];
