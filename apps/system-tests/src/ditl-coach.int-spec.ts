@@ -1,4 +1,4 @@
-import { coachDitlViewSchema, currentDitlResponseSchema, ditlPresentationResponseSchema, generateDitlResponseSchema, type OnboardingAnswersInput } from '@spark/contracts';
+import { type CoachDitlView, coachDitlViewSchema, currentDitlResponseSchema, ditlPresentationResponseSchema, generateDitlResponseSchema, type OnboardingAnswersInput } from '@spark/contracts';
 import { eventually } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -48,7 +48,7 @@ describe("the coach's view of a client's Day in the Life", () => {
     expect(page.status).toBe(200);
     return { generationId: current.generation?.generationId, html: ditlPresentationResponseSchema.parse(await page.json()).html };
   };
-  const challengeOf = (view: { current: { moments: { key: string; narrative: string; habit: string; time: string }[] } | null }) =>
+  const challengeOf = (view: CoachDitlView) =>
     view.current?.moments.find((moment) => moment.key === 'challenge');
 
   it('shows the plan to coaches only, keeps an edit across a regenerate from changed answers, and resets it', async () => {
