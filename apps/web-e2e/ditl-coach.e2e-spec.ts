@@ -103,13 +103,14 @@ describe("a client's Day in the Life, seen by the coach and reopened by the clie
     await challengeCard(dialog).getByText('Write what happens at this moment').waitFor();
     await challengeCard(dialog).getByLabel('What happens').fill(coachNarrative);
     await challengeCard(dialog).getByLabel('Habit').fill(coachHabit);
-    await screenshot(page, 'coach-editing-laptop');
     await challengeCard(dialog).getByRole('button', { name: 'Save' }).click();
     await page.getByText('Moment saved').waitFor();
     await challengeCard(dialog).getByText('Edited by coach').waitFor();
     await challengeCard(dialog).getByText(coachNarrative).waitFor();
     await challengeCard(dialog).getByText(`The planner wrote: “${generatedHabit}”`).waitFor();
 
+    await page.getByText('Moment saved').waitFor({ state: 'hidden', timeout: 15_000 });
+    await screenshot(page, 'coach-edited-laptop');
     await dialog.getByRole('button', { name: 'Regenerate' }).click();
     await page.getByText('Regenerating the Day in the Life').waitFor();
     // The tab polls until the new plan is in; then the button is back and the edit sits on the new plan's moment.
@@ -119,6 +120,8 @@ describe("a client's Day in the Life, seen by the coach and reopened by the clie
     await challengeCard(dialog).getByText(coachNarrative).waitFor();
     await challengeCard(dialog).getByText(coachHabit, { exact: false }).first().waitFor();
     await challengeCard(dialog).getByText('Edited by coach').waitFor();
+    await page.getByText('Regenerating the Day in the Life').waitFor({ state: 'hidden', timeout: 15_000 });
+    await challengeCard(dialog).scrollIntoViewIfNeeded();
     await screenshot(page, 'coach-tab-laptop');
     await page.setViewportSize(phoneViewport);
     await challengeCard(dialog).scrollIntoViewIfNeeded();

@@ -113,7 +113,7 @@ function MomentCard({ userId, moment }: { userId: string; moment: CoachDitlMomen
   });
   const edited = moment.editedAt !== null;
   return (
-    <li className={classNames('rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-200 border-l-4', edited ? 'border-l-ink-500' : 'border-l-spark-500')} data-moment={moment.key}>
+    <li className={classNames('rounded-xl border border-l-4 border-slate-200 bg-white p-4', edited ? 'border-l-ink-500' : 'border-l-spark-500')} data-moment={moment.key}>
       <div className="flex flex-wrap items-center gap-2">
         <span className="rounded-full bg-spark-100 px-2.5 py-0.5 text-xs font-bold tracking-wide text-spark-800 uppercase">{moment.time}</span>
         {edited && <span className="rounded-full bg-ink-100 px-2.5 py-0.5 text-xs font-semibold text-ink-800">Edited by coach</span>}
