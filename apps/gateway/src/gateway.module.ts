@@ -10,6 +10,7 @@ import { AuditTrail } from './audit/audit-trail';
 import { AdminUsersController } from './auth/admin-users.controller';
 import { AuthController } from './auth/auth.controller';
 import { CoachClientsController } from './coach/coach-clients.controller';
+import { CoachDitlController } from './coach/coach-ditl.controller';
 import { CoachLeadsController } from './coach/coach-leads.controller';
 import { DitlController } from './ditl/ditl.controller';
 import { authProviders } from './auth/auth.providers';
@@ -33,7 +34,7 @@ export interface GatewayInfrastructure {
   redis: Redis;
 }
 
-const ownControllers = [HealthController, LeadsController, AuthController, AdminUsersController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController];
+const ownControllers = [HealthController, LeadsController, AuthController, AdminUsersController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, CoachDitlController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController];
 
 /** Every controller the gateway serves, its modules' included: what the route × role matrix reads. */
 export const gatewayControllers = [...ownControllers, ...sparksControllers];

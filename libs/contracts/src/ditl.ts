@@ -66,6 +66,15 @@ export const ditlReadyJobSchema = z.object({
 const line = (max: number) => z.string().min(1).max(max);
 
 /**
+ * What part of the client's day a slide is. With its place among the plan's slides of the same kind
+ * (`evening`, `evening-2`), it names the moment across regenerations, which may reorder or drop slides:
+ * a coach's edit is kept under that name.
+ */
+export const ditlMomentKinds = ['wake', 'work', 'movement', 'challenge', 'evening', 'windDown', 'dayOff', 'other'] as const;
+export const ditlMomentKindSchema = z.enum(ditlMomentKinds);
+export type DitlMomentKind = z.infer<typeof ditlMomentKindSchema>;
+
+/**
  * The presentation's content, whichever planner wrote it. The model's structured output is
  * validated against this schema; anything else is rejected and the call retried.
  */
@@ -77,6 +86,7 @@ export const ditlPlanSchema = z
       .array(
         z
           .object({
+            moment: ditlMomentKindSchema,
             time: line(20),
             title: line(120),
             narrative: line(800),
@@ -94,3 +104,71 @@ export const ditlPlanSchema = z
   })
   .strict();
 export type DitlPlan = z.infer<typeof ditlPlanSchema>;
+
+export const ditlPlannerNames = ['openai', 'offline'] as const;
+export const ditlPlannerNameSchema = z.enum(ditlPlannerNames);
+export type DitlPlannerName = z.infer<typeof ditlPlannerNameSchema>;
+
+/** A moment's name: its kind, then `-2`… for a later slide of the same kind. */
+export const ditlMomentKeySchema = z
+  .string()
+  .regex(new RegExp(`^(?:${ditlMomentKinds.join('|')})(?:-[2-8])?$`), 'Unknown moment');
+
+/** `GET /api/ditl/generations/current`: the client's newest finished presentation, if any. */
+export const currentDitlRequestSchema = z.object({ userId: uuidSchema }).strict();
+export const currentDitlResponseSchema = z.object({ generation: ditlStatusResponseSchema.nullable() });
+export type CurrentDitlResponse = z.infer<typeof currentDitlResponseSchema>;
+
+/** The coach's rewrite of one moment: what happens then, and the habit. */
+export const ditlMomentEditBodySchema = z
+  .object({
+    narrative: textSchema().trim().min(1, 'Write what happens at this moment').max(800, 'At most 800 characters'),
+    habit: textSchema().trim().min(1, 'Name the habit').max(300, 'At most 300 characters'),
+  })
+  .strict();
+export type DitlMomentEditBody = z.input<typeof ditlMomentEditBodySchema>;
+
+export const coachDitlRequestSchema = z.object({ userId: uuidSchema }).strict();
+export const editDitlMomentRequestSchema = z
+  .object({ userId: uuidSchema, moment: ditlMomentKeySchema, coachId: uuidSchema, edit: ditlMomentEditBodySchema })
+  .strict();
+export const resetDitlMomentRequestSchema = z.object({ userId: uuidSchema, moment: ditlMomentKeySchema }).strict();
+
+/** One generation as the coach sees it: where it is, which planner wrote it, when. */
+export const ditlGenerationSummarySchema = z.object({
+  generationId: uuidSchema,
+  status: ditlStatusSchema,
+  progress: z.number().int().min(0).max(100),
+  planner: ditlPlannerNameSchema.nullable(),
+  createdAt: isoDateTimeSchema,
+  completedAt: isoDateTimeSchema.nullable(),
+});
+export type DitlGenerationSummary = z.infer<typeof ditlGenerationSummarySchema>;
+
+/** A moment of the plan as the client sees it, with what the planner wrote when the coach changed it. */
+export const coachDitlMomentSchema = z.object({
+  key: ditlMomentKeySchema,
+  kind: ditlMomentKindSchema,
+  time: z.string(),
+  title: z.string(),
+  narrative: z.string(),
+  habit: z.string(),
+  sparkToCapture: z.string(),
+  generated: z.object({ narrative: z.string(), habit: z.string() }),
+  editedAt: isoDateTimeSchema.nullable(),
+});
+export type CoachDitlMoment = z.infer<typeof coachDitlMomentSchema>;
+
+/** The Manage Client dialog's Day in the Life tab: the newest request, and the newest finished plan with the coach's edits. */
+export const coachDitlViewSchema = z.object({
+  latest: ditlGenerationSummarySchema.nullable(),
+  current: z
+    .object({
+      generation: ditlGenerationSummarySchema,
+      title: z.string(),
+      subtitle: z.string(),
+      moments: z.array(coachDitlMomentSchema),
+    })
+    .nullable(),
+});
+export type CoachDitlView = z.infer<typeof coachDitlViewSchema>;

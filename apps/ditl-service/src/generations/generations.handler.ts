@@ -21,4 +21,29 @@ export class GenerationsHandler {
   getPresentation(@Payload() request: PayloadOf<'ditl.get-presentation'>) {
     return this.generations.getPresentation(request);
   }
+
+  @MessagePattern('ditl.current')
+  current(@Payload() request: PayloadOf<'ditl.current'>) {
+    return this.generations.current(request);
+  }
+
+  @MessagePattern('ditl.coach-view')
+  coachView(@Payload() request: PayloadOf<'ditl.coach-view'>) {
+    return this.generations.coachView(request);
+  }
+
+  @MessagePattern('ditl.coach-regenerate')
+  coachRegenerate(@Payload() request: PayloadOf<'ditl.coach-regenerate'>) {
+    return this.generations.coachRegenerate(request);
+  }
+
+  @MessagePattern('ditl.coach-edit-moment')
+  editMoment(@Payload() request: PayloadOf<'ditl.coach-edit-moment'>) {
+    return this.generations.editMoment(request);
+  }
+
+  @MessagePattern('ditl.coach-reset-moment')
+  resetMoment(@Payload() request: PayloadOf<'ditl.coach-reset-moment'>) {
+    return this.generations.resetMoment(request);
+  }
 }

@@ -1,6 +1,7 @@
-import type { DitlStatus, OnboardingAnswers } from '@spark/contracts';
+import type { DitlPlan, DitlPlannerName, DitlStatus, OnboardingAnswers } from '@spark/contracts';
 import { type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
 import type { EntityManager } from 'typeorm';
+import type { CoachEdit } from './coach-edits';
 
 export interface GenerationRow {
   id: string;
@@ -9,10 +10,13 @@ export interface GenerationRow {
   answers: OnboardingAnswers;
   status: DitlStatus;
   progress: number;
-  planner: string | null;
+  planner: DitlPlannerName | null;
   presentation_key: string | null;
+  /** Null for the generations finished before plans were kept (their page is in S3 only). */
+  plan: DitlPlan | null;
   error: string | null;
   attempts: number;
+  created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
 }
@@ -25,7 +29,7 @@ export interface NewGeneration {
   answers: OnboardingAnswers;
 }
 
-const columns = `id, user_id, email, answers, status, progress, planner, presentation_key, error, attempts, updated_at, completed_at`;
+const columns = `id, user_id, email, answers, status, progress, planner, presentation_key, plan, error, attempts, created_at, updated_at, completed_at`;
 
 /** A DataSource, or the EntityManager of a transaction. */
 type Database = Pick<EntityManager, 'query'> & { transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> };
@@ -79,6 +83,31 @@ export class GenerationsRepository {
     return rows[0]?.id;
   }
 
+  /** The user's newest generation, or its newest finished one: what the client and the coach read. */
+  async newest(userId: string, only?: 'completed'): Promise<GenerationRow | undefined> {
+    const rows: GenerationRow[] = await this.dataSource.query(
+      `SELECT ${columns} FROM ditl.generations WHERE user_id = $1 AND ($2::text IS NULL OR status = $2) ORDER BY created_at DESC LIMIT 1`,
+      [userId, only ?? null],
+    );
+    return rows[0];
+  }
+
+  async coachEdits(userId: string): Promise<CoachEdit[]> {
+    return this.dataSource.query(`SELECT moment, narrative, habit, updated_at AS "updatedAt" FROM ditl.coach_edits WHERE user_id = $1`, [userId]);
+  }
+
+  async saveCoachEdit(userId: string, coachId: string, edit: Omit<CoachEdit, 'updatedAt'>): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO ditl.coach_edits (user_id, moment, narrative, habit, coach_id) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (user_id, moment) DO UPDATE SET narrative = EXCLUDED.narrative, habit = EXCLUDED.habit, coach_id = EXCLUDED.coach_id, updated_at = now()`,
+      [userId, edit.moment, edit.narrative, edit.habit, coachId],
+    );
+  }
+
+  async deleteCoachEdit(userId: string, moment: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM ditl.coach_edits WHERE user_id = $1 AND moment = $2`, [userId, moment]);
+  }
+
   async find(id: string): Promise<GenerationRow | undefined> {
     const rows: GenerationRow[] = await this.dataSource.query(`SELECT ${columns} FROM ditl.generations WHERE id = $1`, [id]);
     return rows[0];
@@ -106,17 +135,17 @@ export class GenerationsRepository {
    * matches `status = 'generating'`, so a recovered duplicate run changes nothing and sends nothing.
    * Returns whether this call was the one that completed it.
    */
-  async complete(id: string, planner: string, presentationKey: string, mail: JobRequest): Promise<boolean> {
+  async complete(id: string, planned: { planner: DitlPlannerName; plan: DitlPlan }, presentationKey: string, mail: JobRequest): Promise<boolean> {
     const rows: { id: string }[] = await this.dataSource.query(
       `WITH done AS (
-         UPDATE ditl.generations SET status = 'completed', progress = 100, planner = $2, presentation_key = $3,
+         UPDATE ditl.generations SET status = 'completed', progress = 100, planner = $2, presentation_key = $3, plan = $4,
            error = NULL, completed_at = now(), updated_at = now()
          WHERE id = $1 AND status = 'generating' RETURNING id
        ), jobs AS (
-         ${outboxInsertSql('ditl', 4)} WHERE EXISTS (SELECT 1 FROM done)
+         ${outboxInsertSql('ditl', 5)} WHERE EXISTS (SELECT 1 FROM done)
        )
        SELECT id FROM done`,
-      [id, planner, presentationKey, ...outboxRows([mail])],
+      [id, planned.planner, presentationKey, JSON.stringify(planned.plan), ...outboxRows([mail])],
     );
     return rows.length === 1;
   }

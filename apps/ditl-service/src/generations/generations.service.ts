@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { type DitlStatusResponse, type GenerateDitlResponse, type PayloadOf, waitPhrase } from '@spark/contracts';
+import {
+  type CoachDitlMoment,
+  type CoachDitlView,
+  type CurrentDitlResponse,
+  type DitlGenerationSummary,
+  type DitlStatusResponse,
+  type GenerateDitlResponse,
+  type PayloadOf,
+  waitPhrase,
+} from '@spark/contracts';
 import type { OutboxRelay } from '@spark/jobs';
 import { DomainError } from '@spark/messaging';
+import { renderPresentation } from '../planner/presentation-html';
+import { applyCoachEdits, type EditedSlide, editedSlides, momentKeys } from './coach-edits';
 import type { GenerationRow, GenerationsRepository } from './generations.repository';
 
 type Reader = PayloadOf<'ditl.check-status'>['reader'];
@@ -24,6 +35,35 @@ const budgetSpent = (budget: number, retryAfterSeconds: number) =>
   );
 
 export const presentationPath = (generationId: string) => `/api/ditl/generations/${generationId}/presentation`;
+
+const statusOf = (row: GenerationRow): DitlStatusResponse => ({
+  generationId: row.id,
+  status: row.status,
+  progress: row.progress,
+  presentationUrl: row.status === 'completed' ? presentationPath(row.id) : null,
+  updatedAt: row.updated_at.toISOString(),
+});
+
+const asCoachMoment = ({ key, slide, generated, edit }: EditedSlide): CoachDitlMoment => ({
+  key,
+  kind: slide.moment,
+  time: slide.time,
+  title: slide.title,
+  narrative: slide.narrative,
+  habit: slide.habit,
+  sparkToCapture: slide.sparkToCapture,
+  generated,
+  editedAt: edit?.updatedAt.toISOString() ?? null,
+});
+
+const summaryOf = (row: GenerationRow): DitlGenerationSummary => ({
+  generationId: row.id,
+  status: row.status,
+  progress: row.progress,
+  planner: row.planner,
+  createdAt: row.created_at.toISOString(),
+  completedAt: row.completed_at?.toISOString() ?? null,
+});
 
 export class GenerationsService {
   constructor(
@@ -57,20 +97,69 @@ export class GenerationsService {
   }
 
   async checkStatus({ generationId, reader }: PayloadOf<'ditl.check-status'>): Promise<DitlStatusResponse> {
-    const row = await this.readable(generationId, reader);
-    return {
-      generationId: row.id,
-      status: row.status,
-      progress: row.progress,
-      presentationUrl: row.status === 'completed' ? presentationPath(row.id) : null,
-      updatedAt: row.updated_at.toISOString(),
-    };
+    return statusOf(await this.readable(generationId, reader));
   }
 
+  /**
+   * The page drawn from the stored plan with the coach's edits, so an edit reaches every page the client
+   * opens; a generation finished before plans were kept has only its page in S3.
+   */
   async getPresentation({ generationId, reader }: PayloadOf<'ditl.get-presentation'>): Promise<{ html: string }> {
     const row = await this.readable(generationId, reader);
     if (row.status !== 'completed' || !row.presentation_key) throw new DomainError('NOT_FOUND', 'This presentation is not ready yet.');
-    return { html: await this.presentations.getText(row.presentation_key) };
+    if (!row.plan) return { html: await this.presentations.getText(row.presentation_key) };
+    const plan = applyCoachEdits(row.plan, await this.generations.coachEdits(row.user_id));
+    return { html: renderPresentation(plan, row.planner ?? 'offline', row.completed_at ?? row.updated_at) };
+  }
+
+  /** The client's newest finished presentation, which the home screen reopens. */
+  async current({ userId }: PayloadOf<'ditl.current'>): Promise<CurrentDitlResponse> {
+    const row = await this.generations.newest(userId, 'completed');
+    return { generation: row ? statusOf(row) : null };
+  }
+
+  /** The coach's tab: the newest request (which may still run) and the newest finished plan, edits applied. */
+  async coachView({ userId }: PayloadOf<'ditl.coach-view'>): Promise<CoachDitlView> {
+    const [latest, current, edits] = await Promise.all([
+      this.generations.newest(userId),
+      this.generations.newest(userId, 'completed'),
+      this.generations.coachEdits(userId),
+    ]);
+    return {
+      latest: latest ? summaryOf(latest) : null,
+      current: current
+        ? {
+            generation: summaryOf(current),
+            title: current.plan?.title ?? '',
+            subtitle: current.plan?.subtitle ?? '',
+            moments: current.plan ? editedSlides(current.plan, edits).map(asCoachMoment) : [],
+          }
+        : null,
+    };
+  }
+
+  /**
+   * A new generation from the answers of the client's newest request (the onboarding answers as the
+   * client last sent them), under the client's own daily budget and double-submit rule.
+   */
+  async coachRegenerate({ userId }: PayloadOf<'ditl.coach-regenerate'>): Promise<GenerateDitlResponse> {
+    const newest = await this.generations.newest(userId);
+    if (!newest) throw new DomainError('NOT_FOUND', 'This client has no Day in the Life yet: it is made from their answers when they finish onboarding.');
+    return this.generate({ userId, email: newest.email, answers: newest.answers });
+  }
+
+  async editMoment({ userId, moment, coachId, edit }: PayloadOf<'ditl.coach-edit-moment'>): Promise<CoachDitlView> {
+    const current = await this.generations.newest(userId, 'completed');
+    if (!current?.plan || !momentKeys(current.plan).includes(moment)) {
+      throw new DomainError('NOT_FOUND', "This moment is not in the client's current Day in the Life.");
+    }
+    await this.generations.saveCoachEdit(userId, coachId, { moment, ...edit });
+    return this.coachView({ userId });
+  }
+
+  async resetMoment({ userId, moment }: PayloadOf<'ditl.coach-reset-moment'>): Promise<CoachDitlView> {
+    await this.generations.deleteCoachEdit(userId, moment);
+    return this.coachView({ userId });
   }
 
   // A client sees only its own generations; someone else's answers NOT_FOUND, so ids cannot be probed.

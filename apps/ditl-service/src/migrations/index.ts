@@ -1,5 +1,12 @@
 import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateGenerations1763800000050 } from './1763800000050-create-generations';
 import { GenerationsByUser1763800000051 } from './1763800000051-generations-by-user';
+import { PlansAndCoachEdits1763800000052 } from './1763800000052-plans-and-coach-edits';
 
-export const ditlMigrations = [CreateOutbox1763800000000, CreateGenerations1763800000050, GenerationsByUser1763800000051, ConfirmOutboxJobs1764100000000];
+export const ditlMigrations = [
+  CreateOutbox1763800000000,
+  CreateGenerations1763800000050,
+  GenerationsByUser1763800000051,
+  PlansAndCoachEdits1763800000052,
+  ConfirmOutboxJobs1764100000000,
+];

@@ -1,12 +1,12 @@
-import type { DayEvent, ScheduledTime } from '@spark/contracts';
+import type { DayEvent, DitlMomentKind, ScheduledTime } from '@spark/contracts';
 import { clockDistance, formatClock, isAsleep, minutesAfter, onClock, sinceWaking, wakingSpan } from '../schedule/clock';
 import { type ClientPhrase, clientPhrase, shown } from './client-words';
 import { type HabitSlot, workStyleOf } from './habits';
 import { relativeTimes, WIND_DOWN_LEAD } from './moment-time';
 import type { DayPlanContext } from './plan-context';
 
-/** The kinds of moment a plan is made of; each takes at most one slide. */
-export type MomentRole = 'wake' | 'work' | 'movement' | 'challenge' | 'evening' | 'windDown' | 'dayOff';
+/** The kinds of moment the offline planner makes (`other` is the model's); each takes at most one slide. */
+export type MomentRole = Exclude<DitlMomentKind, 'other'>;
 
 export interface Moment {
   role: MomentRole;

@@ -87,6 +87,7 @@ export function buildOfflinePlan(answers: OnboardingAnswers, context: DayPlanCon
     title: clip(`${answers.firstName}'s Day in the Life`, 120),
     subtitle: clip(subtitleFor(context, goal), 300),
     slides: moments.map((moment) => ({
+      moment: moment.role,
       time: clip(moment.time, 20),
       title: clip(moment.title, 120),
       narrative: clip(moment.narrative, 800),

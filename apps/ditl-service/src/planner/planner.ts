@@ -1,7 +1,7 @@
-import type { DitlPlan, OnboardingAnswers } from '@spark/contracts';
+import type { DitlPlan, DitlPlannerName, OnboardingAnswers } from '@spark/contracts';
 import type { PlanViolation } from './plan-checks';
 
-export type PlannerName = 'openai' | 'offline';
+export type PlannerName = DitlPlannerName;
 
 export interface PlannedPresentation {
   plan: DitlPlan;

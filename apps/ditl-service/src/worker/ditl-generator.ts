@@ -53,7 +53,7 @@ export class DitlGenerator {
     const key = presentationKey(row.user_id, generationId);
     await this.store.put({ key, body: renderPresentation(planned.plan, planned.planner, new Date()), contentType: 'text/html; charset=utf-8' });
     await this.generations.reportProgress(generationId, 90);
-    const completedNow = await this.generations.complete(generationId, planned.planner, key, {
+    const completedNow = await this.generations.complete(generationId, planned, key, {
       queue: 'mail',
       name: 'ditl-ready',
       data: { generationId, email: row.email, firstName: row.answers.firstName },

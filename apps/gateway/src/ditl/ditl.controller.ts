@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { type DitlPresentationResponse, type DitlStatusResponse, type GenerateDitlResponse, generateDitlBodySchema, uuidSchema } from '@spark/contracts';
+import { type CurrentDitlResponse, type DitlPresentationResponse, type DitlStatusResponse, type GenerateDitlResponse, generateDitlBodySchema, uuidSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
@@ -16,6 +16,12 @@ export class DitlController {
   @HttpCode(202)
   generate(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(generateDitlBodySchema)) body: z.output<typeof generateDitlBodySchema>): Promise<GenerateDitlResponse> {
     return this.bus.request('ditl.generate', { userId: user.id, email: user.email, leadId: body.leadId, answers: body.onboardingData });
+  }
+
+  /** The caller's newest finished presentation (null when none), which the client's home screen reopens. */
+  @Get('current')
+  current(@CurrentUser() user: AuthenticatedUser): Promise<CurrentDitlResponse> {
+    return this.bus.request('ditl.current', { userId: user.id });
   }
 
   /** The spec's check-ditl-status; a client reads only its own generations, coaches and admins any. */

@@ -56,9 +56,14 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'GET /api/coach/clients': { access: coaches },
   'GET /api/coach/clients/:userId': { access: coaches },
   'PATCH /api/coach/clients/:userId': { access: coaches },
+  'GET /api/coach/clients/:userId/ditl': { access: coaches },
+  'POST /api/coach/clients/:userId/ditl/generations': { access: coaches },
+  'PUT /api/coach/clients/:userId/ditl/moments/:moment': { access: coaches },
+  'DELETE /api/coach/clients/:userId/ditl/moments/:moment': { access: coaches },
 
   'POST /api/onboarding': { access: 'signed-in', why: "writes the caller's own onboarding" },
   'POST /api/ditl/generations': { access: 'signed-in', why: "queues the caller's own presentation" },
+  'GET /api/ditl/generations/current': { access: 'signed-in', why: "answers the caller's own newest presentation" },
   'GET /api/ditl/generations/:generationId': { access: 'signed-in', cells: ownerOnly, why: 'a client reads only its own generations' },
   'GET /api/ditl/generations/:generationId/presentation': { access: 'signed-in', cells: ownerOnly, why: 'a client reads only its own presentation' },
 

@@ -16,6 +16,7 @@ import { useCapture } from '../hooks/use-capture';
 import type { PendingSpark } from '../offline/pending-sparks-db';
 import { CaptureDialog } from './capture-dialog';
 import { DaysLeftRing } from './days-left-ring';
+import { YourDitlCard } from './your-ditl-card';
 
 export interface ClientHomeProps {
   userId: string;
@@ -121,6 +122,8 @@ export function ClientHome({ userId, fullName, goal, progress, pinnedNote, pendi
             <p className="mt-1 text-slate-600">Capture one spark a day: a photo or a moment that shows the change you're making. Your coach will see your progress.</p>
           </Card>
         )}
+
+        {!offline && <YourDitlCard />}
 
         <Card className="p-5">
           <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Your transformation goal</p>

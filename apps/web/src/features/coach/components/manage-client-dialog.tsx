@@ -8,6 +8,7 @@ import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
 import { toast } from '../../../ui/toaster';
 import { coachApi, coachKeys, formatDateTime } from '../api/coach-api';
+import { ClientDitlTab } from './client-ditl-tab';
 import { SparksChart } from './sparks-chart';
 
 const weekdayNames = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -140,10 +141,12 @@ export function ManageClientDialog({ client, onClose, onUpdated }: { client: Cli
           <Tabs.Trigger value="overview" className={tabClass}>Overview</Tabs.Trigger>
           <Tabs.Trigger value="edit" className={tabClass}>Edit Record</Tabs.Trigger>
           <Tabs.Trigger value="activity" className={tabClass}>Activity</Tabs.Trigger>
+          <Tabs.Trigger value="ditl" className={tabClass}>Day in the Life</Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="overview"><Overview client={client} /></Tabs.Content>
         <Tabs.Content value="edit"><EditRecord client={client} onUpdated={onUpdated} /></Tabs.Content>
         <Tabs.Content value="activity"><Activity client={client} /></Tabs.Content>
+        <Tabs.Content value="ditl"><ClientDitlTab client={client} /></Tabs.Content>
       </Tabs.Root>
     </Dialog>
   );

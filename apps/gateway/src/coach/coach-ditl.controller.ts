@@ -1,0 +1,46 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { type CoachDitlView, ditlMomentEditBodySchema, ditlMomentKeySchema, type GenerateDitlResponse, type PayloadOf, uuidSchema } from '@spark/contracts';
+import { ServiceBus } from '@spark/messaging';
+import type { AuthenticatedUser } from '../auth/access-token.guard';
+import { CurrentUser, Roles } from '../auth/auth.decorators';
+import { Audited } from '../audit/audited.decorator';
+import { ZodPipe } from '../http/zod-body.pipe';
+
+/** The Manage Client dialog's Day in the Life tab: the client's plan, its regeneration and the coach's edits. */
+@Roles('coach', 'admin')
+@Controller('api/coach/clients/:userId/ditl')
+export class CoachDitlController {
+  constructor(private readonly bus: ServiceBus) {}
+
+  @Get()
+  view(@Param('userId', new ZodPipe(uuidSchema)) userId: string): Promise<CoachDitlView> {
+    return this.bus.request('ditl.coach-view', { userId });
+  }
+
+  /** A new generation from the client's answers; counts against the client's daily budget (429 past it). */
+  @Post('generations')
+  @HttpCode(202)
+  @Audited('client.ditl-regenerate', { type: 'client', id: { param: 'userId' } })
+  regenerate(@Param('userId', new ZodPipe(uuidSchema)) userId: string): Promise<GenerateDitlResponse> {
+    return this.bus.request('ditl.coach-regenerate', { userId });
+  }
+
+  /** The coach's text and habit for one moment, kept over every later generation until reset. */
+  @Put('moments/:moment')
+  @Audited('client.ditl-edit', { type: 'client', id: { param: 'userId' } })
+  editMoment(
+    @CurrentUser() coach: AuthenticatedUser,
+    @Param('userId', new ZodPipe(uuidSchema)) userId: string,
+    @Param('moment', new ZodPipe(ditlMomentKeySchema)) moment: string,
+    @Body(new ZodPipe(ditlMomentEditBodySchema)) edit: PayloadOf<'ditl.coach-edit-moment'>['edit'],
+  ): Promise<CoachDitlView> {
+    return this.bus.request('ditl.coach-edit-moment', { userId, moment, coachId: coach.id, edit });
+  }
+
+  /** Back to what the planner wrote. */
+  @Delete('moments/:moment')
+  @Audited('client.ditl-reset', { type: 'client', id: { param: 'userId' } })
+  resetMoment(@Param('userId', new ZodPipe(uuidSchema)) userId: string, @Param('moment', new ZodPipe(ditlMomentKeySchema)) moment: string): Promise<CoachDitlView> {
+    return this.bus.request('ditl.coach-reset-moment', { userId, moment });
+  }
+}
