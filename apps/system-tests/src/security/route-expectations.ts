@@ -56,6 +56,8 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'GET /api/coach/clients': { access: coaches },
   'GET /api/coach/clients/:userId': { access: coaches },
   'PATCH /api/coach/clients/:userId': { access: coaches },
+  'GET /api/coach/clients/:userId/nudge-draft': { access: coaches, why: 'a draft only: sending it is the notes route' },
+  'GET /api/coach/clients/:userId/weekly-check-in': { access: coaches },
 
   'POST /api/onboarding': { access: 'signed-in', why: "writes the caller's own onboarding" },
   'POST /api/ditl/generations': { access: 'signed-in', why: "queues the caller's own presentation" },
