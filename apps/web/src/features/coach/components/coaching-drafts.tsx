@@ -51,7 +51,7 @@ function SendAsNote({ client, draft, label, onSent }: { client: ClientSummary; d
     <form onSubmit={submit} className="space-y-3">
       <label className="block text-sm font-medium text-ink-900">
         {label}
-        <textarea aria-label={label} rows={6} maxLength={2000} className={`${fieldClasses} mt-1 min-h-36 resize-y leading-relaxed`} value={message} onChange={(event) => setMessage(event.target.value)} />
+        <textarea aria-label={label} rows={8} maxLength={2000} className={`${fieldClasses} mt-1 min-h-44 resize-y leading-relaxed`} value={message} onChange={(event) => setMessage(event.target.value)} />
       </label>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <label className="flex items-center gap-2 text-sm text-slate-700">
