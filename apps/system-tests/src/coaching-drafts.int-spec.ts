@@ -108,4 +108,12 @@ describe("the coach's drafted nudge and Friday check-in", () => {
     expect(checkIn.summary).toContain(`What slipped: no spark on ${weekday(1)}.`);
     expect(checkIn.summary).toContain(`What went well: your 5-day run from ${weekday(6)} to ${weekday(2)} and you wrote “Ran 5 km before work”.`);
   });
+
+  it('keeps a check-in summary the model wrote when it names the week truthfully', async () => {
+    const summary = `Hi Maya, 5 sparks this week and a 5-day run from ${weekday(6)} to ${weekday(2)}. You missed ${weekday(1)}; your half marathon is still on.`;
+    model.replies.push({ message: summary });
+    const checkIn = weeklyCheckInSchema.parse(await (await get(`/api/coach/clients/${client.id}/weekly-check-in`, coach.token)).json());
+    expect(checkIn).toMatchObject({ writer: 'openai', summary });
+    expect(JSON.parse(model.calls[0]?.userMessage ?? '{}')).toMatchObject({ week: { sparkDays: 5, missedDays: [checkIn.days[5]?.date] }, client: { notesThisWeek: ['Ran 5 km before work'] } });
+  });
 });
