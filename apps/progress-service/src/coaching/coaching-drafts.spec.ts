@@ -96,13 +96,19 @@ describe('offline nudge', () => {
 });
 
 describe('offline check-in', () => {
+  it('says how long a live streak is', () => {
+    const facts = factsFor({ lastSparkDate: '2026-11-19', streakCount: 7, idleDays: 1 });
+    const summary = writeOfflineCheckIn(facts, { sparkDays: 6, missedDays: [], longestRun: { days: 6, from: '2026-11-14', to: '2026-11-19' }, clientNotes: [] });
+    expect(summary).toContain("here's your week: 6 sparks on 6 days, and your streak is at 7 days. What went well: your 6-day run from Saturday to Thursday. What slipped: nothing.");
+  });
+
   it('sums up the week: sparks, streak, what went well and what slipped', () => {
     const facts = factsFor({});
     const week = weekOf(today, sparks, []);
     const checkIn = { sparkDays: 5, missedDays: missedDaysOf(week, record.evolutionStartDate, today), longestRun: longestRunOf(week), clientNotes: ['Ran 5 km before work, legs are sore'] };
     const summary = writeOfflineCheckIn(facts, checkIn);
     expect(summary).toBe(
-      "Hi Maya, here's your week: 6 sparks on 5 days, and your streak is at 0. What went well: your 5-day run from Saturday to Wednesday and you wrote “Ran 5 km before work”. " +
+      "Hi Maya, here's your week: 6 sparks on 5 days. Your next spark starts a new streak. What went well: your 5-day run from Saturday to Wednesday and you wrote “Ran 5 km before work”. " +
         'What slipped: no spark on Thursday. For next week: when your biggest challenge shows up (snacking late at night after your kids are asleep), take one small spark anyway.',
     );
     expect(checkDraft(summary, facts, { maxChars: 900, week: checkIn })).toEqual([]);

@@ -74,15 +74,15 @@ export function coachingFactsOf(record: CoachingRecord, answers: CoachingAnswers
 /** The longest run of consecutive spark days in the week (the latest of equal ones). */
 export function longestRunOf(week: WeekDay[]): SparkRun | null {
   let best: SparkRun | null = null;
-  let start: string | null = null;
+  let startIndex = -1;
   week.forEach((day, index) => {
     if (!day.sparks) {
-      start = null;
+      startIndex = -1;
       return;
     }
-    start ??= day.date;
-    const days = index - week.findIndex((other) => other.date === start) + 1;
-    if (!best || days >= best.days) best = { days, from: start, to: day.date };
+    if (startIndex < 0) startIndex = index;
+    const days = index - startIndex + 1;
+    if (!best || days >= best.days) best = { days, from: week[startIndex]?.date ?? day.date, to: day.date };
   });
   return best;
 }

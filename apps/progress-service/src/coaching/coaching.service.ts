@@ -1,8 +1,8 @@
 import { addDays, type NudgeDraft, type PayloadOf, type WeeklyCheckIn } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
-import type { CoachClientsRepository, ClientRow } from '../coach/coach-clients.repository';
+import type { CoachClientsRepository } from '../coach/coach-clients.repository';
 import { toSpark } from '../sparks/sparks.repository';
-import { coachingFactsOf, longestRunOf, missedDaysOf, WEEK_DAYS, type WeekDay, weekOf } from './coaching-facts';
+import { coachingFactsOf, longestRunOf, missedDaysOf, WEEK_DAYS, weekOf } from './coaching-facts';
 import type { CoachingRepository, WeekSparkRow } from './coaching.repository';
 import type { CoachingDraftWriter } from './draft-writer';
 
@@ -52,7 +52,7 @@ export class CoachingService {
   }
 
   private async read(userId: string) {
-    const row: ClientRow | undefined = await this.clients.find(userId);
+    const row = await this.clients.find(userId);
     if (!row) throw new DomainError('NOT_FOUND', 'Client not found.');
     const weekStart = addDays(row.today, 1 - WEEK_DAYS);
     const [answers, sparks, pauseDays] = await Promise.all([
@@ -60,7 +60,7 @@ export class CoachingService {
       this.coaching.weekSparks(userId, row.time_zone, weekStart),
       this.pauseDays(userId, weekStart, row.today),
     ]);
-    const week: WeekDay[] = weekOf(row.today, countPerDay(sparks), pauseDays);
+    const week = weekOf(row.today, countPerDay(sparks), pauseDays);
     const record = {
       fullName: row.full_name,
       goal: row.transformation_goal,

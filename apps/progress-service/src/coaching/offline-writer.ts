@@ -108,7 +108,7 @@ export function writeOfflineCheckIn(facts: CoachingFacts, week: CheckInWeek): st
   const sentences: (string | null)[] = [];
   sentences.push(
     facts.sparksThisWeek
-      ? `Hi ${facts.firstName}, here's your week: ${plural(facts.sparksThisWeek, 'spark')} on ${plural(week.sparkDays, 'day')}, and your streak is at ${facts.currentStreak}.`
+      ? `Hi ${facts.firstName}, here's your week: ${plural(facts.sparksThisWeek, 'spark')} on ${plural(week.sparkDays, 'day')}${facts.currentStreak ? `, and your streak is at ${plural(facts.currentStreak, 'day')}.` : '. Your next spark starts a new streak.'}`
       : `Hi ${facts.firstName}, this week had no sparks, and that's worth talking about rather than skipping.`,
   );
   const run = week.longestRun;
