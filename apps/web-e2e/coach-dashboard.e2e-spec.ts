@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import type { Browser, Dialog, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { baseUrl, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(120_000);
@@ -265,6 +265,133 @@ describe('managing a client', () => {
     await context.close();
   });
 });
+
+/** A client page signed in through the e-mailed link, past onboarding (the app's local flag set), and its access token. */
+async function clientSignedIn(email: string): Promise<{ page: Page; accessToken: string }> {
+  const { token } = await requestSignIn(email);
+  const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const page = await context.newPage();
+  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
+  expect(redeemed.status()).toBe(200);
+  await page.goto('/');
+  await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+  return { page, accessToken: ((await redeemed.json()) as { access_token: string }).access_token };
+}
+
+/**
+ * A client whose 4-day streak ended: real photo sparks captured through the API, moved back to 5…2 days
+ * ago (no spark yesterday), with the goal and challenge they gave at onboarding.
+ */
+async function createSlippingClient(): Promise<{ email: string; clientPage: Page }> {
+  const { email, userId } = await createClient('I want to run a half marathon by June');
+  await db.query(`INSERT INTO progress.onboarding_data (user_id, data) VALUES ($1, $2)`, [
+    userId,
+    JSON.stringify({ full_name: 'Maya Lopez', transformation_goal: 'I want to run a half marathon by June', biggest_challenge: 'Too tired after work to lace up' }),
+  ]);
+  const { page: clientPage, accessToken } = await clientSignedIn(email);
+  const captions = ['Morning run, 5 km', 'Stretching after work', 'Meal prep Sunday', 'Intervals in the park'];
+  for (const caption of captions) {
+    const response = await clientPage.request.post('/api/sparks', {
+      headers: { authorization: `Bearer ${accessToken}` },
+      multipart: { clientSparkId: randomUUID(), timeZone: 'UTC', note: caption, file: { name: 'spark.png', mimeType: 'image/png', buffer: await paintedPicture(clientPage, caption, { width: 480, height: 480 }) } },
+    });
+    expect(response.status()).toBe(201);
+  }
+  await db.query(
+    `WITH numbered AS (SELECT id, row_number() OVER (ORDER BY created_at) AS n FROM progress.sparks WHERE user_id = $1)
+     UPDATE progress.sparks SET created_at = date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - (6 - numbered.n) * interval '1 day' + interval '12 hours'
+     FROM numbered WHERE sparks.id = numbered.id`,
+    [userId],
+  );
+  await db.query(
+    `UPDATE progress.user_progress SET time_zone = 'UTC', streak_count = 4, last_spark_date = (now() AT TIME ZONE 'UTC')::date - 2,
+       evolution_start_date = (now() AT TIME ZONE 'UTC')::date - 12, evolution_end_date = (now() AT TIME ZONE 'UTC')::date + 78
+     WHERE user_id = $1`,
+    [userId],
+  );
+  return { email, clientPage };
+}
+
+describe('drafted nudges and the Friday check-in', () => {
+  it('drafts a nudge for a slipping client that the coach edits and sends as a pinned note, which the client sees', async () => {
+    const { email, clientPage } = await createSlippingClient();
+    const { page } = await signedIn('coach');
+    await page.goto('/coach');
+    await page.getByRole('tab', { name: /^Clients/ }).click();
+    await page.getByLabel('Sort clients').selectOption('attention');
+    const row = clientRow(page, email);
+    await row.getByText('Streak broken: no spark yesterday').waitFor();
+    await row.getByRole('button', { name: 'Draft a nudge' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Nudge Maya Lopez' });
+    const draft = dialog.getByLabel('Your message');
+    await waitForValue(draft, /your 4-day streak paused yesterday/);
+    const drafted = await draft.inputValue();
+    expect(drafted).toMatch(/^Hi Maya, your 4-day streak paused yesterday after your spark on \w+day\./);
+    expect(drafted).toContain('“run a half marathon by June”');
+    expect(drafted).toContain('“Too tired after work to lace up”');
+    await dialog.getByText('4-day streak ended').waitFor();
+    await dialog.getByText('Last spark 2 days ago').waitFor();
+    await saveScreenshot(page, 'coach-nudge-draft-laptop');
+    // Nothing reaches the client until the coach clicks Send as note.
+    expect((await db.query(`SELECT 1 FROM progress.coach_notes n JOIN progress.user_progress p USING (user_id) WHERE p.email = $1`, [email])).rowCount).toBe(0);
+    const edited = `${drafted} Let's talk on Friday.`;
+    await draft.fill(edited);
+    expect(await dialog.getByLabel('Pin').isChecked()).toBe(true);
+    await dialog.getByRole('button', { name: 'Send as note' }).click();
+    await page.getByText('Note sent').waitFor();
+    await page.context().close();
+
+    await clientPage.goto('/app');
+    await clientPage.getByTestId('coach-note').getByText("Let's talk on Friday.", { exact: false }).waitFor();
+    expect(await clientPage.getByTestId('coach-note').innerText()).toContain('your 4-day streak paused yesterday');
+    await clientPage.context().close();
+  });
+
+  it("shows the Friday check-in with the week's sparks as thumbnails, what slipped and what went well, on phone and laptop", async () => {
+    const { email, clientPage } = await createSlippingClient();
+    await clientPage.context().close();
+    for (const [label, viewport] of [['phone', phoneViewport], ['laptop', laptopViewport]] as const) {
+      const { page } = await signedIn('coach', viewport);
+      await page.goto('/coach');
+      await page.getByRole('tab', { name: /^Clients/ }).click();
+      await page.getByLabel('Sort clients').selectOption('attention');
+      if (label === 'phone') await saveScreenshot(page, 'coach-clients-needs-attention-phone');
+      await clientRow(page, email).getByRole('button', { name: 'Friday check-in' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Friday check-in: Maya Lopez' });
+      const thumbnails = dialog.getByRole('region', { name: "This week's sparks" }).getByRole('img');
+      await thumbnails.nth(3).waitFor();
+      expect(await thumbnails.count()).toBe(4);
+      expect(await thumbnails.first().getAttribute('alt')).toBe('Intervals in the park');
+      await waitUntilLoaded(thumbnails.first());
+      await dialog.getByText('What slipped', { exact: true }).waitFor();
+      await dialog.getByText(/^No spark on \w{3}, \w{3}$/).waitFor();
+      await dialog.getByText(/^4 days in a row/).waitFor();
+      const summary = await dialog.getByLabel('Check-in summary').inputValue();
+      expect(summary).toContain("Hi Maya, here's your week: 4 sparks on 4 days");
+      await saveScreenshot(page, `coach-friday-check-in-${label}`);
+      if (label === 'phone') {
+        await dialog.getByRole('button', { name: 'Close' }).click();
+        await clientRow(page, email).getByRole('button', { name: 'Draft a nudge' }).click();
+        await waitForValue(page.getByRole('dialog').getByLabel('Your message'), /streak/);
+        await saveScreenshot(page, 'coach-nudge-draft-phone');
+      }
+      await page.context().close();
+    }
+  });
+});
+
+async function waitForValue(field: ReturnType<Page['getByLabel']>, pattern: RegExp): Promise<void> {
+  await field.waitFor();
+  for (let i = 0; i < 100 && !pattern.test(await field.inputValue()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(await field.inputValue()).toMatch(pattern);
+}
+
+async function waitUntilLoaded(image: ReturnType<Page['getByRole']>): Promise<void> {
+  for (let i = 0; i < 100 && !(await image.evaluate((element) => (element as { complete: boolean; naturalWidth: number }).naturalWidth > 0)); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(await image.evaluate((element) => (element as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+}
 
 describe('the Audit Log tab (admins)', () => {
   it('shows who did what to which target, newest first, filters by action and loads more', async () => {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { loadConfig, progressEnv } from '@spark/config';
 import type { ServiceDefinition, ServiceInfrastructure } from '@spark/runtime';
 import { CoachModule } from './coach/coach.module';
+import { CoachingModule } from './coaching/coaching.module';
 import { progressMigrations } from './migrations';
 import { NotesModule } from './notes/notes.module';
 import { OnboardingModule } from './onboarding/onboarding.module';
@@ -31,6 +32,7 @@ export const progressService: ServiceDefinition = {
         SparksModule.register(infrastructure, { timeZones, storageQuotaBytes: config.STORAGE_QUOTA_BYTES }),
         NotesModule.register(infrastructure),
         CoachModule.register(infrastructure),
+        CoachingModule.register(infrastructure, config),
       ],
     };
   },

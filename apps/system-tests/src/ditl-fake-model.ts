@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DitlPlan } from '@spark/contracts';
 import { validPlan } from './ditl-recorded-model';
 
 export type FakeModelMode = 'valid' | 'invalid' | 'hang';
@@ -16,8 +15,8 @@ export interface FakeModelCall {
 export interface FakeModel {
   baseUrl: string;
   mode: FakeModelMode;
-  /** Recorded answers given in order, one per call, before `mode` answers again. */
-  replies: DitlPlan[];
+  /** Recorded answers (a plan, a coach's draft…) given in order, one per call, before `mode` answers again. */
+  replies: object[];
   calls: FakeModelCall[];
   close(): Promise<void>;
 }

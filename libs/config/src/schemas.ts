@@ -104,22 +104,31 @@ export const authEnv = (env: Env) =>
       env.NODE_ENV === 'production' ? z.literal('false', { error: 'must be false in production' }).optional().transform(() => false) : z.stringbool().default(false),
   });
 
+/** The OpenAI-compatible model: either the key or the address switches from the offline writers to it. */
+export const modelEnv = z.object({
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+});
+
+/** The progress service: the client records, sparks and notes, and the coach's drafted nudges. */
 export const progressEnv = (env: Env) =>
-  serviceEnv(env).extend({
-    // What one client's sparks may take in storage, in bytes (2 GB by default).
-    STORAGE_QUOTA_BYTES: z.coerce.number().int().min(1).default(2 * 1024 ** 3),
-  });
+  serviceEnv(env)
+    .extend(modelEnv.shape)
+    .extend({
+      // What one client's sparks may take in storage, in bytes (2 GB by default).
+      STORAGE_QUOTA_BYTES: z.coerce.number().int().min(1).default(2 * 1024 ** 3),
+      // Each of the (at most two) model calls of a coach's draft; then the offline writer drafts. Two must fit in COACHING_DRAFT_TIMEOUT_MS.
+      COACHING_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(12_000).default(10_000),
+    });
 
 /** The DITL service and its worker: storage for presentations, and the model when one is configured. */
 export const ditlEnv = (env: Env) =>
   serviceEnv(env)
     .extend(storageEnv(env).shape)
+    .extend(modelEnv.shape)
     .extend({
-      // Either one switches from the offline planner to the OpenAI-compatible API.
-      OPENAI_API_KEY: z.string().min(1).optional(),
-      OPENAI_BASE_URL: z.url().optional(),
-      OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
-      OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
       // Jobs one worker process runs at once; scale further with more replicas.
       DITL_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(5),
       // The worker runs inside the service process unless turned off (then run `src/worker.ts` replicas).
@@ -139,5 +148,6 @@ export type NotifierConfig = z.infer<ReturnType<typeof notifierEnv>>;
 export type AuthConfig = z.infer<ReturnType<typeof authEnv>>;
 export type ProgressConfig = z.infer<ReturnType<typeof progressEnv>>;
 export type StorageConfig = z.infer<ReturnType<typeof storageEnv>>;
+export type ModelConfig = z.infer<typeof modelEnv>;
 export type DitlConfig = z.infer<ReturnType<typeof ditlEnv>>;
 export type InvestorPageConfig = z.infer<ReturnType<typeof investorPageEnv>>;

@@ -10,6 +10,7 @@ export * from './onboarding';
 export * from './evolution';
 export * from './progress';
 export * from './coach';
+export * from './coaching';
 export * from './investors';
 export * from './dev-log';
 export * from './prerender';

@@ -17,6 +17,7 @@ import {
   updateUserBusRequestSchema,
   userPageSchema,
 } from './auth';
+import { coachingDraftRequestSchema, nudgeDraftSchema, weeklyCheckInSchema } from './coaching';
 import {
   checkDitlStatusRequestSchema,
   coachDitlRequestSchema,
@@ -139,6 +140,8 @@ export const patterns = {
   'progress.coach-count-clients': { request: clientCountRequestSchema, response: clientCountResponseSchema },
   'progress.coach-client': { request: clientRequestSchema, response: clientDetailSchema },
   'progress.coach-update-client': { request: updateClientRequestSchema, response: clientSummarySchema },
+  'progress.coach-nudge-draft': { request: coachingDraftRequestSchema, response: nudgeDraftSchema },
+  'progress.coach-weekly-check-in': { request: coachingDraftRequestSchema, response: weeklyCheckInSchema },
   'investor.register': { request: registerInvestorRequestSchema, response: registerInvestorResponseSchema },
   'investor.create': { request: registerInvestorRequestSchema, response: investorSchema },
   'investor.list': { request: listInvestorsRequestSchema, response: investorPageSchema },

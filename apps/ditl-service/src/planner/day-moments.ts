@@ -1,6 +1,6 @@
 import type { DayEvent, DitlMomentKind, ScheduledTime } from '@spark/contracts';
 import { clockDistance, formatClock, isAsleep, minutesAfter, onClock, sinceWaking, wakingSpan } from '../schedule/clock';
-import { type ClientPhrase, clientPhrase, shown } from './client-words';
+import { type ClientPhrase, clientPhrase, shown } from '@spark/writing';
 import { type HabitSlot, workStyleOf } from './habits';
 import { relativeTimes, WIND_DOWN_LEAD } from './moment-time';
 import type { DayPlanContext } from './plan-context';

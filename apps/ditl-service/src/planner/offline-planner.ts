@@ -1,6 +1,6 @@
 import { cycleLengthDays, type DitlPlan, type OnboardingAnswers } from '@spark/contracts';
 import { formatClock } from '../schedule/clock';
-import { clientPhrase, shown } from './client-words';
+import { clientPhrase, shown } from '@spark/writing';
 import { dayMoments, type Moment } from './day-moments';
 import { challengeHabit, dayOffHabit, defaultHabit, type Habit, movementHabit, tagHabit } from './habits';
 import { type DayPlanContext, planContext } from './plan-context';

@@ -1,41 +1,12 @@
 import { type DitlPlan, ditlPlanSchema, type OnboardingAnswers } from '@spark/contracts';
-import OpenAI from 'openai';
-import { z } from 'zod';
+import { type ChatMessage, StructuredChat, type StructuredChatOptions } from '@spark/writing';
 import { describeClient, revisionRequest, systemPrompt } from './model-prompt';
 import { buildOfflinePlan } from './offline-planner';
 import { checkPlan } from './plan-checks';
 import { type DayPlanContext, planContext } from './plan-context';
 import type { DitlPlanner, PlannedPresentation } from './planner';
 
-export interface OpenAiPlannerOptions {
-  apiKey?: string;
-  baseUrl?: string;
-  model: string;
-  timeoutMs: number;
-}
-
-/** The model answered, but not with a plan the schema accepts: worth another try. */
-export class InvalidModelOutputError extends Error {
-  constructor(detail: string) {
-    super(`The model's answer is not a valid DITL plan: ${detail}`);
-    this.name = 'InvalidModelOutputError';
-  }
-}
-
-// Strict structured output accepts no string-length keywords; the zod schema still enforces them on the answer.
-function withoutLengthLimits(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutLengthLimits);
-  if (node === null || typeof node !== 'object') return node;
-  return Object.fromEntries(
-    Object.entries(node)
-      .filter(([key]) => key !== 'minLength' && key !== 'maxLength' && key !== '$schema')
-      .map(([key, value]) => [key, withoutLengthLimits(value)]),
-  );
-}
-
-const planJsonSchema = withoutLengthLimits(z.toJSONSchema(ditlPlanSchema)) as Record<string, unknown>;
-
-type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
+export type OpenAiPlannerOptions = StructuredChatOptions;
 
 /**
  * Any OpenAI-compatible chat-completions server, asked for structured output and checked twice: by the
@@ -44,19 +15,14 @@ type ChatMessage = { role: 'system' | 'user' | 'assistant'; content: string };
  * offline plan instead.
  */
 export class OpenAiPlanner implements DitlPlanner {
-  private readonly client: OpenAI;
+  private readonly chat: StructuredChat<DitlPlan>;
 
   constructor(
-    private readonly options: OpenAiPlannerOptions,
+    options: OpenAiPlannerOptions,
     private readonly fallback: (answers: OnboardingAnswers, context: DayPlanContext) => DitlPlan = buildOfflinePlan,
   ) {
-    // Retries belong to the worker (with back-off and a status update), so the SDK makes one try per call.
-    this.client = new OpenAI({
-      apiKey: options.apiKey ?? 'not-needed-for-this-server',
-      baseURL: options.baseUrl,
-      timeout: options.timeoutMs,
-      maxRetries: 0,
-    });
+    // Retries belong to the worker (with back-off and a status update), so each call is one try.
+    this.chat = new StructuredChat(options, { name: 'ditl_plan', what: 'DITL plan', schema: ditlPlanSchema });
   }
 
   async plan(answers: OnboardingAnswers): Promise<PlannedPresentation> {
@@ -75,34 +41,7 @@ export class OpenAiPlanner implements DitlPlanner {
   }
 
   private async ask(messages: ChatMessage[]): Promise<{ plan: DitlPlan; content: string }> {
-    const started = Date.now();
-    const completion = await this.client.chat.completions
-      .create({
-        model: this.options.model,
-        messages,
-        response_format: { type: 'json_schema', json_schema: { name: 'ditl_plan', strict: true, schema: planJsonSchema } },
-      })
-      .catch((error: unknown) => {
-        // Some runtimes surface the SDK's abort as a plain connection error; the clock tells them apart.
-        if (error instanceof OpenAI.APIConnectionError && Date.now() - started >= this.options.timeoutMs) {
-          throw new Error(`The model call timed out after ${this.options.timeoutMs} ms`);
-        }
-        throw error;
-      });
-    const content = completion.choices[0]?.message.content ?? null;
-    return { plan: parsePlan(content), content: content ?? '' };
+    const { value, content } = await this.chat.ask(messages);
+    return { plan: value, content };
   }
-}
-
-export function parsePlan(content: string | null): DitlPlan {
-  if (!content) throw new InvalidModelOutputError('empty answer');
-  let json: unknown;
-  try {
-    json = JSON.parse(content);
-  } catch {
-    throw new InvalidModelOutputError('not JSON');
-  }
-  const parsed = ditlPlanSchema.safeParse(json);
-  if (!parsed.success) throw new InvalidModelOutputError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
-  return parsed.data;
 }

@@ -1,7 +1,7 @@
 import type { DayPlanContext } from './plan-context';
 import type { DitlPlan } from '@spark/contracts';
 import { clockDistance, formatClock, isAsleep, minutesAfter, sinceWaking, wakingSpan } from '../schedule/clock';
-import { contentStems, mentionsAny, quotedSpans, reflects, speaksInFirstPerson, withoutQuotes, wordCount } from './client-words';
+import { contentStems, mentionsAny, quotedSpans, reflects, speaksInFirstPerson, withoutQuotes, wordCount } from '@spark/writing';
 import { type MomentTime, readMomentTime, relativeTimes } from './moment-time';
 
 /** The rules every plan must keep, whichever planner wrote it. Shipped names: the docs table and the model's feedback use them. */

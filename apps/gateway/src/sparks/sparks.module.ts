@@ -2,6 +2,7 @@ import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy } 
 import type { GatewayConfig } from '@spark/config';
 import { ServiceBus } from '@spark/messaging';
 import { ObjectStorage } from '@spark/storage';
+import { CoachingController } from '../coach/coaching.controller';
 import { ProgressController } from '../progress/progress.controller';
 import { MultipartRegistration } from './multipart-registration';
 import { SignedSparks } from './signed-sparks';
@@ -16,7 +17,8 @@ class StorageShutdown implements OnModuleDestroy {
   }
 }
 
-export const sparksControllers = [SparksController, ProgressController];
+// The coach's drafts sign the week's sparks like the Activity list does, so they live beside it.
+export const sparksControllers = [SparksController, ProgressController, CoachingController];
 
 /** The client app's API: captures, sparks, the home, and the coach's notes and views of a client. */
 @Module({})

@@ -60,6 +60,8 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'POST /api/coach/clients/:userId/ditl/generations': { access: coaches },
   'PUT /api/coach/clients/:userId/ditl/moments/:moment': { access: coaches },
   'DELETE /api/coach/clients/:userId/ditl/moments/:moment': { access: coaches },
+  'GET /api/coach/clients/:userId/nudge-draft': { access: coaches, why: 'a draft only: sending it is the notes route' },
+  'GET /api/coach/clients/:userId/weekly-check-in': { access: coaches },
 
   'POST /api/onboarding': { access: 'signed-in', why: "writes the caller's own onboarding" },
   'POST /api/ditl/generations': { access: 'signed-in', why: "queues the caller's own presentation" },

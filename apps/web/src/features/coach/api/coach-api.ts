@@ -11,9 +11,11 @@ import type {
   LeadInviteResponse,
   LeadPage,
   LeadStatusFilter,
+  NudgeDraft,
   PrivateNote,
   SparkPage,
   UpdateClientBody,
+  WeeklyCheckIn,
 } from '@spark/contracts';
 import { apiRequest } from '../../../api/client';
 
@@ -43,6 +45,9 @@ export const coachApi = {
   clients: (sort: ClientSort, cursor?: string) => apiRequest<ClientPage>('GET', `/coach/clients?${query({ sort, cursor, limit: '25' })}`),
   client: (userId: string) => apiRequest<ClientDetail>('GET', `/coach/clients/${userId}`),
   updateClient: (userId: string, changes: UpdateClientBody) => apiRequest<ClientSummary>('PATCH', `/coach/clients/${userId}`, changes),
+  // Drafts only: the coach sends one with sendNudge.
+  nudgeDraft: (userId: string) => apiRequest<NudgeDraft>('GET', `/coach/clients/${userId}/nudge-draft`),
+  weeklyCheckIn: (userId: string) => apiRequest<WeeklyCheckIn>('GET', `/coach/clients/${userId}/weekly-check-in`),
   // Sparks and notes of a client are the progress feature's routes.
   sparks: (userId: string) => apiRequest<SparkPage>('GET', `/progress/clients/${userId}/sparks?limit=20`),
   privateNotes: (userId: string) => apiRequest<{ items: PrivateNote[] }>('GET', `/progress/clients/${userId}/private-notes`),

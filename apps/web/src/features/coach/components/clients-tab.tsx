@@ -7,6 +7,7 @@ import { Select } from '../../../ui/select';
 import { Spinner } from '../../../ui/spinner';
 import { coachApi, coachKeys } from '../api/coach-api';
 import { AddClientLeadDialog } from './add-client-lead-dialog';
+import { FridayCheckInDialog, NudgeDraftDialog } from './coaching-drafts';
 import { ManageClientDialog } from './manage-client-dialog';
 
 function StatusBadge({ status }: { status: string }) {
@@ -14,7 +15,9 @@ function StatusBadge({ status }: { status: string }) {
   return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${solid ? 'bg-emerald-600 text-white' : 'text-slate-700 ring-1 ring-slate-300'}`}>{status || 'active'}</span>;
 }
 
-function ClientRow({ client, onManage }: { client: ClientSummary; onManage: () => void }) {
+type ClientDialog = 'manage' | 'nudge' | 'check-in';
+
+function ClientRow({ client, onOpen }: { client: ClientSummary; onOpen: (dialog: ClientDialog) => void }) {
   return (
     <li className="flex flex-col gap-3 border-b border-slate-100 p-4 last:border-0 sm:flex-row sm:items-center sm:justify-between" data-testid="client-row">
       <div className="min-w-0">
@@ -28,7 +31,11 @@ function ClientRow({ client, onManage }: { client: ClientSummary; onManage: () =
         {client.transformationGoal && <p className="text-sm text-slate-600">Goal: {client.transformationGoal}</p>}
         {client.attention.slipping && <p className="mt-1 text-sm font-medium text-rose-700">{client.attention.reason}</p>}
       </div>
-      <Button variant="secondary" onClick={onManage}>Manage Client</Button>
+      <div className="flex flex-wrap gap-2 sm:shrink-0 sm:justify-end">
+        {client.attention.slipping && <Button onClick={() => onOpen('nudge')}>Draft a nudge</Button>}
+        <Button variant="secondary" onClick={() => onOpen('check-in')}>Friday check-in</Button>
+        <Button variant="secondary" onClick={() => onOpen('manage')}>Manage Client</Button>
+      </div>
     </li>
   );
 }
@@ -36,7 +43,7 @@ function ClientRow({ client, onManage }: { client: ClientSummary; onManage: () =
 export function ClientsTab() {
   const [sort, setSort] = useState<ClientSort>('newest');
   const [adding, setAdding] = useState(false);
-  const [managed, setManaged] = useState<ClientSummary | null>(null);
+  const [opened, setOpened] = useState<{ client: ClientSummary; dialog: ClientDialog } | null>(null);
   const queryClient = useQueryClient();
   const clients = useInfiniteQuery({
     queryKey: coachKeys.clients(sort),
@@ -47,7 +54,7 @@ export function ClientsTab() {
   const items = clients.data?.pages.flatMap((page) => page.items) ?? [];
   const reload = () => {
     void queryClient.invalidateQueries({ queryKey: [...coachKeys.all, 'clients'] });
-    if (managed) void queryClient.invalidateQueries({ queryKey: coachKeys.client(managed.userId) });
+    if (opened) void queryClient.invalidateQueries({ queryKey: coachKeys.client(opened.client.userId) });
   };
   return (
     <Card className="overflow-hidden p-0!">
@@ -69,7 +76,7 @@ export function ClientsTab() {
           <p className="text-sm text-slate-600">Clients will appear here after completing onboarding</p>
         </div>
       ) : (
-        <ul>{items.map((client) => <ClientRow key={client.userId} client={client} onManage={() => setManaged(client)} />)}</ul>
+        <ul>{items.map((client) => <ClientRow key={client.userId} client={client} onOpen={(dialog) => setOpened({ client, dialog })} />)}</ul>
       )}
       {clients.hasNextPage && (
         <div className="border-t border-slate-100 p-4 text-center">
@@ -77,7 +84,9 @@ export function ClientsTab() {
         </div>
       )}
       <AddClientLeadDialog open={adding} onOpenChange={setAdding} />
-      {managed && <ManageClientDialog client={items.find((client) => client.userId === managed.userId) ?? managed} onClose={() => setManaged(null)} onUpdated={reload} />}
+      {opened?.dialog === 'manage' && <ManageClientDialog client={items.find((client) => client.userId === opened.client.userId) ?? opened.client} onClose={() => setOpened(null)} onUpdated={reload} />}
+      {opened?.dialog === 'nudge' && <NudgeDraftDialog client={opened.client} onClose={() => setOpened(null)} />}
+      {opened?.dialog === 'check-in' && <FridayCheckInDialog client={opened.client} onClose={() => setOpened(null)} />}
     </Card>
   );
 }

@@ -1,0 +1,2 @@
+export * from './client-words';
+export * from './structured-chat';
