@@ -110,9 +110,7 @@ export const ditlPlannerNameSchema = z.enum(ditlPlannerNames);
 export type DitlPlannerName = z.infer<typeof ditlPlannerNameSchema>;
 
 /** A moment's name: its kind, then `-2`… for a later slide of the same kind. */
-export const ditlMomentKeySchema = z
-  .string()
-  .regex(new RegExp(`^(?:${ditlMomentKinds.join('|')})(?:-[2-8])?$`), 'Unknown moment');
+export const ditlMomentKeySchema = textSchema().regex(new RegExp(`^(?:${ditlMomentKinds.join('|')})(?:-[2-8])?$`), 'Unknown moment');
 
 /** `GET /api/ditl/generations/current`: the client's newest finished presentation, if any. */
 export const currentDitlRequestSchema = z.object({ userId: uuidSchema }).strict();
