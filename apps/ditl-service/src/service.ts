@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ditlEnv, loadConfig } from '@spark/config';
-import type { ServiceDefinition, ServiceInfrastructure } from '@spark/runtime';
+import { DRAIN_SECONDS, type ServiceDefinition, type ServiceInfrastructure } from '@spark/runtime';
 import { GenerationsModule } from './generations/generations.module';
 import { ditlMigrations } from './migrations';
 
@@ -11,6 +11,8 @@ export const ditlService: ServiceDefinition = {
   name: 'ditl',
   entities: [],
   migrations: ditlMigrations,
+  // It runs a DITL worker too unless DITL_WORKER_ENABLED=false: a generation in flight finishes before it exits.
+  drainSeconds: DRAIN_SECONDS.ditlWorker,
   // A method, so `this` is the definition startService was given, env included (tests pass their own).
   module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
     const config = loadConfig(ditlEnv, this.env);

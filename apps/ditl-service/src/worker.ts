@@ -3,7 +3,7 @@ import { type DitlConfig, ditlEnv, loadConfig } from '@spark/config';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger } from '@spark/logging';
 import { createServiceDataSource, ensureDatabase, initializeWithMigrations } from '@spark/persistence';
-import { onShutdown, runMain } from '@spark/runtime';
+import { DRAIN_SECONDS, onShutdown, runMain } from '@spark/runtime';
 import { Redis } from 'ioredis';
 import { ditlMigrations } from './migrations';
 import type { DitlPlanner } from './planner/planner';
@@ -36,4 +36,4 @@ export async function startDitlWorkerProcess(env: NodeJS.ProcessEnv = process.en
   };
 }
 
-if (require.main === module) runMain('ditl-worker', async () => onShutdown(await startDitlWorkerProcess()));
+if (require.main === module) runMain('ditl-worker', async () => onShutdown(await startDitlWorkerProcess(), DRAIN_SECONDS.ditlWorker));

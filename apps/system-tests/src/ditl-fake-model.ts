@@ -18,6 +18,8 @@ export interface FakeModel {
   /** Recorded answers (a plan, a coach's draft…) given in order, one per call, before `mode` answers again. */
   replies: object[];
   calls: FakeModelCall[];
+  /** How long each answer takes: a slow model, for a test that stops a worker mid-call. */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -38,8 +40,9 @@ const completion = (model: string, content: string) => ({
 
 export async function startFakeModel(): Promise<FakeModel> {
   const server: Server = createServer((request, response) => {
-    void readBody(request).then((body) => {
+    void readBody(request).then(async (body) => {
       fake.calls.push({ model: body.model, responseFormat: body.response_format, userMessage: body.messages.find((m) => m.role === 'user')?.content ?? '', messages: body.messages });
+      if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
       const recorded = fake.replies.shift();
       if (recorded) {
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(body.model, JSON.stringify(recorded))));
@@ -58,6 +61,7 @@ export async function startFakeModel(): Promise<FakeModel> {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     mode: 'valid',
     replies: [],
+    delayMs: 0,
     calls: [],
     async close() {
       server.closeAllConnections();

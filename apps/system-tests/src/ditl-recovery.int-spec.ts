@@ -1,45 +1,21 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { ditlStatusResponseSchema, generateDitlResponseSchema } from '@spark/contracts';
 import { eventually } from '@spark/testing';
-import { Client } from 'pg';
-import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
-import { type FakeModel, startFakeModel } from './ditl-fake-model';
+import { createSignedInUser } from './ditl-auth';
 import { mayaAnswers } from './ditl-recorded-model';
-import { type InProcessStack, startInProcessStack } from './in-process-stack';
-
-const workerEntry = join(__dirname, '../../ditl-service/src/worker.ts');
+import { type DitlWorkerStack, startDitlWorkerStack } from './ditl-worker-stack';
 
 describe('a DITL worker killed in the middle of a job', () => {
-  let stack: InProcessStack;
-  let model: FakeModel;
-  let db: Client;
-  const workers: ChildProcess[] = [];
-  // A worker replica as operators run it: its own process, started from its entry file.
-  const startWorker = () => {
-    const worker = spawn(process.execPath, ['-r', '@swc-node/register', workerEntry], { env: { ...process.env, ...stack.env }, stdio: 'ignore' });
-    workers.push(worker);
-    return worker;
-  };
+  let ditl: DitlWorkerStack;
 
   beforeAll(async () => {
-    model = await startFakeModel();
-    // No worker inside the service: the workers are separate replicas, as operators run them.
-    stack = await startInProcessStack({
-      redisDb: 10,
-      env: { JWT_SECRET: TEST_JWT_SECRET, OPENAI_BASE_URL: model.baseUrl, OPENAI_TIMEOUT_MS: '30000', DITL_WORKER_ENABLED: 'false', DITL_LOCK_MS: '1500' },
-    });
-    db = new Client({ connectionString: stack.databaseUrl });
-    await db.connect();
+    ditl = await startDitlWorkerStack({ redisDb: 10 });
   });
   afterAll(async () => {
-    for (const worker of workers) worker.kill('SIGKILL');
-    await db.end();
-    await stack.stop();
-    await model.close();
+    await ditl.stop();
   });
 
   it('is picked up by another worker and completed exactly once', async () => {
+    const { stack, model, db, startWorker } = ditl;
     model.mode = 'hang';
     const first = startWorker();
     const client = await createSignedInUser(db, 'recover@example.com');

@@ -26,6 +26,8 @@ export interface RedisStreamsServerOptions {
   /** The patterns this bus carries; the product's own unless a test brings its own. */
   contract?: BusContract;
   logger: Logger;
+  /** How long `close()` waits for running handlers to finish and answer (their claims kept fresh meanwhile). */
+  drainTimeoutMs?: number;
 }
 
 const READ_BLOCK_MS = 1_000;
@@ -34,7 +36,6 @@ const CONSUMER_SWEEP_EVERY_MS = 60_000;
 const DEAD_CONSUMER_IDLE_MS = 10 * 60_000;
 // A dead client's reply list expires; a live one empties it at once.
 const REPLY_TTL_MS = 60_000;
-const DRAIN_TIMEOUT_MS = 10_000;
 
 /**
  * Nest transport strategy on a Redis Streams consumer group: each request is handled by exactly
@@ -53,8 +54,12 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private reader?: Redis;
   private readonly inFlight = new Map<string, Promise<void>>();
   private wakeReader?: () => void;
+  /** Stops reading, reclaiming and sweeping: the start of a drain. */
   private stopping = new AbortController();
+  /** Stops keeping in-flight entries claimed: the end of a drain, once they are answered. */
+  private drained = new AbortController();
   private loops: Promise<void>[] = [];
+  private claimRefresher?: Promise<void>;
   private reclaimCursor = '0-0';
 
   constructor(private readonly options: RedisStreamsServerOptions) {
@@ -91,12 +96,18 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     );
   }
 
+  /**
+   * Drains: reads nothing more, lets running handlers finish and answer while still refreshing their claims (a
+   * draining replica's entries are not handed to another replica and run twice), then disconnects.
+   */
   async close(): Promise<void> {
     this.stopping.abort();
     this.wakeReader?.();
     await Promise.all(this.loops);
-    const drained = Promise.allSettled(this.inFlight.values());
-    await Promise.race([drained, sleep(DRAIN_TIMEOUT_MS, undefined, { ref: false })]);
+    const answered = Promise.allSettled(this.inFlight.values());
+    await Promise.race([answered, sleep(this.options.drainTimeoutMs ?? 20_000, undefined, { ref: false })]);
+    this.drained.abort();
+    await this.claimRefresher;
     this.reader?.disconnect();
     await this.commands?.quit().catch(() => undefined);
     this.loops = [];
@@ -136,6 +147,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   private async start(): Promise<void> {
     this.stopping = new AbortController();
+    this.drained = new AbortController();
     this.commands = this.connection('commands');
     this.reader = this.connection('reader');
     await Promise.all([this.commands.connect(), this.reader.connect()]);
@@ -143,9 +155,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.loops = [
       this.readLoop(),
       this.every(RECLAIM_EVERY_MS, () => this.reclaim()),
-      this.every(Math.max(100, Math.floor(this.reclaimIdleMs / 3)), () => this.refreshInFlight()),
       this.every(CONSUMER_SWEEP_EVERY_MS, () => this.removeDeadConsumers()),
     ];
+    this.claimRefresher = this.every(Math.max(100, Math.floor(this.reclaimIdleMs / 3)), () => this.refreshInFlight(), this.drained.signal);
     this.log.info({ stream: this.streamKey, consumer: this.consumer }, 'consuming requests');
   }
 
@@ -198,13 +210,13 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private async every(intervalMs: number, task: () => Promise<void>): Promise<void> {
-    while (!this.stopped) {
+  private async every(intervalMs: number, task: () => Promise<void>, until = this.stopping.signal): Promise<void> {
+    while (!until.aborted) {
       try {
-        await sleep(intervalMs, undefined, { signal: this.stopping.signal });
+        await sleep(intervalMs, undefined, { signal: until });
         await task();
       } catch (error) {
-        if (this.stopped) return;
+        if (until.aborted) return;
         this.log.warn({ err: error }, 'stream maintenance failed; retrying');
       }
     }

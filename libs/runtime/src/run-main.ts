@@ -1,4 +1,5 @@
 import { ConfigError } from '@spark/config';
+import { DRAIN_SECONDS } from './drain-budget';
 
 /**
  * Runs a process's async main: a configuration error prints the variables it names and exits 1
@@ -15,13 +16,16 @@ export function runMain(app: string, main: () => Promise<unknown>): void {
   });
 }
 
-/** Calls `stop` once on SIGINT/SIGTERM, then exits; a second signal exits at once. */
-export function onShutdown(stop: () => Promise<void>): void {
+/**
+ * Calls `stop` once on SIGINT/SIGTERM, then exits 0; exits 1 when the drain outlasts its budget (the orchestrator
+ * would kill the process a little later anyway) or on a second signal.
+ */
+export function onShutdown(stop: () => Promise<void>, drainSeconds: number = DRAIN_SECONDS.app): void {
   let stopping = false;
   const handle = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
     stopping = true;
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), drainSeconds * 1000);
     force.unref();
     stop()
       .then(() => process.exit(0))

@@ -9,6 +9,7 @@ import { createServiceDataSource, ensureDatabase, initializeWithMigrations, type
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { startHealthServer } from './health-server';
+import { DRAIN_SECONDS } from './drain-budget';
 import { onShutdown } from './run-main';
 
 /** What a service's module is built from: everything that touches the outside world. */
@@ -26,6 +27,8 @@ export interface ServiceDefinition {
   migrations: ServiceDataSourceOptions['migrations'];
   module: (infrastructure: ServiceInfrastructure) => DynamicModule;
   env?: NodeJS.ProcessEnv;
+  /** Its SIGTERM budget when longer than an app's (`DRAIN_SECONDS`). */
+  drainSeconds?: number;
 }
 
 /**
@@ -35,6 +38,7 @@ export interface ServiceDefinition {
  */
 export async function startService(definition: ServiceDefinition, handleSignals = true): Promise<() => Promise<void>> {
   const config = loadConfig(serviceEnv, definition.env);
+  const drainSeconds = definition.drainSeconds ?? DRAIN_SECONDS.app;
   const app = `${definition.name}-service`;
   const logger = createLogger(app, config.LOG_LEVEL);
   await ensureDatabase(config.DATABASE_URL);
@@ -56,7 +60,14 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     reconcileMs: config.OUTBOX_RECONCILE_MS,
   });
   const microservice = await NestFactory.createMicroservice(definition.module({ config, logger, dataSource, jobs, outbox }), {
-    strategy: new RedisStreamsServer({ redisUrl: config.REDIS_URL, prefix: config.BUS_PREFIX, service: definition.name, logger }),
+    strategy: new RedisStreamsServer({
+      redisUrl: config.REDIS_URL,
+      prefix: config.BUS_PREFIX,
+      service: definition.name,
+      logger,
+      // Handlers finish within the budget, leaving time to close connections after them.
+      drainTimeoutMs: (drainSeconds - 5) * 1000,
+    }),
     logger: new PinoNestLogger(logger),
   });
   await microservice.listen();
@@ -73,6 +84,6 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     await dataSource.destroy();
     redis.disconnect();
   };
-  if (handleSignals) onShutdown(stop);
+  if (handleSignals) onShutdown(stop, drainSeconds);
   return stop;
 }

@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createLeadResponseSchema, ditlStatusResponseSchema, generateDitlResponseSchema } from '@spark/contracts';
+import { createLogger } from '@spark/logging';
+import { RedisStreamsClient, requestStreamKey } from '@spark/messaging';
+import { createTestDatabase, eventually, freePort, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import { createSignedInUser } from './ditl-auth';
+import { mayaAnswers } from './ditl-recorded-model';
+import { type DitlWorkerStack, startDitlWorkerStack } from './ditl-worker-stack';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const entryOf = (app: string) => join(__dirname, `../../${app}.ts`);
+
+/** A replica as operators run it: its own OS process, started from its entry file. */
+function spawnApp(app: string, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['-r', '@swc-node/register', entryOf(app)], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'ignore' });
+}
+
+const exitOf = async (child: ChildProcess) => {
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code;
+};
+
+describe('SIGTERM to a service replica in the middle of a 4 s request', () => {
+  let database: TestDatabase;
+  let db: Client;
+  let client: RedisStreamsClient;
+  let redis: Redis;
+  const children: ChildProcess[] = [];
+  const env: NodeJS.ProcessEnv = { BUS_PREFIX: uniquePrefix('drain') };
+  /** A replica, once it answers ready on its health port. */
+  const start = async () => {
+    const healthPort = await freePort();
+    const child = spawnApp('leads-service/src/main', { ...env, HEALTH_PORT: String(healthPort) });
+    children.push(child);
+    await eventually(async () => (await fetch(`http://127.0.0.1:${healthPort}/health/ready`).catch(() => undefined))?.ok, 60_000, 'a replica to be ready');
+    return child;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    env.DATABASE_URL = database.url;
+    env.REDIS_URL = await testRedisUrl();
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+    client = new RedisStreamsClient({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, timeoutMs: 60_000, logger: createLogger('drain-test', 'silent') });
+    await client.connect();
+    redis = new Redis(env.REDIS_URL);
+  });
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
+    redis.disconnect();
+    await client.close();
+    await db.end();
+    await database.drop();
+  });
+
+  it('finishes and answers it, is not replaced by another replica meanwhile, and exits 0', async () => {
+    // Two live replicas reading the stream: the one that is not stopped would take over a stale entry.
+    const replicas = await Promise.all([start(), start()]);
+    const stream = requestStreamKey(env.BUS_PREFIX ?? '', 'leads');
+    // New leads wait on this lock for as long as the test holds it: the 4 s handler.
+    const lock = new Client({ connectionString: database.url });
+    await lock.connect();
+    await lock.query('BEGIN');
+    await lock.query('LOCK TABLE leads.leads IN EXCLUSIVE MODE');
+    const answer = client.request('leads.create', { email: 'drained@example.com' });
+    await eventually(async () => {
+      const waiting = await db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND application_name = 'leads-service'`);
+      return waiting.rowCount === 1;
+    }, 30_000, 'the handler to wait on the lock');
+    // The entry's consumer is named after its process (host-pid-random): stop that replica.
+    const [[, consumer]] = (await redis.xpending(stream, 'leads', '-', '+', 1)) as [string, string][];
+    const draining = replicas.find((replica) => consumer?.includes(`-${replica.pid}-`));
+    if (!draining) throw new Error(`no replica owns consumer ${consumer}`);
+    const other = replicas.find((replica) => replica !== draining);
+
+    draining.kill('SIGTERM');
+    // Longer than the transport's 3 s reclaim idle time: a draining replica that stopped refreshing loses the entry.
+    await sleep(4500);
+    await lock.query('COMMIT');
+    await lock.end();
+
+    expect(createLeadResponseSchema.parse(await answer).lead.email).toBe('drained@example.com');
+    expect(await exitOf(draining)).toBe(0);
+    const leads = await db.query(`SELECT count(*)::int AS leads FROM leads.leads WHERE email = 'drained@example.com'`);
+    const jobs = await db.query(`SELECT count(*)::int AS jobs FROM leads.outbox WHERE payload->>'email' = 'drained@example.com'`);
+    expect({ leads: leads.rows[0].leads, jobs: jobs.rows[0].jobs }).toEqual({ leads: 1, jobs: 2 });
+    expect(other?.exitCode).toBeNull();
+  }, 120_000);
+});
+
+describe('SIGTERM to a DITL worker in the middle of a generation', () => {
+  let ditl: DitlWorkerStack;
+
+  beforeAll(async () => {
+    ditl = await startDitlWorkerStack();
+  });
+  afterAll(async () => {
+    await ditl.stop();
+  });
+
+  it('finishes the generation it runs, runs it once, and exits 0', async () => {
+    const { stack, model, db, startWorker } = ditl;
+    model.delayMs = 4000;
+    const draining = startWorker();
+    const user = await createSignedInUser(db, 'drained-ditl@example.com');
+    const response = await fetch(`${stack.baseUrl}/api/ditl/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ onboardingData: mayaAnswers }),
+    });
+    const { generationId } = generateDitlResponseSchema.parse(await response.json());
+    await eventually(() => model.calls.length === 1, 60_000, 'the worker to call the model');
+    // Another live worker, which would take the job over if the draining one let its lock lapse.
+    startWorker();
+    draining.kill('SIGTERM');
+
+    expect(await exitOf(draining)).toBe(0);
+    const status = await eventually(async () => {
+      const answer = await fetch(`${stack.baseUrl}/api/ditl/generations/${generationId}`, { headers: { authorization: `Bearer ${user.token}` } });
+      const parsed = ditlStatusResponseSchema.parse(await answer.json());
+      return parsed.status === 'completed' ? parsed : undefined;
+    }, 30_000, 'the generation to complete');
+    expect(status.progress).toBe(100);
+    const { rows } = await db.query(`SELECT attempts FROM ditl.generations WHERE id = $1`, [generationId]);
+    expect(rows[0].attempts).toBe(1);
+    expect(model.calls).toHaveLength(1);
+  }, 120_000);
+});
