@@ -36,7 +36,7 @@ export interface ServiceDefinition {
 export async function startService(definition: ServiceDefinition, handleSignals = true): Promise<() => Promise<void>> {
   const config = loadConfig(serviceEnv, definition.env);
   const app = `${definition.name}-service`;
-  const logger = createLogger(app, config.LOG_LEVEL);
+  const logger = createLogger(app, config.LOG_LEVEL, { format: config.LOG_FORMAT });
   await ensureDatabase(config.DATABASE_URL);
   const dataSource = await initializeWithMigrations(
     createServiceDataSource({
