@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { runWithCorrelationId } from './correlation';
-import { createLogger, type LogFormat } from './logger';
+import { createLogger, type LogFormat, PinoNestLogger } from './logger';
 
 function capture(format: LogFormat) {
   const lines: string[] = [];
@@ -60,4 +60,13 @@ describe('LOG_FORMAT', () => {
     }
   });
 
+
+  it("leaves Nest's start-up narration to debug and keeps its other messages at info", () => {
+    const { logger, lines } = capture('json');
+    const nest = new PinoNestLogger(logger);
+    nest.log('Mapped {/api/leads, POST} route', 'RouterExplorer');
+    nest.log('AuthModule dependencies initialized', 'InstanceLoader');
+    nest.log('Nest microservice successfully started', 'NestMicroservice');
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['Nest microservice successfully started']);
+  });
 });

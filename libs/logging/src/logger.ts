@@ -45,12 +45,16 @@ export function createLogger(app: string, level = 'info', { format = 'json', des
   return destination ? pino(options, destination) : pino(options);
 }
 
-/** Lets Nest's own messages go through the same JSON logger. */
+// Nest's start-up narration (a line per module and per route, ~50 on the gateway alone): debug, not info.
+const NEST_START_UP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+/** Lets Nest's own messages go through the same logger. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    if (context && NEST_START_UP_CONTEXTS.has(context)) this.logger.debug({ context }, String(message));
+    else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {
     this.logger.error({ context, trace }, String(message));
