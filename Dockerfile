@@ -2,14 +2,15 @@
 #   docker run spark node dist/apps/leads-service/src/main.js
 # The gateway (the default command) also serves the built SPA from /app/dist/web.
 
-FROM node:20-bookworm-slim AS build
+# Node 24 LTS; keep the minor in step with .nvmrc (what .ci/run and the README install).
+FROM node:24.21-bookworm-slim AS build
 WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund \
  && npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:24.21-bookworm-slim AS runtime
 # Fewer glibc malloc arenas: libvips (sharp, photo re-encoding) threads otherwise fragment memory (sharp's advice).
 ENV MALLOC_ARENA_MAX=2
 ENV NODE_ENV=production \

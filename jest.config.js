@@ -25,7 +25,7 @@ const layer = (displayName, testMatch, extra = {}) => ({
   moduleNameMapper,
   testEnvironment: 'node',
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  // content-disposition 3 ships only ESM; Node 20 loads it with require(esm), jest needs it compiled.
+  // content-disposition 3 ships only ESM; Node loads it with require(esm), jest needs it compiled.
   transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
   ...extra,
 });

@@ -1,8 +1,8 @@
 // Issue 3's Lighthouse targets for `/` and `/interest` (mobile emulation, Lighthouse's default throttling),
 // against the production build served by the product started from dist/ on its own ports:
 //   npm run build && node -r @swc-node/register bench/lighthouse.ts
-// Lighthouse 13 needs Node ≥ 22, so 12.8.2 runs through npx (LIGHTHOUSE_BIN overrides); BENCH_RUNS (default 3)
-// runs per page, the median performance run is reported. Full JSON reports go to .data/bench/.
+// Lighthouse 13.5.0 runs through npx, not as a dependency of the product (LIGHTHOUSE_BIN overrides); BENCH_RUNS
+// (default 3) runs per page, the median performance run is reported. Full JSON reports go to .data/bench/.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ interface Report {
 }
 
 async function lighthouse(url: string, outputPath: string): Promise<Report> {
-  const [command, ...prefix] = process.env.LIGHTHOUSE_BIN ? [process.env.LIGHTHOUSE_BIN] : ['npx', '--yes', 'lighthouse@12.8.2'];
+  const [command, ...prefix] = process.env.LIGHTHOUSE_BIN ? [process.env.LIGHTHOUSE_BIN] : ['npx', '--yes', 'lighthouse@13.5.0'];
   await promisify(execFile)(
     command as string,
     [

@@ -1,33 +1,57 @@
-// `npm start`: builds, then brings the whole product up on this machine at http://localhost:8080.
-// Ctrl-C stops every process it started. `--skip-build` reuses the existing dist/.
+// `npm start`: builds, then brings the whole product up on this machine at http://localhost:8080
+// (PORT, MAILBOX_SMTP_PORT, MAILBOX_WEB_PORT and S3_PORT move it; docs/operations.md).
+// Ctrl-C, SIGTERM or SIGHUP stops every process it started, and so does the end of its parent
+// (npm does not pass SIGTERM on). `--skip-build` reuses the existing dist/.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { assertPortsFree, plannedPorts, portsFromEnvironment } from './lib/ports.mjs';
 import { runCommand, stopAllProcesses } from './lib/processes.mjs';
-import { DEFAULT_PORTS, startStack } from './lib/stack.mjs';
+import { startStack } from './lib/stack.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const say = (message) => process.stdout.write(`\x1b[1mspark\x1b[0m  ${message}\n`);
+const PARENT_CHECK_MS = 500;
 
-let stack;
 let stopping = false;
-async function shutdown(signal) {
+async function shutdown(reason) {
   if (stopping) process.exit(1); // a second Ctrl-C: the exit hook kills what is left
   stopping = true;
-  say(`${signal}: stopping every process…`);
-  // Also covers a Ctrl-C in the middle of starting, before the stack exists.
+  say(`${reason}: stopping every process…`);
+  // Also covers a stop in the middle of building or starting, before the stack exists.
   await stopAllProcesses();
   say('stopped');
   process.exit(0);
 }
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void shutdown(signal));
+
+// `kill <pid of npm start>` ends npm and its shell but not this process, which is then adopted by
+// another: a changed parent means whoever started the stack is gone.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void shutdown('parent process ended');
+}, PARENT_CHECK_MS).unref();
+
+const REQUIRED_NODE_MAJOR = 24;
+if (Number(process.versions.node.split('.')[0]) < REQUIRED_NODE_MAJOR) {
+  say(`\x1b[33mNode ${process.version}: Spark needs Node ${REQUIRED_NODE_MAJOR} (README, "Node 24"); starting anyway\x1b[0m`);
+}
 
 try {
+  const ports = portsFromEnvironment(process.env);
+  // Before the build, so a taken port is reported at once.
+  await assertPortsFree(plannedPorts(ports, process.env));
   if (!process.argv.includes('--skip-build')) {
     say('building (npm run build)…');
     await runCommand('npm', ['run', 'build'], { cwd: root });
   }
-  stack = await startStack({ root, env: process.env, ports: DEFAULT_PORTS, log: say });
+  const env = {
+    ...process.env,
+    // One readable line per log entry for a person at a terminal; LOG_FORMAT=json keeps the JSON.
+    LOG_FORMAT: process.env.LOG_FORMAT || 'pretty',
+    // The apps write into a pipe; the colours are for this terminal.
+    ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}),
+  };
+  const stack = await startStack({ root, env, ports, busPrefix: process.env.BUS_PREFIX || 'spark', log: say });
   const { urls } = stack;
   say('ready');
   say(`  app        ${urls.app}`);

@@ -2,7 +2,7 @@
 // browser) and s3rver (S3-compatible storage on disk).
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { portAnswers, waitForPort } from './network.mjs';
+import { waitForPort } from './network.mjs';
 import { startProcess } from './processes.mjs';
 
 const require = createRequire(import.meta.url);
@@ -14,7 +14,6 @@ export const S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER'
 /** maildev on `smtpPort` (SMTP) and `webPort` (web UI and REST API, GET /email). */
 export async function startMailbox({ smtpPort, webPort, output }) {
   const urls = { smtp: `smtp://127.0.0.1:${smtpPort}`, web: `http://127.0.0.1:${webPort}` };
-  if ((await portAnswers(smtpPort)) && (await portAnswers(webPort))) return { urls, origin: 'already running' };
   const mailbox = startProcess(
     'maildev',
     process.execPath,
@@ -30,7 +29,6 @@ export async function startMailbox({ smtpPort, webPort, output }) {
 /** s3rver on `port`, storing under `directory`, with the product's buckets created. */
 export async function startObjectStorage({ port, directory, output }) {
   const url = `http://127.0.0.1:${port}`;
-  if (await portAnswers(port)) return { url, origin: 'already running' };
   mkdirSync(directory, { recursive: true });
   const buckets = S3_BUCKETS.flatMap((bucket) => ['--configure-bucket', bucket]);
   const storage = startProcess(

@@ -46,12 +46,8 @@ function attachOutput(child, name, output) {
   pipeLines(child.stderr, (line) => process.stderr.write(`${prefix}${line}\n`));
 }
 
-/**
- * Starts `command` in its own process group. The handle carries `name`, `pid`, `exited` (a
- * promise of the exit code) and `stopSignal` (what asks it to stop fast).
- */
-export function startProcess(name, command, args, { env = process.env, cwd, output = { console: true }, stopSignal = 'SIGTERM' } = {}) {
-  const child = spawn(command, args, { env, cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Follows `child` in a handle with `name`, `pid`, `exited` (a promise of the exit code) and `stopSignal`. */
+function track(child, name, command, stopSignal) {
   const handle = { name, pid: child.pid, stopSignal, exitCode: undefined };
   handle.exited = new Promise((resolve) => {
     child.once('error', (error) => {
@@ -66,27 +62,35 @@ export function startProcess(name, command, args, { env = process.env, cwd, outp
       resolve(handle.exitCode);
     });
   });
-  if (child.pid) {
-    running.add(handle);
-    attachOutput(child, name, output);
-  }
+  if (child.pid) running.add(handle);
   return handle;
 }
 
-/** Runs a command to completion and rejects when it fails; `quiet` shows its output only then. */
-export function runCommand(command, args, { env = process.env, cwd, quiet = false } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, cwd, stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
-    const captured = [];
-    child.stdout?.on('data', (chunk) => captured.push(chunk));
-    child.stderr?.on('data', (chunk) => captured.push(chunk));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (code === 0) return resolve();
-      const detail = Buffer.concat(captured).toString().trim();
-      reject(new Error(`${command} ${args.join(' ')} exited with ${code}${detail ? `:\n${detail}` : ''}`));
-    });
-  });
+/**
+ * Starts `command` in its own process group. The handle carries `name`, `pid`, `exited` (a
+ * promise of the exit code) and `stopSignal` (what asks it to stop fast).
+ */
+export function startProcess(name, command, args, { env = process.env, cwd, output = { console: true }, stopSignal = 'SIGTERM' } = {}) {
+  const child = spawn(command, args, { env, cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const handle = track(child, name, command, stopSignal);
+  if (child.pid) attachOutput(child, name, output);
+  return handle;
+}
+
+/**
+ * Runs a command to completion and rejects when it fails; `quiet` shows its output only then. It too
+ * runs in a process group of its own that stopAllProcesses stops, so a stop in the middle of
+ * `npm run build` also ends the build's every process.
+ */
+export async function runCommand(command, args, { env = process.env, cwd, quiet = false } = {}) {
+  const child = spawn(command, args, { env, cwd, detached: true, stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'] });
+  const captured = [];
+  child.stdout?.on('data', (chunk) => captured.push(chunk));
+  child.stderr?.on('data', (chunk) => captured.push(chunk));
+  const code = await track(child, command, command, 'SIGTERM').exited;
+  if (code === 0) return;
+  const detail = Buffer.concat(captured).toString().trim();
+  throw new Error(`${command} ${args.join(' ')} exited with ${code}${detail ? `:\n${detail}` : ''}`);
 }
 
 /** Stops one child's process group: its stop signal first, SIGKILL after `graceMs`. */

@@ -5,14 +5,13 @@ import { join } from 'node:path';
 import { gatewayInternalPort, missingApps, startApps, stackEnvironment } from './apps.mjs';
 import { startMailbox, startObjectStorage } from './local-services.mjs';
 import { waitForHttp } from './network.mjs';
+import { assertPortsFree, plannedPorts } from './ports.mjs';
 import { databaseUrl, ensureDatabase, ensurePostgres } from './postgres.mjs';
 import { stopProcesses } from './processes.mjs';
 import { ensureRedis } from './redis.mjs';
 
 // Variables that point a stack at outside services; an isolated stack (tests) ignores them.
 const OUTSIDE_SERVICES = ['SMTP_URL', 'S3_ENDPOINT', 'S3_REGION', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'PUBLIC_URL'];
-
-export const DEFAULT_PORTS = { gateway: 8080, smtp: 1025, mailboxWeb: 1080, s3: 4569 };
 
 /** Throws a message naming what to run when the build output is missing. */
 export function assertBuilt(root) {
@@ -30,7 +29,7 @@ export function assertBuilt(root) {
 export async function startStack({
   root,
   env,
-  ports = DEFAULT_PORTS,
+  ports,
   databaseName,
   recreateDatabase = false,
   busPrefix = 'spark',
@@ -45,6 +44,7 @@ export async function startStack({
   const stop = () => stopProcesses(processes);
   try {
     assertBuilt(root);
+    await assertPortsFree(plannedPorts(ports, inherited));
     const postgres = await ensurePostgres({ configuredUrl: env.DATABASE_URL, dataRoot, output });
     if (postgres.process) processes.push(postgres.process);
     log(`PostgreSQL: ${postgres.origin}`);
@@ -63,7 +63,7 @@ export async function startStack({
     const storage = inherited.S3_ENDPOINT ? undefined : await startObjectStorage({ port: ports.s3, directory: join(dataRoot, isolated ? 's3-test' : 's3'), output });
     if (storage?.process) processes.push(storage.process);
 
-    const appUrl = inherited.PUBLIC_URL ?? `http://${isolated ? '127.0.0.1' : 'localhost'}:${ports.gateway}`;
+    const appUrl = inherited.PUBLIC_URL || `http://${isolated ? '127.0.0.1' : 'localhost'}:${ports.gateway}`;
     const environment = stackEnvironment({
       inherited,
       root,

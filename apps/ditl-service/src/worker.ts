@@ -15,7 +15,7 @@ import { startDitlWorker } from './worker/ditl-worker';
  */
 export async function startDitlWorkerProcess(env: NodeJS.ProcessEnv = process.env, planner?: DitlPlanner) {
   const config: DitlConfig = loadConfig(ditlEnv, env);
-  const logger = createLogger('ditl-worker', config.LOG_LEVEL);
+  const logger = createLogger('ditl-worker', config.LOG_LEVEL, { format: config.LOG_FORMAT });
   await ensureDatabase(config.DATABASE_URL);
   const dataSource = await initializeWithMigrations(
     createServiceDataSource({ url: config.DATABASE_URL, schema: 'ditl', entities: [], migrations: ditlMigrations, applicationName: 'ditl-worker' }),

@@ -31,7 +31,7 @@ export const gatewayRouteDecisions = () => routeDecisions(gatewayControllers);
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(gatewayEnv, env);
-  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const logger = createLogger('gateway', config.LOG_LEVEL, { format: config.LOG_FORMAT });
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
   const client = new RedisStreamsClient({ redisUrl: config.REDIS_URL, prefix: config.BUS_PREFIX, timeoutMs: config.BUS_TIMEOUT_MS, logger });
   await client.connect();

@@ -12,7 +12,7 @@ import { NotifierModule } from './notifier.module';
 
 export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(notifierEnv, env);
-  const logger = createLogger('notifier', config.LOG_LEVEL);
+  const logger = createLogger('notifier', config.LOG_LEVEL, { format: config.LOG_FORMAT });
   await ensureDatabase(config.DATABASE_URL);
   const dataSource = await initializeWithMigrations(
     createServiceDataSource({ url: config.DATABASE_URL, schema: 'notifier', entities: [], migrations: notifierMigrations, applicationName: 'notifier' }),

@@ -37,7 +37,7 @@ interface StackModule {
   missingApps(root: string): string[];
 }
 
-// A plain `import()` would be compiled to require() by swc; Node 20.19+ loads ES modules either way.
+// A plain `import()` would be compiled to require() by swc; Node 24 loads ES modules either way.
 async function loadStackModule(): Promise<StackModule> {
   const stackModule: unknown = await import(join(repositoryRoot, 'scripts', 'lib', 'stack.mjs'));
   const appsModule: unknown = await import(join(repositoryRoot, 'scripts', 'lib', 'apps.mjs'));

@@ -9,6 +9,8 @@ export const baseEnv = (env: Env) =>
   z.object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // JSON lines for log collectors; `pretty` is one readable line each, for a developer (`npm start` sets it).
+    LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
     DATABASE_URL: serviceUrl(env, 'postgres://postgres@127.0.0.1:5432/spark'),
     REDIS_URL: serviceUrl(env, 'redis://127.0.0.1:6379'),
     // Namespaces every stream, reply list and queue key, so several stacks can share one Redis.

@@ -10,7 +10,7 @@ function capturingLogger() {
       done();
     },
   });
-  return { logger: createLogger('test', 'info', destination), lines };
+  return { logger: createLogger('test', 'info', { destination }), lines };
 }
 
 describe('log redaction', () => {

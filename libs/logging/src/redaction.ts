@@ -33,9 +33,20 @@ export function redactUrlSecrets(text: string): string {
 const MAX_DEPTH = 8;
 
 /**
+ * pino's error serializer (its message and stack already name every cause) plus the cause as a field,
+ * so a cause's own details (a connection error's `code` and `address`) reach the log too; a cause's
+ * stack is already part of the outer one.
+ */
+function serializeError(error: Error, { withStack = true } = {}): object {
+  const { stack, ...details } = stdSerializers.err(error);
+  const cause = error.cause instanceof Error ? serializeError(error.cause, { withStack: false }) : error.cause;
+  return { ...details, ...(withStack ? { stack } : {}), ...(cause === undefined ? {} : { cause }) };
+}
+
+/**
  * A copy of a log line's fields with every secret replaced: the value of any secret field, a
  * six-digit `code`, and tokens inside URLs in any string. Errors are serialized first (pino's own
- * serializer, which keeps their extra fields), so a database error's parameters are reached too.
+ * serializer, which keeps their extra fields, and their causes), so a database error's parameters are reached too.
  * The logged objects themselves are never changed.
  */
 export function redactSecrets(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
@@ -44,7 +55,7 @@ export function redactSecrets(value: unknown, depth = 0, seen = new WeakSet<obje
   if (depth > MAX_DEPTH || seen.has(value)) return '[omitted]';
   seen.add(value);
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, depth + 1, seen));
-  const source = value instanceof Error ? stdSerializers.err(value) : value;
+  const source = value instanceof Error ? serializeError(value) : value;
   const copy: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(source)) {
     const name = key.toLowerCase();

@@ -29,7 +29,7 @@ describe('a database error in the logs', () => {
     expect((error as QueryFailedError & { driverError: { detail: string } }).driverError.detail).toContain(code);
 
     const lines: string[] = [];
-    const logger = createLogger('auth-service', 'info', new Writable({ write: (chunk: Buffer, _encoding, done) => done(void lines.push(chunk.toString())) }));
+    const logger = createLogger('auth-service', 'info', { destination: new Writable({ write: (chunk: Buffer, _encoding, done) => done(void lines.push(chunk.toString())) }) });
     logger.error({ err: error, pattern: 'auth.magic-link' }, 'message handler failed');
 
     expect(lines).toHaveLength(1);

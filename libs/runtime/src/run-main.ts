@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { ConfigError } from '@spark/config';
 import { DRAIN_SECONDS } from './drain-budget';
 
@@ -10,7 +11,8 @@ export function runMain(app: string, main: () => Promise<unknown>): void {
     if (error instanceof ConfigError) {
       process.stderr.write(`${app}: ${error.message}\n`);
     } else {
-      process.stderr.write(`${app}: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      // inspect() shows the stack and every `cause` below it (a stack alone hides the cause).
+      process.stderr.write(`${app}: failed to start: ${inspect(error, { depth: 4 })}\n`);
     }
     process.exit(1);
   });

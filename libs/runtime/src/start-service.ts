@@ -40,7 +40,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
   const config = loadConfig(serviceEnv, definition.env);
   const drainSeconds = definition.drainSeconds ?? DRAIN_SECONDS.app;
   const app = `${definition.name}-service`;
-  const logger = createLogger(app, config.LOG_LEVEL);
+  const logger = createLogger(app, config.LOG_LEVEL, { format: config.LOG_FORMAT });
   await ensureDatabase(config.DATABASE_URL);
   const dataSource = await initializeWithMigrations(
     createServiceDataSource({
