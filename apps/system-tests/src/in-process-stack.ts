@@ -38,6 +38,8 @@ export interface InProcessStackOptions {
   services?: ServiceDefinition[];
   withNotifier?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** A database elsewhere (a private server a test stops), instead of a fresh one on the shared server. */
+  databaseUrl?: string;
   /** A Redis of the test's own: `adminUrl` for the stack's own client, `urlOf(app)` for each app (one ACL user each). */
   redis?: { adminUrl: string; urlOf(app: string): string };
 }
@@ -49,7 +51,7 @@ async function deleteKeysUnder(redis: Redis, pattern: string): Promise<void> {
 }
 
 export async function startInProcessStack(options: InProcessStackOptions): Promise<InProcessStack> {
-  const database = await createTestDatabase();
+  const database = options.databaseUrl ? undefined : await createTestDatabase();
   const smtp = await startSmtpSink();
   const s3 = await startTestS3();
   const redisUrl = new URL(options.redis?.adminUrl ?? (await testRedisUrl()));
@@ -57,7 +59,7 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
-    DATABASE_URL: database.url,
+    DATABASE_URL: options.databaseUrl ?? database?.url,
     REDIS_URL: redisUrl.toString(),
     BUS_PREFIX: uniquePrefix('sys'),
     SMTP_URL: smtp.url,
@@ -78,7 +80,7 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
     smtp,
     s3,
     redis: new Redis(redisUrl.toString()),
-    databaseUrl: database.url,
+    databaseUrl: options.databaseUrl ?? database?.url ?? '',
     async startNotifier() {
       stopNotifier ??= await startNotifier(envOf('notifier'));
     },
@@ -95,7 +97,7 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
       stack.redis.disconnect();
       await smtp.close();
       await s3.close();
-      await database.drop();
+      await database?.drop();
     },
   };
   if (options.withNotifier !== false) await stack.startNotifier();

@@ -1,3 +1,4 @@
 export * from './data-source';
 export * from './keyset';
 export * from './like';
+export * from './database-unavailable';

@@ -9,6 +9,7 @@ import { createServiceDataSource, ensureDatabase, initializeWithMigrations, type
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { startHealthServer } from './health-server';
+import { DatabaseUnavailableFilter } from './database-unavailable.filter';
 import { DRAIN_SECONDS } from './drain-budget';
 import { onShutdown } from './run-main';
 
@@ -70,6 +71,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     }),
     logger: new PinoNestLogger(logger),
   });
+  microservice.useGlobalFilters(new DatabaseUnavailableFilter(definition.name));
   await microservice.listen();
   outbox.start();
   const health = await startHealthServer(config.HEALTH_PORT, async () => dataSource.isInitialized && (await redis.ping()) === 'PONG');

@@ -5,3 +5,4 @@ export * from './s3-server';
 export * from './images';
 export * from './zod-arbitrary';
 export * from './database-fingerprint';
+export * from './private-postgres';
