@@ -58,6 +58,22 @@ export default tseslint.config(
     },
   },
   {
+    // A focused or skipped test passes CI while testing less: neither may be committed.
+    files: ['**/*.{spec,int-spec,e2e-spec}.{ts,tsx}'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'test'].flatMap((object) =>
+          ['only', 'skip', 'todo'].map((property) => ({ object, property, message: 'Commit tests that run: no .only, .skip or .todo.' })),
+        ),
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['fit', 'fdescribe', 'xit', 'xdescribe', 'xtest'].map((name) => ({ name, message: 'Commit tests that run: no focused or skipped tests.' })),
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     languageOptions: { globals: { ...globals.node } },
   },

@@ -1,5 +1,5 @@
 // One runner (jest + swc) for three layers, told apart by file suffix:
-//   *.spec.ts      unit tests, beside the code
+//   *.spec.ts(x)   unit tests, beside the code
 //   *.int-spec.ts  integration tests against real PostgreSQL, Redis, SMTP and S3
 //   *.e2e-spec.ts  browser journeys in apps/web-e2e against the started product
 const swc = [
@@ -34,7 +34,7 @@ module.exports = {
   // A per-project testTimeout is ignored by jest; the slowest layer (e2e) sets its own in its files.
   testTimeout: 60_000,
   projects: [
-    layer('unit', ['<rootDir>/{apps,libs}/**/*.spec.ts']),
+    layer('unit', ['<rootDir>/{apps,libs}/**/*.spec.{ts,tsx}']),
     layer('integration', ['<rootDir>/{apps,libs}/**/*.int-spec.ts']),
     layer('e2e', ['<rootDir>/apps/web-e2e/**/*.e2e-spec.ts'], {
       globalSetup: '<rootDir>/apps/web-e2e/support/global-setup.ts',
