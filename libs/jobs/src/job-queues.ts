@@ -1,6 +1,7 @@
-import { type JobName, type JobPayload, type QueueName, jobSchemaOf } from '@spark/contracts';
+import type { JobName, JobPayload, QueueName } from '@spark/contracts';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { checkedPayload } from './outbox-rows';
 import { jobOptionsOf } from './retry-budget';
 
 /** Every job of every queue as one discriminated union: a wrong payload does not compile. */
@@ -33,10 +34,8 @@ export class JobQueues {
   async add(jobs: ReadonlyArray<{ job: JobRequest; jobId: string }>): Promise<void> {
     const byQueue = new Map<QueueName, { name: string; data: unknown; opts: JobsOptions }[]>();
     for (const { job, jobId } of jobs) {
-      const schema = jobSchemaOf(job.queue, job.name);
-      if (!schema) throw new Error(`Unknown job ${job.queue}/${job.name}`);
       const bulk = byQueue.get(job.queue) ?? [];
-      bulk.push({ name: job.name, data: schema.parse(job.data), opts: { ...jobOptionsOf(job.queue), jobId } });
+      bulk.push({ name: job.name, data: checkedPayload(job), opts: { ...jobOptionsOf(job.queue), jobId } });
       byQueue.set(job.queue, bulk);
     }
     await Promise.all([...byQueue].map(([queue, bulk]) => this.queue(queue).addBulk(bulk)));

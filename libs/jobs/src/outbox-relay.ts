@@ -2,6 +2,7 @@ import type { QueueName } from '@spark/contracts';
 import type { Logger } from '@spark/logging';
 import type { DataSource } from 'typeorm';
 import type { JobQueues, JobRequest } from './job-queues';
+import { checkedPayload } from './outbox-rows';
 
 export interface OutboxRelayOptions {
   /** How often pending rows are looked for when nobody kicks the relay. */
@@ -21,6 +22,16 @@ interface OutboxRow {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+
+/** Why no worker could run `job`, or undefined when its payload fits. */
+function refusalOf(job: JobRequest): string | undefined {
+  try {
+    checkedPayload(job);
+    return undefined;
+  } catch (error) {
+    return (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+  }
+}
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
@@ -96,7 +107,10 @@ export class OutboxRelay {
     }
   }
 
-  /** Returns how many rows it dispatched. */
+  /**
+   * Returns how many rows it took. A row whose payload its job's schema refuses (written before payloads were
+   * checked on write, or edited by hand) is set aside with its reason instead of blocking every later row.
+   */
   async dispatchPending(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const rows: OutboxRow[] = await manager.query(
@@ -105,11 +119,17 @@ export class OutboxRelay {
         [this.batchSize],
       );
       if (rows.length === 0) return 0;
-      // The payload was validated when it was written; JobQueues.add validates it again.
-      await this.queues.add(rows.map((row) => ({ job: { queue: row.queue, name: row.job_name, data: row.payload } as JobRequest, jobId: row.id })));
-      await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [
-        rows.map((row) => row.id),
-      ]);
+      const requests = rows.map((row) => ({ row, job: { queue: row.queue, name: row.job_name, data: row.payload } as JobRequest }));
+      const refusals = requests.map(({ job }) => refusalOf(job));
+      const runnable = requests.filter((_, index) => refusals[index] === undefined);
+      await this.queues.add(runnable.map(({ row, job }) => ({ job, jobId: row.id })));
+      await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [runnable.map(({ row }) => row.id)]);
+      for (const [index, reason] of refusals.entries()) {
+        const row = rows[index];
+        if (reason === undefined || !row) continue;
+        await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now(), confirmed_at = now(), rejected_reason = $2 WHERE id = $1`, [row.id, reason]);
+        this.logger.error({ outboxId: row.id, job: `${row.queue}/${row.job_name}`, reason }, 'outbox row set aside: its payload does not fit its job');
+      }
       return rows.length;
     });
   }
