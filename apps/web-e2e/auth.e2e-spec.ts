@@ -157,6 +157,28 @@ describe('/signin', () => {
     await page.getByRole('button', { name: 'Send Magic Link' }).waitFor();
     await context.close();
   });
+
+  it('signs out a signed-in person who submits the interest form, on the server too (spec section 8)', async () => {
+    const { context, page } = await openPage();
+    const email = uniqueEmail('interest-signout');
+    await createUser(email, 'client');
+    const { token } = await requestSignIn(email);
+    await openLink(page, email, token, '', 'Welcome! Redirecting to your onboarding...');
+    await page.goto('/signin');
+    await page.getByText('Signed in as', { exact: true }).waitFor();
+
+    await page.goto('/interest');
+    const form = page.getByRole('form', { name: 'Express interest' }).first();
+    await form.getByLabel('Email').fill(uniqueEmail('new-person'));
+    await form.getByRole('button', { name: 'Get Started Free' }).click();
+    await page.waitForURL(isAt('/interest/thank-you'));
+
+    await page.goto('/signin');
+    await page.getByRole('button', { name: 'Send Magic Link' }).waitFor();
+    expect(await page.getByText('Signed in as', { exact: true }).count()).toBe(0);
+    expect(await stored(page, 'spark_user_email')).toBeNull();
+    await context.close();
+  });
 });
 
 describe('/magic-link-auth', () => {
