@@ -1,2 +1,3 @@
 export * from './client-words';
 export * from './structured-chat';
+export * from './escape-html';

@@ -1,7 +1,8 @@
 import { ditlPlanSchema, type DitlPlan, type OnboardingAnswersInput, onboardingAnswersSchema } from '@spark/contracts';
 import { evaluationProfiles } from '../evaluation/profiles';
 import { buildOfflinePlan } from './offline-planner';
-import { escapeHtml, renderPresentation } from './presentation-html';
+import { escapeHtml } from '@spark/writing';
+import { renderPresentation } from './presentation-html';
 
 const profile = (id: string) => {
   const found = evaluationProfiles.find((candidate) => candidate.id === id);

@@ -1,10 +1,7 @@
 import type { DitlPlan } from '@spark/contracts';
+import { escapeHtml } from '@spark/writing';
 import type { PlannerName } from './planner';
 
-const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Every piece of text in the page goes through this: the plan is user- or model-written. */
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => entities[char] ?? char);
 
 const styles = `
 *{box-sizing:border-box}body{margin:0;font-family:ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#17143d;background:#fff8eb}

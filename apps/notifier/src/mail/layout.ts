@@ -1,6 +1,4 @@
-const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => entities[char] ?? char);
+import { escapeHtml } from '@spark/writing';
 
 /** Wraps paragraphs (plain text, escaped here) in the branded e-mail layout. */
 export function layout(heading: string, paragraphs: string[], action?: { label: string; url: string }): string {
