@@ -1,6 +1,7 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { DomainError } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
+import { sniffFileType } from '../media/file-sniffer';
 
 const noFile = () => new DomainError('VALIDATION_FAILED', 'Choose a file to upload.', { fieldErrors: { file: ['No file selected'] } });
 
@@ -26,11 +27,8 @@ export function deckContentType(bytes: Buffer): string | undefined {
   return imageContentType(bytes);
 }
 
+/** A still web image (JPEG, PNG, GIF, WebP), by its first bytes; the sniffer spark uploads use. */
 export function imageContentType(bytes: Buffer): string | undefined {
-  const ascii = (start: number, end: number) => bytes.subarray(start, end).toString('latin1');
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (ascii(1, 4) === 'PNG' && bytes[0] === 0x89) return 'image/png';
-  if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'image/gif';
-  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
-  return undefined;
+  const sniffed = sniffFileType(bytes);
+  return sniffed?.cleaning.by === 'reencode' ? sniffed.mime : undefined;
 }

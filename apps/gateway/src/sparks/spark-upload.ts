@@ -6,7 +6,7 @@ import type { ObjectStorage } from '@spark/storage';
 import { reencodeImage } from '../media/image-reencoder';
 import { type IsoBmffFlavour, IsoBmffLocationScrubber } from '../media/iso-bmff-location-scrubber';
 import { withSpooledFile } from '../media/spooled-file';
-import { SNIFF_BYTES, type SniffedType, sniffFileType } from './file-sniffer';
+import { SNIFF_BYTES, type SniffedType, sniffFileType } from '../media/file-sniffer';
 
 export interface StoredUpload {
   key: string;

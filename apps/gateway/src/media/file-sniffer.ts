@@ -1,5 +1,5 @@
-import type { RasterFormat } from '../media/image-reencoder';
-import type { IsoBmffFlavour } from '../media/iso-bmff-location-scrubber';
+import type { RasterFormat } from './image-reencoder';
+import type { IsoBmffFlavour } from './iso-bmff-location-scrubber';
 
 /** How the location is taken out: decoded and encoded again, or metadata boxes blanked in the stream. */
 export type LocationCleaning = { by: 'reencode'; format: RasterFormat } | { by: 'iso-bmff'; flavour: IsoBmffFlavour };
