@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, type AuditEvent, auditEventPageSchema, type Lead, type UserRole } from '@spark/contracts';
 import { Client } from 'pg';
+import { insertUser } from '@spark/testing';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 
 const JWT_SECRET = 'audit-log-system-test-secret-0123456789';
@@ -59,7 +60,8 @@ describe('the audit log of admin and coach actions', () => {
     const investor = await call('POST', '/api/investors', admin, { email: `investor-${randomUUID()}@fund.test` });
     const investorId = investor.body.id as string;
     const member = person('client');
-    await db.query(`INSERT INTO auth.users (id, email, role) VALUES ($1, $2, 'admin'), ($3, $4, 'client')`, [admin.id, admin.email, member.id, member.email]);
+    await insertUser(db, { ...admin, role: 'admin' });
+    await insertUser(db, { ...member, role: 'client' });
     const deck = new FormData();
     deck.append('file', new Blob([Buffer.from('%PDF-1.4\n% deck\n')], { type: 'application/pdf' }), 'deck.pdf');
 

@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { sessionSchema, type UserRole } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
-import type { ReceivedMail } from '@spark/testing';
+import { insertUser, type ReceivedMail } from '@spark/testing';
 import { Client } from 'pg';
 import { type InProcessStack, type InProcessStackOptions, startInProcessStack } from './in-process-stack';
 
@@ -43,11 +43,7 @@ export function signInClient(bed: () => SignInTestBed, ip: () => string) {
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) => send('POST', path, { body, headers });
   const get = (path: string, accessToken?: string) => send('GET', path, { accessToken });
 
-  const createUser = async (email: string, role: UserRole = 'client') => {
-    const id = randomUUID();
-    await bed().db.query(`INSERT INTO auth.users (id, email, role) VALUES ($1, $2, $3)`, [id, email, role]);
-    return id;
-  };
+  const createUser = (email: string, role: UserRole = 'client') => insertUser(bed().db, { email, role });
 
   const mailsTo = (email: string) => bed().stack.smtp.messages.filter((mail) => mail.to.includes(email));
   const signInMailsTo = (email: string) => mailsTo(email).filter((mail) => mail.text.includes('Sign in: '));

@@ -1,7 +1,8 @@
 // Users and sign-in e-mails for browser tests: a user row written straight into the e2e
 // database (the product's only other way is an approved lead), the link read from the mailbox.
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { Pool } from 'pg';
+import { insertUser } from '@spark/testing';
 import { baseUrl } from './browser';
 import { sentTo, waitForEmail } from './mailbox';
 
@@ -16,9 +17,7 @@ export const uniqueEmail = (label: string) => `e2e-${label}-${Date.now()}-${rand
 export const uniqueIp = () => `198.51.100.${randomInt(1, 255)}, 203.0.113.${randomInt(1, 255)}`;
 
 export async function createUser(email: string, role: 'client' | 'coach' | 'admin', fullName: string | null = null): Promise<string> {
-  const id = randomUUID();
-  await e2eDatabase().query('INSERT INTO auth.users (id, email, role, full_name) VALUES ($1, $2, $3, $4)', [id, email.toLowerCase(), role, fullName]);
-  return id;
+  return insertUser(e2eDatabase(), { email, role, fullName });
 }
 
 /** The e2e database, for what a test reads back. */

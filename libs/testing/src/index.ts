@@ -6,3 +6,4 @@ export * from './images';
 export * from './zod-arbitrary';
 export * from './database-fingerprint';
 export * from './private-postgres';
+export * from './users';
