@@ -3,7 +3,7 @@
 import type { OnboardingAnswers } from '@spark/contracts';
 import { buildOfflinePlan } from '../apps/ditl-service/src/planner/offline-planner';
 import type { DitlPlanner } from '../apps/ditl-service/src/planner/planner';
-import { startDitlWorkerProcess } from '../apps/ditl-service/src/worker';
+import { startDitlWorkerProcess } from '../apps/ditl-service/src/worker-main';
 
 const modelMs = Number(process.env.BENCH_MODEL_MS ?? 2000);
 const simulatedModel: DitlPlanner = {

@@ -5,7 +5,7 @@ import { TEST_JWT_SECRET } from './ditl-auth';
 import { type FakeModel, startFakeModel } from './ditl-fake-model';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 
-const workerEntry = join(__dirname, '../../ditl-service/src/worker.ts');
+const workerEntry = join(__dirname, '../../ditl-service/src/worker-main.ts');
 
 /** The product with a fake model and no DITL worker inside the service: tests start worker replicas themselves. */
 export interface DitlWorkerStack {

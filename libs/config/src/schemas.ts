@@ -133,7 +133,7 @@ export const ditlEnv = (env: Env) =>
     .extend({
       // Jobs one worker process runs at once; scale further with more replicas.
       DITL_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(5),
-      // The worker runs inside the service process unless turned off (then run `src/worker.ts` replicas).
+      // The worker runs inside the service process unless turned off (then run `src/worker-main.ts` replicas).
       DITL_WORKER_ENABLED: z.stringbool().default(true),
       DITL_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
       // Generations one user may ask for per 24 hours (each is a model call); onboarding needs one.
