@@ -1,3 +1,4 @@
+# syntax=docker/dockerfile:1.7-labs
 # One image for every server process of Spark; the command picks the app:
 #   docker run spark node dist/apps/leads-service/src/main.js
 # The gateway (the default command) also serves the built SPA from /app/dist/web.
@@ -5,9 +6,14 @@
 # Node 24 LTS; keep the minor in step with .nvmrc (what .ci/run and the README install).
 FROM node:24.21-bookworm-slim AS build
 WORKDIR /app
+# The dependency layer first, from the manifests alone: a change to the sources reuses it from the cache.
+COPY package.json package-lock.json ./
+COPY --parents apps/*/package.json libs/*/package.json ./
+RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm ci --no-audit --no-fund \
- && npm run build \
+# The browser's packages (React, the router, …) live in devDependencies: Vite bundles them into dist/web,
+# so pruning leaves the runtime image only what the server processes load.
+RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:24.21-bookworm-slim AS runtime

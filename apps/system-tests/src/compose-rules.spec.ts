@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DRAIN_SECONDS, PRE_STOP_SECONDS } from '@spark/runtime';
+import { parse } from 'yaml';
+
+const root = join(__dirname, '..', '..', '..');
+const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, { image?: string; build?: unknown; stop_grace_period?: string }>;
+};
+const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+const services = Object.entries(compose.services);
+const pulled = services.filter(([, service]) => service.build === undefined);
+const built = services.filter(([, service]) => service.build !== undefined);
+
+describe('the compose file would really run', () => {
+  it.each(pulled)('%s pulls an image pinned to a version, not "latest" or a bare major', (_, service) => {
+    expect(service.image).toMatch(/^[\w./-]+:v?\d+\.\d+(\.\d+)?(-[\w.]+)?$/);
+  });
+
+  it('uses no MinIO image: its community images are no longer published', () => {
+    expect(services.filter(([, service]) => /minio/i.test(service.image ?? ''))).toEqual([]);
+  });
+
+  it.each(built)('%s has its drain budget before compose kills it', (name, service) => {
+    const seconds = name.startsWith('ditl') ? DRAIN_SECONDS.ditlWorker + PRE_STOP_SECONDS : DRAIN_SECONDS.app + PRE_STOP_SECONDS;
+    expect(service.stop_grace_period).toBe(`${seconds}s`);
+  });
+});
+
+describe('the Dockerfile', () => {
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const runtime = stages.at(-1) ?? '';
+
+  it('builds on a pinned Node 24 minor, the one .nvmrc names', () => {
+    const [major, minor] = readFileSync(join(root, '.nvmrc'), 'utf8').trim().split('.');
+    for (const stage of stages) expect(stage).toMatch(new RegExp(`^node:${major}\\.${minor}-`));
+  });
+
+  it('installs dependencies from the manifests before copying the sources, so that layer is cached', () => {
+    const install = dockerfile.indexOf('RUN npm ci');
+    expect(dockerfile.indexOf('COPY package.json package-lock.json')).toBeLessThan(install);
+    expect(dockerfile.indexOf('COPY . .')).toBeGreaterThan(install);
+  });
+
+  it('leaves development packages out of the runtime image and runs it as a non-root user', () => {
+    expect(dockerfile).toContain('npm prune --omit=dev');
+    expect(runtime).toMatch(/^USER node$/m);
+    expect(runtime).not.toMatch(/^COPY (?!--from)/m);
+  });
+});
