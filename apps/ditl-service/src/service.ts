@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ditlEnv, loadConfig } from '@spark/config';
-import { DRAIN_SECONDS, type ServiceDefinition, type ServiceInfrastructure } from '@spark/runtime';
+import { QUEUES } from '@spark/contracts';
+import { DRAIN_SECONDS, queueDepthMetric, type ServiceDefinition, type ServiceInfrastructure } from '@spark/runtime';
 import { GenerationsModule } from './generations/generations.module';
 import { ditlMigrations } from './migrations';
 
@@ -13,6 +14,7 @@ export const ditlService: ServiceDefinition = {
   migrations: ditlMigrations,
   // It runs a DITL worker too unless DITL_WORKER_ENABLED=false: a generation in flight finishes before it exits.
   drainSeconds: DRAIN_SECONDS.ditlWorker,
+  metrics: (registry, jobs) => queueDepthMetric(registry, [jobs.queue(QUEUES.ditl)]),
   // A method, so `this` is the definition startService was given, env included (tests pass their own).
   module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
     const config = loadConfig(ditlEnv, this.env);

@@ -3,7 +3,8 @@ import { type DitlConfig, ditlEnv, loadConfig } from '@spark/config';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger } from '@spark/logging';
 import { createServiceDataSource, ensureDatabase, initializeWithMigrations } from '@spark/persistence';
-import { DRAIN_SECONDS, onShutdown, runMain } from '@spark/runtime';
+import { QUEUES } from '@spark/contracts';
+import { createMetrics, DRAIN_SECONDS, onShutdown, outboxLagMetric, queueDepthMetric, runMain, startHealthServer } from '@spark/runtime';
 import { Redis } from 'ioredis';
 import { ditlMigrations } from './migrations';
 import type { DitlPlanner } from './planner/planner';
@@ -26,8 +27,15 @@ export async function startDitlWorkerProcess(env: NodeJS.ProcessEnv = process.en
   const outbox = new OutboxRelay(dataSource, 'ditl', jobs, logger, { pollMs: config.OUTBOX_POLL_MS, reconcileMs: config.OUTBOX_RECONCILE_MS });
   outbox.start();
   const worker = startDitlWorker({ config, dataSource, logger, kickOutbox: () => outbox.kick(), planner });
+  const metrics = createMetrics('ditl-worker');
+  queueDepthMetric(metrics.registry, [jobs.queue(QUEUES.ditl)]);
+  outboxLagMetric(metrics.registry, dataSource, 'ditl');
+  const health = await startHealthServer(config.HEALTH_PORT, async () => dataSource.isInitialized && (await redis.ping()) === 'PONG', {
+    '/metrics': metrics.page,
+  });
   logger.info({ concurrency: config.DITL_CONCURRENCY }, 'ready');
   return async () => {
+    health?.close();
     await worker.close();
     await outbox.stop();
     await jobs.close();

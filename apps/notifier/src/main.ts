@@ -3,7 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfig, notifierEnv } from '@spark/config';
 import { createLogger, PinoNestLogger } from '@spark/logging';
 import { createServiceDataSource, ensureDatabase, initializeWithMigrations } from '@spark/persistence';
-import { onShutdown, runMain, startHealthServer } from '@spark/runtime';
+import { QUEUES } from '@spark/contracts';
+import { JobQueues } from '@spark/jobs';
+import { createMetrics, onShutdown, queueDepthMetric, runMain, startHealthServer } from '@spark/runtime';
 import { Redis } from 'ioredis';
 import { Mailer } from './mail/mailer';
 import { SentMailRepository } from './mail/sent-mail.repository';
@@ -32,11 +34,15 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
     }),
     { logger: new PinoNestLogger(logger) },
   );
-  const health = await startHealthServer(config.HEALTH_PORT, async () => (await redis.ping()) === 'PONG');
+  const metrics = createMetrics('notifier');
+  const queues = new JobQueues(redis, config.BUS_PREFIX);
+  queueDepthMetric(metrics.registry, [queues.queue(QUEUES.mail)]);
+  const health = await startHealthServer(config.HEALTH_PORT, async () => (await redis.ping()) === 'PONG', { '/metrics': metrics.page });
   logger.info('ready');
   return async () => {
     health?.close();
     await app.close();
+    await queues.close();
     mailer.close();
     await dataSource.destroy();
     redis.disconnect();

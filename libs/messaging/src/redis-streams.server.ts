@@ -28,6 +28,15 @@ export interface RedisStreamsServerOptions {
   logger: Logger;
   /** How long `close()` waits for running handlers to finish and answer (their claims kept fresh meanwhile). */
   drainTimeoutMs?: number;
+  /** Told what the replica does, for metrics; the transport itself keeps no counters. */
+  observer?: BusServerObserver;
+}
+
+/** What a replica reports: each answered request, each entry it skipped, each entry it took over from another. */
+export interface BusServerObserver {
+  answered(pattern: string, seconds: number, outcome: 'ok' | 'error'): void;
+  expired(pattern: string): void;
+  reclaimed(count: number): void;
 }
 
 const READ_BLOCK_MS = 1_000;
@@ -245,13 +254,16 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       if (entry.deadline !== undefined && entry.deadline <= Date.now()) {
         // The caller has given up: running a write nobody awaits would surprise them.
         this.log.warn({ pattern: entry.pattern, entryId }, 'skipping a request whose deadline has passed');
+        this.options.observer?.expired(entry.pattern);
         return this.acknowledge(entryId);
       }
       if (entry.id === undefined || entry.replyTo === undefined) {
         await this.runEvent(entry, entryId);
         return this.acknowledge(entryId);
       }
+      const started = performance.now();
       const reply = await this.answer(entry.id, entry, entryId);
+      this.options.observer?.answered(entry.pattern, (performance.now() - started) / 1000, reply.error ? 'error' : 'ok');
       await this.replyAndAcknowledge(entryId, entry.replyTo, reply);
     });
   }
@@ -339,7 +351,10 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.reclaimCursor = nextCursor;
     // Claiming back an entry this replica is still running is harmless: it is skipped.
     const orphans = entries.filter(([entryId]) => !this.inFlight.has(entryId));
-    if (orphans.length > 0) this.log.info({ count: orphans.length }, 'reclaimed requests of a silent replica');
+    if (orphans.length > 0) {
+      this.log.info({ count: orphans.length }, 'reclaimed requests of a silent replica');
+      this.options.observer?.reclaimed(orphans.length);
+    }
     for (const [entryId, fields] of orphans) this.dispatch(entryId, fields);
   }
 

@@ -9,7 +9,9 @@ import { createServiceDataSource, ensureDatabase, initializeWithMigrations, type
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { startHealthServer } from './health-server';
+import type { Registry } from 'prom-client';
 import { DatabaseUnavailableFilter } from './database-unavailable.filter';
+import { busServerMetrics, createMetrics, outboxLagMetric } from './process-metrics';
 import { DRAIN_SECONDS } from './drain-budget';
 import { onShutdown } from './run-main';
 
@@ -30,6 +32,8 @@ export interface ServiceDefinition {
   env?: NodeJS.ProcessEnv;
   /** Its SIGTERM budget when longer than an app's (`DRAIN_SECONDS`). */
   drainSeconds?: number;
+  /** Metrics of its own beyond the bus and outbox ones every service has (a queue it works, say). */
+  metrics?: (registry: Registry, jobs: JobQueues) => void;
 }
 
 /**
@@ -60,6 +64,9 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     pollMs: config.OUTBOX_POLL_MS,
     reconcileMs: config.OUTBOX_RECONCILE_MS,
   });
+  const metrics = createMetrics(app);
+  outboxLagMetric(metrics.registry, dataSource, definition.name);
+  definition.metrics?.(metrics.registry, jobs);
   const microservice = await NestFactory.createMicroservice(definition.module({ config, logger, dataSource, jobs, outbox }), {
     strategy: new RedisStreamsServer({
       redisUrl: config.REDIS_URL,
@@ -68,13 +75,16 @@ export async function startService(definition: ServiceDefinition, handleSignals 
       logger,
       // Handlers finish within the budget, leaving time to close connections after them.
       drainTimeoutMs: (drainSeconds - 5) * 1000,
+      observer: busServerMetrics(metrics.registry),
     }),
     logger: new PinoNestLogger(logger),
   });
   microservice.useGlobalFilters(new DatabaseUnavailableFilter(definition.name));
   await microservice.listen();
   outbox.start();
-  const health = await startHealthServer(config.HEALTH_PORT, async () => dataSource.isInitialized && (await redis.ping()) === 'PONG');
+  const health = await startHealthServer(config.HEALTH_PORT, async () => dataSource.isInitialized && (await redis.ping()) === 'PONG', {
+    '/metrics': metrics.page,
+  });
   logger.info('ready');
 
   const stop = async () => {

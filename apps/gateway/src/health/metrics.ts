@@ -1,11 +1,10 @@
-import type { InternalPage } from '@spark/runtime';
+import { createMetrics, type InternalPage } from '@spark/runtime';
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Histogram } from 'prom-client';
 
 /** Prometheus metrics, process defaults plus request durations by route and status, for the internal port. */
 export function collectMetrics(fastify: FastifyInstance): InternalPage {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const { registry, page } = createMetrics('gateway');
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
@@ -20,5 +19,5 @@ export function collectMetrics(fastify: FastifyInstance): InternalPage {
     );
     done();
   });
-  return async () => ({ contentType: registry.contentType, body: await registry.metrics() });
+  return page;
 }

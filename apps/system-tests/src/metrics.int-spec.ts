@@ -1,0 +1,62 @@
+import { createLogger } from '@spark/logging';
+import { RedisStreamsClient } from '@spark/messaging';
+import { startService } from '@spark/runtime';
+import { createTestDatabase, eventually, freePort, type SmtpSink, startSmtpSink, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
+import { leadsService } from '../../leads-service/src/service';
+import { startNotifier } from '../../notifier/src/main';
+
+/** One sample of `name` whose labels include every one of `labels`, from a Prometheus text page. */
+function sample(page: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of page.split('\n')) {
+    const match = /^([a-z_:]+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const has = Object.entries(labels).every(([key, value]) => match[2]?.includes(`${key}="${value}"`));
+    if (has) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe('metrics on the internal port of a service and of the notifier', () => {
+  let database: TestDatabase;
+  let smtp: SmtpSink;
+  let client: RedisStreamsClient;
+  const stops: (() => Promise<void>)[] = [];
+  const ports = { leads: 0, notifier: 0 };
+  const scrape = async (port: number) => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    smtp = await startSmtpSink();
+    ports.leads = await freePort();
+    ports.notifier = await freePort();
+    const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url, REDIS_URL: await testRedisUrl(), BUS_PREFIX: uniquePrefix('metrics'), OUTBOX_POLL_MS: '200' };
+    stops.push(await startService({ ...leadsService, env: { ...env, HEALTH_PORT: String(ports.leads) } }, false));
+    stops.push(await startNotifier({ ...env, SMTP_URL: smtp.url, HEALTH_PORT: String(ports.notifier) }));
+    client = new RedisStreamsClient({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, timeoutMs: 10_000, logger: createLogger('metrics-test', 'silent') });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client.close();
+    for (const stop of stops.reverse()) await stop();
+    await smtp.close();
+    await database.drop();
+  });
+
+  it('counts bus requests by pattern and outcome, the outbox lag and the mail queue by state', async () => {
+    await client.request('leads.create', { email: 'metrics@example.com' });
+    await client.request('leads.create', { email: 'metrics@example.com' }).catch(() => undefined);
+    const leads = await scrape(ports.leads);
+    expect(sample(leads, 'bus_request_duration_seconds_count', { app: 'leads-service', pattern: 'leads.create', outcome: 'ok' })).toBe(1);
+    expect(sample(leads, 'bus_request_duration_seconds_count', { pattern: 'leads.create', outcome: 'error' })).toBe(1);
+    expect(sample(leads, 'outbox_oldest_pending_seconds', { schema: 'leads' })).toBeGreaterThanOrEqual(0);
+    expect(leads).toMatch(/^process_cpu_seconds_total\{app="leads-service"\} /m);
+
+    await smtp.waitFor(2);
+    const completed = await eventually(async () => {
+      const count = sample(await scrape(ports.notifier), 'bullmq_jobs', { app: 'notifier', queue: 'mail', state: 'completed' });
+      return count === 2 ? count : undefined;
+    }, 10_000, 'two completed mail jobs on the notifier page');
+    expect(completed).toBe(2);
+    expect(sample(await scrape(ports.notifier), 'bullmq_jobs', { queue: 'mail', state: 'failed' })).toBe(0);
+  });
+});
