@@ -182,7 +182,7 @@ describe('the public edge of the gateway', () => {
       try {
         const internal = `http://127.0.0.1:${internalPort}`;
         await fetch(`${gateway.url.replace('[::1]', '127.0.0.1')}/health/live`);
-        await eventually(async () => (await (await fetch(`${internal}/metrics`)).text()).includes('http_request_duration_seconds_count{method="GET",route="/health/live",status="200"} 1'), 5000, 'the request in the metrics');
+        await eventually(async () => /^http_request_duration_seconds_count\{app="gateway",method="GET",route="\/health\/live",status="200"\} 1$/m.test(await (await fetch(`${internal}/metrics`)).text()), 5000, 'the request in the metrics');
         const document = z
           .object({ paths: z.record(z.string(), z.record(z.string(), z.object({ requestBody: z.unknown().optional() }))) })
           .parse(await (await fetch(`${internal}/api/docs/openapi.json`)).json());
