@@ -6,6 +6,7 @@ import {
   type PayloadOf,
   type RecordSparkResponse,
   type Spark,
+  skippedBy,
   type SparkPage,
   streakAfterSpark,
 } from '@spark/contracts';
@@ -38,7 +39,11 @@ export class SparksService {
     const firstCycle = { start: today, end: addDays(today, cycleLengthDays(null)) };
     const result = await this.sparks
       .record({ ...request, timeZone }, firstCycle, this.storageQuotaBytes, (progress) =>
-        streakAfterSpark({ streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date }, today),
+        streakAfterSpark(
+          { streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date },
+          today,
+          skippedBy({ restWeekday: progress.rest_weekday, pauseDays: progress.pause_days_since }),
+        ),
       )
       .catch((error: unknown) => {
         if (!(error instanceof StorageFullError)) throw error;
