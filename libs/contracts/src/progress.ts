@@ -107,8 +107,8 @@ export const homeRequestSchema = z.object({ userId: uuidSchema });
 export const homeResponseSchema = z.object({
   progress: progressSchema.nullable(),
   pinnedNote: coachNoteSchema.nullable(),
-  /** The rest day and pause days; null with the progress. */
-  restDays: restDaysSchema.nullable(),
+  /** The rest day and pause days; null with the progress. Missing in a home snapshot a device saved before they existed. */
+  restDays: restDaysSchema.nullable().default(null),
 });
 export type HomeResponse = z.infer<typeof homeResponseSchema>;
 

@@ -1,5 +1,5 @@
 import { currentStreak, localDate, type StreakState, streakAfterSpark } from './evolution';
-import { pauseDaysLeft, pauseWindowOf, type RestCalendar, restKindOf, skippedBy, weekdayOf } from './rest-days';
+import { calendarDateLabel, pauseDaysLeft, pauseWindowOf, type RestCalendar, restKindOf, skippedBy, weekdayOf } from './rest-days';
 
 /** The streak after sparks at these instants, each dated in the zone the client's device was in. */
 function streakOf(sparks: [instant: string, timeZone: string][], calendar: RestCalendar = { restWeekday: null, pauseDays: [] }): StreakState {
@@ -87,5 +87,12 @@ describe('rest and pause days', () => {
     expect(pauseDaysLeft(2, '2026-03-01', taken, '2026-03-12')).toBe(0);
     expect(pauseDaysLeft(2, '2026-03-01', taken, '2026-03-20')).toBe(1);
     expect(pauseDaysLeft(3, '2026-03-01', taken, '2026-03-05')).toBe(1);
+  });
+});
+
+describe('calendarDateLabel', () => {
+  it('reads a calendar date the same in every zone', () => {
+    expect(calendarDateLabel('2026-11-26')).toBe('Thursday, November 26');
+    expect(calendarDateLabel('2026-11-26', 'short')).toBe('Thu, Nov 26');
   });
 });

@@ -23,6 +23,11 @@ export function weekdayOf(isoDate: string): number {
   return new Date(`${isoDate}T00:00:00Z`).getUTCDay();
 }
 
+/** "Thursday, November 26" (long) or "Thu, Nov 26" (short): a calendar date as people read it, whatever the reader's zone. */
+export function calendarDateLabel(isoDate: string, style: 'long' | 'short' = 'long'): string {
+  return new Date(`${isoDate}T12:00:00Z`).toLocaleDateString('en-US', { weekday: style, month: style, day: 'numeric', timeZone: 'UTC' });
+}
+
 /** The days a client planned not to spark: one weekly rest day (or none) and the pause days taken. */
 export interface RestCalendar {
   restWeekday: number | null;

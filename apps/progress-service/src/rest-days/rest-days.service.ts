@@ -1,4 +1,5 @@
 import {
+  calendarDateLabel,
   type PayloadOf,
   PAUSE_WINDOW_DAYS,
   pauseDaysLeft,
@@ -13,9 +14,6 @@ import type { RestDaysRepository, RestDaysRow } from './rest-days.repository';
 
 const notFound = () => new DomainError('NOT_FOUND', 'Client not found.');
 const invalidDate = (message: string) => new DomainError('VALIDATION_FAILED', message, { fieldErrors: { date: [message] } });
-
-const readableDate = (isoDate: string) =>
-  new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 /** The client's rest day and pause days: what the home shows, what the client marks, what the coach allows. */
 export class RestDaysService {
@@ -48,7 +46,7 @@ export class RestDaysService {
       const taken = await this.repository.pauseDays(userId, row.evolution_start_date, row.evolution_end_date, manager);
       if (taken.includes(date)) return this.view(row, manager);
       if (date < row.today) throw invalidDate('A pause day is today or later: past days cannot be paused.');
-      if (date > row.evolution_end_date) throw invalidDate(`Pause days stay within this evolution, which ends on ${readableDate(row.evolution_end_date)}.`);
+      if (date > row.evolution_end_date) throw invalidDate(`Pause days stay within this evolution, which ends on ${calendarDateLabel(row.evolution_end_date)}.`);
       if (row.last_spark_date && date <= row.last_spark_date) throw invalidDate('You already sparked that day, so it counts toward your streak.');
       if (restKindOf({ restWeekday: row.rest_weekday, pauseDays: [] }, date)) {
         throw invalidDate(`${weekdayNames[row.rest_weekday ?? 0]} is already your rest day.`);
@@ -57,7 +55,7 @@ export class RestDaysService {
         const window = pauseWindowOf(row.evolution_start_date, date);
         throw new DomainError(
           'CONFLICT',
-          `You have used your ${row.pause_days_allowance === 1 ? 'pause day' : `${row.pause_days_allowance} pause days`} for the ${PAUSE_WINDOW_DAYS} days until ${readableDate(window.end)}. Your coach sets how many you get.`,
+          `You have used your ${row.pause_days_allowance === 1 ? 'pause day' : `${row.pause_days_allowance} pause days`} for the ${PAUSE_WINDOW_DAYS} days until ${calendarDateLabel(window.end)}. Your coach sets how many you get.`,
         );
       }
       await this.repository.addPauseDay(manager, userId, date);
