@@ -17,7 +17,8 @@ export function ClientRestDaysTab({ client, onUpdated }: { client: ClientSummary
   const [allowance, setAllowance] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: () => coachApi.setPauseAllowance(client.userId, { pauseDaysAllowance: allowance ?? '' }),
+    // A whole number goes as a number (the audit keeps it so); anything else as typed, for the gateway's field error.
+    mutationFn: (typed: string) => coachApi.setPauseAllowance(client.userId, { pauseDaysAllowance: /^\d+$/.test(typed) ? Number(typed) : typed }),
     onSuccess: () => {
       toast.success('Pause days updated');
       setError(null);
@@ -56,7 +57,7 @@ export function ClientRestDaysTab({ client, onUpdated }: { client: ClientSummary
         )}
         <p className="mt-2 text-xs text-slate-500">Rest and pause days neither break nor extend the streak, and they do not count toward "Needs attention".</p>
       </div>
-      <form onSubmit={(event) => { event.preventDefault(); save.mutate(); }} className="space-y-2">
+      <form onSubmit={(event) => { event.preventDefault(); if (allowance) save.mutate(allowance.trim()); }} className="space-y-2">
         <label className="block text-sm font-medium text-ink-900">
           Pause days allowed every {restDays.windowDays} days
           <Input inputMode="numeric" className="mt-1" value={allowance ?? String(restDays.pauseDaysAllowance)} onChange={(event) => setAllowance(event.target.value)} aria-describedby="allowance-hint" />

@@ -13,7 +13,7 @@ import { ClientRestDaysTab } from './client-rest-days-tab';
 import { SparksChart } from './sparks-chart';
 
 const weekdayNames = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const tabClass = 'rounded-lg px-3 py-1.5 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-ink-950 data-[state=active]:shadow';
+const tabClass = 'whitespace-nowrap rounded-lg px-3 py-1.5 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-ink-950 data-[state=active]:shadow';
 
 function Overview({ client }: { client: ClientSummary }) {
   const detail = useQuery({ queryKey: coachKeys.client(client.userId), queryFn: () => coachApi.client(client.userId) });
@@ -140,7 +140,7 @@ export function ManageClientDialog({ client, onClose, onUpdated }: { client: Cli
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={client.fullName ?? client.email}>
       <Tabs.Root defaultValue="overview" className="max-h-[70vh] overflow-y-auto">
-        <Tabs.List className="mb-4 flex gap-1 rounded-xl bg-slate-100 p-1">
+        <Tabs.List className="mb-4 flex flex-wrap gap-1 rounded-xl bg-slate-100 p-1">
           <Tabs.Trigger value="overview" className={tabClass}>Overview</Tabs.Trigger>
           <Tabs.Trigger value="edit" className={tabClass}>Edit Record</Tabs.Trigger>
           <Tabs.Trigger value="activity" className={tabClass}>Activity</Tabs.Trigger>
