@@ -72,6 +72,7 @@ describe('rest and pause days', () => {
     await card.getByRole('button', { name: 'Pause this day' }).click();
     await card.getByTestId('pause-days-left').filter({ hasText: '0 pause days left' }).waitFor();
     await expect(card.getByRole('button', { name: 'Take a pause day' }).isDisabled()).resolves.toBe(true);
+    await card.getByText(/^Your next pause days start on \w+day, \w+ \d+\.$/).waitFor();
     await page.setViewportSize(laptop);
     await screenshot(page, 'client-home-laptop');
     await context.close();

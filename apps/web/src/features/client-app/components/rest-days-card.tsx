@@ -1,4 +1,4 @@
-import { calendarDateLabel, type HomeResponse, type RestDays, restKindOf, weekdayNames } from '@spark/contracts';
+import { addDays, calendarDateLabel, type HomeResponse, type RestDays, restKindOf, weekdayNames } from '@spark/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError } from '../../../api/client';
@@ -114,6 +114,9 @@ export function RestDaysCard({ restDays, evolutionEndDate, offline }: { restDays
         <Button variant="secondary" className="mt-4 w-full" disabled={offline || restDays.pauseDaysLeft === 0} onClick={() => setPicking(true)}>
           Take a pause day
         </Button>
+      )}
+      {restDays.pauseDaysLeft === 0 && !picking && (
+        <p className="mt-2 text-sm text-slate-500">Your next pause days start on {calendarDateLabel(addDays(restDays.window.end, 1))}.</p>
       )}
       {offline && <p className="mt-2 text-sm text-slate-500">You can plan rest and pause days when you are back online.</p>}
       {error && (
