@@ -27,15 +27,17 @@ async function signIn(email: string, viewport: { width: number; height: number }
 beforeAll(async () => {
   browser = await launchBrowser();
   client.userId = await createUser(client.email, 'client', 'Maya Lopez');
-  // Maya: a 4-day streak up to two days ago (her local calendar), nothing yesterday: without rest days she is slipping.
+  // Maya: a 4-day streak up to two days ago (her local calendar), then a pause day she took yesterday; her coach
+  // allows 3 pause days every 14 days.
   const seeded = await db.query(
     `WITH local AS (SELECT (now() AT TIME ZONE $3)::date AS today)
-     INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, last_spark_date, spark_count, streak_count, time_zone)
-     SELECT $1, $2, 'Maya Lopez', 'Run a half marathon by spring', today - 10, today + 80, today - 2, 4, 4, $3 FROM local
-     RETURNING to_char(last_spark_date + 1, 'FMDay') AS yesterday`,
+     INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, last_spark_date, spark_count, streak_count, time_zone, pause_days_allowance)
+     SELECT $1, $2, 'Maya Lopez', 'Run a half marathon by spring', today - 10, today + 80, today - 2, 4, 4, $3, 3 FROM local
+     RETURNING to_char(last_spark_date + 6, 'FMDay') AS rest_day`,
     [client.userId, client.email, zone],
   );
-  restWeekdayName = seeded.rows[0].yesterday;
+  await db.query(`INSERT INTO progress.pause_days (user_id, pause_date) VALUES ($1, (now() AT TIME ZONE $2)::date - 1)`, [client.userId, zone]);
+  restWeekdayName = seeded.rows[0].rest_day;
   await createUser(coachEmail, 'coach', 'Alex Coach');
 });
 
@@ -54,16 +56,22 @@ describe('rest and pause days', () => {
     const card = page.getByTestId('rest-days');
     await card.getByText('Rest and recovery').waitFor();
     await expect(card.getByTestId('pause-days-left').textContent()).resolves.toBe('2 pause days left');
-    // Yesterday was missed: the streak reads 0 until yesterday becomes her weekly rest day.
-    await expect(page.getByTestId('streak').textContent()).resolves.toBe('0');
+    // Yesterday's pause day kept the streak alive.
+    await expect(page.getByTestId('streak').textContent()).resolves.toBe('4');
+    const saved = page.waitForResponse((response) => response.url().endsWith('/api/progress/me/rest-day') && response.status() === 200);
     await card.getByLabel('Weekly rest day').selectOption({ label: restWeekdayName });
-    await page.getByTestId('streak').filter({ hasText: '4' }).waitFor();
+    await saved;
+    await page.reload();
+    await card.getByText('Rest and recovery').waitFor();
+    await expect(card.getByLabel('Weekly rest day').evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent)).resolves.toBe(restWeekdayName);
 
     await card.getByRole('button', { name: 'Take a pause day' }).click();
     await card.getByRole('button', { name: 'Pause this day' }).click();
     await card.getByText('Pause day today: your streak is safe.').waitFor();
     await expect(card.getByTestId('pause-days-left').textContent()).resolves.toBe('1 pause day left');
-    await expect(card.getByTestId('pause-days').textContent()).resolves.toBe('Today');
+    await expect(card.getByTestId('pause-days').getByText('Today', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(card.getByTestId('pause-days').getByText(/· taken$/).count()).resolves.toBe(1);
+    await expect(page.getByTestId('streak').textContent()).resolves.toBe('4');
     await screenshot(page, 'client-home-phone');
 
     // The next pause day in this window is the last one; after it, the button says there are none left.
@@ -91,18 +99,18 @@ describe('rest and pause days', () => {
     const restDays = dialog.getByTestId('client-rest-days');
     await restDays.getByText(restWeekdayName, { exact: true }).waitFor();
     await expect(restDays.getByTestId('client-pause-days').getByText('Today').isVisible()).resolves.toBe(true);
-    await restDays.getByText('0 of 2').waitFor();
+    await restDays.getByText('0 of 3').waitFor();
     await restDays.getByLabel('Pause days allowed every 14 days').fill('15');
     await restDays.getByRole('button', { name: 'Save pause days' }).click();
     await restDays.getByRole('alert').filter({ hasText: 'Between 0 and 14 days' }).waitFor();
-    await restDays.getByLabel('Pause days allowed every 14 days').fill('3');
+    await restDays.getByLabel('Pause days allowed every 14 days').fill('4');
     await restDays.getByRole('button', { name: 'Save pause days' }).click();
-    await restDays.getByText('1 of 3').waitFor();
+    await restDays.getByText('1 of 4').waitFor();
     await screenshot(coach.page, 'coach-manage-laptop');
     await coach.page.setViewportSize(phoneViewport);
     await screenshot(coach.page, 'coach-manage-phone');
     const audited = await db.query(`SELECT details FROM auth.audit_events WHERE action = 'client.pause-allowance' AND target_id = $1`, [client.userId]);
-    expect(audited.rows).toEqual([{ details: { pauseDaysAllowance: 3 } }]);
+    expect(audited.rows).toEqual([{ details: { pauseDaysAllowance: 4 } }]);
     await coach.context.close();
   });
 });

@@ -45,6 +45,8 @@ describe('rest days and pause days through the gateway', () => {
     client = await createSignedInUser(db, 'maya@spark.test');
     otherClient = await createSignedInUser(db, 'other@spark.test');
     await seed(client, 'maya@spark.test', 3, 2, 4);
+    // Maya's weekly rest day, chosen long ago, is yesterday's weekday.
+    await db.query(`UPDATE progress.user_progress SET rest_weekday = $2 WHERE user_id = $1`, [client.id, weekdayOf(addDays(today, -1))]);
     await seed(otherClient, 'other@spark.test', 30, 1, 1);
   });
   afterAll(async () => {
@@ -90,13 +92,14 @@ describe('rest days and pause days through the gateway', () => {
   });
 
   it('keeps a paused client out of "Needs attention" and names the pause in the drafted nudge', async () => {
-    // Maya: last spark two days ago, yesterday missed, today paused: today does not count as idle, so she is not slipping.
+    // Maya: last spark two days ago, yesterday her rest day, today paused: no idle day counts, so she is not slipping.
     const before = clientDetailSchema.parse(await (await call('GET', `/api/coach/clients/${client.id}`, coach)).json());
     expect(before.client).toMatchObject({ restingToday: 'pause', daysSinceLastSpark: 2, attention: { slipping: false } });
     const yesterdayWeekday = weekdayOf(addDays(today, -1));
     expect((await call('PUT', '/api/progress/me/rest-day', client, { restWeekday: 9 })).status).toBe(400);
+    // Choosing it again applies from today; the days before keep the rest day they had.
     const rest = await call('PUT', '/api/progress/me/rest-day', client, { restWeekday: yesterdayWeekday });
-    expect(restDaysSchema.parse(await rest.json()).restWeekday).toBe(yesterdayWeekday);
+    expect(restDaysSchema.parse(await rest.json())).toMatchObject({ restWeekday: yesterdayWeekday, restWeekdayFrom: today, earlierRestWeekday: yesterdayWeekday });
 
     const list = clientPageSchema.parse(await (await call('GET', '/api/coach/clients?sort=attention', coach)).json());
     const maya = list.items.find((item) => item.userId === client.id);
@@ -107,8 +110,8 @@ describe('rest days and pause days through the gateway', () => {
     expect(draft.message).toContain('as a pause day was the right call.');
   });
 
-  it('flags a client whose idle days were not rest or pause days', async () => {
-    await call('PUT', '/api/progress/me/rest-day', otherClient, { restWeekday: null });
+  it('flags a client whose idle days were not rest or pause days, even after choosing a missed weekday as rest day', async () => {
+    expect((await call('PUT', '/api/progress/me/rest-day', otherClient, { restWeekday: weekdayOf(addDays(today, -1)) })).status).toBe(200);
     await db.query(`UPDATE progress.user_progress SET last_spark_date = $2 WHERE user_id = $1`, [otherClient.id, addDays(today, -3)]);
     const detail = clientDetailSchema.parse(await (await call('GET', `/api/coach/clients/${otherClient.id}`, coach)).json());
     expect(detail.client).toMatchObject({ restingToday: null, attention: { slipping: true, reason: 'No spark for 3 days' } });

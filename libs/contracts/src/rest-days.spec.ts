@@ -34,6 +34,17 @@ describe('rest and pause days', () => {
     expect(broken.streakCount).toBe(1);
   });
 
+  it('applies a newly chosen rest day from the day it was chosen: a day already missed stays missed', () => {
+    // Sunday rest until Tuesday 10 March 2026, when the client moved it to Monday: Monday 9 was a missed day.
+    const moved: RestCalendar = { restWeekday: 1, restWeekdayFrom: '2026-03-10', earlierRestWeekday: 0, pauseDays: [] };
+    expect(restKindOf(moved, '2026-03-08')).toBe('rest');
+    expect(restKindOf(moved, '2026-03-09')).toBeNull();
+    expect(restKindOf(moved, '2026-03-16')).toBe('rest');
+    expect(restKindOf(moved, '2026-03-15')).toBeNull();
+    expect(streakOf([['2026-03-07T12:00:00Z', 'UTC'], ['2026-03-10T12:00:00Z', 'UTC']], moved).streakCount).toBe(1);
+    expect(streakOf([['2026-03-07T12:00:00Z', 'UTC'], ['2026-03-09T12:00:00Z', 'UTC']], moved).streakCount).toBe(2);
+  });
+
   it('keeps the streak alive on the home screen through rest and pause days, and drops it after a missed day', () => {
     const state: StreakState = { streakCount: 5, lastSparkDate: '2026-03-07' };
     const skipped = skippedBy({ restWeekday: 0, pauseDays: ['2026-03-09'] });

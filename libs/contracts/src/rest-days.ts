@@ -28,9 +28,15 @@ export function calendarDateLabel(isoDate: string, style: 'long' | 'short' = 'lo
   return new Date(`${isoDate}T12:00:00Z`).toLocaleDateString('en-US', { weekday: style, month: style, day: 'numeric', timeZone: 'UTC' });
 }
 
-/** The days a client planned not to spark: one weekly rest day (or none) and the pause days taken. */
+/**
+ * The days a client planned not to spark: one weekly rest day (or none) and the pause days taken. A rest day
+ * chosen today applies from today (`restWeekdayFrom`); the days before keep the one chosen before
+ * (`earlierRestWeekday`), so a missed day cannot be turned into a rest day afterwards.
+ */
 export interface RestCalendar {
   restWeekday: number | null;
+  restWeekdayFrom?: string | null;
+  earlierRestWeekday?: number | null;
   pauseDays: readonly string[];
 }
 
@@ -38,7 +44,8 @@ export const noRestDays: RestCalendar = { restWeekday: null, pauseDays: [] };
 
 /** Why a date is skipped by the streak: the weekly rest day, a pause day, or not at all. */
 export function restKindOf(calendar: RestCalendar, isoDate: string): 'rest' | 'pause' | null {
-  if (calendar.restWeekday !== null && weekdayOf(isoDate) === calendar.restWeekday) return 'rest';
+  const restWeekday = calendar.restWeekdayFrom && isoDate < calendar.restWeekdayFrom ? (calendar.earlierRestWeekday ?? null) : calendar.restWeekday;
+  if (restWeekday !== null && weekdayOf(isoDate) === restWeekday) return 'rest';
   return calendar.pauseDays.includes(isoDate) ? 'pause' : null;
 }
 
@@ -64,6 +71,9 @@ export function pauseDaysLeft(allowance: number, evolutionStartDate: string, pau
 /** What the client home and Manage Client show: the rest day, the pause days of this evolution, the allowance. */
 export const restDaysSchema = z.object({
   restWeekday: weekdaySchema.nullable(),
+  /** Since when `restWeekday` applies (null: always); before it, `earlierRestWeekday` did. */
+  restWeekdayFrom: isoDateSchema.nullable(),
+  earlierRestWeekday: weekdaySchema.nullable(),
   /** Pause days a client may take in each 14-day window of the evolution (the coach sets it). */
   pauseDaysAllowance: z.number().int(),
   windowDays: z.number().int(),

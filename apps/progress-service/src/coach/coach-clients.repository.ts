@@ -34,7 +34,7 @@ export interface ClientChanges {
 const withKnownZone = `CROSS JOIN LATERAL (SELECT progress.known_time_zone(time_zone) AS known_zone OFFSET 0) zone_check`;
 const localToday = `(now() AT TIME ZONE known_zone)::date`;
 const idleDays = `(${localToday} - coalesce(last_spark_date, evolution_start_date))`;
-const coveredIdleDays = `progress.rest_days_between(user_id, rest_weekday, coalesce(last_spark_date, evolution_start_date), ${localToday})`;
+const coveredIdleDays = `progress.rest_days_between(user_id, rest_weekday, rest_weekday_from, earlier_rest_weekday, coalesce(last_spark_date, evolution_start_date), ${localToday})`;
 // Active clients by days without a spark that were not rest or pause days, the longest first; paused and completed ones last.
 const attentionScore = `(CASE WHEN status = 'active' THEN ${idleDays} - ${coveredIdleDays} ELSE -1 END)`;
 const sortKeys: Record<ClientSort, { expression: string; type: string }> = {
@@ -46,8 +46,8 @@ const sortKeys: Record<ClientSort, { expression: string; type: string }> = {
 const columns = `user_id, email, full_name, transformation_goal, spark_count, streak_count, evolution_number,
   to_char(evolution_start_date, 'YYYY-MM-DD') AS evolution_start_date, to_char(evolution_end_date, 'YYYY-MM-DD') AS evolution_end_date,
   status, custom_evolution_days, to_char(last_spark_date, 'YYYY-MM-DD') AS last_spark_date, known_zone AS time_zone,
-  rest_weekday, pause_days_allowance, to_char(${localToday}, 'YYYY-MM-DD') AS today, ${idleDays} AS idle_days,
-  ${coveredIdleDays} AS covered_idle_days, progress.rest_days_between(user_id, rest_weekday, ${localToday} - 1, ${localToday}) > 0 AS resting_today`;
+  rest_weekday, to_char(rest_weekday_from, 'YYYY-MM-DD') AS rest_weekday_from, earlier_rest_weekday, pause_days_allowance, to_char(${localToday}, 'YYYY-MM-DD') AS today, ${idleDays} AS idle_days,
+  ${coveredIdleDays} AS covered_idle_days, progress.rest_days_between(user_id, rest_weekday, rest_weekday_from, earlier_rest_weekday, ${localToday} - 1, ${localToday}) > 0 AS resting_today`;
 
 /** The coach's reads and edits of client records; sparks and notes tables belong to their features. */
 export class CoachClientsRepository {

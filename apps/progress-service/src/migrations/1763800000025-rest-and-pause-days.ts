@@ -1,7 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The client's weekly rest day (0 = Sunday … 6, empty for none), the pause days the coach allows per
+ * The client's weekly rest day (0 = Sunday … 6, empty for none) with the day it applies from and the one
+ * before it (a rest day never covers a day already missed), the pause days the coach allows per
  * 14-day window (default 2), and the pause days taken, one row per local calendar date (docs/streaks.md).
  */
 export class RestAndPauseDays1763800000025 implements MigrationInterface {
@@ -10,6 +11,8 @@ export class RestAndPauseDays1763800000025 implements MigrationInterface {
   async up(runner: QueryRunner): Promise<void> {
     await runner.query(`ALTER TABLE progress.user_progress
       ADD COLUMN rest_weekday smallint CHECK (rest_weekday BETWEEN 0 AND 6),
+      ADD COLUMN rest_weekday_from date,
+      ADD COLUMN earlier_rest_weekday smallint CHECK (earlier_rest_weekday BETWEEN 0 AND 6),
       ADD COLUMN pause_days_allowance smallint NOT NULL DEFAULT 2 CHECK (pause_days_allowance BETWEEN 0 AND 14)`);
     await runner.query(`
       CREATE TABLE progress.pause_days (
@@ -18,21 +21,28 @@ export class RestAndPauseDays1763800000025 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (user_id, pause_date)
       )`);
-    // How many days after $3 up to and including $4 were the client's rest ($2 = weekday) or pause days: the
-    // days the attention ordering does not count as idle. A pause day on the rest weekday counts once.
+    // How many days after $2 up to and including $3 fall on weekday $1 (0 = Sunday), by arithmetic.
     await runner.query(`
-      CREATE FUNCTION progress.rest_days_between(uuid, smallint, date, date) RETURNS integer LANGUAGE sql STABLE AS $$
-        SELECT CASE WHEN $2 IS NULL OR $4 <= $3 THEN 0
-                    ELSE (($4 - $3) - (($2 - (extract(dow FROM $3)::int + 1) % 7 + 7) % 7) + 6) / 7 END
+      CREATE FUNCTION progress.weekdays_between(smallint, date, date) RETURNS integer LANGUAGE sql IMMUTABLE AS $$
+        SELECT CASE WHEN $1 IS NULL OR $3 <= $2 THEN 0
+                    ELSE (($3 - $2) - (($1 - (extract(dow FROM $2)::int + 1) % 7 + 7) % 7) + 6) / 7 END
+      $$`);
+    // How many days after $5 up to and including $6 were rest days (weekday $2 from $3 on, $4 before it) or
+    // pause days of client $1: the days the attention ordering does not count as idle. A day counts once.
+    await runner.query(`
+      CREATE FUNCTION progress.rest_days_between(uuid, smallint, date, smallint, date, date) RETURNS integer LANGUAGE sql STABLE AS $$
+        SELECT CASE WHEN $3 IS NULL THEN progress.weekdays_between($2, $5, $6)
+                    ELSE progress.weekdays_between($4, $5, least($6, $3 - 1)) + progress.weekdays_between($2, greatest($5, $3 - 1), $6) END
              + (SELECT count(*)::int FROM progress.pause_days p
-                WHERE p.user_id = $1 AND p.pause_date > $3 AND p.pause_date <= $4
-                  AND ($2 IS NULL OR extract(dow FROM p.pause_date)::int <> $2))
+                WHERE p.user_id = $1 AND p.pause_date > $5 AND p.pause_date <= $6
+                  AND extract(dow FROM p.pause_date)::int IS DISTINCT FROM (CASE WHEN $3 IS NULL OR p.pause_date >= $3 THEN $2 ELSE $4 END))
       $$`);
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    await runner.query(`DROP FUNCTION progress.rest_days_between(uuid, smallint, date, date)`);
+    await runner.query(`DROP FUNCTION progress.rest_days_between(uuid, smallint, date, smallint, date, date)`);
+    await runner.query(`DROP FUNCTION progress.weekdays_between(smallint, date, date)`);
     await runner.query(`DROP TABLE progress.pause_days`);
-    await runner.query(`ALTER TABLE progress.user_progress DROP COLUMN pause_days_allowance, DROP COLUMN rest_weekday`);
+    await runner.query(`ALTER TABLE progress.user_progress DROP COLUMN pause_days_allowance, DROP COLUMN earlier_rest_weekday, DROP COLUMN rest_weekday_from, DROP COLUMN rest_weekday`);
   }
 }

@@ -32,8 +32,16 @@ export class RestDaysRepository {
     await manager.query(`INSERT INTO progress.pause_days (user_id, pause_date) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [userId, date]);
   }
 
+  /** The new rest day applies from the client's today; the days before keep the earlier one (a second change today keeps it too). */
   async setRestWeekday(userId: string, restWeekday: number | null): Promise<boolean> {
-    const [rows]: [unknown[], number] = await this.dataSource.query(`UPDATE progress.user_progress SET rest_weekday = $2, updated_at = now() WHERE user_id = $1 RETURNING user_id`, [userId, restWeekday]);
+    const [rows]: [unknown[], number] = await this.dataSource.query(
+      `UPDATE progress.user_progress SET
+         earlier_rest_weekday = CASE WHEN rest_weekday_from = local.today THEN earlier_rest_weekday ELSE rest_weekday END,
+         rest_weekday_from = local.today, rest_weekday = $2, updated_at = now()
+       FROM (SELECT (now() AT TIME ZONE progress.known_time_zone(time_zone))::date AS today FROM progress.user_progress WHERE user_id = $1) local
+       WHERE user_id = $1 RETURNING user_id`,
+      [userId, restWeekday],
+    );
     return rows.length > 0;
   }
 

@@ -73,6 +73,8 @@ export class RestDaysService {
     const pauseDays = await this.repository.pauseDays(row.user_id, row.evolution_start_date, row.evolution_end_date, manager);
     return {
       restWeekday: row.rest_weekday,
+      restWeekdayFrom: row.rest_weekday_from,
+      earlierRestWeekday: row.earlier_rest_weekday,
       pauseDaysAllowance: row.pause_days_allowance,
       windowDays: PAUSE_WINDOW_DAYS,
       window: pauseWindowOf(row.evolution_start_date, row.today),

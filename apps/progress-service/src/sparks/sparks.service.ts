@@ -12,7 +12,7 @@ import {
 } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
 import type { TimeZoneResolver } from '../progress/database-time-zones';
-import { toProgress } from '../progress/progress-row';
+import { restCalendarOf, toProgress } from '../progress/progress-row';
 import { type SparksRepository, StorageFullError, toSpark } from './sparks.repository';
 
 const GIGABYTE = 1024 ** 3;
@@ -42,7 +42,7 @@ export class SparksService {
         streakAfterSpark(
           { streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date },
           today,
-          skippedBy({ restWeekday: progress.rest_weekday, pauseDays: progress.pause_days_since }),
+          skippedBy(restCalendarOf(progress, progress.pause_days_since)),
         ),
       )
       .catch((error: unknown) => {
