@@ -83,6 +83,11 @@ describe('rest and pause days', () => {
     await card.getByText(/^Your next pause days start on \w+day, \w+ \d+\.$/).waitFor();
     await page.setViewportSize(laptop);
     await screenshot(page, 'client-home-laptop');
+    // Offline, the card still shows the saved rest and pause days; changing them waits for the network.
+    await context.setOffline(true);
+    await card.getByText('You can plan rest and pause days when you are back online.').waitFor();
+    await expect(card.getByLabel('Weekly rest day').isDisabled()).resolves.toBe(true);
+    await expect(card.getByText('Pause day today: your streak is safe.').isVisible()).resolves.toBe(true);
     await context.close();
 
     const coach = await signIn(coachEmail, laptop);
