@@ -63,7 +63,7 @@ describe('rest and pause days', () => {
     await saved;
     await page.reload();
     await card.getByText('Rest and recovery').waitFor();
-    await expect(card.getByLabel('Weekly rest day').evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent)).resolves.toBe(restWeekdayName);
+    await expect(card.getByLabel('Weekly rest day').locator('option:checked').textContent()).resolves.toBe(restWeekdayName);
 
     await card.getByRole('button', { name: 'Take a pause day' }).click();
     await card.getByRole('button', { name: 'Pause this day' }).click();

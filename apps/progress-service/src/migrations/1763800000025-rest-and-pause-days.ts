@@ -27,20 +27,17 @@ export class RestAndPauseDays1763800000025 implements MigrationInterface {
         SELECT CASE WHEN $1 IS NULL OR $3 <= $2 THEN 0
                     ELSE (($3 - $2) - (($1 - (extract(dow FROM $2)::int + 1) % 7 + 7) % 7) + 6) / 7 END
       $$`);
-    // How many days after $5 up to and including $6 were rest days (weekday $2 from $3 on, $4 before it) or
-    // pause days of client $1: the days the attention ordering does not count as idle. A day counts once.
+    // How many days after $4 up to and including $5 were rest days: weekday $1 from $2 on, weekday $3 before it.
+    // No subquery, so PostgreSQL inlines it (pause days are counted by the caller, coach-clients.repository.ts).
     await runner.query(`
-      CREATE FUNCTION progress.rest_days_between(uuid, smallint, date, smallint, date, date) RETURNS integer LANGUAGE sql STABLE AS $$
-        SELECT CASE WHEN $3 IS NULL THEN progress.weekdays_between($2, $5, $6)
-                    ELSE progress.weekdays_between($4, $5, least($6, $3 - 1)) + progress.weekdays_between($2, greatest($5, $3 - 1), $6) END
-             + (SELECT count(*)::int FROM progress.pause_days p
-                WHERE p.user_id = $1 AND p.pause_date > $5 AND p.pause_date <= $6
-                  AND extract(dow FROM p.pause_date)::int IS DISTINCT FROM (CASE WHEN $3 IS NULL OR p.pause_date >= $3 THEN $2 ELSE $4 END))
+      CREATE FUNCTION progress.rest_weekdays_between(smallint, date, smallint, date, date) RETURNS integer LANGUAGE sql IMMUTABLE AS $$
+        SELECT CASE WHEN $2 IS NULL THEN progress.weekdays_between($1, $4, $5)
+                    ELSE progress.weekdays_between($3, $4, least($5, $2 - 1)) + progress.weekdays_between($1, greatest($4, $2 - 1), $5) END
       $$`);
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    await runner.query(`DROP FUNCTION progress.rest_days_between(uuid, smallint, date, smallint, date, date)`);
+    await runner.query(`DROP FUNCTION progress.rest_weekdays_between(smallint, date, smallint, date, date)`);
     await runner.query(`DROP FUNCTION progress.weekdays_between(smallint, date, date)`);
     await runner.query(`DROP TABLE progress.pause_days`);
     await runner.query(`ALTER TABLE progress.user_progress DROP COLUMN pause_days_allowance, DROP COLUMN earlier_rest_weekday, DROP COLUMN rest_weekday_from, DROP COLUMN rest_weekday`);
