@@ -97,6 +97,7 @@ describe('rest and pause days', () => {
     const row = coach.page.getByTestId('client-row').filter({ hasText: client.email });
     await expect(row.getByTestId('resting-today').textContent()).resolves.toBe('Paused today');
     await expect(row.getByRole('button', { name: 'Draft a nudge' }).count()).resolves.toBe(0);
+    await screenshot(coach.page, 'coach-list-laptop');
     await row.getByRole('button', { name: 'Manage Client' }).click();
     const dialog = coach.page.getByRole('dialog');
     await dialog.getByText('Paused today: not counted as a missed day.').waitFor();
