@@ -82,6 +82,7 @@ describe('the audit log of admin and coach actions', () => {
       ),
       'client.update': await perform('client.update', () => call('PATCH', `/api/coach/clients/${clientId}`, coach, { status: 'paused' }), clientId),
       'client.private-note': await perform('client.private-note', () => call('POST', `/api/progress/clients/${clientId}/private-notes`, coach, { note: 'Sleeps badly' }), clientId),
+      'client.pause-allowance': await perform('client.pause-allowance', () => call('PUT', `/api/coach/clients/${clientId}/pause-allowance`, coach, { pauseDaysAllowance: 3 }), clientId),
       'client.nudge': await perform('client.nudge', () => call('POST', `/api/progress/clients/${clientId}/notes`, coach, { message: 'Great week!' }), clientId),
       'investor.code-issue': await perform('investor.code-issue', () => call('POST', `/api/investors/${investorId}/access-code`, admin), investorId),
       'investor.code-reissue': await perform('investor.code-reissue', () => call('POST', `/api/investors/${investorId}/access-code/reissue`, admin), investorId),

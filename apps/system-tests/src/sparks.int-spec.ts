@@ -154,7 +154,7 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
   it('shows the home with no progress row as null, and the coach’s latest pinned note once written', async () => {
     const user = newUser();
     const coach = newUser('coach');
-    expect(homeResponseSchema.parse(await (await get(user, '/api/progress/me')).json())).toEqual({ progress: null, pinnedNote: null });
+    expect(homeResponseSchema.parse(await (await get(user, '/api/progress/me')).json())).toEqual({ progress: null, pinnedNote: null, restDays: null });
     const note = await fetch(`${stack.baseUrl}/api/progress/clients/${user.id}/notes`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokenFor(coach)}`, 'content-type': 'application/json' },

@@ -17,6 +17,7 @@ export const auditActions = [
   'client.ditl-regenerate',
   'client.ditl-edit',
   'client.ditl-reset',
+  'client.pause-allowance',
   'user.role-change',
   'investor.add',
   'investor.code-issue',

@@ -104,6 +104,8 @@ export type Attention = z.infer<typeof attentionSchema>;
 export const clientSummarySchema = progressSchema.extend({
   email: z.string(),
   daysSinceLastSpark: z.number().int().nullable(),
+  /** Today is the client's weekly rest day or a pause day they took: the list says so, and they are not slipping for it. */
+  restingToday: z.enum(['rest', 'pause']).nullable(),
   attention: attentionSchema,
 });
 export type ClientSummary = z.infer<typeof clientSummarySchema>;

@@ -98,22 +98,33 @@ export interface StreakState {
   lastSparkDate: string | null;
 }
 
+/** Days the streak steps over: a client's rest and pause days (see `skippedBy` in rest-days.ts). */
+export type SkippedDay = (isoDate: string) => boolean;
+const nothingSkipped: SkippedDay = () => false;
+
+// Whether every day strictly between two dates is skipped (true when none lie between).
+function onlySkippedBetween(from: string, to: string, skipped: SkippedDay): boolean {
+  for (let day = addDays(from, 1); day < to; day = addDays(day, 1)) if (!skipped(day)) return false;
+  return true;
+}
+
 /**
  * The streak after a spark on `sparkDate` (the client's local date): the same day counts once,
- * the next day extends it, a gap starts again at 1. A spark dated before the last one (a time-zone
- * change while travelling) never shortens the streak.
+ * the next day extends it, a gap starts again at 1 unless every day of the gap is `skipped` (a rest or
+ * pause day neither breaks nor extends it). A spark dated before the last one (a time-zone change while
+ * travelling) never shortens the streak.
  */
-export function streakAfterSpark(state: StreakState, sparkDate: string): StreakState {
+export function streakAfterSpark(state: StreakState, sparkDate: string, skipped: SkippedDay = nothingSkipped): StreakState {
   if (!state.lastSparkDate) return { streakCount: 1, lastSparkDate: sparkDate };
   const gap = daysBetween(state.lastSparkDate, sparkDate);
   if (gap <= 0) return { streakCount: Math.max(1, state.streakCount), lastSparkDate: state.lastSparkDate };
-  return { streakCount: gap === 1 ? state.streakCount + 1 : 1, lastSparkDate: sparkDate };
+  return { streakCount: onlySkippedBetween(state.lastSparkDate, sparkDate, skipped) ? state.streakCount + 1 : 1, lastSparkDate: sparkDate };
 }
 
-/** The streak as shown today: still alive when the last spark was today or yesterday, else 0. */
-export function currentStreak(state: StreakState, today: string): number {
+/** The streak as shown today: alive when every day between the last spark and today was skipped (or none), else 0. */
+export function currentStreak(state: StreakState, today: string, skipped: SkippedDay = nothingSkipped): number {
   if (!state.lastSparkDate) return 0;
-  return daysBetween(state.lastSparkDate, today) <= 1 ? state.streakCount : 0;
+  return onlySkippedBetween(state.lastSparkDate, today, skipped) ? state.streakCount : 0;
 }
 
 const milestones: Record<number, string> = {

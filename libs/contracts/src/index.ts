@@ -8,6 +8,7 @@ export * from './ditl';
 export * from './ditl-schedule';
 export * from './onboarding';
 export * from './evolution';
+export * from './rest-days';
 export * from './progress';
 export * from './coach';
 export * from './coaching';

@@ -18,6 +18,7 @@ import {
   userPageSchema,
 } from './auth';
 import { coachingDraftRequestSchema, nudgeDraftSchema, weeklyCheckInSchema } from './coaching';
+import { restDaysSchema, setPauseAllowanceRequestSchema, setRestDayRequestSchema, takePauseDayRequestSchema } from './rest-days';
 import {
   checkDitlStatusRequestSchema,
   coachDitlRequestSchema,
@@ -124,6 +125,9 @@ export const patterns = {
   'ditl.coach-reset-moment': { request: resetDitlMomentRequestSchema, response: coachDitlViewSchema },
   'progress.record-spark': { request: recordSparkRequestSchema, response: recordSparkResponseSchema },
   'progress.get-home': { request: homeRequestSchema, response: homeResponseSchema },
+  'progress.set-rest-day': { request: setRestDayRequestSchema, response: restDaysSchema },
+  'progress.take-pause-day': { request: takePauseDayRequestSchema, response: restDaysSchema },
+  'progress.set-pause-allowance': { request: setPauseAllowanceRequestSchema, response: restDaysSchema },
   'progress.list-sparks': { request: listSparksRequestSchema, response: sparkPageSchema },
   'progress.get-spark': { request: getSparkRequestSchema, response: sparkSchema },
   'progress.add-coach-note': { request: addCoachNoteRequestSchema, response: coachNoteSchema },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateSchema, isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema, textSchema } from './common';
 import { isValidTimeZone } from './evolution';
+import { restDaysSchema } from './rest-days';
 
 export const sparkTypes = ['photo', 'file'] as const;
 export const sparkTypeSchema = z.enum(sparkTypes);
@@ -27,6 +28,10 @@ export const progressSchema = z.object({
   customEvolutionDays: z.number().int().nullable(),
   lastSparkDate: isoDateSchema.nullable(),
   timeZone: z.string(),
+  /** The weekly rest day, 0 = Sunday … 6 (rest-days.ts); null for none. */
+  restWeekday: z.number().int().nullable(),
+  /** Pause days the coach allows in each 14-day window. */
+  pauseDaysAllowance: z.number().int(),
 });
 export type Progress = z.infer<typeof progressSchema>;
 
@@ -102,6 +107,8 @@ export const homeRequestSchema = z.object({ userId: uuidSchema });
 export const homeResponseSchema = z.object({
   progress: progressSchema.nullable(),
   pinnedNote: coachNoteSchema.nullable(),
+  /** The rest day and pause days; null with the progress. Missing in a home snapshot a device saved before they existed. */
+  restDays: restDaysSchema.nullable().default(null),
 });
 export type HomeResponse = z.infer<typeof homeResponseSchema>;
 

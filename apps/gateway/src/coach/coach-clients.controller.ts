@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Param, Patch, Query } from '@nestjs/common';
-import { listClientsRequestSchema, type PayloadOf, updateClientBodySchema, uuidSchema } from '@spark/contracts';
+import { Body, Controller, Get, Param, Patch, Put, Query } from '@nestjs/common';
+import { listClientsRequestSchema, type PayloadOf, pauseAllowanceBodySchema, updateClientBodySchema, uuidSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import { Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
@@ -33,5 +33,15 @@ export class CoachClientsController {
     @Body(new ZodPipe(updateClientBodySchema)) changes: PayloadOf<'progress.coach-update-client'>['changes'],
   ) {
     return this.bus.request('progress.coach-update-client', { userId, changes });
+  }
+
+  /** How many pause days the client may take in each 14-day window of the evolution. */
+  @Put(':userId/pause-allowance')
+  @Audited('client.pause-allowance', { type: 'client', id: { param: 'userId' }, details: ['pauseDaysAllowance'] })
+  setPauseAllowance(
+    @Param('userId', new ZodPipe(uuidSchema)) userId: string,
+    @Body(new ZodPipe(pauseAllowanceBodySchema)) body: Omit<PayloadOf<'progress.set-pause-allowance'>, 'userId'>,
+  ) {
+    return this.bus.request('progress.set-pause-allowance', { ...body, userId });
   }
 }

@@ -1,5 +1,5 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query } from '@nestjs/common';
-import { coachNoteBodySchema, type PayloadOf, privateNoteBodySchema, sparkListQuerySchema, uuidSchema } from '@spark/contracts';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
+import { coachNoteBodySchema, type PayloadOf, pauseDayBodySchema, privateNoteBodySchema, restDayBodySchema, sparkListQuerySchema, uuidSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
@@ -10,6 +10,8 @@ import { SignedSparks } from '../sparks/signed-sparks';
 type CoachNoteBody = Pick<PayloadOf<'progress.add-coach-note'>, 'message' | 'isPinned'>;
 type PrivateNoteBody = Pick<PayloadOf<'progress.add-private-note'>, 'note'>;
 type SparkListQuery = Omit<PayloadOf<'progress.list-sparks'>, 'userId'>;
+type RestDayBody = Omit<PayloadOf<'progress.set-rest-day'>, 'userId'>;
+type PauseDayBody = Omit<PayloadOf<'progress.take-pause-day'>, 'userId'>;
 
 /** The client home, and what the coach dashboard reads and writes about one client. */
 @Controller('api/progress')
@@ -23,6 +25,19 @@ export class ProgressController {
   @Get('me')
   home(@CurrentUser() user: AuthenticatedUser) {
     return this.bus.request('progress.get-home', { userId: user.id });
+  }
+
+  /** The caller's weekly rest day (or none): the streak steps over it. */
+  @Put('me/rest-day')
+  setRestDay(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(restDayBodySchema)) body: RestDayBody) {
+    return this.bus.request('progress.set-rest-day', { ...body, userId: user.id });
+  }
+
+  /** A pause day the caller takes, today or later in this evolution: 409 once the 14-day allowance is used. */
+  @Post('me/pause-days')
+  @HttpCode(201)
+  takePauseDay(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(pauseDayBodySchema)) body: PauseDayBody) {
+    return this.bus.request('progress.take-pause-day', { ...body, userId: user.id });
   }
 
   /** The coach's view of a client's home numbers and pinned note. */

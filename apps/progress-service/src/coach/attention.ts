@@ -3,7 +3,7 @@ import type { Attention } from '@spark/contracts';
 export interface AttentionInput {
   status: string;
   evolutionNumber: number;
-  /** Days since the last spark, or since the evolution started when there is none yet. */
+  /** Days since the last spark (or since the evolution started when there is none yet) that were not rest or pause days. */
   idleDays: number;
   hasSparked: boolean;
 }

@@ -8,6 +8,9 @@ export interface ClientRow extends ProgressRow {
   /** The client's local today, and the whole days since the last spark (or the cycle's start). */
   today: string;
   idle_days: number;
+  /** Of those idle days, how many were rest or pause days (not counted against the client). */
+  covered_idle_days: number;
+  resting_today: boolean;
   /** What the list is ordered by: the start date, or the attention score. */
   sort_key: string;
 }
@@ -31,18 +34,34 @@ export interface ClientChanges {
 const withKnownZone = `CROSS JOIN LATERAL (SELECT progress.known_time_zone(time_zone) AS known_zone OFFSET 0) zone_check`;
 const localToday = `(now() AT TIME ZONE known_zone)::date`;
 const idleDays = `(${localToday} - coalesce(last_spark_date, evolution_start_date))`;
-// Active clients by days without a spark, the longest first; paused and completed ones last.
-const attentionScore = `(CASE WHEN status = 'active' THEN ${idleDays} ELSE -1 END)`;
+
+/**
+ * The rest and pause days (docs/streaks.md) after `after` up to and including `through` of the client row `row`
+ * (a table alias: the pause days' subquery must name it): the rest weekdays by arithmetic, the pause days by the
+ * primary key, a pause day on a rest day once. The attention sort of 2 000 clients (psql, 30 % with a pause day):
+ * ~7 ms, against ~2 ms without rest days; a SQL function holding the subquery is never inlined and took ~22 ms.
+ */
+function restDaysBetween(row: string, after: string, through: string): string {
+  const restWeekdayOn = (day: string) => `(CASE WHEN ${row}.rest_weekday_from IS NULL OR ${day} >= ${row}.rest_weekday_from THEN ${row}.rest_weekday ELSE ${row}.earlier_rest_weekday END)`;
+  return `(progress.rest_weekdays_between(${row}.rest_weekday, ${row}.rest_weekday_from, ${row}.earlier_rest_weekday, ${after}, ${through})
+    + (SELECT count(*)::int FROM progress.pause_days p WHERE p.user_id = ${row}.user_id AND p.pause_date > ${after} AND p.pause_date <= ${through}
+       AND extract(dow FROM p.pause_date)::int IS DISTINCT FROM ${restWeekdayOn('p.pause_date')}))`;
+}
+const coveredIdleDays = (row: string) => restDaysBetween(row, `coalesce(${row}.last_spark_date, ${row}.evolution_start_date)`, localToday);
+
+// Active clients by days without a spark that were not rest or pause days, the longest first; paused and completed ones last.
+const attentionScore = `(CASE WHEN status = 'active' THEN ${idleDays} - ${coveredIdleDays('user_progress')} ELSE -1 END)`;
 const sortKeys: Record<ClientSort, { expression: string; type: string }> = {
   newest: { expression: 'evolution_start_date', type: 'date' },
   attention: { expression: attentionScore, type: 'integer' },
 };
 
-// Read from a row source joined `withKnownZone`.
-const columns = `user_id, email, full_name, transformation_goal, spark_count, streak_count, evolution_number,
+// Read from the row source `row` joined `withKnownZone`.
+const columnsOf = (row: string) => `user_id, email, full_name, transformation_goal, spark_count, streak_count, evolution_number,
   to_char(evolution_start_date, 'YYYY-MM-DD') AS evolution_start_date, to_char(evolution_end_date, 'YYYY-MM-DD') AS evolution_end_date,
   status, custom_evolution_days, to_char(last_spark_date, 'YYYY-MM-DD') AS last_spark_date, known_zone AS time_zone,
-  to_char(${localToday}, 'YYYY-MM-DD') AS today, ${idleDays} AS idle_days`;
+  rest_weekday, to_char(rest_weekday_from, 'YYYY-MM-DD') AS rest_weekday_from, earlier_rest_weekday, pause_days_allowance, to_char(${localToday}, 'YYYY-MM-DD') AS today, ${idleDays} AS idle_days,
+  ${coveredIdleDays(row)} AS covered_idle_days, ${restDaysBetween(row, `${localToday} - 1`, localToday)} > 0 AS resting_today`;
 
 /** The coach's reads and edits of client records; sparks and notes tables belong to their features. */
 export class CoachClientsRepository {
@@ -59,7 +78,7 @@ export class CoachClientsRepository {
     // The page is chosen on the sort key alone; the output columns (time zone arithmetic, to_char) are computed
     // for its rows only, not for every client (12 ms → 4 ms for 2 000 clients sorted by attention).
     return this.dataSource.query(
-      `SELECT ${columns}, page.sort_key::text AS sort_key FROM (
+      `SELECT ${columnsOf('page')}, page.sort_key::text AS sort_key FROM (
          SELECT *, ${expression} AS sort_key FROM progress.user_progress ${withKnownZone} ${condition}
          ORDER BY sort_key DESC, user_id DESC LIMIT $1
        ) page
@@ -74,7 +93,7 @@ export class CoachClientsRepository {
   }
 
   async find(userId: string): Promise<ClientRow | undefined> {
-    const rows: ClientRow[] = await this.dataSource.query(`SELECT ${columns}, '' AS sort_key FROM progress.user_progress ${withKnownZone} WHERE user_id = $1`, [userId]);
+    const rows: ClientRow[] = await this.dataSource.query(`SELECT ${columnsOf('user_progress')}, '' AS sort_key FROM progress.user_progress ${withKnownZone} WHERE user_id = $1`, [userId]);
     return rows[0];
   }
 
@@ -88,7 +107,7 @@ export class CoachClientsRepository {
          evolution_end_date = CASE WHEN $5 THEN evolution_start_date + coalesce($6::integer, 90) ELSE evolution_end_date END,
          updated_at = now()
        WHERE user_id = $1 RETURNING *)
-       SELECT ${columns}, '' AS sort_key FROM updated ${withKnownZone}`,
+       SELECT ${columnsOf('updated')}, '' AS sort_key FROM updated ${withKnownZone}`,
       [
         userId,
         changes.transformationGoal !== undefined,

@@ -1,4 +1,4 @@
-import type { ClientDetail, ClientPage, ClientSummary, PayloadOf, ResponseOf } from '@spark/contracts';
+import { type ClientDetail, type ClientPage, type ClientSummary, type PayloadOf, type ResponseOf, weekdayOf } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
 import { toProgress } from '../progress/progress-row';
 import { attentionOf } from './attention';
@@ -21,7 +21,8 @@ export function toClientSummary(row: ClientRow): ClientSummary {
     ...toProgress(row),
     email: row.email,
     daysSinceLastSpark: hasSparked ? row.idle_days : null,
-    attention: attentionOf({ status: row.status, evolutionNumber: row.evolution_number, idleDays: row.idle_days, hasSparked }),
+    restingToday: row.resting_today ? (row.rest_weekday === weekdayOf(row.today) ? 'rest' : 'pause') : null,
+    attention: attentionOf({ status: row.status, evolutionNumber: row.evolution_number, idleDays: row.idle_days - row.covered_idle_days, hasSparked }),
   };
 }
 

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import type { ModelConfig } from '@spark/config';
 import type { ServiceInfrastructure } from '@spark/runtime';
 import { CoachClientsRepository } from '../coach/coach-clients.repository';
+import { RestDaysRepository } from '../rest-days/rest-days.repository';
 import { CoachingHandler } from './coaching.handler';
 import { CoachingRepository } from './coaching.repository';
 import { CoachingService } from './coaching.service';
@@ -23,13 +24,19 @@ export function draftWriterFor(config: CoachingSettings, infrastructure: Service
 export class CoachingModule {
   static register(infrastructure: ServiceInfrastructure, config: CoachingSettings): DynamicModule {
     const { dataSource } = infrastructure;
+    const restDays = new RestDaysRepository(dataSource);
     return {
       module: CoachingModule,
       controllers: [CoachingHandler],
       providers: [
         {
           provide: CoachingService,
-          useValue: new CoachingService(new CoachClientsRepository(dataSource), new CoachingRepository(dataSource), draftWriterFor(config, infrastructure)),
+          useValue: new CoachingService(
+            new CoachClientsRepository(dataSource),
+            new CoachingRepository(dataSource),
+            draftWriterFor(config, infrastructure),
+            (userId, from, to) => restDays.pauseDays(userId, from, to),
+          ),
         },
       ],
     };

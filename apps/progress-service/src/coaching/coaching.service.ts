@@ -6,12 +6,8 @@ import { coachingFactsOf, longestRunOf, missedDaysOf, WEEK_DAYS, weekOf } from '
 import type { CoachingRepository, WeekSparkRow } from './coaching.repository';
 import type { CoachingDraftWriter } from './draft-writer';
 
-/**
- * The days the client paused on purpose. Pause days are not built yet: until they are, there are none,
- * and the drafts never mention one.
- */
+/** The pause days the client took from `from` to `to` (rest-days.repository.ts); a nudge names one taken during a silence. */
 export type PauseDaysSource = (userId: string, from: string, to: string) => Promise<string[]>;
-export const noPauseDays: PauseDaysSource = async () => [];
 
 /** The coach's drafted nudge and Friday check-in for one client: read-only, nothing is sent from here. */
 export class CoachingService {
@@ -19,7 +15,7 @@ export class CoachingService {
     private readonly clients: CoachClientsRepository,
     private readonly coaching: CoachingRepository,
     private readonly writer: CoachingDraftWriter,
-    private readonly pauseDays: PauseDaysSource = noPauseDays,
+    private readonly pauseDays: PauseDaysSource,
   ) {}
 
   async nudgeDraft({ userId }: PayloadOf<'progress.coach-nudge-draft'>): Promise<NudgeDraft> {

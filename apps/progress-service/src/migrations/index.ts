@@ -4,6 +4,7 @@ import { CreateSparksAndNotes1763800000021 } from './1763800000021-create-sparks
 import { CoachEvolutionPresets1763800000022 } from './1763800000022-coach-evolution-presets';
 import { KnownTimeZone1763800000023 } from './1763800000023-known-time-zone';
 import { SparkFileSizes1763800000024 } from './1763800000024-spark-file-sizes';
+import { RestAndPauseDays1763800000025 } from './1763800000025-rest-and-pause-days';
 
 export const progressMigrations = [
   CreateOutbox1763800000000,
@@ -12,5 +13,6 @@ export const progressMigrations = [
   CoachEvolutionPresets1763800000022,
   KnownTimeZone1763800000023,
   SparkFileSizes1763800000024,
+  RestAndPauseDays1763800000025,
   ConfirmOutboxJobs1764100000000,
 ];

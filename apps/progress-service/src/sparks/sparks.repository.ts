@@ -34,16 +34,20 @@ export class StorageFullError extends Error {
   }
 }
 
+/** The locked progress row and the pause days taken since the last spark, which the streak steps over. */
+export type ProgressSinceLastSpark = ProgressRow & { pause_days_since: string[] };
 /** What the service decides once it holds the locked progress row. */
-export type CounterUpdate = (progress: ProgressRow) => { streakCount: number; lastSparkDate: string | null };
+export type CounterUpdate = (progress: ProgressSinceLastSpark) => { streakCount: number; lastSparkDate: string | null };
 
 const sparkColumns = 'id, client_spark_id, user_id, spark_type, file_key, file_type, note, created_at';
 
 const lockStatement = {
   name: 'progress.lock-progress',
-  text: `SELECT ${progressColumns}, stored_bytes FROM progress.user_progress WHERE user_id = $1 FOR UPDATE`,
+  text: `SELECT ${progressColumns}, stored_bytes,
+      ARRAY(SELECT to_char(pause_date, 'YYYY-MM-DD') FROM progress.pause_days p WHERE p.user_id = $1 AND p.pause_date > user_progress.last_spark_date) AS pause_days_since
+    FROM progress.user_progress WHERE user_id = $1 FOR UPDATE`,
 };
-type LockedProgress = ProgressRow & { stored_bytes: string };
+type LockedProgress = ProgressSinceLastSpark & { stored_bytes: string };
 
 // The counters move only when the spark row is new (the UPDATE sees the INSERT's RETURNING).
 const recordStatement = {

@@ -6,12 +6,13 @@ import {
   type PayloadOf,
   type RecordSparkResponse,
   type Spark,
+  skippedBy,
   type SparkPage,
   streakAfterSpark,
 } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
 import type { TimeZoneResolver } from '../progress/database-time-zones';
-import { toProgress } from '../progress/progress-row';
+import { restCalendarOf, toProgress } from '../progress/progress-row';
 import { type SparksRepository, StorageFullError, toSpark } from './sparks.repository';
 
 const GIGABYTE = 1024 ** 3;
@@ -38,7 +39,11 @@ export class SparksService {
     const firstCycle = { start: today, end: addDays(today, cycleLengthDays(null)) };
     const result = await this.sparks
       .record({ ...request, timeZone }, firstCycle, this.storageQuotaBytes, (progress) =>
-        streakAfterSpark({ streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date }, today),
+        streakAfterSpark(
+          { streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date },
+          today,
+          skippedBy(restCalendarOf(progress, progress.pause_days_since)),
+        ),
       )
       .catch((error: unknown) => {
         if (!(error instanceof StorageFullError)) throw error;

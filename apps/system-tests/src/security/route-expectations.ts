@@ -56,6 +56,7 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'GET /api/coach/clients': { access: coaches },
   'GET /api/coach/clients/:userId': { access: coaches },
   'PATCH /api/coach/clients/:userId': { access: coaches },
+  'PUT /api/coach/clients/:userId/pause-allowance': { access: coaches },
   'GET /api/coach/clients/:userId/ditl': { access: coaches },
   'POST /api/coach/clients/:userId/ditl/generations': { access: coaches },
   'PUT /api/coach/clients/:userId/ditl/moments/:moment': { access: coaches },
@@ -70,6 +71,8 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'GET /api/ditl/generations/:generationId/presentation': { access: 'signed-in', cells: ownerOnly, why: 'a client reads only its own presentation' },
 
   'GET /api/progress/me': { access: 'signed-in' },
+  'PUT /api/progress/me/rest-day': { access: 'signed-in', why: "sets the caller's own rest day" },
+  'POST /api/progress/me/pause-days': { access: 'signed-in', why: "marks the caller's own pause day" },
   'GET /api/progress/clients/:userId': { access: coaches },
   'GET /api/progress/clients/:userId/sparks': { access: coaches },
   'POST /api/progress/clients/:userId/notes': { access: coaches },

@@ -1,4 +1,4 @@
-import { type HomeResponse, homeResponseSchema, type RecordSparkResponse, recordSparkResponseSchema } from '@spark/contracts';
+import { type HomeResponse, homeResponseSchema, type RecordSparkResponse, recordSparkResponseSchema, type RestDays, restDaysSchema } from '@spark/contracts';
 import { apiRequest } from '../../../api/client';
 
 export const homeQueryKey = ['progress', 'home'] as const;
@@ -26,3 +26,11 @@ export async function uploadSpark(upload: SparkUpload): Promise<RecordSparkRespo
 }
 
 export const deviceTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+export async function takePauseDay(date: string): Promise<RestDays> {
+  return restDaysSchema.parse(await apiRequest<unknown>('POST', '/progress/me/pause-days', { date }));
+}
+
+export async function setRestDay(restWeekday: number | null): Promise<RestDays> {
+  return restDaysSchema.parse(await apiRequest<unknown>('PUT', '/progress/me/rest-day', { restWeekday }));
+}

@@ -53,7 +53,7 @@ function SignedInHome({ userId, fullName, goal, online, onSignOut }: SignedInHom
   const home = useHome({ userId, fullName, goal });
   const pending = useOutbox(userId);
   // Unreachable with nothing saved yet: the home still opens, empty, and captures still queue.
-  const data = home.data ?? (home.isError ? { progress: null, pinnedNote: null } : undefined);
+  const data = home.data ?? (home.isError ? { progress: null, pinnedNote: null, restDays: null } : undefined);
   if (!data) return <SessionLoading />;
   return (
     <ClientHome
@@ -62,6 +62,7 @@ function SignedInHome({ userId, fullName, goal, online, onSignOut }: SignedInHom
       goal={goal ?? readStored(storageKeys.userGoal)}
       progress={data.progress}
       pinnedNote={data.pinnedNote}
+      restDays={data.restDays}
       pending={pending}
       offline={!online}
       onSignOut={onSignOut}

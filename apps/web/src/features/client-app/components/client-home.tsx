@@ -6,7 +6,10 @@ import {
   firstNameOf,
   greetingFor,
   localDate,
+  noRestDays,
   type Progress,
+  type RestDays,
+  skippedBy,
 } from '@spark/contracts';
 import { useRef, useState } from 'react';
 import { Button } from '../../../ui/button';
@@ -16,6 +19,7 @@ import { useCapture } from '../hooks/use-capture';
 import type { PendingSpark } from '../offline/pending-sparks-db';
 import { CaptureDialog } from './capture-dialog';
 import { DaysLeftRing } from './days-left-ring';
+import { RestDaysCard } from './rest-days-card';
 import { YourDitlCard } from './your-ditl-card';
 
 export interface ClientHomeProps {
@@ -24,6 +28,7 @@ export interface ClientHomeProps {
   goal: string | null;
   progress: Progress | null;
   pinnedNote: CoachNote | null;
+  restDays: RestDays | null;
   pending: PendingSpark[];
   offline: boolean;
   onSignOut: () => void;
@@ -32,13 +37,13 @@ export interface ClientHomeProps {
 // Before the first progress row exists, the home shows a fresh first evolution.
 const fresh = { evolutionNumber: 1, evolutionEndDate: '', customEvolutionDays: null };
 
-export function ClientHome({ userId, fullName, goal, progress, pinnedNote, pending, offline, onSignOut }: ClientHomeProps) {
+export function ClientHome({ userId, fullName, goal, progress, pinnedNote, restDays, pending, offline, onSignOut }: ClientHomeProps) {
   const now = new Date();
   const timeZone = deviceTimeZone();
   const evolution = progress
     ? evolutionView(progress, now, timeZone)
     : { ...evolutionView({ ...fresh, evolutionEndDate: localDate(now, timeZone) }, now, timeZone), daysLeft: DEFAULT_EVOLUTION_DAYS, percentComplete: 0 };
-  const streak = progress ? currentStreak(progress, localDate(now, timeZone)) : 0;
+  const streak = progress ? currentStreak(progress, localDate(now, timeZone), skippedBy(restDays ?? noRestDays)) : 0;
   const firstName = firstNameOf(progress?.fullName ?? fullName);
   const { capture, uploading } = useCapture(userId);
   const [dialog, setDialog] = useState<{ open: boolean; file: File | null }>({ open: false, file: null });
@@ -122,6 +127,8 @@ export function ClientHome({ userId, fullName, goal, progress, pinnedNote, pendi
             <p className="mt-1 text-slate-600">Capture one spark a day: a photo or a moment that shows the change you're making. Your coach will see your progress.</p>
           </Card>
         )}
+
+        {restDays && progress && <RestDaysCard restDays={restDays} evolutionEndDate={progress.evolutionEndDate} offline={offline} />}
 
         {!offline && <YourDitlCard />}
 

@@ -7,17 +7,23 @@ import type {
   ClientSummary,
   CoachNote,
   CoachOverview,
+  HomeResponse,
   Lead,
   LeadInviteResponse,
   LeadPage,
   LeadStatusFilter,
   NudgeDraft,
+  PauseAllowanceBody,
   PrivateNote,
+  RestDays,
   SparkPage,
   UpdateClientBody,
   WeeklyCheckIn,
 } from '@spark/contracts';
 import { apiRequest } from '../../../api/client';
+
+/** What the client list and Manage Client say for a client resting today. */
+export const restingTodayLabel: Record<NonNullable<ClientSummary['restingToday']>, string> = { rest: 'Rest day today', pause: 'Paused today' };
 
 /** Every query key of the dashboard in one place, so a mutation knows what to refresh. */
 export const coachKeys = {
@@ -49,6 +55,9 @@ export const coachApi = {
   nudgeDraft: (userId: string) => apiRequest<NudgeDraft>('GET', `/coach/clients/${userId}/nudge-draft`),
   weeklyCheckIn: (userId: string) => apiRequest<WeeklyCheckIn>('GET', `/coach/clients/${userId}/weekly-check-in`),
   // Sparks and notes of a client are the progress feature's routes.
+  /** The client's home numbers, pinned note, rest day and pause days. */
+  clientHome: (userId: string) => apiRequest<HomeResponse>('GET', `/progress/clients/${userId}`),
+  setPauseAllowance: (userId: string, body: PauseAllowanceBody) => apiRequest<RestDays>('PUT', `/coach/clients/${userId}/pause-allowance`, body),
   sparks: (userId: string) => apiRequest<SparkPage>('GET', `/progress/clients/${userId}/sparks?limit=20`),
   privateNotes: (userId: string) => apiRequest<{ items: PrivateNote[] }>('GET', `/progress/clients/${userId}/private-notes`),
   addPrivateNote: (userId: string, note: string) => apiRequest<PrivateNote>('POST', `/progress/clients/${userId}/private-notes`, { note }),

@@ -5,7 +5,7 @@ import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Select } from '../../../ui/select';
 import { Spinner } from '../../../ui/spinner';
-import { coachApi, coachKeys } from '../api/coach-api';
+import { coachApi, coachKeys, restingTodayLabel } from '../api/coach-api';
 import { AddClientLeadDialog } from './add-client-lead-dialog';
 import { FridayCheckInDialog, NudgeDraftDialog } from './coaching-drafts';
 import { ManageClientDialog } from './manage-client-dialog';
@@ -25,6 +25,7 @@ function ClientRow({ client, onOpen }: { client: ClientSummary; onOpen: (dialog:
           <p className="font-semibold text-ink-950">{client.fullName ?? 'Name not set'}</p>
           <StatusBadge status={client.status} />
           <span className="text-xs text-slate-500">Evolution {client.evolutionNumber}</span>
+          {client.restingToday && <span className="inline-flex rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-800" data-testid="resting-today">{restingTodayLabel[client.restingToday]}</span>}
         </div>
         <p className="truncate text-sm text-slate-600">{client.email}</p>
         <p className="text-sm text-slate-600">Sparks: <b>{client.sparkCount}</b> · Streak: <b>{client.streakCount}</b></p>

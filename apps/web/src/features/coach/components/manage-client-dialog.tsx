@@ -7,12 +7,13 @@ import { Dialog } from '../../../ui/dialog';
 import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
 import { toast } from '../../../ui/toaster';
-import { coachApi, coachKeys, formatDateTime } from '../api/coach-api';
+import { coachApi, coachKeys, formatDateTime, restingTodayLabel } from '../api/coach-api';
 import { ClientDitlTab } from './client-ditl-tab';
+import { ClientRestDaysTab } from './client-rest-days-tab';
 import { SparksChart } from './sparks-chart';
 
 const weekdayNames = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const tabClass = 'rounded-lg px-3 py-1.5 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-ink-950 data-[state=active]:shadow';
+const tabClass = 'whitespace-nowrap rounded-lg px-3 py-1.5 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-ink-950 data-[state=active]:shadow';
 
 function Overview({ client }: { client: ClientSummary }) {
   const detail = useQuery({ queryKey: coachKeys.client(client.userId), queryFn: () => coachApi.client(client.userId) });
@@ -31,7 +32,9 @@ function Overview({ client }: { client: ClientSummary }) {
       </div>
       {trends && (
         <>
-          {trends.attention.slipping ? (
+          {client.restingToday ? (
+            <p className="rounded-xl bg-sky-50 p-3 text-sm font-medium text-sky-800">{restingTodayLabel[client.restingToday]}: not counted as a missed day.</p>
+          ) : trends.attention.slipping ? (
             <p className="rounded-xl bg-rose-50 p-3 text-sm font-medium text-rose-800">Needs attention: {trends.attention.reason}</p>
           ) : (
             <p className="rounded-xl bg-emerald-50 p-3 text-sm text-emerald-800">
@@ -137,15 +140,17 @@ export function ManageClientDialog({ client, onClose, onUpdated }: { client: Cli
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={client.fullName ?? client.email}>
       <Tabs.Root defaultValue="overview" className="max-h-[70vh] overflow-y-auto">
-        <Tabs.List className="mb-4 flex gap-1 rounded-xl bg-slate-100 p-1">
+        <Tabs.List className="mb-4 flex flex-wrap gap-1 rounded-xl bg-slate-100 p-1">
           <Tabs.Trigger value="overview" className={tabClass}>Overview</Tabs.Trigger>
           <Tabs.Trigger value="edit" className={tabClass}>Edit Record</Tabs.Trigger>
           <Tabs.Trigger value="activity" className={tabClass}>Activity</Tabs.Trigger>
+          <Tabs.Trigger value="rest" className={tabClass}>Rest Days</Tabs.Trigger>
           <Tabs.Trigger value="ditl" className={tabClass}>Day in the Life</Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="overview"><Overview client={client} /></Tabs.Content>
         <Tabs.Content value="edit"><EditRecord client={client} onUpdated={onUpdated} /></Tabs.Content>
         <Tabs.Content value="activity"><Activity client={client} /></Tabs.Content>
+        <Tabs.Content value="rest"><ClientRestDaysTab client={client} onUpdated={onUpdated} /></Tabs.Content>
         <Tabs.Content value="ditl"><ClientDitlTab client={client} /></Tabs.Content>
       </Tabs.Root>
     </Dialog>
