@@ -41,7 +41,7 @@ describe("the coach's drafted nudge and Friday check-in", () => {
   beforeAll(async () => {
     model = await startFakeModel();
     model.mode = 'invalid';
-    stack = await startInProcessStack({ redisDb: 13, withNotifier: false, env: { JWT_SECRET: TEST_JWT_SECRET, OPENAI_BASE_URL: model.baseUrl, COACHING_MODEL_TIMEOUT_MS: '2000' } });
+    stack = await startInProcessStack({ withNotifier: false, env: { JWT_SECRET: TEST_JWT_SECRET, OPENAI_BASE_URL: model.baseUrl, COACHING_MODEL_TIMEOUT_MS: '2000' } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
     coach = await createSignedInUser(db, 'coach@spark.test', 'coach');
