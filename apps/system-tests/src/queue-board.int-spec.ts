@@ -74,7 +74,9 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("base-uri 'self'");
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(await page.text()).toContain('<title>Spark queues</title>');
+    const html = await page.text();
+    expect(html).toContain('<title>Spark queues</title>');
+    expect(html).not.toContain('fonts.googleapis.com');
     const queues = await board('/api/queues', cookie);
     expect(queues.status).toBe(200);
     const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name);

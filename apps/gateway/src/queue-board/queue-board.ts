@@ -14,6 +14,10 @@ import type { QueueBoardPasses } from './queue-board-passes';
 // site-wide policy forbids <base> (base-uri 'none'). Only these pages allow it, and only to our origin.
 const allowSameOriginBase = (policy: string) => policy.replace("base-uri 'none'", "base-uri 'self'");
 
+// The board's page links Google's font stylesheet; the policy would block it, and it would tell Google
+// who opens our admin pages. Without it the board uses the system fonts.
+const withoutThirdPartyFonts = (html: string) => html.replace(/<link [^>]*href="https:\/\/fonts\.googleapis\.com[^>]*>/g, '');
+
 /** Pages of the board a person opens (its own client routes), as opposed to its API and its assets. */
 const isPage = (request: FastifyRequest) => {
   const path = request.url.split('?')[0] ?? '';
@@ -72,7 +76,8 @@ export async function registerQueueBoard(
     board.addHook('onSend', (_request, reply, payload, done) => {
       const policy = reply.getHeader('content-security-policy');
       if (typeof policy === 'string') void reply.header('content-security-policy', allowSameOriginBase(policy));
-      done(null, payload);
+      const html = typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html');
+      done(null, html ? withoutThirdPartyFonts(payload) : payload);
     });
     await board.register(serverAdapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
   });
