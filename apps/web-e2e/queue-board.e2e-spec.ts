@@ -56,25 +56,36 @@ describe('the queue dashboard', () => {
     const jobId = await failedMailJob(recipient);
     const { page } = await signedIn('admin', laptopViewport);
     await page.goto('/coach');
+    await page.getByRole('button', { name: 'Queues' }).waitFor();
+    await saveScreenshot(page, 'queue-board-coach-dashboard-laptop');
     await page.getByRole('button', { name: 'Queues' }).click();
     await page.waitForURL(`${baseUrl()}/admin/queues`);
     await page.getByText(QUEUES.mail, { exact: true }).first().waitFor();
     await page.getByText(QUEUES.ditl, { exact: true }).first().waitFor();
     await saveScreenshot(page, 'queue-board-overview-laptop');
 
-    await page.goto(`/admin/queues/queue/${QUEUES.mail}?status=failed`);
-    const card = page.locator('li, article, [class*="card"]').filter({ hasText: `#${jobId}` }).first();
-    await card.waitFor();
+    await page.getByRole('link', { name: QUEUES.mail, exact: true }).first().click();
+    await page.getByRole('link', { name: /^FAILED/ }).click();
+    const card = page.locator('[class*="card"]').filter({ has: page.getByText(jobId, { exact: true }) });
+    await card.getByText('Invalid payload for mail/code-sign-in-locked', { exact: false }).waitFor();
     await saveScreenshot(page, 'queue-board-failed-laptop');
-    await card.getByRole('button', { name: /retry/i }).click();
+    const retry = card.locator('button:has(svg.lucide-refresh-cw)');
+    await retry.hover();
+    await page.getByText('Retry', { exact: true }).waitFor();
+    await retry.click();
+    await page.getByText('Are you sure that you want to retry this job?').waitFor();
+    await page.getByRole('button', { name: 'Confirm' }).click();
     await waitForEmail(sentTo(recipient));
     expect(await jobs.queue(QUEUES.mail).getJobState(jobId)).toBe('completed');
+    await card.waitFor({ state: 'detached' });
     await page.context().close();
   });
 
   it('fits a phone', async () => {
     const { page } = await signedIn('admin', phoneViewport);
     await page.goto('/coach');
+    await page.getByRole('button', { name: 'Queues' }).waitFor();
+    await saveScreenshot(page, 'queue-board-coach-dashboard-phone');
     await page.getByRole('button', { name: 'Queues' }).click();
     await page.waitForURL(`${baseUrl()}/admin/queues`);
     await page.getByText(QUEUES.mail, { exact: true }).first().waitFor();
