@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import { createBullBoard } from '@bull-board/api';
+import type { HTTPStatus } from '@bull-board/api/typings/app';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import { QUEUE_BOARD_PATH, QUEUES } from '@spark/contracts';
@@ -69,7 +70,8 @@ export async function registerQueueBoard(
   serverAdapter.setErrorHandler((error) => {
     const body = toErrorBody(error, currentCorrelationId() ?? newCorrelationId());
     if (body.statusCode >= 500) options.logger.error({ err: error }, 'queue board request failed');
-    return { status: body.statusCode as 500, body };
+    // The board's type lists only the statuses it answers itself; its Fastify adapter sends any (401, 429, 503 …).
+    return { status: body.statusCode as HTTPStatus, body };
   });
   await fastify.register(async (board) => {
     board.addHook('onRequest', admitAdmins(options.passes));
