@@ -19,7 +19,7 @@ async function eventually<T>(probe: () => Promise<T | undefined>, what: string, 
 }
 
 describe('the queue dashboard at /admin/queues (Bull Board), admins only', () => {
-  const { stack, send, post, createUser, signIn, mailsTo } = signInTestFile({ services: [authService], env: { JWT_SECRET, PUBLIC_URL } }, '198.18.7');
+  const { stack, db, send, post, createUser, signIn, mailsTo } = signInTestFile({ services: [authService], env: { JWT_SECRET, PUBLIC_URL } }, '198.18.7');
   const signedIn = async (email: string, role: UserRole) => {
     await createUser(email, role);
     return signIn(email);
@@ -35,6 +35,8 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     expect(cookie).toMatch(/; Path=\/admin\/queues; HttpOnly; SameSite=Strict$/);
     return { cookie: cookie?.split(';')[0] ?? '', url: ticket.url };
   };
+  const auditedOpenings = async (email: string) =>
+    (await db().query<{ outcome: string; target_type: string }>(`SELECT outcome, target_type FROM auth.audit_events WHERE action = 'queues.open' AND actor_email = $1`, [email])).rows;
   const board = (path: string, cookie: string, init: RequestInit = {}) =>
     fetch(`${stack().baseUrl}/admin/queues${path}`, { redirect: 'manual', ...init, headers: { cookie, ...init.headers } });
 
@@ -87,10 +89,25 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     expect(again.headers.get('location')).toBe('/signin');
     expect(again.headers.getSetCookie()).toEqual([]);
 
+    await eventually(async () => ((await auditedOpenings(admin.session.user.email)).length > 0 ? true : undefined), 'the opening was audited');
+    expect(await auditedOpenings(admin.session.user.email)).toEqual([{ outcome: 'succeeded', target_type: 'queue-board' }]);
+
     expect((await post('/api/auth/sign-out', {}, { cookie: admin.cookie })).status).toBe(204);
     const afterSignOut = await board('/api/queues', cookie);
     expect(afterSignOut.status).toBe(401);
     expect(errorBodySchema.parse(await afterSignOut.json())).toMatchObject({ message: 'You signed out of this session. Please sign in again.' });
+  });
+
+  it('shuts the board to an admin whose role was taken away, at once', async () => {
+    const admin = await signedIn('admin-stepping-down@example.com', 'admin');
+    const other = await signedIn('admin-remaining@example.com', 'admin');
+    const { cookie } = await boardCookieFor(admin.session);
+    expect((await board('/api/queues', cookie)).status).toBe(200);
+    const demoted = await send('PATCH', `/api/admin/users/${admin.session.user.id}/role`, { accessToken: other.session.access_token, body: { role: 'coach' } });
+    expect(demoted.status).toBe(200);
+    const refused = await board('/api/queues', cookie);
+    expect(refused.status).toBe(401);
+    expect(errorBodySchema.parse(await refused.json())).toMatchObject({ message: 'Your role changed. Please sign in again.' });
   });
 
   it('refuses a board write sent from another site', async () => {
