@@ -16,6 +16,8 @@ import { collectMetrics } from './health/metrics';
 import { loggableUrl } from './http/secret-bearing-pages';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerStateChangingRequestChecks } from './http/state-changing-requests';
+import { registerQueueBoard } from './queue-board/queue-board';
+import { QueueBoardPasses } from './queue-board/queue-board-passes';
 import { loadWebBuild, registerSpa } from './web/spa';
 
 /** JSON bodies are small forms; uploads get their own, larger limit on their own routes. */
@@ -75,6 +77,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   const metrics = collectMetrics(fastify);
   // Before Nest registers its routes (at listen), so the document's onRoute hook sees them all.
   const apiDocs = collectOpenApi(fastify, '0.1.0');
+  const closeQueueBoard = await registerQueueBoard(fastify, { passes: app.get(QueueBoardPasses), redis, busPrefix: config.BUS_PREFIX, logger });
   await registerSpa(fastify, web);
   await app.listen(config.PORT, config.HOST);
   const ready = async () => (await redis.ping().catch(() => undefined)) === 'PONG';
@@ -85,6 +88,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     async stop() {
       internal?.close();
       await app.close();
+      await closeQueueBoard();
       await client.close();
       redis.disconnect();
     },

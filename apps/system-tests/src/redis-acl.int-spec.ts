@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ditlStatusResponseSchema, generateDitlResponseSchema } from '@spark/contracts';
+import { ditlStatusResponseSchema, generateDitlResponseSchema, QUEUE_BOARD_PATH, queueBoardTicketSchema } from '@spark/contracts';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -121,11 +121,22 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
     await mailTo('acl-ditl@example.com', /Day in the Life/i);
   });
 
+  it('serves the admins\' queue dashboard, which reads the mail and ditl queues as the gateway user', async () => {
+    const admin = await createSignedInUser(db, 'acl-admin@example.com', 'admin');
+    const ticket = queueBoardTicketSchema.parse(await (await call('POST', '/api/admin/queue-board/tickets', undefined, admin.token)).json());
+    const opened = await fetch(`${stack.baseUrl}${ticket.url}`, { redirect: 'manual' });
+    const cookie = opened.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    const listed = await fetch(`${stack.baseUrl}${QUEUE_BOARD_PATH}/api/queues?activeQueue=mail&status=failed&page=1`, { headers: { cookie } });
+    expect(listed.status).toBe(200);
+    const { queues } = (await listed.json()) as { queues: { name: string }[] };
+    expect(queues.map((queue) => queue.name).sort()).toEqual(['ditl', 'mail']);
+  });
+
   it.each([
     ['notifier', (redis: Redis) => redis.xadd(`${prefix}:svc:auth`, '*', 'p', 'auth.invite', 'd', '{}')],
     ['leads', (redis: Redis) => redis.xadd(`${prefix}:svc:investor`, '*', 'p', 'investor.create', 'd', '{}')],
     ['gateway', (redis: Redis) => redis.xrange(`${prefix}:svc:auth`, '-', '+')],
-    ['gateway', (redis: Redis) => redis.lrange(`${prefix}:bull:mail:wait`, 0, -1)],
+    ['gateway', (redis: Redis) => redis.get(`${prefix}:auth:mail-cooldown:x`)],
     ['auth', (redis: Redis) => redis.lrange(`${prefix}:reply:0f0e0d0c-0b0a-4009-8807-060504030201`, 0, -1)],
     ['ditl', (redis: Redis) => redis.flushall()],
     ['content', (redis: Redis) => redis.keys('*')],

@@ -1,5 +1,5 @@
 // jest globalSetup for the browser tests: builds when needed, starts the product on e2e ports,
-// and tells the tests where it is through E2E_BASE_URL and E2E_MAILBOX_URL.
+// and tells the tests where it is through E2E_BASE_URL, E2E_MAILBOX_URL and E2E_BUS_PREFIX.
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,6 +23,8 @@ export default async function globalSetup(): Promise<void> {
     rememberStack(stack);
     process.env.E2E_BASE_URL = stack.urls.app;
     process.env.E2E_MAILBOX_URL = stack.urls.mailbox;
+    // The queue dashboard's test puts jobs on the stack's own queues.
+    process.env.E2E_BUS_PREFIX = stack.busPrefix;
     log(`ready at ${stack.urls.app} (logs in ${e2eLogDirectory})`);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

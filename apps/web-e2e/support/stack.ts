@@ -50,20 +50,22 @@ export async function missingBuildOutputs(): Promise<string[]> {
 }
 
 /** Starts the product for the browser tests: database spark_e2e (fresh), its own bus prefix. */
-export async function startE2eStack(log: (message: string) => void): Promise<RunningStack> {
+export async function startE2eStack(log: (message: string) => void): Promise<RunningStack & { busPrefix: string }> {
   const { startStack } = await loadStackModule();
-  return startStack({
+  const busPrefix = `e2e-${randomBytes(4).toString('hex')}`;
+  const stack = await startStack({
     root: repositoryRoot,
     // The tests play the ingress: each one's X-Forwarded-For is its own client address.
     env: { ...process.env, TRUST_PROXY: '127.0.0.1' },
     ports: E2E_PORTS,
     databaseName: 'spark_e2e',
     recreateDatabase: true,
-    busPrefix: `e2e-${randomBytes(4).toString('hex')}`,
+    busPrefix,
     isolated: true,
     output: { directory: e2eLogDirectory },
     log,
   });
+  return { ...stack, busPrefix };
 }
 
 // jest runs globalSetup and globalTeardown in one process, so the handle travels on globalThis.

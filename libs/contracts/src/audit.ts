@@ -25,11 +25,12 @@ export const auditActions = [
   'investor.campaign-send',
   'investor.deck-upload',
   'devlog.publish',
+  'queues.open',
 ] as const;
 export const auditActionSchema = z.enum(auditActions, { error: 'Unknown action' });
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
-export const auditTargetTypes = ['lead', 'client', 'user', 'investor', 'campaign', 'deck', 'post'] as const;
+export const auditTargetTypes = ['lead', 'client', 'user', 'investor', 'campaign', 'deck', 'post', 'queue-board'] as const;
 export type AuditTargetType = (typeof auditTargetTypes)[number];
 
 /** `refused`: the caller was answered 403 (their role may not do it, or not to this target). */

@@ -17,3 +17,4 @@ export * from './dev-log';
 export * from './prerender';
 export * from './actor';
 export * from './audit';
+export * from './queue-board';

@@ -60,7 +60,7 @@ export class AuditTrail {
       action: route.action,
       target: {
         type: route.type,
-        id: 'param' in route.id ? textAt(request.params, [route.id.param]) : textAt(answer, route.id.answer),
+        id: !route.id ? null : 'param' in route.id ? textAt(request.params, [route.id.param]) : textAt(answer, route.id.answer),
         label: route.label ? ('body' in route.label ? textAt(request.body, route.label.body) : textAt(answer, route.label.answer)) : null,
       },
       clientIp: request.ip,

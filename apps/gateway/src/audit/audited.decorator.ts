@@ -7,8 +7,11 @@ type Path = readonly string[];
 /** What an audited route acts on, and where its event finds the target's id and label. */
 export interface AuditedTarget {
   type: AuditTargetType;
-  /** A route parameter, or a path in the handler's answer (a refused call has none: its id is null). */
-  id: { param: string } | { answer: Path };
+  /**
+   * A route parameter, or a path in the handler's answer (a refused call has none: its id is null).
+   * Absent for a target there is only one of (the queue dashboard).
+   */
+  id?: { param: string } | { answer: Path };
   /** What a reader recognises the target by, read from the answer or the request body. */
   label?: { answer: Path } | { body: Path };
   /** Body fields kept as the event's details (short values only: never notes or messages). */

@@ -13,6 +13,8 @@ export interface AuthenticatedUser {
   id: string;
   email: string;
   role: UserRole;
+  /** The session (refresh family) the token belongs to; absent on tokens from before sessions had ids. */
+  sessionId?: string;
 }
 
 export type AuthenticatedRequest = FastifyRequest & { user: AuthenticatedUser };
@@ -46,7 +48,7 @@ export class AccessTokenGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const claims = await this.verify(request.headers.authorization);
     if (!readOnlyMethods.has(request.method)) await this.revocations.ensureCurrent(claims);
-    request.user = { id: claims.sub, email: claims.email, role: claims.role };
+    request.user = { id: claims.sub, email: claims.email, role: claims.role, sessionId: claims.sid };
     const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(REQUIRED_ROLES, targets);
     if (roles && !roles.includes(request.user.role)) throw new DomainError('FORBIDDEN', 'Your role may not do this.');
     return true;

@@ -101,6 +101,10 @@ export const routeExpectations: Record<string, RouteExpectation> = {
 
   'PATCH /api/admin/users/:userId/role': { access: admins, why: 'the only way a role changes; ends every session of the user' },
   'GET /api/admin/audit': { access: admins, why: 'who did what to whom: for admins only' },
+  'POST /api/admin/queue-board/tickets': {
+    access: admins,
+    why: 'opens the queue dashboard (/admin/queues, Bull Board on Fastify directly, outside this matrix: its own pass cookie, checked per request)',
+  },
 
   'GET /api/log/posts': { access: 'public' },
   'GET /api/log/posts/:slug': { access: 'public' },

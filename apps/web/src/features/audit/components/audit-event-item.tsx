@@ -20,6 +20,7 @@ export const actionLabels: Record<AuditAction, string> = {
   'investor.campaign-send': 'Sent an investor e-mail',
   'investor.deck-upload': 'Uploaded the deck',
   'devlog.publish': 'Published a log post',
+  'queues.open': 'Opened the queue dashboard',
 };
 
 const targetTypeLabels: Record<AuditEvent['target']['type'], string> = {
@@ -30,6 +31,7 @@ const targetTypeLabels: Record<AuditEvent['target']['type'], string> = {
   campaign: 'Campaign',
   deck: 'Deck',
   post: 'Post',
+  'queue-board': 'Queue dashboard',
 };
 
 // Details hold short facts the gateway copied from the request: a status, a pin, a role.

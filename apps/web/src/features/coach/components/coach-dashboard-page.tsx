@@ -10,6 +10,7 @@ import { coachApi, coachKeys } from '../api/coach-api';
 import { ClientsTab } from './clients-tab';
 import { CoachGuard } from './coach-guard';
 import { LeadsTab } from './leads-tab';
+import { QueuesButton } from './queues-button';
 
 // Admin-only tabs: a coach never downloads them.
 const InvestorsTab = lazy(() => import('../../investors/components/investors-tab'));
@@ -45,7 +46,10 @@ function Dashboard() {
             <p className="text-sm text-spark-200">Guide every transformation, one spark at a time.</p>
             <p className="mt-2 text-sm text-slate-300">Lead Management · <span data-testid="lead-total">{counts.leads.total}</span> total leads</p>
           </div>
-          <Button variant="inverse" className="shrink-0" onClick={() => void handleSignOut()}>Sign Out</Button>
+          <div className="flex shrink-0 flex-col gap-2 sm:flex-row">
+            {isAdmin && <QueuesButton />}
+            <Button variant="inverse" onClick={() => void handleSignOut()}>Sign Out</Button>
+          </div>
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-6">

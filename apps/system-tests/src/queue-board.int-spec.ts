@@ -1,0 +1,151 @@
+import { JwtService } from '@nestjs/jwt';
+import { ACCESS_TOKEN_ISSUER, errorBodySchema, QUEUES, queueBoardTicketSchema, type Session, type UserRole } from '@spark/contracts';
+import { bullPrefix, JobQueues } from '@spark/jobs';
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { authService } from '../../auth-service/src/service';
+import { signInTestFile } from './sign-in-client';
+
+const JWT_SECRET = 'system-test-jwt-secret-queue-board';
+const PUBLIC_URL = 'http://spark.test';
+
+async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  for (const giveUpAt = Date.now() + timeoutMs; ; ) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > giveUpAt) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the queue dashboard at /admin/queues (Bull Board), admins only', () => {
+  const { stack, db, send, post, createUser, signIn, mailsTo } = signInTestFile({ services: [authService], env: { JWT_SECRET, PUBLIC_URL } }, '198.18.7');
+  const signedIn = async (email: string, role: UserRole) => {
+    await createUser(email, role);
+    return signIn(email);
+  };
+  const ticketFor = (session: Session) => send('POST', '/api/admin/queue-board/tickets', { accessToken: session.access_token });
+  /** Opens the ticket's address as the browser does; answers the board's cookie. */
+  const boardCookieFor = async (session: Session) => {
+    const ticket = queueBoardTicketSchema.parse(await (await ticketFor(session)).json());
+    const opened = await fetch(`${stack().baseUrl}${ticket.url}`, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('location')).toBe('/admin/queues');
+    const cookie = opened.headers.getSetCookie().find((value) => value.startsWith('spark_queue_board='));
+    expect(cookie).toMatch(/; Path=\/admin\/queues; HttpOnly; SameSite=Strict$/);
+    return { cookie: cookie?.split(';')[0] ?? '', url: ticket.url };
+  };
+  const auditedOpenings = async (email: string) =>
+    (await db().query<{ outcome: string; target_type: string }>(`SELECT outcome, target_type FROM auth.audit_events WHERE action = 'queues.open' AND actor_email = $1`, [email])).rows;
+  const board = (path: string, cookie: string, init: RequestInit = {}) =>
+    fetch(`${stack().baseUrl}/admin/queues${path}`, { redirect: 'manual', ...init, headers: { cookie, ...init.headers } });
+
+  it('refuses the ticket to a coach, and the board to anyone without an admin pass', async () => {
+    const coach = await signedIn('coach-at-the-board@example.com', 'coach');
+    const refused = await ticketFor(coach.session);
+    expect(refused.status).toBe(403);
+    expect(errorBodySchema.parse(await refused.json())).toMatchObject({ code: 'FORBIDDEN' });
+    expect((await send('POST', '/api/admin/queue-board/tickets')).status).toBe(401);
+
+    const api = await board('/api/queues', '');
+    expect(api.status).toBe(401);
+    expect(errorBodySchema.parse(await api.json())).toMatchObject({ code: 'UNAUTHENTICATED' });
+    const page = await board('', '');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/signin');
+    expect((await board('/api/queues', 'spark_queue_board=a.forged.pass')).status).toBe(401);
+    const guessedTicket = await board('?ticket=' + 'x'.repeat(43), '');
+    expect(guessedTicket.status).toBe(303);
+    expect(guessedTicket.headers.get('location')).toBe('/signin');
+    expect(guessedTicket.headers.getSetCookie()).toEqual([]);
+
+    // Defence in depth: even a validly signed pass is refused unless it says admin.
+    const coachPass = await new JwtService({ secret: JWT_SECRET }).signAsync(
+      { sub: coach.session.user.id, email: coach.session.user.email, role: 'coach' },
+      { issuer: ACCESS_TOKEN_ISSUER, audience: 'spark-queue-board', expiresIn: 60, algorithm: 'HS256' },
+    );
+    const forbidden = await board('/api/queues', `spark_queue_board=${coachPass}`);
+    expect(forbidden.status).toBe(403);
+    expect(errorBodySchema.parse(await forbidden.json())).toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('lets an admin in with a single-use ticket, and out again when the session ends', async () => {
+    const admin = await signedIn('admin-at-the-board@example.com', 'admin');
+    const { cookie, url } = await boardCookieFor(admin.session);
+    const page = await board('', cookie);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("base-uri 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await page.text();
+    expect(html).toContain('<title>Spark queues</title>');
+    expect(html).not.toContain('fonts.googleapis.com');
+    const queues = await board('/api/queues', cookie);
+    expect(queues.status).toBe(200);
+    const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((queue) => queue.name);
+    expect(names.sort()).toEqual(Object.values(QUEUES).sort());
+
+    // The ticket is spent: opening its address again signs nobody in.
+    const again = await fetch(`${stack().baseUrl}${url}`, { redirect: 'manual' });
+    expect(again.headers.get('location')).toBe('/signin');
+    expect(again.headers.getSetCookie()).toEqual([]);
+
+    await eventually(async () => ((await auditedOpenings(admin.session.user.email)).length > 0 ? true : undefined), 'the opening was audited');
+    expect(await auditedOpenings(admin.session.user.email)).toEqual([{ outcome: 'succeeded', target_type: 'queue-board' }]);
+
+    expect((await post('/api/auth/sign-out', {}, { cookie: admin.cookie })).status).toBe(204);
+    const afterSignOut = await board('/api/queues', cookie);
+    expect(afterSignOut.status).toBe(401);
+    expect(errorBodySchema.parse(await afterSignOut.json())).toMatchObject({ message: 'You signed out of this session. Please sign in again.' });
+  });
+
+  it('shuts the board to an admin whose role was taken away, at once', async () => {
+    const admin = await signedIn('admin-stepping-down@example.com', 'admin');
+    const other = await signedIn('admin-remaining@example.com', 'admin');
+    const { cookie } = await boardCookieFor(admin.session);
+    expect((await board('/api/queues', cookie)).status).toBe(200);
+    const demoted = await send('PATCH', `/api/admin/users/${admin.session.user.id}/role`, { accessToken: other.session.access_token, body: { role: 'coach' } });
+    expect(demoted.status).toBe(200);
+    const refused = await board('/api/queues', cookie);
+    expect(refused.status).toBe(401);
+    expect(errorBodySchema.parse(await refused.json())).toMatchObject({ message: 'Your role changed. Please sign in again.' });
+  });
+
+  it('refuses a board write sent from another site', async () => {
+    const admin = await signedIn('admin-cross-site@example.com', 'admin');
+    const { cookie } = await boardCookieFor(admin.session);
+    const crossSite = await board(`/api/queues/${QUEUES.mail}/retry/failed`, cookie, { method: 'PUT', headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(crossSite.status).toBe(403);
+    expect(errorBodySchema.parse(await crossSite.json())).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('another site') });
+  });
+
+  it('lists a failed mail job and retries it, and the notifier then delivers the e-mail', async () => {
+    const admin = await signedIn('admin-retrying@example.com', 'admin');
+    const { cookie } = await boardCookieFor(admin.session);
+    const email = 'retried-mail@example.com';
+    const connection = new Redis(stack().env.REDIS_URL ?? '', { maxRetriesPerRequest: null });
+    const jobs = new JobQueues(connection, stack().env.BUS_PREFIX ?? '');
+    // The SMTP server was down for this job's whole retry budget: a worker that cannot deliver takes it instead of the notifier.
+    await stack().stopNotifier();
+    const outage = new Worker(QUEUES.mail, () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:25')), { connection, prefix: bullPrefix(stack().env.BUS_PREFIX ?? '') });
+    try {
+      const jobId = `queue-board-${Date.now()}`;
+      await jobs.queue(QUEUES.mail).add('code-sign-in-locked', { email }, { jobId, attempts: 1 });
+      await eventually(async () => ((await jobs.queue(QUEUES.mail).getJob(jobId))?.failedReason ? true : undefined), 'the job failed');
+      await outage.close();
+
+      const listed = await board(`/api/queues?activeQueue=${QUEUES.mail}&status=failed&page=1`, cookie);
+      const mail = ((await listed.json()) as { queues: { name: string; jobs: { id: string; failedReason: string }[] }[] }).queues.find((queue) => queue.name === QUEUES.mail);
+      expect(mail?.jobs).toEqual([expect.objectContaining({ id: jobId, failedReason: 'connect ECONNREFUSED 127.0.0.1:25' })]);
+
+      await stack().startNotifier();
+      const retried = await board(`/api/queues/${QUEUES.mail}/${jobId}/retry`, cookie, { method: 'PUT', headers: { 'sec-fetch-site': 'same-origin', origin: PUBLIC_URL } });
+      expect(retried.status).toBe(204);
+      await eventually(async () => (mailsTo(email).length > 0 ? true : undefined), 'the retried e-mail arrived');
+      expect(await jobs.queue(QUEUES.mail).getJobState(jobId)).toBe('completed');
+    } finally {
+      await outage.close();
+      await jobs.close();
+      connection.disconnect();
+    }
+  });
+});

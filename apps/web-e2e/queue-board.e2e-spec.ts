@@ -1,0 +1,107 @@
+import { QUEUES, sessionSchema } from '@spark/contracts';
+import { JobQueues } from '@spark/jobs';
+import { Redis } from 'ioredis';
+import type { Browser } from 'playwright-core';
+import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { sentTo, waitForEmail } from './support/mailbox';
+
+jest.setTimeout(90_000);
+
+let browser: Browser;
+let connection: Redis;
+let jobs: JobQueues;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  connection = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
+  jobs = new JobQueues(connection, process.env.E2E_BUS_PREFIX ?? '');
+});
+afterAll(async () => {
+  await browser?.close();
+  await jobs?.close();
+  connection?.disconnect();
+  await closeUsers();
+});
+
+async function signedIn(role: 'coach' | 'admin', viewport: { width: number; height: number }) {
+  const email = uniqueEmail(`queues-${role}`);
+  await createUser(email, role);
+  const { token } = await requestSignIn(email);
+  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const page = await context.newPage();
+  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
+  expect(redeemed.status()).toBe(200);
+  return { page, accessToken: sessionSchema.parse(await redeemed.json()).access_token };
+}
+
+/**
+ * A sign-in-locked notice the notifier could not send: an older release queued it without its
+ * address, so it failed. The address is then put right, as a fix would, and the job waits for a retry.
+ */
+async function failedMailJob(email: string): Promise<string> {
+  const mail = jobs.queue(QUEUES.mail);
+  const job = await mail.add('code-sign-in-locked', { email: 42 }, { jobId: `queue-board-e2e-${Date.now()}`, attempts: 1 });
+  for (let i = 0; (await job.getState()) !== 'failed'; i++) {
+    if (i > 300) throw new Error('the malformed job never failed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await job.updateData({ email });
+  return job.id ?? '';
+}
+
+describe('the queue dashboard', () => {
+  it('takes an admin from the coach dashboard to the queues, where a failed e-mail is retried and sent', async () => {
+    const recipient = uniqueEmail('queues-retried');
+    const jobId = await failedMailJob(recipient);
+    const { page } = await signedIn('admin', laptopViewport);
+    await page.goto('/coach');
+    await page.getByRole('button', { name: 'Queues' }).waitFor();
+    await saveScreenshot(page, 'queue-board-coach-dashboard-laptop');
+    await page.getByRole('button', { name: 'Queues' }).click();
+    await page.waitForURL(`${baseUrl()}/admin/queues`);
+    await page.getByText(QUEUES.mail, { exact: true }).first().waitFor();
+    await page.getByText(QUEUES.ditl, { exact: true }).first().waitFor();
+    await saveScreenshot(page, 'queue-board-overview-laptop');
+
+    await page.getByRole('link', { name: QUEUES.mail, exact: true }).first().click();
+    await page.getByRole('link', { name: /^FAILED/ }).click();
+    const card = page.locator('[class*="card"]').filter({ has: page.getByText(jobId, { exact: true }) });
+    await card.getByText('Invalid payload for mail/code-sign-in-locked', { exact: false }).waitFor();
+    await saveScreenshot(page, 'queue-board-failed-laptop');
+    const retry = card.locator('button:has(svg.lucide-refresh-cw)');
+    await retry.hover();
+    await page.getByText('Retry', { exact: true }).waitFor();
+    await retry.click();
+    await page.getByText('Are you sure that you want to retry this job?').waitFor();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await waitForEmail(sentTo(recipient));
+    expect(await jobs.queue(QUEUES.mail).getJobState(jobId)).toBe('completed');
+    await card.waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+
+  it('fits a phone', async () => {
+    const { page } = await signedIn('admin', phoneViewport);
+    await page.goto('/coach');
+    await page.getByRole('button', { name: 'Queues' }).waitFor();
+    await saveScreenshot(page, 'queue-board-coach-dashboard-phone');
+    await page.getByRole('button', { name: 'Queues' }).click();
+    await page.waitForURL(`${baseUrl()}/admin/queues`);
+    await page.getByText(QUEUES.mail, { exact: true }).first().waitFor();
+    await saveScreenshot(page, 'queue-board-overview-phone');
+    await page.context().close();
+  });
+
+  it('shows a coach no Queues button, and no board at /admin/queues', async () => {
+    const { page, accessToken } = await signedIn('coach', laptopViewport);
+    await page.goto('/coach');
+    await page.getByRole('tab', { name: /Leads/ }).waitFor();
+    expect(await page.getByRole('button', { name: 'Queues' }).count()).toBe(0);
+    expect((await page.request.post('/api/admin/queue-board/tickets', { headers: { authorization: `Bearer ${accessToken}` } })).status()).toBe(403);
+    await page.goto('/admin/queues');
+    await page.waitForURL(`${baseUrl()}/signin`);
+    expect((await page.request.get('/admin/queues/api/queues')).status()).toBe(401);
+    await page.context().close();
+  });
+});
