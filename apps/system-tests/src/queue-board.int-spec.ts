@@ -148,4 +148,45 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
       connection.disconnect();
     }
   });
+
+  it('lets an admin look and retry, but not change, add, move or delete jobs, and hides sign-in links and codes', async () => {
+    const admin = await signedIn('admin-looking@example.com', 'admin');
+    const { cookie } = await boardCookieFor(admin.session);
+    const connection = new Redis(stack().env.REDIS_URL ?? '', { maxRetriesPerRequest: null });
+    const jobs = new JobQueues(connection, stack().env.BUS_PREFIX ?? '');
+    await stack().stopNotifier();
+    try {
+      const jobId = `queue-board-secret-${Date.now()}`;
+      const link = 'http://spark.test/magic-link-auth#token=the-secret-sign-in-token';
+      await jobs.queue(QUEUES.mail).add('magic-link', { email: 'victim@example.com', link, code: '424242', expiresAt: new Date().toISOString(), purpose: 'sign-in' }, { jobId });
+      const shown = await (await board(`/api/queues/${QUEUES.mail}/${jobId}`, cookie)).text();
+      expect(shown).toContain('victim@example.com');
+      expect(shown).not.toContain('the-secret-sign-in-token');
+      expect(shown).not.toContain('424242');
+
+      const write = (path: string, method: string, body?: object) =>
+        board(path, cookie, {
+          method,
+          headers: { 'sec-fetch-site': 'same-origin', origin: PUBLIC_URL, ...(body ? { 'content-type': 'application/json' } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        });
+      const refused = [
+        await write(`/api/queues/${QUEUES.mail}/${jobId}/update-data`, 'PATCH', { jobData: { email: 'attacker@example.com', link, code: '424242' } }),
+        await write(`/api/queues/${QUEUES.mail}/add`, 'POST', { name: 'magic-link', data: { email: 'attacker@example.com' } }),
+        await write(`/api/queues/${QUEUES.mail}/${jobId}/promote`, 'PUT'),
+        await write(`/api/queues/${QUEUES.mail}/${jobId}/clean`, 'PUT'),
+        await write(`/api/queues/${QUEUES.mail}/clean/failed`, 'PUT'),
+        await write(`/api/queues/${QUEUES.mail}/pause`, 'PUT'),
+        await write(`/api/queues/${QUEUES.mail}/empty`, 'PUT'),
+      ];
+      expect(refused.map((response) => response.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
+      expect((await jobs.queue(QUEUES.mail).getJob(jobId))?.data).toMatchObject({ email: 'victim@example.com', link });
+      expect(await jobs.queue(QUEUES.mail).count()).toBe(1);
+    } finally {
+      await jobs.queue(QUEUES.mail).obliterate({ force: true });
+      await jobs.close();
+      connection.disconnect();
+      await stack().startNotifier();
+    }
+  });
 });

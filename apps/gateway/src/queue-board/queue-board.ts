@@ -5,6 +5,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import { QUEUE_BOARD_PATH, QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
+import { DomainError } from '@spark/messaging';
 import { currentCorrelationId, type Logger, newCorrelationId } from '@spark/logging';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -25,6 +26,23 @@ const isPage = (request: FastifyRequest) => {
   return request.method === 'GET' && !path.startsWith(`${QUEUE_BOARD_PATH}/api/`) && !path.startsWith(`${QUEUE_BOARD_PATH}/static/`);
 };
 
+/**
+ * The board's one write an admin may make: retrying a failed job, or all failed jobs of a queue. Editing a job's
+ * data would let an admin send someone's sign-in link to their own address; adding, promoting, cleaning,
+ * emptying or pausing change what the product does and are operator work on Redis, not a dashboard click.
+ */
+const retryRoute = new RegExp(`^${QUEUE_BOARD_PATH}/api/queues/[^/]+/(?:[^/]+/retry|retry/failed)$`);
+const isAllowedWrite = (request: FastifyRequest) => request.method === 'PUT' && retryRoute.test(request.url.split('?')[0] ?? '');
+const readOnly = () =>
+  new DomainError('FORBIDDEN', 'The queue dashboard shows jobs and retries failed ones; it does not change, add, move or delete them.');
+
+/** Job fields that carry a secret (a magic-link job's sign-in link and code): shown as hidden on the board. */
+const SECRET_JOB_FIELDS = new Set(['link', 'code']);
+const hideSecrets = (data: unknown): unknown =>
+  data && typeof data === 'object' && !Array.isArray(data)
+    ? Object.fromEntries(Object.entries(data).map(([key, value]) => [key, SECRET_JOB_FIELDS.has(key) ? '(hidden)' : value]))
+    : data;
+
 const ticketOf = (request: FastifyRequest) => {
   const { ticket } = (request.query ?? {}) as { ticket?: unknown };
   return request.method === 'GET' && typeof ticket === 'string' ? ticket : undefined;
@@ -41,6 +59,7 @@ const admitAdmins = (passes: QueueBoardPasses) => async (request: FastifyRequest
   if (ticket !== undefined && (await passes.redeem(ticket, reply))) return reply.redirect(QUEUE_BOARD_PATH, 303);
   try {
     await passes.admit(request);
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !isAllowedWrite(request)) throw readOnly();
   } catch (error) {
     const body = toErrorBody(error, request.id);
     if (body.statusCode === 401 && isPage(request)) return reply.redirect('/signin', 303);
@@ -60,7 +79,11 @@ export async function registerQueueBoard(
   const jobQueues = new JobQueues(options.redis, options.busPrefix);
   const serverAdapter = new FastifyAdapter().setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
-    queues: Object.values(QUEUES).map((name) => new BullMQAdapter(jobQueues.queue(name))),
+    queues: Object.values(QUEUES).map((name) => {
+      const adapter = new BullMQAdapter(jobQueues.queue(name));
+      adapter.setFormatter('data', hideSecrets);
+      return adapter;
+    }),
     serverAdapter,
     // Named here: the board finds its UI with an eval'd require.resolve otherwise.
     options: { uiBasePath: dirname(require.resolve('@bull-board/ui/package.json')), uiConfig: { boardTitle: 'Spark queues' } },
