@@ -8,8 +8,9 @@ import { join, resolve } from 'node:path';
 import { createTestDatabase, type TestDatabase, testRedisUrl } from '@spark/testing';
 
 const root = resolve(__dirname, '..', '..', '..');
-// Beside `npm start` (8080), the browser tests (18080) and the benchmarks' stacks (28080, 38080).
-const PORTS = { PORT: 48080, MAILBOX_SMTP_PORT: 4026, MAILBOX_WEB_PORT: 4081, S3_PORT: 44569 };
+// Beside `npm start` (8080), the browser tests (18080) and the benchmarks' stacks (28080, 38080), and below
+// Linux's ephemeral range (32768–60999), so no other test's outgoing connection holds one of them.
+const PORTS = { PORT: 21080, MAILBOX_SMTP_PORT: 2126, MAILBOX_WEB_PORT: 2181, S3_PORT: 21569 };
 const INTERNAL_PORTS = Array.from({ length: 8 }, (_, index) => PORTS.PORT + 1 + index);
 const ALL_PORTS = [...Object.values(PORTS), ...INTERNAL_PORTS];
 const BUILT = ['dist/apps/gateway/src/main.js', 'dist/web/index.html', 'dist/scripts/create-user.js'];
