@@ -1,5 +1,5 @@
 // JavaScript a phone downloads to open each public page on a first visit, gzipped, measured in Chromium
-// (target: ≤ 120 KiB per page). Against a running product, or, without a URL, the production build started
+// (the target is in docs/benchmarks.md). Against a running product, or, without a URL, the production build started
 // from dist/ on the Lighthouse benchmark's ports:
 //   npm run build && node -r @swc-node/register bench/public-page-weight.ts [base URL] [--scripts]
 // --scripts lists each page's scripts by size, to see what a page pulls in.

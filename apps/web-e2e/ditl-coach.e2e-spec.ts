@@ -8,7 +8,7 @@ jest.setTimeout(120_000);
 const laptop = { width: 1280, height: 800 };
 const coachNarrative = 'At 3:00 AM you walk one lap of the ward first, then eat the snack you packed, sitting down.';
 const coachHabit = 'One lap of the ward before any snack.';
-// The night-shift nurse of issue 14: the offline planner puts her challenge at 3:00 AM on shift.
+// A night-shift nurse (as in ditl-recorded-model.ts, which browser tests cannot import): the offline planner puts her challenge at 3:00 AM on shift.
 const answers = {
   firstName: 'Dana',
   transformationGoal: 'Stop relying on sugar to get through my shifts',

@@ -33,7 +33,7 @@ export const validPlan: DitlPlan = {
   closing: 'Maya <b>, one day at a time.',
 };
 
-/** The night-shift nurse of the issue: asleep 9 AM to 3 PM, on shift 7 PM to 7 AM, snacks at 3 AM. */
+/** A night-shift nurse: asleep 9 AM to 3 PM, on shift 7 PM to 7 AM, snacks at 3 AM. */
 export const nurseAnswers: OnboardingAnswersInput = {
   firstName: 'Dana',
   transformationGoal: 'Stop relying on sugar to get through my shifts',

@@ -32,10 +32,16 @@ export class JobQueues {
 
   /** Adds jobs; a job id that is already queued is left alone by BullMQ, which makes re-adding safe. */
   async add(jobs: ReadonlyArray<{ job: JobRequest; jobId: string }>): Promise<void> {
+    await this.addChecked(jobs.map(({ job, jobId }) => ({ job: { ...job, data: checkedPayload(job) } as JobRequest, jobId })));
+  }
+
+  /** `add` for jobs whose payloads were already checked (the outbox relay checks each row once). */
+  async addChecked(jobs: ReadonlyArray<{ job: JobRequest; jobId: string }>): Promise<void> {
+    if (jobs.length === 0) return;
     const byQueue = new Map<QueueName, { name: string; data: unknown; opts: JobsOptions }[]>();
     for (const { job, jobId } of jobs) {
       const bulk = byQueue.get(job.queue) ?? [];
-      bulk.push({ name: job.name, data: checkedPayload(job), opts: { ...jobOptionsOf(job.queue), jobId } });
+      bulk.push({ name: job.name, data: job.data, opts: { ...jobOptionsOf(job.queue), jobId } });
       byQueue.set(job.queue, bulk);
     }
     await Promise.all([...byQueue].map(([queue, bulk]) => this.queue(queue).addBulk(bulk)));

@@ -22,17 +22,17 @@ interface OutboxRow {
 }
 
 const DAY_MS = 24 * 3600 * 1000;
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
-/** Why no worker could run `job`, or undefined when its payload fits. */
-function refusalOf(job: JobRequest): string | undefined {
+/** A row as a job with its payload checked once, or why no worker could run it. */
+function checkedRow(row: OutboxRow): { job: JobRequest } | { refusal: string } {
+  const job = { queue: row.queue, name: row.job_name, data: row.payload } as JobRequest;
   try {
-    checkedPayload(job);
-    return undefined;
+    return { job: { ...job, data: checkedPayload(job) } as JobRequest };
   } catch (error) {
-    return (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+    return { refusal: (error instanceof Error ? error.message : String(error)).slice(0, 2000) };
   }
 }
-const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
  * Moves outbox rows to BullMQ (job id = outbox id). When Redis has lost its data (a marker key is
@@ -119,17 +119,18 @@ export class OutboxRelay {
         [this.batchSize],
       );
       if (rows.length === 0) return 0;
-      const requests = rows.map((row) => ({ row, job: { queue: row.queue, name: row.job_name, data: row.payload } as JobRequest }));
-      const refusals = requests.map(({ job }) => refusalOf(job));
-      const runnable = requests.filter((_, index) => refusals[index] === undefined);
-      await this.queues.add(runnable.map(({ row, job }) => ({ job, jobId: row.id })));
-      await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [runnable.map(({ row }) => row.id)]);
-      for (const [index, reason] of refusals.entries()) {
-        const row = rows[index];
-        if (reason === undefined || !row) continue;
-        await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now(), confirmed_at = now(), rejected_reason = $2 WHERE id = $1`, [row.id, reason]);
-        this.logger.error({ outboxId: row.id, job: `${row.queue}/${row.job_name}`, reason }, 'outbox row set aside: its payload does not fit its job');
+      const runnable: { job: JobRequest; jobId: string }[] = [];
+      for (const row of rows) {
+        const checked = checkedRow(row);
+        if ('job' in checked) {
+          runnable.push({ job: checked.job, jobId: row.id });
+          continue;
+        }
+        await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now(), confirmed_at = now(), rejected_reason = $2 WHERE id = $1`, [row.id, checked.refusal]);
+        this.logger.error({ outboxId: row.id, job: `${row.queue}/${row.job_name}`, reason: checked.refusal }, 'outbox row set aside: its payload does not fit its job');
       }
+      await this.queues.addChecked(runnable);
+      await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [runnable.map(({ jobId }) => jobId)]);
       return rows.length;
     });
   }

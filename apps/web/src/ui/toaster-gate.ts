@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-// Sonner is ~10 KiB gzipped and most screens never toast, so the Toaster mounts only
+// Sonner is a sizeable share of a page's script and most screens never toast, so the Toaster mounts only
 // once something has toasted (`toaster.ts`). Sonner replays toasts raised
 // before its Toaster subscribed, so nothing is lost.
 let toasterNeeded = false;

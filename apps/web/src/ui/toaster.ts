@@ -5,7 +5,7 @@ type Kind = 'message' | 'success' | 'info' | 'error';
 
 let sonner: Promise<typeof import('sonner')> | undefined;
 
-// Sonner (~10 KiB gzipped) loads with the first toast, not with every screen that might toast: the root layout
+// Sonner loads with the first toast, not with every screen that might toast: the root layout
 // mounts its Toaster then, and sonner shows toasts raised before the Toaster subscribed.
 function loadSonner(): Promise<typeof import('sonner')> {
   requestToaster();
