@@ -38,8 +38,8 @@ const idleDays = `(${localToday} - coalesce(last_spark_date, evolution_start_dat
 /**
  * The rest and pause days (docs/streaks.md) after `after` up to and including `through` of the client row `row`
  * (a table alias: the pause days' subquery must name it): the rest weekdays by arithmetic, the pause days by the
- * primary key, a pause day on a rest day once. The attention sort of 2 000 clients (psql, 30 % with a pause day):
- * ~7 ms, against ~2 ms without rest days; a SQL function holding the subquery is never inlined and took ~22 ms.
+ * primary key, a pause day on a rest day once. Inline SQL rather than a SQL function: PostgreSQL never inlines a
+ * function holding a subquery, which made the attention sort several times slower (figures in docs/streaks.md).
  */
 function restDaysBetween(row: string, after: string, through: string): string {
   const restWeekdayOn = (day: string) => `(CASE WHEN ${row}.rest_weekday_from IS NULL OR ${day} >= ${row}.rest_weekday_from THEN ${row}.rest_weekday ELSE ${row}.earlier_rest_weekday END)`;
