@@ -163,6 +163,39 @@ export const patterns = {
 } as const;
 
 /**
+ * Requests a replica may simply run again when it takes over another's unanswered entry: reads, and writes keyed
+ * by an id the caller chose. Every other request is a command that runs once per request id (its effect and its
+ * answer are stored together, and a redelivery gets the stored answer). The reason stays beside each name.
+ */
+export const replaySafePatterns: Readonly<Partial<Record<PatternName, string>>> = {
+  'auth.link-info': 'reads',
+  'auth.get-user': 'reads',
+  'auth.list-users': 'reads',
+  'auth.list-audit-events': 'reads',
+  'ditl.check-status': 'reads',
+  'ditl.get-presentation': 'reads',
+  'ditl.current': 'reads',
+  'ditl.coach-view': 'reads',
+  'progress.get-home': 'reads',
+  'progress.list-sparks': 'reads',
+  'progress.get-spark': 'reads',
+  'progress.list-private-notes': 'reads',
+  'progress.coach-list-clients': 'reads',
+  'progress.coach-count-clients': 'reads',
+  'progress.coach-client': 'reads',
+  'progress.coach-nudge-draft': 'drafts text and stores nothing',
+  'progress.coach-weekly-check-in': 'drafts text and stores nothing',
+  'progress.record-spark': "keyed by the client's own spark id: a repeat answers with the spark already recorded",
+  'leads.list': 'reads',
+  'leads.counters': 'reads',
+  'investor.list': 'reads',
+  'investor.get-campaign': 'reads',
+  'content.list-posts': 'reads',
+  'content.get-post': 'reads',
+  'content.check-image': 'reads',
+};
+
+/**
  * Every event pattern (an entry without a reply, sent with `ServiceBus.emit`) → its payload schema. A
  * service runs an entry without a request id only when its pattern is here and its payload matches; no
  * service emits events yet, so today every such entry is refused.

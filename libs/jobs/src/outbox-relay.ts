@@ -1,5 +1,6 @@
 import type { QueueName } from '@spark/contracts';
 import type { Logger } from '@spark/logging';
+import { afterCommit } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
 import type { JobQueues, JobRequest } from './job-queues';
 import { checkedPayload } from './outbox-rows';
@@ -71,8 +72,15 @@ export class OutboxRelay {
     this.kick();
   }
 
-  /** Asks for a pass soon; kicks that arrive during a pass coalesce into one more pass. */
+  /**
+   * Asks for a pass soon; kicks that arrive during a pass coalesce into one more pass. Inside a unit of work the
+   * pass waits for its commit: before that the rows it should send are not visible.
+   */
   kick(): void {
+    afterCommit(() => this.passSoon());
+  }
+
+  private passSoon(): void {
     if (this.running) {
       this.again = true;
       return;
@@ -81,7 +89,7 @@ export class OutboxRelay {
       this.running = undefined;
       if (this.again) {
         this.again = false;
-        this.kick();
+        this.passSoon();
       }
     });
   }

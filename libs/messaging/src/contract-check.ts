@@ -1,4 +1,4 @@
-import { eventPatterns, patterns, toFieldErrors } from '@spark/contracts';
+import { eventPatterns, patterns, replaySafePatterns, toFieldErrors } from '@spark/contracts';
 import type { z } from 'zod';
 import { DomainError } from './domain-error';
 
@@ -6,13 +6,16 @@ import { DomainError } from './domain-error';
 export interface BusContract {
   requests: Readonly<Record<string, { request: z.ZodType; response: z.ZodType }>>;
   events: Readonly<Record<string, z.ZodType>>;
+  /** Request patterns that may run again on redelivery, with why; every other request runs once per request id. */
+  replaySafe?: Readonly<Record<string, string>>;
 }
 
 /** The product's contract, from libs/contracts. */
-export const sparkContract: BusContract = { requests: patterns, events: eventPatterns };
+export const sparkContract: BusContract = { requests: patterns, events: eventPatterns, replaySafe: replaySafePatterns };
 
 export const isRequestPattern = (contract: BusContract, pattern: string) => Object.hasOwn(contract.requests, pattern);
 export const isEventPattern = (contract: BusContract, pattern: string) => Object.hasOwn(contract.events, pattern);
+export const isReplaySafe = (contract: BusContract, pattern: string) => Object.hasOwn(contract.replaySafe ?? {}, pattern);
 
 function parseWith(schema: z.ZodType, json: string): unknown {
   let data: unknown;

@@ -5,6 +5,7 @@ import { serviceOf } from '@spark/contracts';
 import { currentCorrelationId, newCorrelationId, type Logger } from '@spark/logging';
 import Redis from 'ioredis';
 import { DomainError, ServiceUnavailableError } from './domain-error';
+import { outgoingRequestId } from './request-scope';
 import { DEFAULT_PREFIX, replyListKey, requestStreamKey } from './stream-keys';
 import { decodeReply, encodeEntry, fromWireError, type RequestEntry } from './wire-format';
 
@@ -133,7 +134,7 @@ export class RedisStreamsClient extends ClientProxy {
     resolve: (response: unknown) => void,
     reject: (error: DomainError) => void,
   ): string {
-    const id = randomUUID();
+    const id = outgoingRequestId();
     const service = serviceOf(pattern);
     const timer = setTimeout(() => {
       if (this.pending.delete(id)) reject(new ServiceUnavailableError(service, timeoutMs));

@@ -6,12 +6,13 @@ import { serviceOf } from '@spark/contracts';
 import { newCorrelationId, runWithCorrelationId, type Logger } from '@spark/logging';
 import Redis from 'ioredis';
 import { lastValueFrom } from 'rxjs';
-import { type BusContract, isEventPattern, isRequestPattern, parseEvent, parseRequest, parseResponse, sparkContract } from './contract-check';
+import { type BusContract, isEventPattern, isReplaySafe, isRequestPattern, parseEvent, parseRequest, parseResponse, sparkContract } from './contract-check';
 import { DomainError } from './domain-error';
 import { RedisStreamsContext } from './redis-streams.context';
+import { runInRequestScope } from './request-scope';
 import { deadConsumers, entriesOfReadGroup, parseAutoClaim, parseConsumers } from './redis-replies';
 import { DEFAULT_PREFIX, isReplyListKey, requestStreamKey } from './stream-keys';
-import { decodeEntry, encodeReply, toWireError, type Reply, type RequestEntry } from './wire-format';
+import { decodeEntry, encodeReply, toWireError, type Reply, type RequestEntry, type WireError } from './wire-format';
 
 export interface RedisStreamsServerOptions {
   redisUrl: string;
@@ -30,6 +31,26 @@ export interface RedisStreamsServerOptions {
   drainTimeoutMs?: number;
   /** Told what the replica does, for metrics; the transport itself keeps no counters. */
   observer?: BusServerObserver;
+  /** Where commands (requests not marked replay-safe in the contract) record their outcome with their effect. */
+  ledger?: CommandLedger;
+}
+
+/** What a request ended with, as the caller will be told. */
+export type RequestOutcome = Omit<Reply, 'id'>;
+
+/**
+ * Runs a command at most once per request id: its effect and its outcome are committed together, and a
+ * `redelivered` request that already ran gets the stored outcome. Throwing from `run` undoes its effect.
+ */
+export interface CommandLedger {
+  once(requestId: string, pattern: string, redelivered: boolean, run: () => Promise<RequestOutcome>): Promise<RequestOutcome>;
+}
+
+/** A failure that means "not done, try again": the command's effect is undone and nothing is recorded. */
+class NotDone extends Error {
+  constructor(readonly wireError: WireError) {
+    super(wireError.message);
+  }
 }
 
 /** What a replica reports: each answered request, each entry it skipped, each entry it took over from another. */
@@ -208,7 +229,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
           'COUNT', free, 'BLOCK', READ_BLOCK_MS,
           'STREAMS', this.streamKey, '>',
         );
-        for (const [entryId, fields] of entriesOfReadGroup(reply)) this.dispatch(entryId, fields);
+        for (const [entryId, fields] of entriesOfReadGroup(reply)) this.dispatch(entryId, fields, false);
       } catch (error) {
         if (this.stopped) return;
         this.log.warn({ err: error }, 'reading requests failed; retrying');
@@ -231,9 +252,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private dispatch(entryId: string, fields: string[]): void {
+  private dispatch(entryId: string, fields: string[], redelivered: boolean): void {
     if (this.inFlight.has(entryId)) return;
-    const work = this.handleEntry(entryId, fields)
+    const work = this.handleEntry(entryId, fields, redelivered)
       .catch((error: unknown) => this.log.error({ err: error, entryId }, 'could not answer or acknowledge a request'))
       .finally(() => {
         this.inFlight.delete(entryId);
@@ -242,7 +263,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.inFlight.set(entryId, work);
   }
 
-  private async handleEntry(entryId: string, fields: string[]): Promise<void> {
+  private async handleEntry(entryId: string, fields: string[], redelivered: boolean): Promise<void> {
     const entry = decodeEntry(fields);
     const refusal = entry ? this.refusalOf(entry) : 'not an entry of this transport';
     if (!entry || refusal) {
@@ -262,7 +283,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         return this.acknowledge(entryId);
       }
       const started = performance.now();
-      const reply = await this.answer(entry.id, entry, entryId);
+      const reply = await this.answer(entry.id, entry, entryId, redelivered);
       this.options.observer?.answered(entry.pattern, (performance.now() - started) / 1000, reply.error ? 'error' : 'ok');
       await this.replyAndAcknowledge(entryId, entry.replyTo, reply);
     });
@@ -280,18 +301,39 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     return undefined;
   }
 
-  private async answer(requestId: string, entry: RequestEntry, entryId: string): Promise<Reply> {
+  private async answer(requestId: string, entry: RequestEntry, entryId: string, redelivered: boolean): Promise<Reply> {
     try {
       const handler = this.getHandlerByPattern(entry.pattern);
       if (!handler || handler.isEventHandler) throw new DomainError('NOT_FOUND', `Unknown message pattern ${entry.pattern}`);
       const data = parseRequest(this.contract, entry.pattern, entry.data);
-      const result = await this.lastValueOf(handler, data, entry.pattern, entryId);
-      return { id: requestId, response: parseResponse(this.contract, entry.pattern, result) };
+      const run = () => this.outcomeOf(handler, data, requestId, entry.pattern, entryId);
+      const { ledger } = this.options;
+      const outcome = ledger && !isReplaySafe(this.contract, entry.pattern)
+        ? await ledger.once(requestId, entry.pattern, redelivered, run)
+        : await run();
+      return { id: requestId, ...outcome };
     } catch (error) {
+      if (error instanceof NotDone) return { id: requestId, error: error.wireError };
       const wireError = toWireError(error);
       if (wireError) return { id: requestId, error: wireError };
       this.log.error({ err: error, pattern: entry.pattern }, 'message handler failed');
       return { id: requestId, error: { code: 'INTERNAL', message: 'Internal error' } };
+    }
+  }
+
+  /**
+   * The handler's answer, or the expected failure it threw. "Unavailable" is not an outcome but a throw, so a
+   * command's partial effect is undone and a later try runs it afresh.
+   */
+  private async outcomeOf(handler: MessageHandler, data: unknown, requestId: string, pattern: string, entryId: string): Promise<RequestOutcome> {
+    try {
+      const result = await runInRequestScope(requestId, () => this.lastValueOf(handler, data, pattern, entryId));
+      return { response: parseResponse(this.contract, pattern, result) };
+    } catch (error) {
+      const wireError = toWireError(error);
+      if (!wireError) throw error;
+      if (wireError.code === 'SERVICE_UNAVAILABLE') throw new NotDone(wireError);
+      return { error: wireError };
     }
   }
 
@@ -355,7 +397,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       this.log.info({ count: orphans.length }, 'reclaimed requests of a silent replica');
       this.options.observer?.reclaimed(orphans.length);
     }
-    for (const [entryId, fields] of orphans) this.dispatch(entryId, fields);
+    for (const [entryId, fields] of orphans) this.dispatch(entryId, fields, true);
   }
 
   /** Resets the idle time of entries still being handled, so a slow but live handler is not stolen. */

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
+import type { DataSource, MixedList, EntitySchema } from 'typeorm';
+import { ServiceDataSource } from './unit-of-work';
 
 export interface ServiceDataSourceOptions {
   url: string;
@@ -14,8 +15,8 @@ export interface ServiceDataSourceOptions {
   applicationName?: string;
 }
 
-export function createServiceDataSource(options: ServiceDataSourceOptions): DataSource {
-  return new DataSource({
+export function createServiceDataSource(options: ServiceDataSourceOptions): ServiceDataSource {
+  return new ServiceDataSource({
     type: 'postgres',
     url: options.url,
     schema: options.schema,
@@ -57,7 +58,7 @@ export async function ensureDatabase(url: string): Promise<void> {
  * Connects and runs the service's pending migrations. An advisory lock per schema makes
  * concurrent replicas wait for each other instead of applying the same migration twice.
  */
-export async function initializeWithMigrations(dataSource: DataSource, schema: string): Promise<DataSource> {
+export async function initializeWithMigrations<D extends DataSource>(dataSource: D, schema: string): Promise<D> {
   if (!dataSource.isInitialized) await dataSource.initialize();
   const runner = dataSource.createQueryRunner();
   await runner.connect();

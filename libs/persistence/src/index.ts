@@ -2,3 +2,5 @@ export * from './data-source';
 export * from './keyset';
 export * from './like';
 export * from './database-unavailable';
+export * from './unit-of-work';
+export * from './request-ledger';

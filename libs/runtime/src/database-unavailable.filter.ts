@@ -4,6 +4,11 @@ import { DomainError } from '@spark/messaging';
 import { isDatabaseUnavailable } from '@spark/persistence';
 import type { Observable } from 'rxjs';
 
+export const databaseUnavailableError = (service: string) =>
+  new DomainError('SERVICE_UNAVAILABLE', 'The service cannot reach its database right now. Please try again shortly.', {
+    service: `${service}-service`,
+  });
+
 /** A handler that failed because PostgreSQL is away answers SERVICE_UNAVAILABLE (503 at the gateway), not INTERNAL. */
 @Catch()
 export class DatabaseUnavailableFilter extends BaseRpcExceptionFilter {
@@ -13,9 +18,6 @@ export class DatabaseUnavailableFilter extends BaseRpcExceptionFilter {
 
   override catch(exception: unknown, host: ArgumentsHost): Observable<unknown> {
     if (!isDatabaseUnavailable(exception)) return super.catch(exception, host);
-    const unavailable = new DomainError('SERVICE_UNAVAILABLE', 'The service cannot reach its database right now. Please try again shortly.', {
-      service: `${this.service}-service`,
-    });
-    return super.catch(unavailable, host);
+    return super.catch(databaseUnavailableError(this.service), host);
   }
 }

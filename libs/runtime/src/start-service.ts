@@ -5,12 +5,12 @@ import type { ServiceName } from '@spark/contracts';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger, type Logger, PinoNestLogger } from '@spark/logging';
 import { RedisStreamsServer } from '@spark/messaging';
-import { createServiceDataSource, ensureDatabase, initializeWithMigrations, type ServiceDataSourceOptions } from '@spark/persistence';
+import { createServiceDataSource, ensureDatabase, initializeWithMigrations, type ServiceDataSource, type ServiceDataSourceOptions } from '@spark/persistence';
 import { Redis } from 'ioredis';
-import type { DataSource } from 'typeorm';
 import { startHealthServer } from './health-server';
 import type { Registry } from 'prom-client';
 import { DatabaseUnavailableFilter } from './database-unavailable.filter';
+import { startCommandLedger } from './command-ledger';
 import { busServerMetrics, createMetrics, outboxLagMetric } from './process-metrics';
 import { DRAIN_SECONDS } from './drain-budget';
 import { onShutdown } from './run-main';
@@ -19,7 +19,7 @@ import { onShutdown } from './run-main';
 export interface ServiceInfrastructure {
   config: ServiceConfig;
   logger: Logger;
-  dataSource: DataSource;
+  dataSource: ServiceDataSource;
   jobs: JobQueues;
   outbox: OutboxRelay;
 }
@@ -67,6 +67,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
   const metrics = createMetrics(app);
   outboxLagMetric(metrics.registry, dataSource, definition.name);
   definition.metrics?.(metrics.registry, jobs);
+  const ledger = startCommandLedger(dataSource, definition.name, logger);
   const microservice = await NestFactory.createMicroservice(definition.module({ config, logger, dataSource, jobs, outbox }), {
     strategy: new RedisStreamsServer({
       redisUrl: config.REDIS_URL,
@@ -76,6 +77,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
       // Handlers finish within the budget, leaving time to close connections after them.
       drainTimeoutMs: (drainSeconds - 5) * 1000,
       observer: busServerMetrics(metrics.registry),
+      ledger,
     }),
     logger: new PinoNestLogger(logger),
   });
@@ -91,6 +93,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     logger.info('stopping');
     health?.close();
     await microservice.close();
+    ledger.stop();
     await outbox.stop();
     await jobs.close();
     await dataSource.destroy();

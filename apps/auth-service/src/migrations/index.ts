@@ -1,3 +1,4 @@
+import { CreateHandledRequests1764200000000 } from '@spark/persistence';
 import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateAuth1763800000100 } from './1763800000100-create-auth';
 import { CreateAuditEvents1763800000190 } from './1763800000190-create-audit-events';
@@ -13,4 +14,5 @@ export const authMigrations = [
   AbsoluteSessionLifetime1764000000200,
   UserEmailPrefixIndex1764000000300,
   ConfirmOutboxJobs1764100000000,
+  CreateHandledRequests1764200000000,
 ];

@@ -1,4 +1,5 @@
+import { CreateHandledRequests1764200000000 } from '@spark/persistence';
 import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreatePosts1763800000070 } from './1763800000070-create-posts';
 
-export const contentMigrations = [CreateOutbox1763800000000, CreatePosts1763800000070, ConfirmOutboxJobs1764100000000];
+export const contentMigrations = [CreateOutbox1763800000000, CreatePosts1763800000070, ConfirmOutboxJobs1764100000000, CreateHandledRequests1764200000000];

@@ -1,3 +1,4 @@
+import { CreateHandledRequests1764200000000 } from '@spark/persistence';
 import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateGenerations1763800000050 } from './1763800000050-create-generations';
 import { GenerationsByUser1763800000051 } from './1763800000051-generations-by-user';
@@ -9,4 +10,5 @@ export const ditlMigrations = [
   GenerationsByUser1763800000051,
   PlansAndCoachEdits1763800000052,
   ConfirmOutboxJobs1764100000000,
+  CreateHandledRequests1764200000000,
 ];

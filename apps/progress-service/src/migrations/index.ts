@@ -1,3 +1,4 @@
+import { CreateHandledRequests1764200000000 } from '@spark/persistence';
 import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateUserProgress1763800000020 } from './1763800000020-create-user-progress';
 import { CreateSparksAndNotes1763800000021 } from './1763800000021-create-sparks-and-notes';
@@ -15,4 +16,5 @@ export const progressMigrations = [
   SparkFileSizes1763800000024,
   RestAndPauseDays1763800000025,
   ConfirmOutboxJobs1764100000000,
+  CreateHandledRequests1764200000000,
 ];

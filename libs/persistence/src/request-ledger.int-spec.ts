@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, eventually, type TestDatabase } from '@spark/testing';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createServiceDataSource, initializeWithMigrations } from './data-source';
+import { CreateHandledRequests1764200000000, RequestLedger } from './request-ledger';
+import { afterCommit, inUnitOfWork, type ServiceDataSource } from './unit-of-work';
+
+class CreateEffects1700000000000 implements MigrationInterface {
+  name = 'CreateEffects1700000000000';
+  async up(runner: QueryRunner): Promise<void> {
+    await runner.query(`CREATE TABLE ledgertest.effects (id serial PRIMARY KEY, request text NOT NULL)`);
+  }
+  async down(): Promise<void> {}
+}
+
+describe('the request ledger: a command runs once per request id', () => {
+  let database: TestDatabase;
+  let dataSource: ServiceDataSource;
+  let ledger: RequestLedger;
+  const effectsOf = async (request: string) =>
+    Number((await dataSource.query(`SELECT count(*)::int AS n FROM ledgertest.effects WHERE request = $1`, [request]))[0].n);
+  /** A command whose effect is one row, written through the service's ordinary data source. */
+  const command = (request: string, answer = { answer: request }) => async () => {
+    await dataSource.query(`INSERT INTO ledgertest.effects (request) VALUES ($1)`, [request]);
+    return answer;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await initializeWithMigrations(
+      createServiceDataSource({ url: database.url, schema: 'ledgertest', entities: [], migrations: [CreateEffects1700000000000, CreateHandledRequests1764200000000] }),
+      'ledgertest',
+    );
+    ledger = new RequestLedger(dataSource, 'ledgertest');
+  });
+  afterAll(async () => {
+    await dataSource.destroy();
+    await database.drop();
+  });
+
+  it('answers a redelivery with the first outcome and does not run it again', async () => {
+    const id = randomUUID();
+    expect(await ledger.once(id, 'test.command', false, command(id))).toEqual({ answer: id });
+    const rerun = jest.fn(command(id, { answer: 'second' }));
+    expect(await ledger.once(id, 'test.command', true, rerun)).toEqual({ answer: id });
+    expect(rerun).not.toHaveBeenCalled();
+    expect(await effectsOf(id)).toBe(1);
+  });
+
+  it('runs two concurrent deliveries of one request to one effect and one answer', async () => {
+    const id = randomUUID();
+    const outcomes = await Promise.all([
+      ledger.once(id, 'test.command', false, command(id, { answer: 'a' })),
+      ledger.once(id, 'test.command', false, command(id, { answer: 'b' })),
+    ]);
+    expect(outcomes[0]).toEqual(outcomes[1]);
+    expect(await effectsOf(id)).toBe(1);
+  });
+
+  it('undoes the effect of a command that throws and records nothing, so a retry runs it', async () => {
+    const id = randomUUID();
+    const failing = async () => {
+      await command(id)();
+      throw new Error('the handler broke after writing');
+    };
+    await expect(ledger.once(id, 'test.command', false, failing)).rejects.toThrow('the handler broke');
+    expect(await effectsOf(id)).toBe(0);
+    expect(await ledger.once(id, 'test.command', true, command(id))).toEqual({ answer: id });
+    expect(await effectsOf(id)).toBe(1);
+  });
+
+  it('stores outcomes sealed: neither the request id nor the answer is readable in the table', async () => {
+    const id = randomUUID();
+    await ledger.once(id, 'test.command', false, command(id, { answer: 'refresh-token-secret' }));
+    const rows: { row: string }[] = await dataSource.query(`SELECT t::text AS row FROM ledgertest.handled_requests t`);
+    for (const { row } of rows) {
+      expect(row).not.toContain(id);
+      expect(row).not.toContain(Buffer.from('refresh-token-secret').toString('hex'));
+      expect(row).not.toContain('refresh-token-secret');
+    }
+  });
+
+  it('joins nested transactions into the unit, and runs after-commit tasks only once it committed', async () => {
+    const id = randomUUID();
+    const seen: number[] = [];
+    await expect(
+      inUnitOfWork(dataSource, async () => {
+        await dataSource.transaction((manager) => manager.query(`INSERT INTO ledgertest.effects (request) VALUES ($1)`, [id]));
+        afterCommit(() => seen.push(1));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(seen).toEqual([]);
+    expect(await effectsOf(id)).toBe(0);
+
+    await inUnitOfWork(dataSource, async () => {
+      await dataSource.transaction((manager) => manager.query(`INSERT INTO ledgertest.effects (request) VALUES ($1)`, [id]));
+      afterCommit(() => effectsOf(id).then((count) => seen.push(count)));
+    });
+    await eventually(() => seen.length > 0, 5_000, 'the after-commit task');
+    expect(seen).toEqual([1]);
+  });
+});

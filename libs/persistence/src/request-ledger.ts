@@ -1,0 +1,116 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { inUnitOfWork, type ServiceDataSource } from './unit-of-work';
+
+/** Longer than any caller waits for an answer: a request redelivered later is skipped as expired anyway. */
+const RETENTION = '10 minutes';
+const SCHEMA_NAME = /^[a-z_]+$/;
+
+class AlreadyHandled extends Error {}
+
+/**
+ * Runs each command at most once per request id: the command's database effect and its outcome commit in one
+ * transaction, and a redelivery of the same request gets the stored outcome instead of running again.
+ *
+ * Outcomes can hold secrets (a session's tokens), so a row is keyed by a hash of the request id and its
+ * outcome is encrypted with a key derived from the request id: the rows are useless without the request,
+ * which only the bus carries.
+ */
+export class RequestLedger {
+  private readonly table: string;
+
+  constructor(
+    private readonly dataSource: ServiceDataSource,
+    schema: string,
+  ) {
+    if (!SCHEMA_NAME.test(schema)) throw new Error(`Not a schema name: ${schema}`);
+    this.table = `"${schema}".handled_requests`;
+  }
+
+  /**
+   * `redelivered`: the request may have run before (another replica took it over), so its stored outcome is
+   * looked for first. A first delivery skips that read; a concurrent duplicate is still caught when both try
+   * to record, and the loser's effect rolls back.
+   */
+  async once<T>(requestId: string, pattern: string, redelivered: boolean, run: () => Promise<T>): Promise<T> {
+    const secrets = secretsOf(requestId);
+    if (redelivered) {
+      const earlier = await this.find<T>(secrets);
+      if (earlier) return earlier.outcome;
+    }
+    try {
+      return await inUnitOfWork(this.dataSource, async () => {
+        const outcome = await run();
+        const recorded: unknown[] = await this.dataSource.query(
+          `INSERT INTO ${this.table} (request_key, pattern, outcome) VALUES ($1, $2, $3) ON CONFLICT (request_key) DO NOTHING RETURNING 1`,
+          [secrets.key, pattern, seal(secrets.cipherKey, outcome)],
+        );
+        if (recorded.length === 0) throw new AlreadyHandled();
+        return outcome;
+      });
+    } catch (error) {
+      if (!(error instanceof AlreadyHandled)) throw error;
+      const earlier = await this.find<T>(secrets);
+      if (!earlier) throw new Error(`The outcome of request ${pattern} vanished while it was being recorded`);
+      return earlier.outcome;
+    }
+  }
+
+  /** Forgets outcomes no redelivery can ask for any more. */
+  async prune(): Promise<void> {
+    await this.dataSource.query(`DELETE FROM ${this.table} WHERE handled_at < now() - interval '${RETENTION}'`);
+  }
+
+  private async find<T>(secrets: RequestSecrets): Promise<{ outcome: T } | undefined> {
+    const rows: { outcome: Buffer }[] = await this.dataSource.query(`SELECT outcome FROM ${this.table} WHERE request_key = $1`, [secrets.key]);
+    return rows[0] ? { outcome: unseal(secrets.cipherKey, rows[0].outcome) as T } : undefined;
+  }
+}
+
+interface RequestSecrets {
+  key: Buffer;
+  cipherKey: Buffer;
+}
+
+const secretsOf = (requestId: string): RequestSecrets => ({
+  key: createHash('sha256').update(`spark.request-ledger.key:${requestId}`).digest(),
+  cipherKey: createHash('sha256').update(`spark.request-ledger.cipher:${requestId}`).digest(),
+});
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+function seal(cipherKey: Buffer, outcome: unknown): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', cipherKey, iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify(outcome ?? null), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]);
+}
+
+function unseal(cipherKey: Buffer, sealed: Buffer): unknown {
+  const decipher = createDecipheriv('aes-256-gcm', cipherKey, sealed.subarray(0, IV_BYTES));
+  decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return JSON.parse(Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8'));
+}
+
+/** The ledger's table, in the schema of each service that serves commands. */
+export class CreateHandledRequests1764200000000 implements MigrationInterface {
+  name = 'CreateHandledRequests1764200000000';
+
+  async up(runner: QueryRunner): Promise<void> {
+    const schema = runner.connection.driver.schema ?? 'public';
+    await runner.query(`
+      CREATE TABLE "${schema}".handled_requests (
+        request_key bytea PRIMARY KEY,
+        pattern text NOT NULL,
+        outcome bytea NOT NULL,
+        handled_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    await runner.query(`CREATE INDEX handled_requests_age_idx ON "${schema}".handled_requests (handled_at)`);
+  }
+
+  async down(runner: QueryRunner): Promise<void> {
+    const schema = runner.connection.driver.schema ?? 'public';
+    await runner.query(`DROP TABLE "${schema}".handled_requests`);
+  }
+}

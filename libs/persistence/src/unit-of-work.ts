@@ -1,0 +1,116 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+
+/**
+ * One transaction that every query of a piece of work joins, however deep in the code it is issued: a
+ * command's effect and the record that it ran then commit or roll back together. The connection is taken at
+ * the first query, so work that never touches the database holds none.
+ */
+class UnitOfWork {
+  private started?: Promise<QueryRunner>;
+  private readonly onCommit: (() => void)[] = [];
+  open = true;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  manager(): Promise<EntityManager> {
+    this.started ??= this.begin();
+    return this.started.then((runner) => runner.manager);
+  }
+
+  afterCommit(task: () => void): void {
+    this.onCommit.push(task);
+  }
+
+  async finish(outcome: 'commit' | 'rollback'): Promise<void> {
+    this.open = false;
+    const runner = await this.started?.catch(() => undefined);
+    if (!runner) {
+      if (outcome === 'commit') this.runAfterCommit();
+      return;
+    }
+    try {
+      if (outcome === 'commit') await runner.commitTransaction();
+      else await runner.rollbackTransaction().catch(() => undefined);
+    } finally {
+      await runner.release();
+    }
+    if (outcome === 'commit') this.runAfterCommit();
+  }
+
+  private runAfterCommit(): void {
+    // Outside this unit: what they start must not try to join a transaction that has ended.
+    for (const task of this.onCommit) ambientUnit.exit(task);
+  }
+
+  private async begin(): Promise<QueryRunner> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.connect();
+      await runner.startTransaction();
+      return runner;
+    } catch (error) {
+      await runner.release();
+      throw error;
+    }
+  }
+}
+
+const ambientUnit = new AsyncLocalStorage<UnitOfWork>();
+
+const openUnit = (): UnitOfWork | undefined => {
+  const unit = ambientUnit.getStore();
+  return unit?.open ? unit : undefined;
+};
+
+/**
+ * Runs `work` in one transaction on `dataSource` that every `query` and `transaction` call made during it
+ * joins (through `ServiceDataSource`): commits when it resolves, rolls back when it throws.
+ */
+export async function inUnitOfWork<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
+  const unit = new UnitOfWork(dataSource);
+  let result: T;
+  try {
+    result = await ambientUnit.run(unit, work);
+  } catch (error) {
+    await unit.finish('rollback');
+    throw error;
+  }
+  await unit.finish('commit');
+  return result;
+}
+
+/** Runs `task` once the current unit of work has committed (never if it rolls back), or now outside one. */
+export function afterCommit(task: () => void): void {
+  const unit = openUnit();
+  if (unit) unit.afterCommit(task);
+  else task();
+}
+
+/**
+ * The DataSource every service uses: inside a unit of work its `query` and `transaction` join the unit's
+ * transaction instead of taking a connection of their own. Query runners made with `createQueryRunner` stay
+ * independent.
+ */
+export class ServiceDataSource extends DataSource {
+  override async query<T = unknown>(query: string, parameters?: unknown[], queryRunner?: QueryRunner): Promise<T> {
+    const unit = queryRunner ? undefined : openUnit();
+    if (!unit) return super.query(query, parameters, queryRunner);
+    return (await unit.manager()).query(query, parameters);
+  }
+
+  override transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T>;
+  override transaction<T>(isolationLevel: IsolationLevel, work: (manager: EntityManager) => Promise<T>): Promise<T>;
+  override async transaction<T>(
+    isolationOrWork: IsolationLevel | ((manager: EntityManager) => Promise<T>),
+    maybeWork?: (manager: EntityManager) => Promise<T>,
+  ): Promise<T> {
+    const unit = openUnit();
+    if (!unit) {
+      return typeof isolationOrWork === 'function' ? super.transaction(isolationOrWork) : super.transaction(isolationOrWork, maybeWork!);
+    }
+    const work = typeof isolationOrWork === 'function' ? isolationOrWork : maybeWork!;
+    return work(await unit.manager());
+  }
+}
