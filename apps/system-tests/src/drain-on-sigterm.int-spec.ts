@@ -1,29 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { createLeadResponseSchema, ditlStatusResponseSchema, generateDitlResponseSchema } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient, requestStreamKey } from '@spark/messaging';
-import { createTestDatabase, eventually, freePort, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
+import { createTestDatabase, eventually, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { createSignedInUser } from './ditl-auth';
 import { mayaAnswers } from './ditl-recorded-model';
 import { type DitlWorkerStack, startDitlWorkerStack } from './ditl-worker-stack';
+import { exitOf, startReplica } from './spawned-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const entryOf = (app: string) => join(__dirname, `../../${app}.ts`);
-
-/** A replica as operators run it: its own OS process, started from its entry file. */
-function spawnApp(app: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['-r', '@swc-node/register', entryOf(app)], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'ignore' });
-}
-
-const exitOf = async (child: ChildProcess) => {
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return code;
-};
-
 describe('SIGTERM to a service replica in the middle of a 4 s request', () => {
   let database: TestDatabase;
   let db: Client;
@@ -31,12 +18,9 @@ describe('SIGTERM to a service replica in the middle of a 4 s request', () => {
   let redis: Redis;
   const children: ChildProcess[] = [];
   const env: NodeJS.ProcessEnv = { BUS_PREFIX: uniquePrefix('drain') };
-  /** A replica, once it answers ready on its health port. */
   const start = async () => {
-    const healthPort = await freePort();
-    const child = spawnApp('leads-service/src/main', { ...env, HEALTH_PORT: String(healthPort) });
+    const child = await startReplica('leads-service/src/main', env);
     children.push(child);
-    await eventually(async () => (await fetch(`http://127.0.0.1:${healthPort}/health/ready`).catch(() => undefined))?.ok, 60_000, 'a replica to be ready');
     return child;
   };
 

@@ -18,7 +18,7 @@ describe('the request ledger: a command runs once per request id', () => {
   let dataSource: ServiceDataSource;
   let ledger: RequestLedger;
   const effectsOf = async (request: string) =>
-    Number((await dataSource.query(`SELECT count(*)::int AS n FROM ledgertest.effects WHERE request = $1`, [request]))[0].n);
+    Number((await dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ledgertest.effects WHERE request = $1`, [request]))[0].n);
   /** A command whose effect is one row, written through the service's ordinary data source. */
   const command = (request: string, answer = { answer: request }) => async () => {
     await dataSource.query(`INSERT INTO ledgertest.effects (request) VALUES ($1)`, [request]);
@@ -95,7 +95,7 @@ describe('the request ledger: a command runs once per request id', () => {
 
     await inUnitOfWork(dataSource, async () => {
       await dataSource.transaction((manager) => manager.query(`INSERT INTO ledgertest.effects (request) VALUES ($1)`, [id]));
-      afterCommit(() => effectsOf(id).then((count) => seen.push(count)));
+      afterCommit(() => void effectsOf(id).then((count) => seen.push(count)));
     });
     await eventually(() => seen.length > 0, 5_000, 'the after-commit task');
     expect(seen).toEqual([1]);

@@ -8,7 +8,8 @@ const PRUNE_EVERY_MS = 60_000;
 /** The service's request ledger as the transport uses it, pruned in the background until `stop`. */
 export function startCommandLedger(dataSource: ServiceDataSource, service: string, logger: Logger): CommandLedger & { stop(): void } {
   const ledger = new RequestLedger(dataSource, service);
-  const pruning = setInterval(() => ledger.prune().catch((error: unknown) => logger.warn({ err: error }, 'pruning the request ledger failed')), PRUNE_EVERY_MS);
+  const prune = () => void ledger.prune().catch((error: unknown) => logger.warn({ err: error }, 'pruning the request ledger failed'));
+  const pruning = setInterval(prune, PRUNE_EVERY_MS);
   pruning.unref();
   return {
     once: (requestId, pattern, redelivered, run) =>
