@@ -145,7 +145,7 @@ export class RedisStreamsClient extends ClientProxy {
       data: JSON.stringify(data ?? null),
       id,
       replyTo: this.replyKey,
-      deadline: Date.now() + timeoutMs,
+      budgetMs: timeoutMs,
       correlationId: this.correlationId(),
     };
     this.add(pattern, entry).catch((error: unknown) => {

@@ -326,9 +326,9 @@ describe('a contract service', () => {
 
     it('never answers into a key that is not a reply list, and runs nothing for it', async () => {
       const victim = `${prefix}:bull:mail:wait`;
-      const deadline = String(Date.now() + 5_000);
-      await redis.xadd(stream, '*', 'p', 'leads.create', 'd', lead, 'c', 'crafted', 'i', 'x1', 'r', victim, 't', deadline);
-      await redis.xadd(stream, '*', 'p', 'leads.create', 'd', lead, 'c', 'crafted', 'i', 'x2', 't', deadline);
+      const budget = '5000';
+      await redis.xadd(stream, '*', 'p', 'leads.create', 'd', lead, 'c', 'crafted', 'i', 'x1', 'r', victim, 'b', budget);
+      await redis.xadd(stream, '*', 'p', 'leads.create', 'd', lead, 'c', 'crafted', 'i', 'x2', 'b', budget);
 
       await handled();
       expect(receivedLead).toBeUndefined();

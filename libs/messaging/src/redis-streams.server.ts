@@ -43,7 +43,15 @@ export type RequestOutcome = Omit<Reply, 'id'>;
  * `redelivered` request that already ran gets the stored outcome. Throwing from `run` undoes its effect.
  */
 export interface CommandLedger {
-  once(requestId: string, pattern: string, redelivered: boolean, run: () => Promise<RequestOutcome>): Promise<RequestOutcome>;
+  once(request: LedgerRequest, run: () => Promise<RequestOutcome>): Promise<RequestOutcome>;
+}
+
+export interface LedgerRequest {
+  requestId: string;
+  pattern: string;
+  redelivered: boolean;
+  /** Local epoch ms by which the effect must be committed, or not at all; undefined when the caller waits forever. */
+  deadline?: number;
 }
 
 /** A failure that means "not done, try again": the command's effect is undone and nothing is recorded. */
@@ -61,6 +69,9 @@ export interface BusServerObserver {
 }
 
 const READ_BLOCK_MS = 1_000;
+const CLOCK_CHECK_EVERY_MS = 30_000;
+/** A handler must finish this long before the caller gives up, so its answer still arrives in time. */
+const ANSWER_MARGIN_MS = 250;
 const RECLAIM_EVERY_MS = 1_000;
 const CONSUMER_SWEEP_EVERY_MS = 60_000;
 const DEAD_CONSUMER_IDLE_MS = 10 * 60_000;
@@ -91,6 +102,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private loops: Promise<void>[] = [];
   private claimRefresher?: Promise<void>;
   private reclaimCursor = '0-0';
+  /** Redis's clock minus this host's: entry ids carry Redis's time of adding. */
+  private redisClockAheadMs = 0;
 
   constructor(private readonly options: RedisStreamsServerOptions) {
     super();
@@ -182,7 +195,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.reader = this.connection('reader');
     await Promise.all([this.commands.connect(), this.reader.connect()]);
     await this.ensureGroup();
+    await this.readRedisClock();
     this.loops = [
+      this.every(CLOCK_CHECK_EVERY_MS, () => this.readRedisClock()),
       this.readLoop(),
       this.every(RECLAIM_EVERY_MS, () => this.reclaim()),
       this.every(CONSUMER_SWEEP_EVERY_MS, () => this.removeDeadConsumers()),
@@ -272,7 +287,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       return this.acknowledge(entryId);
     }
     return runWithCorrelationId(entry.correlationId || newCorrelationId(), async () => {
-      if (entry.deadline !== undefined && entry.deadline <= Date.now()) {
+      const deadline = this.localDeadlineOf(entryId, entry);
+      if (deadline !== undefined && deadline <= Date.now()) {
         // The caller has given up: running a write nobody awaits would surprise them.
         this.log.warn({ pattern: entry.pattern, entryId }, 'skipping a request whose deadline has passed');
         this.options.observer?.expired(entry.pattern);
@@ -283,10 +299,28 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         return this.acknowledge(entryId);
       }
       const started = performance.now();
-      const reply = await this.answer(entry.id, entry, entryId, redelivered);
+      const reply = await this.answer({ requestId: entry.id, pattern: entry.pattern, redelivered, deadline }, entry, entryId);
       this.options.observer?.answered(entry.pattern, (performance.now() - started) / 1000, reply.error ? 'error' : 'ok');
       await this.replyAndAcknowledge(entryId, entry.replyTo, reply);
     });
+  }
+
+  /**
+   * When, on this host's clock, the handler must be done: the entry's budget counted from the time Redis added it
+   * (its id), less a margin for the answer's way back. Undefined for an entry without a budget.
+   */
+  private localDeadlineOf(entryId: string, entry: RequestEntry): number | undefined {
+    if (entry.budgetMs === undefined) return undefined;
+    const addedAtRedisMs = Number(entryId.slice(0, entryId.indexOf('-')));
+    return addedAtRedisMs - this.redisClockAheadMs + entry.budgetMs - Math.min(ANSWER_MARGIN_MS, entry.budgetMs / 4);
+  }
+
+  private async readRedisClock(): Promise<void> {
+    if (!this.commands) return;
+    const sentAt = Date.now();
+    const [seconds, micros] = await this.commands.time();
+    const receivedAt = Date.now();
+    this.redisClockAheadMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - (sentAt + receivedAt) / 2;
   }
 
   /** Why an entry must not run at all, or undefined. A request is an event only if it carries neither id nor reply list. */
@@ -301,7 +335,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     return undefined;
   }
 
-  private async answer(requestId: string, entry: RequestEntry, entryId: string, redelivered: boolean): Promise<Reply> {
+  private async answer(request: LedgerRequest, entry: RequestEntry, entryId: string): Promise<Reply> {
+    const { requestId } = request;
     try {
       const handler = this.getHandlerByPattern(entry.pattern);
       if (!handler || handler.isEventHandler) throw new DomainError('NOT_FOUND', `Unknown message pattern ${entry.pattern}`);
@@ -309,7 +344,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       const run = () => this.outcomeOf(handler, data, requestId, entry.pattern, entryId);
       const { ledger } = this.options;
       const outcome = ledger && !isReplaySafe(this.contract, entry.pattern)
-        ? await ledger.once(requestId, entry.pattern, redelivered, run)
+        ? await ledger.once(request, run)
         : await run();
       return { id: requestId, ...outcome };
     } catch (error) {

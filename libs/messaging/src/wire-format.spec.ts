@@ -8,14 +8,14 @@ describe('stream entries', () => {
       data: '{"email":"a@b.co"}',
       id: 'r1',
       replyTo: 'spark:reply:c1',
-      deadline: 1_700_000_000_000,
+      budgetMs: 5_000,
       correlationId: 'c-1',
     };
 
     expect(decodeEntry(encodeEntry(request))).toEqual(request);
   });
 
-  it('leave the reply key, id and deadline out of an event', () => {
+  it('leave the reply key, id and budget out of an event', () => {
     const event = { pattern: 'leads.noted', data: 'null', correlationId: 'c-2' };
 
     expect(encodeEntry(event)).toHaveLength(6);
@@ -23,7 +23,7 @@ describe('stream entries', () => {
       ...event,
       id: undefined,
       replyTo: undefined,
-      deadline: undefined,
+      budgetMs: undefined,
     });
   });
 

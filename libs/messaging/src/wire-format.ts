@@ -9,8 +9,11 @@ export interface RequestEntry {
   data: string;
   id?: string;
   replyTo?: string;
-  /** Epoch ms after which the caller no longer waits. */
-  deadline?: number;
+  /**
+   * How many ms after the entry was added the caller stops waiting. Relative, so the receiver measures it from the
+   * entry id's timestamp (Redis's clock) and no two hosts' clocks are ever compared.
+   */
+  budgetMs?: number;
   correlationId: string;
 }
 
@@ -20,7 +23,7 @@ const field = {
   data: 'd',
   id: 'i',
   replyTo: 'r',
-  deadline: 't',
+  budgetMs: 'b',
   correlationId: 'c',
 } as const;
 
@@ -29,7 +32,7 @@ export function encodeEntry(entry: RequestEntry): string[] {
   const fields = [field.pattern, entry.pattern, field.data, entry.data, field.correlationId, entry.correlationId];
   if (entry.id !== undefined) fields.push(field.id, entry.id);
   if (entry.replyTo !== undefined) fields.push(field.replyTo, entry.replyTo);
-  if (entry.deadline !== undefined) fields.push(field.deadline, String(entry.deadline));
+  if (entry.budgetMs !== undefined) fields.push(field.budgetMs, String(entry.budgetMs));
   return fields;
 }
 
@@ -40,13 +43,13 @@ export function decodeEntry(flat: readonly string[]): RequestEntry | undefined {
   const pattern = values.get(field.pattern);
   const data = values.get(field.data);
   if (pattern === undefined || data === undefined) return undefined;
-  const deadline = values.has(field.deadline) ? Number(values.get(field.deadline)) : undefined;
+  const budgetMs = values.has(field.budgetMs) ? Number(values.get(field.budgetMs)) : undefined;
   return {
     pattern,
     data,
     id: values.get(field.id),
     replyTo: values.get(field.replyTo),
-    deadline: Number.isFinite(deadline) ? deadline : undefined,
+    budgetMs: Number.isFinite(budgetMs) ? budgetMs : undefined,
     correlationId: values.get(field.correlationId) ?? '',
   };
 }

@@ -26,7 +26,8 @@ export function createServiceDataSource(options: ServiceDataSourceOptions): Serv
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: options.poolSize ?? 10, application_name: options.applicationName ?? options.schema },
+    // A request waits for a free connection no longer than a caller waits for its answer.
+    extra: { max: options.poolSize ?? 10, application_name: options.applicationName ?? options.schema, connectionTimeoutMillis: 5_000 },
   });
 }
 

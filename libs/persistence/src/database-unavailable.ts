@@ -15,3 +15,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof code === 'string' && (unreachable.has(code) || unavailableStates.test(code))) return true;
   return typeof message === 'string' && droppedConnection.test(message);
 }
+
+/** True when PostgreSQL cancelled a statement because it ran past `statement_timeout` (SQLSTATE 57014). */
+export function isStatementTimeout(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, driverError } = error as { code?: unknown; driverError?: unknown };
+  return code === '57014' || (driverError !== undefined && driverError !== error && isStatementTimeout(driverError));
+}

@@ -40,9 +40,9 @@ describe('the request ledger: a command runs once per request id', () => {
 
   it('answers a redelivery with the first outcome and does not run it again', async () => {
     const id = randomUUID();
-    expect(await ledger.once(id, 'test.command', false, command(id))).toEqual({ answer: id });
+    expect(await ledger.once({ requestId: id, pattern: 'test.command', redelivered: false }, command(id))).toEqual({ answer: id });
     const rerun = jest.fn(command(id, { answer: 'second' }));
-    expect(await ledger.once(id, 'test.command', true, rerun)).toEqual({ answer: id });
+    expect(await ledger.once({ requestId: id, pattern: 'test.command', redelivered: true }, rerun)).toEqual({ answer: id });
     expect(rerun).not.toHaveBeenCalled();
     expect(await effectsOf(id)).toBe(1);
   });
@@ -50,8 +50,8 @@ describe('the request ledger: a command runs once per request id', () => {
   it('runs two concurrent deliveries of one request to one effect and one answer', async () => {
     const id = randomUUID();
     const outcomes = await Promise.all([
-      ledger.once(id, 'test.command', false, command(id, { answer: 'a' })),
-      ledger.once(id, 'test.command', false, command(id, { answer: 'b' })),
+      ledger.once({ requestId: id, pattern: 'test.command', redelivered: false }, command(id, { answer: 'a' })),
+      ledger.once({ requestId: id, pattern: 'test.command', redelivered: false }, command(id, { answer: 'b' })),
     ]);
     expect(outcomes[0]).toEqual(outcomes[1]);
     expect(await effectsOf(id)).toBe(1);
@@ -63,15 +63,15 @@ describe('the request ledger: a command runs once per request id', () => {
       await command(id)();
       throw new Error('the handler broke after writing');
     };
-    await expect(ledger.once(id, 'test.command', false, failing)).rejects.toThrow('the handler broke');
+    await expect(ledger.once({ requestId: id, pattern: 'test.command', redelivered: false }, failing)).rejects.toThrow('the handler broke');
     expect(await effectsOf(id)).toBe(0);
-    expect(await ledger.once(id, 'test.command', true, command(id))).toEqual({ answer: id });
+    expect(await ledger.once({ requestId: id, pattern: 'test.command', redelivered: true }, command(id))).toEqual({ answer: id });
     expect(await effectsOf(id)).toBe(1);
   });
 
   it('stores outcomes sealed: neither the request id nor the answer is readable in the table', async () => {
     const id = randomUUID();
-    await ledger.once(id, 'test.command', false, command(id, { answer: 'refresh-token-secret' }));
+    await ledger.once({ requestId: id, pattern: 'test.command', redelivered: false }, command(id, { answer: 'refresh-token-secret' }));
     const rows: { row: string }[] = await dataSource.query(`SELECT t::text AS row FROM ledgertest.handled_requests t`);
     for (const { row } of rows) {
       expect(row).not.toContain(id);

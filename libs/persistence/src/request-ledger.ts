@@ -8,6 +8,15 @@ const SCHEMA_NAME = /^[a-z_]+$/;
 
 class AlreadyHandled extends Error {}
 
+export interface LedgerRequest {
+  requestId: string;
+  pattern: string;
+  /** The request may have run before (another replica took it over): its stored outcome is looked for first. */
+  redelivered: boolean;
+  /** Local epoch ms after which the effect must not commit. */
+  deadline?: number;
+}
+
 /**
  * Runs each command at most once per request id: the command's database effect and its outcome commit in one
  * transaction, and a redelivery of the same request gets the stored outcome instead of running again.
@@ -28,11 +37,10 @@ export class RequestLedger {
   }
 
   /**
-   * `redelivered`: the request may have run before (another replica took it over), so its stored outcome is
-   * looked for first. A first delivery skips that read; a concurrent duplicate is still caught when both try
-   * to record, and the loser's effect rolls back.
+   * A first delivery skips the read of a stored outcome; a concurrent duplicate is still caught when both try to
+   * record, and the loser's effect rolls back.
    */
-  async once<T>(requestId: string, pattern: string, redelivered: boolean, run: () => Promise<T>): Promise<T> {
+  async once<T>({ requestId, pattern, redelivered, deadline }: LedgerRequest, run: () => Promise<T>): Promise<T> {
     const secrets = secretsOf(requestId);
     if (redelivered) {
       const earlier = await this.find<T>(secrets);
@@ -47,7 +55,7 @@ export class RequestLedger {
         );
         if (recorded.length === 0) throw new AlreadyHandled();
         return outcome;
-      });
+      }, deadline);
     } catch (error) {
       if (!(error instanceof AlreadyHandled)) throw error;
       const earlier = await this.find<T>(secrets);

@@ -12,7 +12,10 @@ class UnitOfWork {
   private readonly onCommit: (() => void)[] = [];
   open = true;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deadline?: number,
+  ) {}
 
   manager(): Promise<EntityManager> {
     this.started ??= this.begin();
@@ -30,12 +33,14 @@ class UnitOfWork {
       if (outcome === 'commit') this.runAfterCommit();
       return;
     }
+    const late = outcome === 'commit' && this.deadline !== undefined && Date.now() >= this.deadline;
     try {
-      if (outcome === 'commit') await runner.commitTransaction();
-      else await runner.rollbackTransaction().catch(() => undefined);
+      if (outcome === 'commit' && !late) await runner.query('COMMIT');
+      else await runner.query('ROLLBACK').catch(() => undefined);
     } finally {
       await runner.release();
     }
+    if (late) throw new DeadlinePassed();
     if (outcome === 'commit') this.runAfterCommit();
   }
 
@@ -48,12 +53,22 @@ class UnitOfWork {
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();
-      await runner.startTransaction();
+      // One round trip; no statement may outlast the caller's patience. TypeORM is not told of this transaction,
+      // which is safe because the services speak SQL only (no entity `save`, which would open and commit its own).
+      const timeout = this.deadline === undefined ? '' : `; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(this.deadline - Date.now()))}`;
+      await runner.query(`BEGIN${timeout}`);
       return runner;
     } catch (error) {
       await runner.release();
       throw error;
     }
+  }
+}
+
+/** The unit's deadline passed before it could commit: it rolled back, and its caller has stopped waiting. */
+export class DeadlinePassed extends Error {
+  constructor() {
+    super('The deadline passed before the work could commit; it was rolled back');
   }
 }
 
@@ -66,10 +81,11 @@ const openUnit = (): UnitOfWork | undefined => {
 
 /**
  * Runs `work` in one transaction on `dataSource` that every `query` and `transaction` call made during it
- * joins (through `ServiceDataSource`): commits when it resolves, rolls back when it throws.
+ * joins (through `ServiceDataSource`): commits when it resolves, rolls back when it throws. With a `deadline`
+ * (local epoch ms) each statement is cut off at it, and work that ends after it rolls back (`DeadlinePassed`).
  */
-export async function inUnitOfWork<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
-  const unit = new UnitOfWork(dataSource);
+export async function inUnitOfWork<T>(dataSource: DataSource, work: () => Promise<T>, deadline?: number): Promise<T> {
+  const unit = new UnitOfWork(dataSource, deadline);
   let result: T;
   try {
     result = await ambientUnit.run(unit, work);

@@ -1,7 +1,7 @@
 import type { Logger } from '@spark/logging';
 import type { CommandLedger } from '@spark/messaging';
-import { isDatabaseUnavailable, RequestLedger, type ServiceDataSource } from '@spark/persistence';
-import { databaseUnavailableError } from './database-unavailable.filter';
+import { RequestLedger, type ServiceDataSource } from '@spark/persistence';
+import { notDoneError } from './not-done.filter';
 
 const PRUNE_EVERY_MS = 60_000;
 
@@ -12,9 +12,9 @@ export function startCommandLedger(dataSource: ServiceDataSource, service: strin
   const pruning = setInterval(prune, PRUNE_EVERY_MS);
   pruning.unref();
   return {
-    once: (requestId, pattern, redelivered, run) =>
-      ledger.once(requestId, pattern, redelivered, run).catch((error: unknown) => {
-        throw isDatabaseUnavailable(error) ? databaseUnavailableError(service) : error;
+    once: (request, run) =>
+      ledger.once(request, run).catch((error: unknown) => {
+        throw notDoneError(error, service) ?? error;
       }),
     stop: () => clearInterval(pruning),
   };

@@ -9,7 +9,7 @@ import { createServiceDataSource, ensureDatabase, initializeWithMigrations, type
 import { Redis } from 'ioredis';
 import { startHealthServer } from './health-server';
 import type { Registry } from 'prom-client';
-import { DatabaseUnavailableFilter } from './database-unavailable.filter';
+import { NotDoneFilter } from './not-done.filter';
 import { startCommandLedger } from './command-ledger';
 import { busServerMetrics, createMetrics, outboxLagMetric } from './process-metrics';
 import { DRAIN_SECONDS } from './drain-budget';
@@ -81,7 +81,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     }),
     logger: new PinoNestLogger(logger),
   });
-  microservice.useGlobalFilters(new DatabaseUnavailableFilter(definition.name));
+  microservice.useGlobalFilters(new NotDoneFilter(definition.name));
   await microservice.listen();
   outbox.start();
   const health = await startHealthServer(config.HEALTH_PORT, async () => dataSource.isInitialized && (await redis.ping()) === 'PONG', {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
 import { createTestDatabase, type TestDatabase } from '@spark/testing';
 import type { DataSource } from 'typeorm';
+import { HashAccessCodes1763800000061 } from '../migrations/1763800000061-hash-access-codes';
 import { investorMigrations } from '../migrations';
 import { InvestorsRepository } from './investors.repository';
 import { InvestorsService } from './investors.service';
@@ -19,7 +20,7 @@ describe('the migration that hashes clear-text access codes (real PostgreSQL)', 
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const before = await open(investorMigrations.slice(0, -1));
+    const before = await open(investorMigrations.slice(0, investorMigrations.indexOf(HashAccessCodes1763800000061)));
     await before.query(`INSERT INTO investor.investors (id, email) VALUES ($1, 'early@fund.test')`, [investorId]);
     await before.query(`INSERT INTO investor.deck_access (investor_id, access_code, access_count) VALUES ($1, $2, 3)`, [investorId, code]);
     await before.destroy();
