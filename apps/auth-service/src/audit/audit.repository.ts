@@ -1,5 +1,5 @@
 import type { AuditAction, AuditEvent } from '@spark/contracts';
-import type { KeysetPosition } from '@spark/persistence';
+import type { Keyed, KeysetPosition } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
 
 export interface AuditEventRow {
@@ -56,15 +56,15 @@ export class AuditRepository {
   }
 
   /** Newest first after `after`; `limit + 1` rows tell whether more exist. Each filter has its index. */
-  page(filter: AuditFilter, after: KeysetPosition | undefined, limit: number): Promise<AuditEventRow[]> {
+  page(filter: AuditFilter, after: KeysetPosition | undefined, limit: number): Promise<Keyed<AuditEventRow>[]> {
     return this.dataSource.query(
-      `SELECT ${columns} FROM auth.audit_events
+      `SELECT ${columns}, at::text AS cursor_at FROM auth.audit_events
        WHERE ($1::text IS NULL OR action = $1)
          AND ($2::uuid IS NULL OR actor_id = $2)
          AND ($3::text IS NULL OR actor_email = $3)
          AND ($4::timestamptz IS NULL OR (at, id) < ($4::timestamptz, $5::uuid))
        ORDER BY at DESC, id DESC LIMIT $6`,
-      [filter.action ?? null, filter.actorId ?? null, filter.actorEmail ?? null, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+      [filter.action ?? null, filter.actorId ?? null, filter.actorEmail ?? null, after?.key ?? null, after?.id ?? null, limit + 1],
     );
   }
 }

@@ -1,6 +1,5 @@
 import { type AuditEvent, type AuditEventPage, type PayloadOf, type ResponseOf, uuidSchema } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
-import { decodeCursor, encodeCursor } from '@spark/persistence';
+import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import type { AuditEventRow, AuditRepository } from './audit.repository';
 
 const toAuditEvent = (row: AuditEventRow): AuditEvent => ({
@@ -26,15 +25,13 @@ export class AuditService {
 
   async list(request: PayloadOf<'auth.list-audit-events'>): Promise<AuditEventPage> {
     const after = decodeCursor(request.cursor);
-    if (request.cursor && !after) throw new DomainError('VALIDATION_FAILED', 'Some fields are invalid.', { fieldErrors: { cursor: ['Invalid cursor'] } });
     const actorIsId = request.actor !== undefined && uuidSchema.safeParse(request.actor).success;
     const rows = await this.events.page(
       { action: request.action, actorId: actorIsId ? request.actor : undefined, actorEmail: actorIsId ? undefined : request.actor },
       after,
       request.limit,
     );
-    const items = rows.slice(0, request.limit);
-    const last = items.at(-1);
-    return { items: items.map(toAuditEvent), nextCursor: rows.length > request.limit && last ? encodeCursor({ createdAt: last.at, id: last.id }) : null };
+    const page = pageOf(rows, request.limit, positionOfRow);
+    return { items: page.items.map(toAuditEvent), nextCursor: page.nextCursor };
   }
 }

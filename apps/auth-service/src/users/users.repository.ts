@@ -1,5 +1,5 @@
 import type { UserRole } from '@spark/contracts';
-import { escapeLike, type KeysetPosition } from '@spark/persistence';
+import { escapeLike, type Keyed, type KeysetPosition } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
 import { LIVE_ACCESS_WINDOW_SECONDS } from '../sessions/session-revocations';
 
@@ -60,14 +60,14 @@ export class UsersRepository {
    * One page, newest first, after `after` when given, of the users whose e-mail starts with
    * `emailPrefix` when given; `limit + 1` rows tell whether more exist.
    */
-  async listNewest(filter: { role?: UserRole; emailPrefix?: string }, after: KeysetPosition | undefined, limit: number): Promise<UserRow[]> {
+  async listNewest(filter: { role?: UserRole; emailPrefix?: string }, after: KeysetPosition | undefined, limit: number): Promise<Keyed<UserRow>[]> {
     return this.dataSource.query(
-      `SELECT ${userColumns} FROM auth.users
+      `SELECT ${userColumns}, created_at::text AS cursor_at FROM auth.users
        WHERE ($1::text IS NULL OR role = $1)
          AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
          AND ($5::text IS NULL OR email LIKE $5)
        ORDER BY created_at DESC, id DESC LIMIT $4`,
-      [filter.role ?? null, after?.createdAt ?? null, after?.id ?? null, limit + 1, filter.emailPrefix ? `${escapeLike(filter.emailPrefix)}%` : null],
+      [filter.role ?? null, after?.key ?? null, after?.id ?? null, limit + 1, filter.emailPrefix ? `${escapeLike(filter.emailPrefix)}%` : null],
     );
   }
 

@@ -1,6 +1,6 @@
 import type { AuthUser, PayloadOf, UserPage } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
-import { decodeCursor, encodeCursor } from '@spark/persistence';
+import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import type { SessionRevocations } from '../sessions/session-revocations';
 import type { UserRow, UsersRepository } from './users.repository';
 
@@ -41,15 +41,9 @@ export class UsersService {
   }
 
   async list(request: PayloadOf<'auth.list-users'>): Promise<UserPage> {
-    const after = decodeCursor(request.cursor);
-    if (request.cursor && !after) throw new DomainError('VALIDATION_FAILED', 'The cursor is not valid.', { fieldErrors: { cursor: ['Invalid cursor'] } });
-    const rows = await this.users.listNewest({ role: request.role, emailPrefix: request.search || undefined }, after, request.limit);
-    const page = rows.slice(0, request.limit);
-    const last = page.at(-1);
-    return {
-      items: page.map(toAuthUser),
-      nextCursor: rows.length > request.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-    };
+    const rows = await this.users.listNewest({ role: request.role, emailPrefix: request.search || undefined }, decodeCursor(request.cursor), request.limit);
+    const page = pageOf(rows, request.limit, positionOfRow);
+    return { items: page.items.map(toAuthUser), nextCursor: page.nextCursor };
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { KeysetPosition } from '@spark/persistence';
+import type { Keyed, KeysetPosition } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
 
 export interface PostRow {
@@ -37,12 +37,12 @@ export class PostsRepository {
     return rows.length > 0;
   }
 
-  async page(after: KeysetPosition | undefined, limit: number): Promise<PostRow[]> {
+  async page(after: KeysetPosition | undefined, limit: number): Promise<Keyed<PostRow>[]> {
     return this.dataSource.query(
-      `SELECT id, slug, title, markdown, created_at FROM content.posts
+      `SELECT id, slug, title, markdown, created_at, created_at::text AS cursor_at FROM content.posts
        WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid)
        ORDER BY created_at DESC, id DESC LIMIT $3`,
-      [after?.createdAt ?? null, after?.id ?? null, limit],
+      [after?.key ?? null, after?.id ?? null, limit],
     );
   }
 

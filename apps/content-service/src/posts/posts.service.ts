@@ -11,7 +11,7 @@ import {
   wikiImageNames,
 } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
-import { decodeCursor, encodeCursor } from '@spark/persistence';
+import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import { excerptOf, slugOf } from './post-text';
 import type { PostRow, PostsRepository } from './posts.repository';
 
@@ -54,12 +54,8 @@ export class PostsService {
 
   async list(request: PayloadOf<'content.list-posts'>): Promise<LogPostPage> {
     const rows = await this.posts.page(decodeCursor(request.cursor), request.limit + 1);
-    const items = rows.slice(0, request.limit);
-    const last = items.at(-1);
-    return {
-      items: items.map(toSummary),
-      nextCursor: rows.length > request.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-    };
+    const page = pageOf(rows, request.limit, positionOfRow);
+    return { items: page.items.map(toSummary), nextCursor: page.nextCursor };
   }
 
   async get(request: PayloadOf<'content.get-post'>): Promise<LogPost> {

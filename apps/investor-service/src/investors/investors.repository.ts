@@ -1,4 +1,4 @@
-import type { KeysetPosition } from '@spark/persistence';
+import type { Keyed, KeysetPosition } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
 
 export interface InvestorRow {
@@ -46,12 +46,12 @@ export class InvestorsRepository {
   }
 
   /** Newest first, keyset on (created_at, id). */
-  async page(after: KeysetPosition | undefined, limit: number): Promise<{ rows: InvestorRow[]; total: number }> {
-    const rows: InvestorRow[] = await this.dataSource.query(
-      `${selectInvestors}
+  async page(after: KeysetPosition | undefined, limit: number): Promise<{ rows: Keyed<InvestorRow>[]; total: number }> {
+    const rows: Keyed<InvestorRow>[] = await this.dataSource.query(
+      `${selectInvestors.replace('SELECT ', 'SELECT i.created_at::text AS cursor_at, ')}
        WHERE $1::timestamptz IS NULL OR (i.created_at, i.id) < ($1::timestamptz, $2::uuid)
        ORDER BY i.created_at DESC, i.id DESC LIMIT $3`,
-      [after?.createdAt ?? null, after?.id ?? null, limit],
+      [after?.key ?? null, after?.id ?? null, limit],
     );
     const [{ total }]: [{ total: number }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM investor.investors`);
     return { rows, total };

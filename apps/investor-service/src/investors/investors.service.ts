@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_CODE_TTL_DAYS, type GenerateAccessCodeResponse, type Investor, type InvestorPage, type PayloadOf, type ResponseOf } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
-import { decodeCursor, encodeCursor } from '@spark/persistence';
+import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import { hashAccessCode, newAccessCode } from './access-code';
 import type { InvestorRow, InvestorsRepository } from './investors.repository';
 
@@ -46,13 +46,8 @@ export class InvestorsService {
 
   async list(request: PayloadOf<'investor.list'>): Promise<InvestorPage> {
     const { rows, total } = await this.investors.page(decodeCursor(request.cursor), request.limit + 1);
-    const items = rows.slice(0, request.limit);
-    const last = items.at(-1);
-    return {
-      items: items.map(toInvestor),
-      nextCursor: rows.length > request.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
-      total,
-    };
+    const page = pageOf(rows, request.limit, positionOfRow);
+    return { items: page.items.map(toInvestor), nextCursor: page.nextCursor, total };
   }
 
   /**

@@ -1,15 +1,12 @@
 import type { LeadStatusFilter } from '@spark/contracts';
-import { escapeLike } from '@spark/persistence';
+import { escapeLike, type Keyed, type KeysetPosition } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
-import type { LeadCursor } from './lead-cursor';
 import type { LeadRow } from './leads.repository';
-
-export type PagedLeadRow = LeadRow & { cursor_at: string };
 
 export interface LeadListQuery {
   status: LeadStatusFilter;
   search?: string;
-  after?: LeadCursor;
+  after?: KeysetPosition;
   limit: number;
 }
 
@@ -35,7 +32,7 @@ const statusCondition: Record<LeadStatusFilter, string> = {
 export class CoachLeadsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async list(query: LeadListQuery): Promise<PagedLeadRow[]> {
+  async list(query: LeadListQuery): Promise<Keyed<LeadRow>[]> {
     const parameters: unknown[] = [query.limit + 1];
     let conditions = statusCondition[query.status];
     if (query.search) {
@@ -43,7 +40,7 @@ export class CoachLeadsRepository {
       conditions += ` AND (email || ' ' || coalesce(full_name, '')) ILIKE $${parameters.length}`;
     }
     if (query.after) {
-      parameters.push(query.after.createdAt, query.after.id);
+      parameters.push(query.after.key, query.after.id);
       conditions += ` AND (created_at, id) < ($${parameters.length - 1}::timestamptz, $${parameters.length}::uuid)`;
     }
     return this.dataSource.query(

@@ -13,8 +13,8 @@ import type {
   ResponseOf,
 } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
+import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import type { CoachLeadsRepository } from './coach-leads.repository';
-import { decodeLeadCursor, encodeLeadCursor } from './lead-cursor';
 import type { LeadRow } from './leads.repository';
 import { toLead } from './leads.service';
 
@@ -52,13 +52,11 @@ export class CoachLeadsService {
     const rows = await this.leads.list({
       status: request.status,
       search: request.search || undefined,
-      after: request.cursor ? decodeLeadCursor(request.cursor) : undefined,
+      after: decodeCursor(request.cursor),
       limit: request.limit,
     });
-    const page = rows.slice(0, request.limit);
-    const last = page.at(-1);
-    const nextCursor = rows.length > request.limit && last ? encodeLeadCursor({ createdAt: last.cursor_at, id: last.id }) : null;
-    return { items: page.map(toLead), nextCursor };
+    const page = pageOf(rows, request.limit, positionOfRow);
+    return { items: page.items.map(toLead), nextCursor: page.nextCursor };
   }
 
   async counters(): Promise<LeadCounters> {

@@ -1,4 +1,5 @@
 import type { ClientSort } from '@spark/contracts';
+import type { KeysetPosition } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
 import type { ProgressRow } from '../progress/progress-row';
 import type { CaptureBucket } from './trends';
@@ -67,12 +68,12 @@ const columnsOf = (row: string) => `user_id, email, full_name, transformation_go
 export class CoachClientsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  list(sort: ClientSort, limit: number, after?: { key: string; userId: string }): Promise<ClientRow[]> {
+  list(sort: ClientSort, limit: number, after?: KeysetPosition): Promise<ClientRow[]> {
     const { expression, type } = sortKeys[sort];
     const parameters: unknown[] = [limit + 1];
     let condition = '';
     if (after) {
-      parameters.push(after.key, after.userId);
+      parameters.push(after.key, after.id);
       condition = `WHERE (${expression}, user_id) < ($2::${type}, $3::uuid)`;
     }
     // The page is chosen on the sort key alone; the output columns (time zone arithmetic, to_char) are computed

@@ -1,19 +1,10 @@
 import { type ClientDetail, type ClientPage, type ClientSummary, type PayloadOf, type ResponseOf, weekdayOf } from '@spark/contracts';
 import { DomainError } from '@spark/messaging';
+import { decodeCursor, pageOf } from '@spark/persistence';
 import { toProgress } from '../progress/progress-row';
 import { attentionOf } from './attention';
 import type { ClientRow, CoachClientsRepository } from './coach-clients.repository';
 import { foldCaptures } from './trends';
-
-const encodeCursor = (key: string, userId: string) => Buffer.from(`${key}|${userId}`).toString('base64url');
-
-function decodeCursor(cursor: string): { key: string; userId: string } {
-  const [key, userId] = Buffer.from(cursor, 'base64url').toString().split('|');
-  if (!key || !userId || !/^[0-9a-f-]{36}$/i.test(userId) || !/^-?[\d-]+$/.test(key)) {
-    throw new DomainError('VALIDATION_FAILED', 'The page cursor is invalid.', { fieldErrors: { cursor: ['Invalid cursor'] } });
-  }
-  return { key, userId };
-}
 
 export function toClientSummary(row: ClientRow): ClientSummary {
   const hasSparked = row.last_spark_date !== null;
@@ -33,13 +24,11 @@ export class CoachClientsService {
 
   async list(request: PayloadOf<'progress.coach-list-clients'>): Promise<ClientPage> {
     const [rows, total] = await Promise.all([
-      this.clients.list(request.sort, request.limit, request.cursor ? decodeCursor(request.cursor) : undefined),
+      this.clients.list(request.sort, request.limit, decodeCursor(request.cursor, 'digits')),
       this.clients.count(),
     ]);
-    const page = rows.slice(0, request.limit);
-    const last = page.at(-1);
-    const nextCursor = rows.length > request.limit && last ? encodeCursor(last.sort_key, last.user_id) : null;
-    return { items: page.map(toClientSummary), nextCursor, total };
+    const page = pageOf(rows, request.limit, (row) => ({ key: row.sort_key, id: row.user_id }));
+    return { items: page.items.map(toClientSummary), nextCursor: page.nextCursor, total };
   }
 
   async count(): Promise<ResponseOf<'progress.coach-count-clients'>> {

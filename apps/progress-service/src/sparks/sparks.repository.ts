@@ -1,5 +1,5 @@
 import type { Spark, SparkType } from '@spark/contracts';
-import { decodeCursor, encodeCursor } from '@spark/persistence';
+import { decodeCursor, type Keyed, pageOf, positionOfRow } from '@spark/persistence';
 import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
 import { type ProgressRow, progressColumns } from '../progress/progress-row';
@@ -150,14 +150,13 @@ export class SparksRepository {
   /** Newest first, keyset-paginated on (created_at, id). */
   async list(userId: string, limit: number, cursor?: string): Promise<{ rows: SparkRow[]; nextCursor: string | null }> {
     const after = decodeCursor(cursor);
-    const rows: SparkRow[] = await this.dataSource.query(
-      `SELECT ${sparkColumns} FROM progress.sparks
+    const rows: Keyed<SparkRow>[] = await this.dataSource.query(
+      `SELECT ${sparkColumns}, created_at::text AS cursor_at FROM progress.sparks
        WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
        ORDER BY created_at DESC, id DESC LIMIT $4`,
-      [userId, after?.createdAt ?? null, after?.id ?? null, limit + 1],
+      [userId, after?.key ?? null, after?.id ?? null, limit + 1],
     );
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return { rows: page, nextCursor: rows.length > limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null };
+    const page = pageOf(rows, limit, positionOfRow);
+    return { rows: page.items, nextCursor: page.nextCursor };
   }
 }
