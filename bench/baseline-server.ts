@@ -1,4 +1,4 @@
-// The baseline of PERFORMANCE.md: plain Fastify + pg inserting a lead and adding two BullMQ jobs.
+// The monolith baseline (docs/benchmarks.md): plain Fastify + pg inserting a lead and adding two BullMQ jobs.
 // Started by bench/lead-submission.ts; not part of the product.
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';

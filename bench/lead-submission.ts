@@ -1,6 +1,6 @@
 // `node dist/bench/lead-submission.js` (after `npm run build:node`): the product's lead submission
 // (gateway → leads-service → PostgreSQL with outbox → two jobs) against the plain Fastify + pg +
-// BullMQ baseline of PERFORMANCE.md, measured in the same run with autocannon (50 connections).
+// BullMQ baseline (docs/benchmarks.md), measured in the same run with autocannon (50 connections).
 // Uses its own database (spark_bench) and Redis database 3; prints req/s, p50 and p99.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { join } from 'node:path';

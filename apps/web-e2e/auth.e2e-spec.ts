@@ -158,7 +158,7 @@ describe('/signin', () => {
     await context.close();
   });
 
-  it('signs out a signed-in person who submits the interest form, on the server too (spec section 8)', async () => {
+  it('signs out a signed-in person who submits the interest form, on the server too (docs/product.md §8)', async () => {
     const { context, page } = await openPage();
     const email = uniqueEmail('interest-signout');
     await createUser(email, 'client');

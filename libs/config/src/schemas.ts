@@ -100,7 +100,7 @@ export const authEnv = (env: Env) =>
   serviceEnv(env).extend({
     PUBLIC_URL: z.url().default('http://localhost:8080'),
     JWT_SECRET: secret(env, 'development-only-jwt-secret-change-me'),
-    // Hands an invited client's magic link back to the coach (the spec's developmentMode): off unless
+    // Hands an invited client's magic link back to the coach (developmentMode, docs/product.md §7): off unless
     // set, as `npm start` does for a local stack; refused in production.
     AUTH_DEVELOPMENT_MODE:
       env.NODE_ENV === 'production' ? z.literal('false', { error: 'must be false in production' }).optional().transform(() => false) : z.stringbool().default(false),

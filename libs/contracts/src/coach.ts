@@ -4,7 +4,7 @@ import { emailSchema, isoDateSchema, isoDateTimeSchema, pageOf, uuidSchema, text
 import { leadSchema } from './leads';
 import { progressSchema } from './progress';
 
-/** Leads-tab filters: the four counters of spec section 2, plus everything. */
+/** Leads-tab filters: the four counters of docs/product.md §2, plus everything. */
 export const leadStatusFilters = ['all', 'pending', 'approved', 'active', 'rejected'] as const;
 export const leadStatusFilterSchema = z.enum(leadStatusFilters);
 export type LeadStatusFilter = z.infer<typeof leadStatusFilterSchema>;
@@ -36,7 +36,7 @@ export const leadCountersRequestSchema = z.object({}).strict();
 /** Approve, resend and reject: the actor's role decides whether it may act on a coach lead. */
 export const leadActionRequestSchema = z.object({ leadId: uuidSchema, actor: actorSchema }).strict();
 
-/** The answer to approve and resend: the spec's developmentMode and magicLink, plus the lead. */
+/** The answer to approve and resend: developmentMode and magicLink (docs/product.md §7), plus the lead. */
 export const leadInviteResponseSchema = z.object({
   lead: leadSchema,
   developmentMode: z.boolean(),

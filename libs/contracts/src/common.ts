@@ -16,7 +16,7 @@ export const UNSTORABLE_TEXT_MESSAGE = 'Contains characters that cannot be saved
  */
 export const textSchema = (params?: { error: string }) => z.string(params).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
 
-/** E-mails are compared and stored trimmed and lower-cased (ARCHITECTURE.md "Data"). */
+/** E-mails are compared and stored trimmed and lower-cased (one address, one account). */
 export const emailSchema = textSchema({ error: 'Email is required' })
   .trim()
   .toLowerCase()

@@ -12,7 +12,7 @@ export type DitlStatus = z.infer<typeof ditlStatusSchema>;
 export const DITL_POLL_INTERVAL_MS = 3000;
 export const DITL_POLL_TIMEOUT_MS = 120_000;
 
-/** Body of `POST /api/ditl/generations` (the spec's generate-ditl: leadId, onboardingData; the e-mail comes from the session). */
+/** Body of `POST /api/ditl/generations` (generate-ditl, docs/product.md §7: leadId, onboardingData; the e-mail comes from the session). */
 export const generateDitlBodySchema = z
   .object({
     leadId: uuidSchema.optional(),
@@ -39,7 +39,7 @@ export const ditlReaderSchema = z.object({ userId: uuidSchema, role: userRoleSch
 
 export const checkDitlStatusRequestSchema = z.object({ generationId: uuidSchema, reader: ditlReaderSchema }).strict();
 
-/** The spec's check-ditl-status answer. `presentationUrl` is an authenticated gateway path. */
+/** The check-ditl-status answer (docs/product.md §7). `presentationUrl` is an authenticated gateway path. */
 export const ditlStatusResponseSchema = z.object({
   generationId: uuidSchema,
   status: ditlStatusSchema,

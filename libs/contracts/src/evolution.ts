@@ -150,7 +150,7 @@ export function greetingFor(hour: number): string {
   return 'Good evening';
 }
 
-/** The first word of the full name, as the spec reads it. */
+/** The first word of the full name, as docs/product.md §3 reads it. */
 export function firstNameOf(fullName: string | null | undefined): string | null {
   const first = fullName?.trim().split(/\s+/)[0];
   return first ? first : null;

@@ -9,7 +9,7 @@ export const commitmentLevels = [
   { amount: 1000, name: 'Transformation' },
 ] as const;
 
-/** How long a deck download link works (spec section 9). */
+/** How long a deck download link works (docs/product.md §9). */
 export const DECK_DOWNLOAD_TTL_SECONDS = 3600;
 
 /** `SPARK-` and five groups of four Crockford base32 characters: 100 random bits, not guessable. */

@@ -9,7 +9,7 @@ export const approvalStatuses = ['pending', 'approved', 'rejected'] as const;
 export const approvalStatusSchema = z.enum(approvalStatuses);
 export type ApprovalStatus = z.infer<typeof approvalStatusSchema>;
 
-/** Challenge ids of the thank-you question (spec section 2). */
+/** Challenge ids of the thank-you question (docs/product.md §2). */
 export const primaryChallenges = {
   consistency: 'Staying consistent',
   motivation: 'Finding motivation',

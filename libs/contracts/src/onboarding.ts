@@ -17,7 +17,7 @@ const requiredText = (message: string, max = 2000) => textSchema({ error: messag
 const optionalText = (max = 2000) => textSchema().trim().max(max).optional();
 
 /**
- * What the four onboarding steps collect (spec sections 2 and 5). Optional fields may be absent;
+ * What the four onboarding steps collect (docs/product.md §2 and §5). Optional fields may be absent;
  * the server fills section 3's defaults when it stores them.
  */
 export const onboardingAnswersSchema = z
@@ -42,7 +42,7 @@ export const onboardingAnswersSchema = z
 export type OnboardingAnswers = z.output<typeof onboardingAnswersSchema>;
 export type OnboardingAnswersInput = z.input<typeof onboardingAnswersSchema>;
 
-/** The stored onboarding record, in the shape of spec section 3 (snake_case as the spec names it). */
+/** The stored onboarding record, in the shape of docs/product.md §3 (snake_case, as it names it). */
 export const onboardingDataSchema = z.object({
   user_id: uuidSchema,
   full_name: z.string(),

@@ -14,7 +14,7 @@ export const SPARK_IMAGE_MAX_BYTES = 15 * 1024 * 1024;
 export const SPARK_VIDEO_MAX_BYTES = 100 * 1024 * 1024;
 export const SPARK_NOTE_MAX_CHARS = 2000;
 
-/** The client record of spec section 3 (user_progress), as every screen reads it. */
+/** The client record of docs/product.md §3 (user_progress), as every screen reads it. */
 export const progressSchema = z.object({
   userId: uuidSchema,
   fullName: z.string().nullable(),

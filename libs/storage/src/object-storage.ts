@@ -34,7 +34,7 @@ export interface PutObjectInput {
   /** A stream or any async iterable of chunks is read as S3 takes it, in parts when longer than one. */
   body: Readable | AsyncIterable<Buffer> | Buffer | string;
   contentType: string;
-  /** Seconds; the spec's storage cache control is 3600. */
+  /** Seconds; the storage cache control of docs/product.md §9 is 3600. */
   cacheControlSeconds?: number;
 }
 

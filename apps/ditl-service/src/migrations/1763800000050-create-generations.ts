@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** One row per requested DITL presentation; the worker moves it through the spec's states. */
+/** One row per requested DITL presentation; the worker moves it through the states of docs/product.md §4. */
 export class CreateGenerations1763800000050 implements MigrationInterface {
   name = 'CreateGenerations1763800000050';
 

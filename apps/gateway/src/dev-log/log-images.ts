@@ -1,7 +1,7 @@
 import { type LogImage, logImageExtensions } from '@spark/contracts';
 import type { ObjectStorage } from '@spark/storage';
 
-/** Developer's Log images in the log bucket, at `{userId}/{timestamp}-{filename}` (spec section 3). */
+/** Developer's Log images in the log bucket, at `{userId}/{timestamp}-{filename}` (docs/product.md §3). */
 export class LogImages {
   constructor(
     private readonly storage: ObjectStorage,

@@ -11,7 +11,7 @@ import { ZodPipe } from '../http/zod-body.pipe';
 export class DitlController {
   constructor(private readonly bus: ServiceBus) {}
 
-  /** The spec's generate-ditl: stores the request (queued) and answers its id at once. */
+  /** generate-ditl (docs/product.md §7): stores the request (queued) and answers its id at once. */
   @Post()
   @HttpCode(202)
   generate(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(generateDitlBodySchema)) body: z.output<typeof generateDitlBodySchema>): Promise<GenerateDitlResponse> {
@@ -24,7 +24,7 @@ export class DitlController {
     return this.bus.request('ditl.current', { userId: user.id });
   }
 
-  /** The spec's check-ditl-status; a client reads only its own generations, coaches and admins any. */
+  /** check-ditl-status (docs/product.md §7); a client reads only its own generations, coaches and admins any. */
   @Get(':generationId')
   status(@CurrentUser() user: AuthenticatedUser, @Param('generationId', new ZodPipe(uuidSchema)) generationId: string): Promise<DitlStatusResponse> {
     return this.bus.request('ditl.check-status', { generationId, reader: { userId: user.id, role: user.role } });

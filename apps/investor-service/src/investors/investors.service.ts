@@ -31,7 +31,7 @@ export class InvestorsService {
     private readonly generateCode: () => string = newAccessCode,
   ) {}
 
-  /** The public deck and early-access forms: a known e-mail is ignored, as the spec says of duplicates. */
+  /** The public deck and early-access forms: a known e-mail is ignored, as docs/product.md §8 says of duplicates. */
   async register(request: PayloadOf<'investor.register'>): Promise<ResponseOf<'investor.register'>> {
     const { row, created } = await this.investors.insert({ id: randomUUID(), email: request.email, interest: request.interest ?? null });
     return { investor: toInvestor(row), created };

@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * The coach dashboard's counters without counting: `leads.lead_counters` holds the number of non-investor
  * leads per (approval_status, user_created), kept exact by a trigger on every write to `leads.leads`. Every
  * new lead adds 1 to the same (pending, false) pair, and lead submission is a hot path, so each pair is
- * spread over 64 shard rows chosen by the lead's id (PERFORMANCE.md: one counter row updated by every writer
+ * spread over 64 shard rows chosen by the lead's id (one counter row updated by every writer
  * collapses under concurrency; with 10 concurrent inserts, one leads-service's pool, 16 shards left about a
  * quarter of them waiting on a counter row's lock, 64 under a tenth); a read sums at most 384 rows.
  */

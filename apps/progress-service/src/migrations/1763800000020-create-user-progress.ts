@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The client record (spec section 3, user_progress) and the onboarding answers. A client has one
+ * The client record (docs/product.md §3, user_progress) and the onboarding answers. A client has one
  * progress row, created when onboarding completes; counters live on it, one row per user, so
  * concurrent captures by different clients never contend on a shared row.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Sparks (spec section 3) with the client-generated id that makes a retried upload a no-op, the
+ * Sparks (docs/product.md §3) with the client-generated id that makes a retried upload a no-op, the
  * coach's notes to a client (the latest pinned one is shown on the home) and private notes.
  */
 export class CreateSparksAndNotes1763800000021 implements MigrationInterface {

@@ -6,7 +6,7 @@ const orNotSpecified = (value: string | undefined) => (value && value.trim() ? v
 const stressLevelOf = (answers: OnboardingAnswers): 'high' | 'moderate' =>
   answers.goalTags.includes('Stress') || /stress|overwhelm|anxious|burn/i.test(answers.biggestChallenge) ? 'high' : 'moderate';
 
-/** The onboarding record of spec section 3, with its defaults for everything the steps leave blank. */
+/** The onboarding record of docs/product.md §3, with its defaults for everything the steps leave blank. */
 export function toOnboardingRecord(userId: string, answers: OnboardingAnswers, completedAt: Date): OnboardingData {
   const fullName = [answers.firstName, answers.lastName].filter(Boolean).join(' ').trim();
   const days = cycleLengthDays(answers.customEvolutionDays);

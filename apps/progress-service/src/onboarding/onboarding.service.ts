@@ -10,7 +10,7 @@ export class OnboardingService {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Saves the answers with the spec's defaults and starts the first evolution today. */
+  /** Saves the answers with the defaults of docs/product.md §3 and starts the first evolution today. */
   async complete({ userId, email, answers }: PayloadOf<'progress.complete-onboarding'>): Promise<CompleteOnboardingResponse> {
     const completedAt = this.now();
     const record = toOnboardingRecord(userId, answers, completedAt);

@@ -10,7 +10,7 @@ export class ProgressRepository {
     return rows[0];
   }
 
-  /** select coach_notes by user_id, is_pinned true, newest first, limit 1 (spec section 7). */
+  /** select coach_notes by user_id, is_pinned true, newest first, limit 1 (docs/product.md §7). */
   async findLatestPinnedNote(userId: string): Promise<CoachNoteRow | undefined> {
     const rows: CoachNoteRow[] = await this.dataSource.query(
       `SELECT ${coachNoteColumns} FROM progress.coach_notes WHERE user_id = $1 AND is_pinned ORDER BY created_at DESC LIMIT 1`,

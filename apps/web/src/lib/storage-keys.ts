@@ -1,4 +1,4 @@
-// Every localStorage key the SPA uses, in one place. The spark_* names come from the spec
+// Every localStorage key the SPA uses, in one place. The spark_* names come from docs/product.md §3
 // and are read by flows other issues build, so they are never renamed.
 export const storageKeys = {
   leadEmail: 'spark_lead_email',

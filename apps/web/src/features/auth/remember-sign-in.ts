@@ -3,13 +3,13 @@ import { readStored, storageKeys, writeStored } from '../../lib/storage-keys';
 import { startSession } from '../session/session-store';
 import type { SignedInContext } from './sign-in-routing';
 
-/** Whether onboarding is done: the local flag the spec's screens read, or the server's record. */
+/** Whether onboarding is done: the local flag the screens read (docs/product.md §3, local storage keys), or the server's record. */
 export const hasFinishedOnboarding = (user: AuthUser) =>
   readStored(storageKeys.onboardingComplete) !== null || user.user_metadata.onboarding_completed_at !== null;
 
 export const signedInContext = (user: AuthUser): SignedInContext => ({ user, onboardingComplete: hasFinishedOnboarding(user) });
 
-/** Holds a freshly redeemed session and stores what the spec's later screens read. */
+/** Holds a freshly redeemed session and stores what later screens read (docs/product.md §3, local storage keys). */
 export function rememberSignIn(session: Session, options: { approved: boolean }): void {
   startSession(session);
   writeStored(storageKeys.userEmail, session.user.email);

@@ -16,7 +16,7 @@ const isCoach = (user: AuthUser) => user.user_metadata.role === 'coach' || user.
 // `next` comes from the e-mailed URL: only a plain relative path, never another origin.
 const safeNext = (next: string | null) => (next && /^[a-z0-9-]+(\/[a-z0-9-]+)*$/.test(next) ? next : null);
 
-/** Where /magic-link-auth (and the sign-in code) continues to: the spec's rules, first match wins. */
+/** Where /magic-link-auth (and the sign-in code) continues to: the rules of docs/product.md §2 (/magic-link-auth), first match wins. */
 export function destinationAfterSignIn({ user, onboardingComplete }: SignedInContext, next: string | null): Destination {
   const target = safeNext(next);
   if (isCoach(user)) return { path: '/coach', welcome: 'Welcome, coach! Redirecting to your dashboard...' };
@@ -26,7 +26,7 @@ export function destinationAfterSignIn({ user, onboardingComplete }: SignedInCon
   return { path: '/onboarding', welcome: 'Welcome! Redirecting to your onboarding...' };
 }
 
-/** Where the signed-in card's Continue goes (spec section 4: sign-in screen redirect). */
+/** Where the signed-in card's Continue goes (docs/product.md §4: sign-in screen redirect). */
 export function destinationForSignedInUser(context: SignedInContext): string {
   if (isCoach(context.user)) return '/coach';
   return context.onboardingComplete ? '/app' : '/onboarding';

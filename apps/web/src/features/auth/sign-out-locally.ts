@@ -1,6 +1,6 @@
 import { removeStored, storageKeys, type StorageKey } from '../../lib/storage-keys';
 
-// The flags the spec's sign-out clears (section 4), plus the lead's challenge token, which
+// The flags sign-out clears (docs/product.md §4), plus the lead's challenge token, which
 // belongs to the lead e-mail and is useless without it. `signOut` adds the server session.
 const signedInKeys: readonly StorageKey[] = [
   storageKeys.onboardingComplete,

@@ -1,7 +1,7 @@
 import { DITL_POLL_INTERVAL_MS, DITL_POLL_TIMEOUT_MS } from '@spark/contracts';
 
 /**
- * Browser tests shorten the spec's 3 s / 120 s by defining `window.__SPARK_TEST__` before the page
+ * Browser tests shorten the 3 s / 120 s of docs/product.md §9 by defining `window.__SPARK_TEST__` before the page
  * loads (Playwright's addInitScript). Only a script already running in the page can set it, and it
  * only changes how patiently the page waits, so production behaviour is unaffected.
  */

@@ -6,7 +6,7 @@ export interface MethodStep {
   icon: IconName;
 }
 
-/** The loop of the method: each pass through it strengthens the habit (spec section 1). */
+/** The loop of the method: each pass through it strengthens the habit (docs/product.md §1). */
 export const methodLoop: readonly MethodStep[] = [
   {
     name: 'Pivot',

@@ -9,7 +9,7 @@ export interface SparkProduct {
   icon: IconName;
 }
 
-/** The four tools of the ecosystem (spec section 1), shared by the landing and products pages. */
+/** The four tools of the ecosystem (docs/product.md §1), shared by the landing and products pages. */
 export const sparkProducts: readonly SparkProduct[] = [
   {
     id: 'spark-app',

@@ -1,5 +1,5 @@
 export interface BackoffOptions {
-  /** Retries after the first try (spec: back-off starting at 200 ms, doubling). */
+  /** Retries after the first try (docs/product.md: back-off starting at 200 ms, doubling). */
   retries: number;
   firstDelayMs: number;
   /** Whether a failure is worth another try; a definite "no" (e.g. a 401) is not. */

@@ -5,7 +5,7 @@ export interface SignInErrorToast {
   description: string;
 }
 
-/** The spec's sign-in failure toasts: the server's own words when it gave a reason (e.g. 429). */
+/** The sign-in failure toasts (docs/product.md §8): the server's own words when it gave a reason (e.g. 429). */
 export function signInErrorToast(error: unknown): SignInErrorToast {
   if (!(error instanceof ApiError)) return { title: 'Something went wrong', description: 'Please try again or contact support' };
   const serverExplained = error.status >= 400 && error.status < 500 && error.message.trim() !== '';

@@ -10,7 +10,7 @@ import { destinationAfterSignIn } from '../sign-in-routing';
 import { AuthLayout } from './auth-layout';
 import { MagicLinkStatus, type MagicLinkState } from './magic-link-status';
 
-// Long enough to read the welcome, short enough not to feel stuck (spec: 1.5 s).
+// Long enough to read the welcome, short enough not to feel stuck (docs/product.md: 1.5 s).
 const redirectDelayMs = 1500;
 
 export const magicLinkMessages = {

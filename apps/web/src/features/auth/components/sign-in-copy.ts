@@ -2,7 +2,7 @@ export type SignInProduct = 'spark' | 'coach';
 
 export const parseProduct = (value: string | null): SignInProduct | null => (value === 'spark' || value === 'coach' ? value : null);
 
-/** Heading and blurb of /signin per ?product= (spec section 2). */
+/** Heading and blurb of /signin per ?product= (docs/product.md §2). */
 export function signInCopy(product: SignInProduct | null): { heading: string; blurb: string } {
   switch (product) {
     case 'spark':

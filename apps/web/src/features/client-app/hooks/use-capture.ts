@@ -57,7 +57,7 @@ export function useCapture(userId: string) {
 
 /**
  * A refusal that trying again cannot fix (a full storage, a file too large or of the wrong type) shows
- * the server's own words; anything else the spec's general upload failure.
+ * the server's own words; anything else the general upload failure (docs/product.md §8).
  */
 function showUploadFailed(error: unknown): void {
   const explained = error instanceof ApiError && (error.status === 413 || error.status === 415);

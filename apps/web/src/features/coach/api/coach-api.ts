@@ -65,6 +65,6 @@ export const coachApi = {
     apiRequest<CoachNote>('POST', `/progress/clients/${userId}/notes`, { message, isPinned }),
 };
 
-/** US English, short month, day, year, hour and minute (spec section 9). */
+/** US English, short month, day, year, hour and minute (docs/product.md §9). */
 export const formatDateTime = (iso: string) =>
   new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });

@@ -8,7 +8,7 @@ import { coachApi, formatDateTime } from '../api/coach-api';
 import { ApproveLeadDialog } from './approve-lead-dialog';
 import { announceInvite } from './invite-outcome';
 
-/** Badge precedence of spec section 4. */
+/** Badge precedence of docs/product.md §4. */
 function StatusBadge({ lead }: { lead: Lead }) {
   const [label, tone] = lead.userCreated
     ? ['User Created', 'bg-emerald-100 text-emerald-800']
@@ -29,7 +29,7 @@ function RoleBadge({ role }: { role: Lead['role'] }) {
   );
 }
 
-/** A 403 says why in its own words; any other failure gets the spec's message. */
+/** A 403 says why in its own words; any other failure gets the message of docs/product.md §8. */
 const failureMessage = (error: Error, fallback: string) => (error instanceof ApiError && error.status === 403 ? error.message : fallback);
 
 export function LeadRow({ lead, isAdmin, onChanged }: { lead: Lead; isAdmin: boolean; onChanged: () => void }) {

@@ -17,7 +17,7 @@ const fileInputClasses =
 const isMarkdown = (file: File) => /\.(md|markdown)$/i.test(file.name);
 const isImage = (file: File) => logImageExtensions.some((extension) => file.name.toLowerCase().endsWith(`.${extension}`));
 
-/** Checks what the spec's publisher refuses; the first problem, or undefined. */
+/** Checks what the publisher refuses (docs/product.md §5); the first problem, or undefined. */
 function problemOf(markdown: string, images: readonly File[], markdownFiles: number): { title: string; detail: string } | undefined {
   if (markdownFiles > 1) return { title: 'Multiple markdown files', detail: 'Upload one markdown file per entry.' };
   if (!markdown.trim()) return { title: 'No content', detail: 'Write an entry or upload a markdown file.' };

@@ -6,7 +6,7 @@ export const ditlKeys = {
   presentation: (generationId: string) => ['ditl', generationId, 'presentation'] as const,
 };
 
-/** The spec's check-ditl-status. */
+/** check-ditl-status (docs/product.md §7). */
 export const fetchDitlStatus = (generationId: string) => apiRequest<DitlStatusResponse>('GET', `/ditl/generations/${encodeURIComponent(generationId)}`);
 
 /** `presentationUrl` is a gateway path under /api, fetched with the session's token. */

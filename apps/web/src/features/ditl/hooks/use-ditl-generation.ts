@@ -4,7 +4,7 @@ import { ApiError } from '../../../api/client';
 import { ditlKeys, fetchDitlStatus, fetchPresentation } from '../api/ditl-api';
 import { ditlTiming } from '../ditl-timing';
 
-/** What /ditl-welcome shows: spec section 4, generating → ready, or one of the error states. */
+/** What /ditl-welcome shows: docs/product.md §4, generating → ready, or one of the error states. */
 export type DitlView =
   | { state: 'generating'; progress: number | null }
   | { state: 'ready'; html: string }

@@ -8,7 +8,7 @@ export interface ToastMessage {
 
 const unexpected: ToastMessage = { kind: 'error', title: 'Something went wrong. Please try again.' };
 
-/** What the interest form tells the visitor when a lead cannot be created (spec section 8). */
+/** What the interest form tells the visitor when a lead cannot be created (docs/product.md §8). */
 export function leadErrorMessage(error: unknown): ToastMessage {
   if (!(error instanceof ApiError)) return unexpected;
   if (error.code === 'LEAD_EXISTS') {

@@ -10,7 +10,7 @@ import { useSetChallenge } from '../hooks/use-set-challenge';
 import { ChallengeQuestion } from './challenge-question';
 import { ThankYouTimeline } from './thank-you-timeline';
 
-// Long enough to read the toast, short enough not to feel stuck (spec: 1.5 s).
+// Long enough to read the toast, short enough not to feel stuck (docs/product.md: 1.5 s).
 const redirectDelayMs = 1500;
 
 export default function ThankYouPage() {

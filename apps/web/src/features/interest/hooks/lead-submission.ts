@@ -17,7 +17,7 @@ export function checkLeadForm(fields: { email: string; role: string }): LeadForm
 }
 
 export async function submitLead(request: CreateLeadRequest): Promise<CreateLeadResponse> {
-  // A new lead is a new person on this browser (spec section 4): end whoever's session was here,
+  // A new lead is a new person on this browser (docs/product.md §4): end whoever's session was here,
   // on the server too. The browser is signed out even when the server cannot be told. Creating a lead
   // needs no session, so both requests travel at once and the visitor waits for one round trip, not two.
   const [, created] = await Promise.all([signOut(), createLead(request)]);

@@ -21,7 +21,7 @@ export function ProductsSection() {
               <h3 className="mt-1 text-xl font-semibold text-ink-950">{product.name}</h3>
               <p className="mt-2 flex-1 leading-relaxed text-slate-600">{product.summary}</p>
               <ButtonLink to="/products" variant="secondary" className="mt-6 self-start">
-                {/* The spec's visible label; the hidden rest tells screen readers and crawlers where it goes. */}
+                {/* The visible label of docs/product.md §2; the hidden rest tells screen readers and crawlers where it goes. */}
                 Learn More<span className="sr-only"> about {product.name}</span>
               </ButtonLink>
             </Card>

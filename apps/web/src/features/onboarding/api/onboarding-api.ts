@@ -3,6 +3,6 @@ import { apiRequest } from '../../../api/client';
 
 export const finishOnboarding = (answers: OnboardingAnswersInput) => apiRequest<FinishOnboardingResponse>('POST', '/onboarding', answers);
 
-/** The spec's generate-ditl; the caller ignores a failure (the presentation also arrives by e-mail). */
+/** generate-ditl (docs/product.md §7); the caller ignores a failure (the presentation also arrives by e-mail). */
 export const requestDitl = (answers: OnboardingAnswersInput) =>
   apiRequest<GenerateDitlResponse>('POST', '/ditl/generations', { onboardingData: answers });

@@ -17,7 +17,7 @@ const labelOf = (value: string) => value.replace(/_/g, ' ').replace(/^\w/, (char
 const errorProps = (errors: FieldErrors, key: keyof OnboardingDraft) =>
   errors[key] ? { 'aria-invalid': true, 'aria-describedby': `${key}-error` } : {};
 
-/** The fields of one of the four steps (spec section 2, /onboarding). */
+/** The fields of one of the four steps (docs/product.md §2, /onboarding). */
 export function StepFields({ step, draft, errors, onChange }: StepFieldsProps) {
   const text = (key: keyof OnboardingDraft) => ({
     id: key,
