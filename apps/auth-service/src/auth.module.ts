@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import type { AuthConfig } from '@spark/config';
-import type { ServiceInfrastructure } from '@spark/runtime';
+import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { Redis } from 'ioredis';
 import { AuditHandler } from './audit/audit.handler';
 import { AuditRepository } from './audit/audit.repository';

@@ -1,5 +1,5 @@
 import { authEnv, loadConfig } from '@spark/config';
-import type { ServiceDefinition, ServiceInfrastructure } from '@spark/runtime';
+import type { ServiceDefinition, ServiceInfrastructure } from '@spark/service-runtime';
 import { AuthModule } from './auth.module';
 import { authMigrations } from './migrations';
 

@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@spark/runtime';
+import type { ServiceDefinition } from '@spark/service-runtime';
 import { contentMigrations } from './migrations';
 import { PostsModule } from './posts/posts.module';
 

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { runMain, startService } from '@spark/runtime';
+import { runMain } from '@spark/runtime';
+import { startService } from '@spark/service-runtime';
 import { ditlService } from './service';
 
 if (require.main === module) runMain('ditl-service', () => startService(ditlService));

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ditlEnv, loadConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { DRAIN_SECONDS, queueDepthMetric, type ServiceDefinition, type ServiceInfrastructure } from '@spark/runtime';
+import { DRAIN_SECONDS, queueDepthMetric } from '@spark/runtime';
+import { type ServiceDefinition, type ServiceInfrastructure } from '@spark/service-runtime';
 import { GenerationsModule } from './generations/generations.module';
 import { ditlMigrations } from './migrations';
 

@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@spark/runtime';
+import type { ServiceDefinition } from '@spark/service-runtime';
 import { InvestorsModule } from './investors/investors.module';
 import { investorMigrations } from './migrations';
 

@@ -1,4 +1,4 @@
-import type { ServiceDefinition } from '@spark/runtime';
+import type { ServiceDefinition } from '@spark/service-runtime';
 import { LeadsModule } from './leads/leads.module';
 import { leadsMigrations } from './migrations';
 

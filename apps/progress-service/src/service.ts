@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { loadConfig, progressEnv } from '@spark/config';
-import type { ServiceDefinition, ServiceInfrastructure } from '@spark/runtime';
+import type { ServiceDefinition, ServiceInfrastructure } from '@spark/service-runtime';
 import { CoachModule } from './coach/coach.module';
 import { CoachingModule } from './coaching/coaching.module';
 import { progressMigrations } from './migrations';

@@ -6,7 +6,7 @@ import { investorService } from '../../investor-service/src/service';
 import { leadsService } from '../../leads-service/src/service';
 import { startNotifier } from '../../notifier/src/main';
 import { progressService } from '../../progress-service/src/service';
-import { type ServiceDefinition, startService } from '@spark/runtime';
+import { type ServiceDefinition, startService } from '@spark/service-runtime';
 import { createTestDatabase, type SmtpSink, startSmtpSink, startTestS3, type TestS3, testRedisUrl, uniquePrefix } from '@spark/testing';
 import { Redis } from 'ioredis';
 

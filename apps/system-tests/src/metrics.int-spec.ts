@@ -1,6 +1,6 @@
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient } from '@spark/messaging';
-import { startService } from '@spark/runtime';
+import { startService } from '@spark/service-runtime';
 import { createTestDatabase, eventually, freePort, type SmtpSink, startSmtpSink, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
 import { leadsService } from '../../leads-service/src/service';
 import { startNotifier } from '../../notifier/src/main';

@@ -1,6 +1,5 @@
 import type { QueueName } from '@spark/contracts';
 import type { Logger } from '@spark/logging';
-import { afterCommit } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
 import type { JobQueues, JobRequest } from './job-queues';
 import { checkedPayload } from './outbox-rows';
@@ -13,6 +12,11 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** How often dispatched rows are checked against BullMQ until their jobs are finished. */
   reconcileMs?: number;
+  /**
+   * Runs a kick's pass when the rows it should send are visible: after the caller's transaction commits
+   * (`afterCommit` of libs/persistence for a service's unit of work). By default at once.
+   */
+  afterCommit?: (task: () => void) => void;
 }
 
 interface OutboxRow {
@@ -49,6 +53,7 @@ export class OutboxRelay {
   private lastPrune = 0;
   private lastReconcile = 0;
   private readonly reconcileMs: number;
+  private readonly afterCommit: (task: () => void) => void;
   private readonly pollMs: number;
   private readonly recoveryWindowMs: number;
   private readonly batchSize: number;
@@ -64,6 +69,7 @@ export class OutboxRelay {
     this.recoveryWindowMs = options.recoveryWindowMs ?? DAY_MS;
     this.batchSize = options.batchSize ?? 200;
     this.reconcileMs = options.reconcileMs ?? 60_000;
+    this.afterCommit = options.afterCommit ?? ((task) => task());
   }
 
   start(): void {
@@ -72,12 +78,9 @@ export class OutboxRelay {
     this.kick();
   }
 
-  /**
-   * Asks for a pass soon; kicks that arrive during a pass coalesce into one more pass. Inside a unit of work the
-   * pass waits for its commit: before that the rows it should send are not visible.
-   */
+  /** Asks for a pass once the caller's rows are committed; kicks that arrive during a pass coalesce into one more pass. */
   kick(): void {
-    afterCommit(() => this.passSoon());
+    this.afterCommit(() => this.passSoon());
   }
 
   private passSoon(): void {

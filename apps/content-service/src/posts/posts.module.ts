@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { ServiceInfrastructure } from '@spark/runtime';
+import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { PostsHandler } from './posts.handler';
 import { PostsRepository } from './posts.repository';
 import { PostsService } from './posts.service';

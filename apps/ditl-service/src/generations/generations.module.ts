@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, type OnModuleDestroy } from '@nestjs/common';
 import type { DitlConfig } from '@spark/config';
-import type { ServiceInfrastructure } from '@spark/runtime';
+import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { ObjectStorage } from '@spark/storage';
 import { startDitlWorker } from '../worker/ditl-worker';
 import { GenerationsHandler } from './generations.handler';

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { ServiceInfrastructure } from '@spark/runtime';
+import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { CampaignsRepository } from '../campaigns/campaigns.repository';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { MailJobOutcomes } from '../campaigns/mail-job-outcomes';

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, type OnModuleDestroy } from '@nestjs/common';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
-import type { ServiceInfrastructure } from '@spark/runtime';
+import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { CoachLeadsHandler } from './coach-leads.handler';
 import { CoachLeadsRepository } from './coach-leads.repository';
 import { CoachLeadsService } from './coach-leads.service';

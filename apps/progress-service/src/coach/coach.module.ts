@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { ServiceInfrastructure } from '@spark/runtime';
+import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { CoachClientsHandler } from './coach-clients.handler';
 import { CoachClientsRepository } from './coach-clients.repository';
 import { CoachClientsService } from './coach-clients.service';

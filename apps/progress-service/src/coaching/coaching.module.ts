@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { ModelConfig } from '@spark/config';
-import type { ServiceInfrastructure } from '@spark/runtime';
+import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { CoachClientsRepository } from '../coach/coach-clients.repository';
 import { RestDaysRepository } from '../rest-days/rest-days.repository';
 import { CoachingHandler } from './coaching.handler';

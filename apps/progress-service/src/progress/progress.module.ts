@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { ServiceInfrastructure } from '@spark/runtime';
+import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { RestDaysHandler } from '../rest-days/rest-days.handler';
 import { RestDaysRepository } from '../rest-days/rest-days.repository';
 import { RestDaysService } from '../rest-days/rest-days.service';

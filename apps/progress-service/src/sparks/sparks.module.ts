@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { ServiceInfrastructure } from '@spark/runtime';
+import type { ServiceInfrastructure } from '@spark/service-runtime';
 import type { TimeZoneResolver } from '../progress/database-time-zones';
 import { SparksHandler } from './sparks.handler';
 import { SparksRepository } from './sparks.repository';

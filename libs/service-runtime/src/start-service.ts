@@ -5,15 +5,12 @@ import type { ServiceName } from '@spark/contracts';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger, type Logger, PinoNestLogger } from '@spark/logging';
 import { RedisStreamsServer } from '@spark/messaging';
-import { createServiceDataSource, ensureDatabase, initializeWithMigrations, type ServiceDataSource, type ServiceDataSourceOptions } from '@spark/persistence';
+import { afterCommit, createServiceDataSource, ensureDatabase, initializeWithMigrations, type ServiceDataSource, type ServiceDataSourceOptions } from '@spark/persistence';
 import { Redis } from 'ioredis';
-import { startHealthServer } from './health-server';
+import { busServerMetrics, createMetrics, DRAIN_SECONDS, onShutdown, outboxLagMetric, startHealthServer } from '@spark/runtime';
 import type { Registry } from 'prom-client';
-import { NotDoneFilter } from './not-done.filter';
 import { startCommandLedger } from './command-ledger';
-import { busServerMetrics, createMetrics, outboxLagMetric } from './process-metrics';
-import { DRAIN_SECONDS } from './drain-budget';
-import { onShutdown } from './run-main';
+import { NotDoneFilter } from './not-done.filter';
 
 /** What a service's module is built from: everything that touches the outside world. */
 export interface ServiceInfrastructure {
@@ -63,6 +60,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
   const outbox = new OutboxRelay(dataSource, definition.name, jobs, logger, {
     pollMs: config.OUTBOX_POLL_MS,
     reconcileMs: config.OUTBOX_RECONCILE_MS,
+    afterCommit,
   });
   const metrics = createMetrics(app);
   outboxLagMetric(metrics.registry, dataSource, definition.name);
