@@ -65,11 +65,11 @@ export default function MagicLinkAuthPage() {
   // The token is kept in memory and leaves the address bar at once, so history, screen shares and
   // synced tabs never show it. A link opened over this page (only its fragment differs) is read too.
   const carriesToken = location.hash !== '' || new URLSearchParams(location.search).has('token');
+  const opened = carriesToken ? readEmailedLink(location.search, location.hash) : undefined;
+  if (opened && (opened.token !== link.token || opened.next !== link.next || opened.approved !== link.approved)) setLink(opened);
   useEffect(() => {
-    if (!carriesToken) return;
-    setLink(readEmailedLink(location.search, location.hash));
-    void navigate({ search: searchWithoutToken(location.search), hash: '' }, { replace: true });
-  }, [carriesToken, location.search, location.hash, navigate]);
+    if (carriesToken) void navigate({ search: searchWithoutToken(location.search), hash: '' }, { replace: true });
+  }, [carriesToken, location.search, navigate]);
 
   return (
     <AuthLayout>

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { useObjectUrl } from '../../../lib/use-object-url';
 import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { toast } from '../../../ui/toaster';
@@ -17,21 +18,19 @@ interface CaptureDialogProps {
 export function CaptureDialog({ open, initialFile, uploading, onCapture, onClose }: CaptureDialogProps) {
   const [file, setFile] = useState<File | null>(initialFile);
   const [note, setNote] = useState('');
-  const [preview, setPreview] = useState<string | null>(null);
   const cameraInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
+  // Opening starts from the file it was opened with; closing forgets the note (state adjusted during render, as
+  // React advises, instead of an effect that would draw the stale dialog first).
+  const [shown, setShown] = useState({ open, initialFile });
+  if (shown.open !== open || shown.initialFile !== initialFile) {
+    setShown({ open, initialFile });
     if (open) setFile(initialFile);
-    if (!open) setNote('');
-  }, [open, initialFile]);
+    else setNote('');
+  }
 
-  useEffect(() => {
-    if (!file?.type.startsWith('image/')) return setPreview(null);
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
+  const preview = useObjectUrl(file?.type.startsWith('image/') ? file : null);
 
   async function submit() {
     if (!file) {

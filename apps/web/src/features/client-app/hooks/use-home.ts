@@ -33,10 +33,11 @@ export function useHome(owner: { userId: string; fullName: string | null; goal: 
     initialDataUpdatedAt: 0,
     networkMode: 'offlineFirst',
   });
+  const { userId, fullName, goal } = owner;
   useEffect(() => {
     if (!query.data) return;
-    const next: HomeSnapshot = { ...owner, home: query.data };
+    const next: HomeSnapshot = { userId, fullName, goal, home: query.data };
     writeStored(storageKeys.clientHomeSnapshot, JSON.stringify(next));
-  }, [query.data, owner.userId, owner.fullName, owner.goal]);
+  }, [query.data, userId, fullName, goal]);
   return query;
 }

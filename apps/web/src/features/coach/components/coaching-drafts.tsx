@@ -1,6 +1,6 @@
 import type { ClientSummary, CoachingFacts, DraftWriter, WeeklyCheckIn } from '@spark/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { fieldClasses } from '../../../ui/input';
@@ -27,13 +27,12 @@ const writerNote = (writer: DraftWriter) => (writer === 'openai' ? 'Drafted by t
 
 /**
  * The draft in an editable box and the one click that sends it: the existing note route, pinned or not.
- * Nothing reaches the client before that click.
+ * Nothing reaches the client before that click. Keyed by its draft, so a new draft starts a fresh box.
  */
 function SendAsNote({ client, draft, label, onSent }: { client: ClientSummary; draft: string; label: string; onSent?: () => void }) {
   const queryClient = useQueryClient();
   const [message, setMessage] = useState(draft);
   const [pinned, setPinned] = useState(true);
-  useEffect(() => setMessage(draft), [draft]);
   const send = useMutation({
     mutationFn: () => coachApi.sendNudge(client.userId, message.trim(), pinned),
     onSuccess: () => {
@@ -79,7 +78,7 @@ export function NudgeDraftDialog({ client, onClose }: { client: ClientSummary; o
           <ul className="flex flex-wrap gap-2" aria-label="What the draft is based on">
             {factChips(draft.data.facts).map((chip) => <li key={chip} className="rounded-full bg-slate-100 px-3 py-1 text-xs font-medium text-slate-700">{chip}</li>)}
           </ul>
-          <SendAsNote client={client} draft={draft.data.message} label="Your message" onSent={onClose} />
+          <SendAsNote key={draft.data.message} client={client} draft={draft.data.message} label="Your message" onSent={onClose} />
           <p className="text-xs text-slate-500">{writerNote(draft.data.writer)} Edit anything before you send; nothing is sent until you click Send as note.</p>
         </div>
       )}
@@ -151,7 +150,7 @@ export function FridayCheckInDialog({ client, onClose }: { client: ClientSummary
                 <p>{week.missedDays.length ? `No spark on ${week.missedDays.map((day) => weekdayOf(day)).join(', ')}` : 'Nothing: every day that counted had a spark'}</p>
               </div>
             </div>
-            <SendAsNote client={client} draft={week.summary} label="Check-in summary" onSent={onClose} />
+            <SendAsNote key={week.summary} client={client} draft={week.summary} label="Check-in summary" onSent={onClose} />
             <p className="text-xs text-slate-500">{writerNote(week.writer)} Edit it before you share it; nothing is sent until you click Send as note.</p>
           </div>
         )}

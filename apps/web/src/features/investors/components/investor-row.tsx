@@ -44,6 +44,8 @@ export function InvestorRow({ investor, selected, onToggle, onSendCode }: Invest
   const queryClient = useQueryClient();
   const [fresh, setFresh] = useState<GenerateAccessCodeResponse | null>(null);
   const [confirmingReissue, setConfirmingReissue] = useState(false);
+  // When the list was drawn: an expiry passing while it is open shows on the next load, not mid-click.
+  const [shownAt] = useState(Date.now);
   const showOnce = (code: GenerateAccessCodeResponse) => {
     setFresh(code);
     setConfirmingReissue(false);
@@ -66,7 +68,7 @@ export function InvestorRow({ investor, selected, onToggle, onSendCode }: Invest
     },
   });
   const expiresAt = investor.codeExpiresAt;
-  const expired = expiresAt !== null && new Date(expiresAt).getTime() <= Date.now();
+  const expired = expiresAt !== null && new Date(expiresAt).getTime() <= shownAt;
   return (
     <li className="flex items-start gap-3 border-t border-slate-200 py-4" data-testid="investor-row">
       <input type="checkbox" className="mt-1 size-5 shrink-0 accent-spark-500" aria-label={`Select ${investor.email}`} checked={selected} onChange={onToggle} />

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { usePageMeta } from '../../../lib/use-page-meta';
 import { Button } from '../../../ui/button';
@@ -24,10 +24,10 @@ function OnboardingSteps() {
   const navigate = useNavigate();
   const step = stepFrom(params.get('step'));
   const [draft, setDraft] = useState<OnboardingDraft>(loadDraft);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  // Errors belong to the step they were found on: another step (Next, Back, the browser's back button) shows none.
+  const [found, setFound] = useState<{ step: number; errors: FieldErrors }>({ step, errors: {} });
+  const errors = found.step === step ? found.errors : {};
   const finish = useFinishOnboarding();
-
-  useEffect(() => setErrors({}), [step]);
 
   const change = (changes: Partial<OnboardingDraft>) => {
     const next = { ...draft, ...changes };
@@ -39,7 +39,7 @@ function OnboardingSteps() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const stepErrors = validateStep(step, draft);
-    setErrors(stepErrors);
+    setFound({ step, errors: stepErrors });
     if (Object.keys(stepErrors).length > 0) return;
     if (step < lastStep) return goTo(step + 1);
     const incomplete = firstIncompleteStep(draft);
