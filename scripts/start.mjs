@@ -1,7 +1,8 @@
 // `npm start`: builds, then brings the whole product up on this machine at http://localhost:8080
 // (PORT, MAILBOX_SMTP_PORT, MAILBOX_WEB_PORT and S3_PORT move it; docs/operations.md).
 // Ctrl-C, SIGTERM or SIGHUP stops every process it started, and so does the end of its parent
-// (npm does not pass SIGTERM on). `--skip-build` reuses the existing dist/.
+// (npm does not pass SIGTERM on). `--skip-build` reuses the existing dist/. `--replicas N` (or REPLICAS=N) runs
+// N of every service, of the notifier and of the DITL worker, behind the one gateway.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertPortsFree, plannedPorts, portsFromEnvironment } from './lib/ports.mjs';
@@ -36,10 +37,21 @@ if (Number(process.versions.node.split('.')[0]) < REQUIRED_NODE_MAJOR) {
   say(`\x1b[33mNode ${process.version}: Spark needs Node ${REQUIRED_NODE_MAJOR} (README, "Node 24"); starting anyway\x1b[0m`);
 }
 
+/** `--replicas N` or REPLICAS: how many of each app but the gateway; 1 by default. */
+function replicasWanted(argv, env) {
+  const flag = argv.indexOf('--replicas');
+  const text = flag === -1 ? env.REPLICAS : argv[flag + 1];
+  if (text === undefined || text === '') return 1;
+  const replicas = Number(text);
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 8) throw new Error(`--replicas (or REPLICAS) must be a whole number from 1 to 8, not "${text}".`);
+  return replicas;
+}
+
 try {
-  const ports = portsFromEnvironment(process.env);
+  const replicas = replicasWanted(process.argv, process.env);
+  const ports = portsFromEnvironment(process.env, replicas);
   // Before the build, so a taken port is reported at once.
-  await assertPortsFree(plannedPorts(ports, process.env));
+  await assertPortsFree(plannedPorts(ports, process.env, replicas));
   if (!process.argv.includes('--skip-build')) {
     say('building (npm run build)…');
     await runCommand('npm', ['run', 'build'], { cwd: root });
@@ -51,9 +63,9 @@ try {
     // The apps write into a pipe; the colours are for this terminal.
     ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}),
   };
-  const stack = await startStack({ root, env, ports, busPrefix: process.env.BUS_PREFIX || 'spark', log: say });
+  const stack = await startStack({ root, env, ports, busPrefix: process.env.BUS_PREFIX || 'spark', log: say, replicas });
   const { urls } = stack;
-  say('ready');
+  say(replicas === 1 ? 'ready' : `ready: ${replicas} replicas of every service, the notifier and the DITL worker`);
   say(`  app        ${urls.app}`);
   say(`  API docs   ${urls.apiDocs}   (internal port: never on the public one)`);
   say(`  metrics    ${urls.metrics}`);

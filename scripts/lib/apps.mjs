@@ -19,6 +19,26 @@ export const APPS = [
 
 export const appEntry = (root, name) => join(root, 'dist', 'apps', name, 'src', 'main.js');
 
+const GATEWAY = APPS.at(-1);
+const SCALED_APPS = APPS.slice(0, -1);
+
+/**
+ * Every process to run with `replicas` of each app but the gateway (it owns the public port): name, app and
+ * internal port. The first replica keeps the port of APPS; further replicas take the ports after the gateway's,
+ * one block of SCALED_APPS.length per extra replica. Each ditl-service replica runs a DITL worker in-process.
+ */
+export function appProcesses(gatewayPort, replicas = 1) {
+  const processes = [];
+  for (let replica = 1; replica <= replicas; replica += 1) {
+    SCALED_APPS.forEach((app, index) => {
+      const healthPort = replica === 1 ? gatewayPort + app.healthOffset : gatewayPort + GATEWAY.healthOffset + (replica - 2) * SCALED_APPS.length + index + 1;
+      processes.push({ name: replica === 1 ? app.name : `${app.name}#${replica}`, app: app.name, healthPort });
+    });
+  }
+  processes.push({ name: GATEWAY.name, app: GATEWAY.name, healthPort: gatewayPort + GATEWAY.healthOffset });
+  return processes;
+}
+
 /** The apps whose build output is missing (empty when the build is complete). */
 export const missingApps = (root) => APPS.filter((app) => !existsSync(appEntry(root, app.name))).map((app) => app.name);
 
@@ -50,12 +70,15 @@ export function stackEnvironment({ inherited, root, databaseUrl, redisUrl, busPr
 /** The gateway's internal port (metrics, API docs) on a stack whose public port is `gatewayPort`. */
 export const gatewayInternalPort = (gatewayPort) => gatewayPort + APPS.find((app) => app.name === 'gateway').healthOffset;
 
-/** Spawns every app with `environment` (and `nodeArgs`, e.g. --cpu-prof); returns their handles, the gateway last. */
-export function startApps({ root, environment, gatewayPort, output, nodeArgs = [] }) {
-  return APPS.map((app) => {
-    const env = { ...environment, HEALTH_PORT: String(gatewayPort + app.healthOffset) };
-    const args = ['--enable-source-maps', ...nodeArgs, appEntry(root, app.name)];
-    const handle = startProcess(app.name, process.execPath, args, { env, cwd: root, output });
+/**
+ * Spawns every app, `replicas` of each but the gateway, with `environment` (and `nodeArgs`, e.g. --cpu-prof);
+ * returns their handles, the gateway last.
+ */
+export function startApps({ root, environment, gatewayPort, output, nodeArgs = [], replicas = 1 }) {
+  return appProcesses(gatewayPort, replicas).map(({ name, app, healthPort }) => {
+    const env = { ...environment, HEALTH_PORT: String(healthPort) };
+    const args = ['--enable-source-maps', ...nodeArgs, appEntry(root, app)];
+    const handle = startProcess(name, process.execPath, args, { env, cwd: root, output });
     handle.kind = 'app';
     return handle;
   });

@@ -1,24 +1,23 @@
 // The ports a local stack listens on: read from the variables that name them, and checked free
 // before anything starts, so a taken port is named with the variable that moves it.
 import { createServer } from 'node:net';
-import { APPS } from './apps.mjs';
+import { appProcesses } from './apps.mjs';
 
 export const DEFAULT_PORTS = { gateway: 8080, smtp: 1025, mailboxWeb: 1080, s3: 4569 };
 
 /** The variable that sets each of DEFAULT_PORTS under `npm start`. */
 export const PORT_VARIABLES = { gateway: 'PORT', smtp: 'MAILBOX_SMTP_PORT', mailboxWeb: 'MAILBOX_WEB_PORT', s3: 'S3_PORT' };
 
-const HIGHEST_HEALTH_OFFSET = Math.max(...APPS.map((app) => app.healthOffset));
-
 /** DEFAULT_PORTS overridden by the variables set in `env`; throws a message naming a bad one. */
-export function portsFromEnvironment(env) {
+export function portsFromEnvironment(env, replicas = 1) {
+  const highestHealthOffset = Math.max(...appProcesses(0, replicas).map((app) => app.healthPort));
   const ports = { ...DEFAULT_PORTS };
   for (const [key, variable] of Object.entries(PORT_VARIABLES)) {
     const text = env[variable];
     if (text === undefined || text === '') continue;
     const port = Number(text);
-    // The gateway's port is followed by its internal ports (+1 … +8).
-    const highest = key === 'gateway' ? 65535 - HIGHEST_HEALTH_OFFSET : 65535;
+    // The gateway's port is followed by the apps' internal ports (+1 … +8, and more with replicas).
+    const highest = key === 'gateway' ? 65535 - highestHealthOffset : 65535;
     if (!Number.isInteger(port) || port < 1 || port > highest) throw new Error(`${variable} must be a port number from 1 to ${highest}, not "${text}".`);
     ports[key] = port;
   }
@@ -29,10 +28,11 @@ export function portsFromEnvironment(env) {
  * Every port the stack will listen on, each with what uses it and the variable that moves it. The
  * mailbox and S3 ports only when the stack starts them (no SMTP_URL / S3_ENDPOINT in `env`).
  */
-export function plannedPorts(ports, env) {
+export function plannedPorts(ports, env, replicas = 1) {
   const planned = [{ port: ports.gateway, use: 'gateway', variable: PORT_VARIABLES.gateway }];
-  for (const app of APPS) {
-    planned.push({ port: ports.gateway + app.healthOffset, use: `${app.name} internal port, PORT+${app.healthOffset}`, variable: PORT_VARIABLES.gateway });
+  for (const app of appProcesses(ports.gateway, replicas)) {
+    const offset = app.healthPort - ports.gateway;
+    planned.push({ port: app.healthPort, use: `${app.name} internal port, PORT+${offset}`, variable: PORT_VARIABLES.gateway });
   }
   if (!env.SMTP_URL) {
     planned.push({ port: ports.smtp, use: 'mailbox SMTP', variable: PORT_VARIABLES.smtp });

@@ -24,7 +24,7 @@ export function assertBuilt(root) {
  * Starts a stack and returns `{ urls, processes, stop }`. Options: `root`, `env` (the caller's
  * environment), `ports`, `databaseName`, `recreateDatabase`, `busPrefix`, `isolated` (ignore
  * SMTP/S3 settings of `env`), `output` (see processes.mjs), `log` (progress messages), `nodeArgs` (extra node
- * flags for every app, e.g. --cpu-prof).
+ * flags for every app, e.g. --cpu-prof), `replicas` (of every app but the gateway).
  */
 export async function startStack({
   root,
@@ -37,6 +37,7 @@ export async function startStack({
   output = { console: true },
   log = () => undefined,
   nodeArgs = [],
+  replicas = 1,
 }) {
   const inherited = isolated ? Object.fromEntries(Object.entries(env).filter(([key]) => !OUTSIDE_SERVICES.includes(key))) : env;
   const dataRoot = join(root, '.data');
@@ -44,7 +45,7 @@ export async function startStack({
   const stop = () => stopProcesses(processes);
   try {
     assertBuilt(root);
-    await assertPortsFree(plannedPorts(ports, inherited));
+    await assertPortsFree(plannedPorts(ports, inherited, replicas));
     const postgres = await ensurePostgres({ configuredUrl: env.DATABASE_URL, dataRoot, output });
     if (postgres.process) processes.push(postgres.process);
     log(`PostgreSQL: ${postgres.origin}`);
@@ -75,7 +76,7 @@ export async function startStack({
       smtpUrl: mailbox?.urls.smtp,
       s3Url: storage?.url,
     });
-    const apps = startApps({ root, environment, gatewayPort: ports.gateway, output, nodeArgs });
+    const apps = startApps({ root, environment, gatewayPort: ports.gateway, output, nodeArgs, replicas });
     processes.push(...apps);
     const gateway = apps.at(-1);
     const local = `http://127.0.0.1:${ports.gateway}`;

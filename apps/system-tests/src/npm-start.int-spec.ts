@@ -1,34 +1,18 @@
 // `npm start` as a developer or a supervisor runs it: the real entry (package.json's start script) on
 // ports named by its variables, a taken port refused by name, and SIGTERM to npm leaving nothing behind.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase, testRedisUrl } from '@spark/testing';
+import { processesWithMarker, root, start, waitFor } from './npm-start-harness';
 
-const root = resolve(__dirname, '..', '..', '..');
 // Beside `npm start` (8080), the browser tests (18080) and the benchmarks' stacks (28080, 38080), and below
 // Linux's ephemeral range (32768–60999), so no other test's outgoing connection holds one of them.
 const PORTS = { PORT: 21080, MAILBOX_SMTP_PORT: 2126, MAILBOX_WEB_PORT: 2181, S3_PORT: 21569 };
 const INTERNAL_PORTS = Array.from({ length: 8 }, (_, index) => PORTS.PORT + 1 + index);
 const ALL_PORTS = [...Object.values(PORTS), ...INTERNAL_PORTS];
 const BUILT = ['dist/apps/gateway/src/main.js', 'dist/web/index.html', 'dist/scripts/create-user.js'];
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-/** Every process whose environment carries `marker`: what this test's stack started, at any depth. */
-function processesWithMarker(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`).includes(marker);
-      } catch {
-        return false; // ended meanwhile, or not ours to read
-      }
-    })
-    .map(Number);
-}
 
 function isPortFree(port: number): Promise<boolean> {
   return new Promise((answer) => {
@@ -36,29 +20,6 @@ function isPortFree(port: number): Promise<boolean> {
     server.once('error', () => answer(false));
     server.listen({ port, exclusive: true }, () => server.close(() => answer(true)));
   });
-}
-
-async function waitFor(label: string, condition: () => boolean | Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${label}: not within ${timeoutMs / 1000} s`);
-    await sleep(250);
-  }
-}
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(command: string, args: string[], env: NodeJS.ProcessEnv): Started {
-  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return { child, output: () => output, exited };
 }
 
 describe('npm start', () => {
