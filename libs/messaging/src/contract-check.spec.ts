@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError } from '@spark/errors';
 import { testContract } from './__fixtures__/test-contract';
 import { parseEvent, parseRequest, parseResponse, sparkContract } from './contract-check';
 

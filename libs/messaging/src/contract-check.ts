@@ -1,6 +1,6 @@
 import { eventPatterns, patterns, replaySafePatterns, toFieldErrors } from '@spark/contracts';
 import type { z } from 'zod';
-import { DomainError } from './domain-error';
+import { DomainError } from '@spark/errors';
 
 /** What a bus may carry: request patterns with their request and response schemas, and event patterns. */
 export interface BusContract {

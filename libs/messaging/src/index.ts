@@ -1,4 +1,4 @@
-export * from './domain-error';
+export { ServiceUnavailableError } from './service-unavailable';
 export * from './redis-streams.client';
 export * from './redis-streams.context';
 export * from './redis-streams.server';

@@ -4,7 +4,8 @@ import { ClientProxy, type ReadPacket, type WritePacket } from '@nestjs/microser
 import { serviceOf } from '@spark/contracts';
 import { currentCorrelationId, newCorrelationId, type Logger } from '@spark/logging';
 import Redis from 'ioredis';
-import { DomainError, ServiceUnavailableError } from './domain-error';
+import { DomainError } from '@spark/errors';
+import { ServiceUnavailableError } from './service-unavailable';
 import { outgoingRequestId } from './request-scope';
 import { DEFAULT_PREFIX, replyListKey, requestStreamKey } from './stream-keys';
 import { decodeReply, encodeEntry, fromWireError, type RequestEntry } from './wire-format';

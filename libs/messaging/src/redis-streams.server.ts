@@ -7,7 +7,7 @@ import { newCorrelationId, runWithCorrelationId, type Logger } from '@spark/logg
 import Redis from 'ioredis';
 import { lastValueFrom } from 'rxjs';
 import { type BusContract, isEventPattern, isReplaySafe, isRequestPattern, parseEvent, parseRequest, parseResponse, sparkContract } from './contract-check';
-import { DomainError } from './domain-error';
+import { DomainError } from '@spark/errors';
 import { RedisStreamsContext } from './redis-streams.context';
 import { runInRequestScope } from './request-scope';
 import { deadConsumers, entriesOfReadGroup, parseAutoClaim, parseConsumers } from './redis-replies';

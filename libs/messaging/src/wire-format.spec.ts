@@ -1,4 +1,4 @@
-import { DomainError } from './domain-error';
+import { DomainError } from '@spark/errors';
 import { decodeEntry, decodeReply, encodeEntry, encodeReply, fromWireError, toWireError } from './wire-format';
 
 describe('stream entries', () => {

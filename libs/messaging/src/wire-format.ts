@@ -1,6 +1,6 @@
 import { errorCodes, fieldErrorsSchema, isErrorCode } from '@spark/contracts';
 import { z } from 'zod';
-import { DomainError } from './domain-error';
+import { DomainError } from '@spark/errors';
 
 /** One stream entry: a request (with `id` and `replyTo`) or an event (without). */
 export interface RequestEntry {

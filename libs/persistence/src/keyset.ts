@@ -1,4 +1,4 @@
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 
 /**
  * Keyset pages for lists ordered by (key DESC, id DESC). A cursor is opaque to clients: base64url of

@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch } from '@nestjs/common';
 import { BaseRpcExceptionFilter } from '@nestjs/microservices';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import { DeadlinePassed, isDatabaseUnavailable, isStatementTimeout } from '@spark/persistence';
 import type { Observable } from 'rxjs';
 

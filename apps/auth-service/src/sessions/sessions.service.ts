@@ -1,5 +1,5 @@
 import type { IssuedSession, PayloadOf } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import { hashToken } from '../sign-in/secrets';
 import type { SessionIssuer } from './session-issuer';
 import type { SessionRevocations } from './session-revocations';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InviteResponse, IssuedSession, LinkInfo, MagicLinkResponse, PayloadOf } from '@spark/contracts';
 import type { JobRequest, OutboxRelay } from '@spark/jobs';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { SessionIssuer } from '../sessions/session-issuer';
 import type { MailCooldown } from './mail-cooldown';
 import { hashSignInCode, hashToken, magicLinkUrl, newOpaqueToken, newSignInCode } from './secrets';

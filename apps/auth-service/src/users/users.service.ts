@@ -1,5 +1,5 @@
 import type { AuthUser, PayloadOf, UserPage } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import type { SessionRevocations } from '../sessions/session-revocations';
 import type { UserRow, UsersRepository } from './users.repository';

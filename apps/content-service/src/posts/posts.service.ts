@@ -10,7 +10,7 @@ import {
   resolveWikiImages,
   wikiImageNames,
 } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import { excerptOf, slugOf } from './post-text';
 import type { PostRow, PostsRepository } from './posts.repository';

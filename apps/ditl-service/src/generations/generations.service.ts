@@ -10,7 +10,7 @@ import {
   waitPhrase,
 } from '@spark/contracts';
 import type { OutboxRelay } from '@spark/jobs';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import { renderPresentation } from '../planner/presentation-html';
 import { applyCoachEdits, type EditedSlide, editedSlides, momentKeys } from './coach-edits';
 import type { GenerationRow, GenerationsRepository } from './generations.repository';

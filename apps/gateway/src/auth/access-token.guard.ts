@@ -3,7 +3,7 @@ import { type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, type AccessTokenClaims, accessTokenClaimsSchema, type UserRole } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { FastifyRequest } from 'fastify';
 import { IS_PUBLIC, REQUIRED_ROLES } from './auth.decorators';
 import type { SessionRevocationCheck } from './session-revocation-check';

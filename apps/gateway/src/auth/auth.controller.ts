@@ -10,7 +10,8 @@ import {
   type Session,
   updateUserRequestSchema,
 } from '@spark/contracts';
-import { DomainError, ServiceBus } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
+import { ServiceBus } from '@spark/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';

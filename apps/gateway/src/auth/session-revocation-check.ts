@@ -1,5 +1,5 @@
 import { type AccessTokenClaims, revokedSessionKey, type SessionEndReason, tokensVoidBeforeKey } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { Redis } from 'ioredis';
 
 const endedSession: Record<SessionEndReason, string> = {

@@ -6,7 +6,8 @@ import {
   publishPostRequestSchema,
   type UploadedLogImage,
 } from '@spark/contracts';
-import { DomainError, ServiceBus } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
+import { ServiceBus } from '@spark/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Public, Roles } from '../auth/auth.decorators';

@@ -1,6 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import { type ErrorBody, type ErrorCode, errorCodes, httpStatusOf } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 
 const codeForStatus = (status: number): ErrorCode =>
   (Object.entries(errorCodes).find(([, value]) => value === status)?.[0] as ErrorCode | undefined) ?? 'INTERNAL';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { waitPhrase } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { Redis } from 'ioredis';
 
 export interface RateLimit {

@@ -1,4 +1,4 @@
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUploadRoute } from './upload-route';
 

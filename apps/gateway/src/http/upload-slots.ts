@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import { PART_SIZE } from '@spark/storage';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';

@@ -1,6 +1,6 @@
 import type { PipeTransform } from '@nestjs/common';
 import { toFieldErrors } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { z } from 'zod';
 
 /** Validates a body (or query) with its contract schema: 400 with field errors, nothing else runs. */

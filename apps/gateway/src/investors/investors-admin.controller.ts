@@ -6,7 +6,8 @@ import {
   sendInvestorEmailRequestSchema,
   uuidSchema,
 } from '@spark/contracts';
-import { DomainError, ServiceBus } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
+import { ServiceBus } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
 import { Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';

@@ -6,7 +6,8 @@ import {
   type PayloadOf,
   registerInvestorRequestSchema,
 } from '@spark/contracts';
-import { DomainError, ServiceBus } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
+import { ServiceBus } from '@spark/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/auth.decorators';
 import { mailboxSubject, type RateLimit, RateLimiter, secretSubject } from '../http/rate-limiter';

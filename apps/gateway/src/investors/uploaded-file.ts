@@ -1,5 +1,5 @@
 import type { MultipartFile } from '@fastify/multipart';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { FastifyRequest } from 'fastify';
 import { sniffFileType } from '../media/file-sniffer';
 

@@ -1,4 +1,4 @@
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 
 /** A byte range of the file, and what to write over it. */
 export interface Patch {

@@ -1,4 +1,4 @@
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import sharp, { type Sharp } from 'sharp';
 import { ConcurrencyLimit } from './concurrency-limit';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import { type IsoBmffFlavour, IsoBmffLocationScrubber } from './iso-bmff-location-scrubber';
 
 const fixture = (extension: string) => readFileSync(join(__dirname, '../../../system-tests/src/fixtures/location', `with-gps.${extension}`));

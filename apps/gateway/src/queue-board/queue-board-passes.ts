@@ -1,7 +1,7 @@
 import { createHash, createSecretKey, randomBytes } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_ISSUER, type AccessTokenClaims, accessTokenClaimsSchema, QUEUE_BOARD_PATH } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { AuthenticatedUser } from '../auth/access-token.guard';

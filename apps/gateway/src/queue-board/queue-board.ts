@@ -5,7 +5,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import { QUEUE_BOARD_PATH, QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import { currentCorrelationId, type Logger, newCorrelationId } from '@spark/logging';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { SPARK_IMAGE_MAX_BYTES, SPARK_VIDEO_MAX_BYTES } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { ObjectStorage } from '@spark/storage';
 import { reencodeImage } from '../media/image-reencoder';
 import { type IsoBmffFlavour, IsoBmffLocationScrubber } from '../media/iso-bmff-location-scrubber';

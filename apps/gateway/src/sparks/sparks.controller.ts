@@ -8,7 +8,8 @@ import {
   toFieldErrors,
   uuidSchema,
 } from '@spark/contracts';
-import { DomainError, ServiceBus } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
+import { ServiceBus } from '@spark/messaging';
 import { ObjectStorage } from '@spark/storage';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';

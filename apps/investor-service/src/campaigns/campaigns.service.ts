@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InvestorCampaign, PayloadOf } from '@spark/contracts';
 import type { OutboxRelay } from '@spark/jobs';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { InvestorsRepository } from '../investors/investors.repository';
 import type { CampaignsRepository, DeliveryRow } from './campaigns.repository';
 import type { MailJobOutcomes } from './mail-job-outcomes';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ACCESS_CODE_TTL_DAYS, type GenerateAccessCodeResponse, type Investor, type InvestorPage, type PayloadOf, type ResponseOf } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import { hashAccessCode, newAccessCode } from './access-code';
 import type { InvestorRow, InvestorsRepository } from './investors.repository';

@@ -12,7 +12,7 @@ import type {
   RequestOf,
   ResponseOf,
 } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import type { CoachLeadsRepository } from './coach-leads.repository';
 import type { LeadRow } from './leads.repository';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { CreateLeadResponse, Lead, PayloadOf } from '@spark/contracts';
 import type { JobRequest, OutboxRelay } from '@spark/jobs';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { LeadRow, LeadsRepository } from './leads.repository';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest();

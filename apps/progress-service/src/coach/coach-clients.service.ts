@@ -1,5 +1,5 @@
 import { type ClientDetail, type ClientPage, type ClientSummary, type PayloadOf, type ResponseOf, weekdayOf } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import { decodeCursor, pageOf } from '@spark/persistence';
 import { toProgress } from '../progress/progress-row';
 import { attentionOf } from './attention';

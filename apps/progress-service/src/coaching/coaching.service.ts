@@ -1,5 +1,5 @@
 import { addDays, type NudgeDraft, type PayloadOf, type WeeklyCheckIn } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { CoachClientsRepository } from '../coach/coach-clients.repository';
 import { toSpark } from '../sparks/sparks.repository';
 import { coachingFactsOf, longestRunOf, missedDaysOf, WEEK_DAYS, weekOf } from './coaching-facts';

@@ -8,7 +8,7 @@ import {
   type RestDays,
   weekdayNames,
 } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { EntityManager } from 'typeorm';
 import type { RestDaysRepository, RestDaysRow } from './rest-days.repository';
 

@@ -10,7 +10,7 @@ import {
   type SparkPage,
   streakAfterSpark,
 } from '@spark/contracts';
-import { DomainError } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
 import type { TimeZoneResolver } from '../progress/database-time-zones';
 import { restCalendarOf, toProgress } from '../progress/progress-row';
 import { type SparksRepository, StorageFullError, toSpark } from './sparks.repository';

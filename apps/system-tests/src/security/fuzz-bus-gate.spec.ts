@@ -1,5 +1,6 @@
 import { type PatternName, patterns } from '@spark/contracts';
-import { DomainError, parseRequest, sparkContract } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
+import { parseRequest, sparkContract } from '@spark/messaging';
 import { arbitraryPayload } from '@spark/testing';
 import fc from 'fast-check';
 

@@ -1,6 +1,7 @@
 import { type PatternName, patterns } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
-import { DomainError, RedisStreamsClient } from '@spark/messaging';
+import { DomainError } from '@spark/errors';
+import { RedisStreamsClient } from '@spark/messaging';
 import { arbitraryPayload, databaseFingerprint } from '@spark/testing';
 import fc from 'fast-check';
 import { Client } from 'pg';

@@ -1,10 +1,7 @@
-import { DomainError, ServiceUnavailableError } from './domain-error';
+import { DomainError } from '@spark/errors';
+import { ServiceUnavailableError } from './service-unavailable';
 
-describe('DomainError', () => {
-  it('maps its code to the HTTP status', () => {
-    expect(new DomainError('LEAD_EXISTS', 'taken').status).toBe(409);
-  });
-
+describe('ServiceUnavailableError', () => {
   it('names the service that did not answer', () => {
     const error = new ServiceUnavailableError('leads', 300);
 
