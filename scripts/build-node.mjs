@@ -1,6 +1,7 @@
 // Compiles every server-side TypeScript file (apps except web, libs, scripts, bench) into dist/
 // with swc, rewriting the @spark/* path aliases to relative requires. Type checking is
-// `npm run typecheck`; this step only emits, so it takes seconds.
+// `npm run typecheck`; this step only emits, so it takes seconds. Given folders (`node scripts/build-node.mjs
+// apps/gateway`, as each project's Nx `build` target runs it), it compiles only those.
 import { transformFile } from '@swc/core';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -37,10 +38,12 @@ const options = {
   sourceMaps: 'inline',
 };
 
-await rm(join(out, 'apps'), { recursive: true, force: true });
-await rm(join(out, 'libs'), { recursive: true, force: true });
+const chosen = process.argv.slice(2);
+const tops = chosen.length > 0 ? chosen : ['apps', 'libs', 'scripts', 'bench'];
+// A whole build starts from an empty dist/apps and dist/libs, so a deleted source leaves no stale output.
+for (const stale of chosen.length > 0 ? chosen : ['apps', 'libs']) await rm(join(out, stale), { recursive: true, force: true });
 const jobs = [];
-for (const top of ['apps', 'libs', 'scripts', 'bench']) {
+for (const top of tops) {
   for await (const file of sources(join(root, top))) {
     jobs.push(
       transformFile(file, { ...options, filename: file }).then(async ({ code }) => {
