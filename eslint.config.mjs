@@ -14,6 +14,7 @@ const moduleBoundaries = {
   depConstraints: [
     { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts'] },
     { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts'] },
+    { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts', 'type:app'] },
     { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', 'type:contracts'] },
     { sourceTag: 'type:lib', notDependOnLibsWithTags: ['type:app', 'type:e2e'] },
     { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
@@ -37,6 +38,17 @@ export default tseslint.config(
     files: ['apps/system-tests/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': ['error', { ...moduleBoundaries, allow: ['^(\\.\\./)+[a-z-]+/src/(main|service)$'] }],
+    },
+  },
+  {
+    // Benchmarks and operator scripts drive apps from outside: through an app's entry points and the `tooling`
+    // module it keeps for them, never its other internals.
+    files: ['bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { ...moduleBoundaries, allow: ['^\\.\\./apps/[a-z-]+/src/(main|service|worker-main|migrations|tooling)$'] },
+      ],
     },
   },
   {

@@ -2,11 +2,7 @@
 // from the answers to the finished, escaped HTML page: reading the day (chrono-node), planning, rendering.
 // The plan checks a model's answer goes through are timed on their own. Target: well under 200 ms a plan.
 import { onboardingAnswersSchema } from '@spark/contracts';
-import { evaluationProfiles } from '../apps/ditl-service/src/evaluation/profiles';
-import { buildOfflinePlan, warmUpOfflinePlanner } from '../apps/ditl-service/src/planner/offline-planner';
-import { checkPlan } from '../apps/ditl-service/src/planner/plan-checks';
-import { planContext } from '../apps/ditl-service/src/planner/plan-context';
-import { renderPresentation } from '../apps/ditl-service/src/planner/presentation-html';
+import { buildOfflinePlan, checkPlan, evaluationProfiles, planContext, renderPresentation, warmUpOfflinePlanner } from '../apps/ditl-service/src/tooling';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 200);
 const profiles = evaluationProfiles.map((profile) => ({ id: profile.id, answers: onboardingAnswersSchema.parse(profile.answers) }));

@@ -11,7 +11,7 @@ import { createLogger } from '@spark/logging';
 import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
 import { startTestS3 } from '@spark/testing';
 import { Redis } from 'ioredis';
-import { GenerationsRepository } from '../apps/ditl-service/src/generations/generations.repository';
+import { GenerationsRepository } from '../apps/ditl-service/src/tooling';
 import { ditlMigrations } from '../apps/ditl-service/src/migrations';
 import { recreateDatabase } from './support';
 

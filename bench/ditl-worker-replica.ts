@@ -1,8 +1,7 @@
 // One DITL worker replica for bench/ditl-queue.ts (forked by it): the real worker process with the
 // model call replaced by a fixed delay (BENCH_MODEL_MS), so the figures measure the queue, not a model.
 import type { OnboardingAnswers } from '@spark/contracts';
-import { buildOfflinePlan } from '../apps/ditl-service/src/planner/offline-planner';
-import type { DitlPlanner } from '../apps/ditl-service/src/planner/planner';
+import { buildOfflinePlan, type DitlPlanner } from '../apps/ditl-service/src/tooling';
 import { startDitlWorkerProcess } from '../apps/ditl-service/src/worker-main';
 
 const modelMs = Number(process.env.BENCH_MODEL_MS ?? 2000);

@@ -8,7 +8,7 @@ import { authEnv, loadConfig } from '@spark/config';
 import { emailSchema, userRoleSchema } from '@spark/contracts';
 import { createServiceDataSource, ensureDatabase, initializeWithMigrations } from '@spark/persistence';
 import { authMigrations } from '../apps/auth-service/src/migrations';
-import { UsersRepository } from '../apps/auth-service/src/users/users.repository';
+import { UsersRepository } from '../apps/auth-service/src/tooling';
 
 const usage = 'Usage: npm run create-user -- --email EMAIL --role admin|coach|client [--name "Full Name"]';
 
