@@ -12,7 +12,7 @@ import { collectOpenApi } from './docs/openapi';
 import { routeDecisions } from './auth/route-access';
 import { gatewayControllers, GatewayModule } from './gateway.module';
 import { toErrorBody } from './http/error-body';
-import { collectMetrics } from './health/metrics';
+import { gatewayMetrics, observeHttp } from './health/metrics';
 import { loggableUrl } from './http/secret-bearing-pages';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerStateChangingRequestChecks } from './http/state-changing-requests';
@@ -35,7 +35,14 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(gatewayEnv, env);
   const logger = createLogger('gateway', config.LOG_LEVEL, { format: config.LOG_FORMAT });
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
-  const client = new RedisStreamsClient({ redisUrl: config.REDIS_URL, prefix: config.BUS_PREFIX, timeoutMs: config.BUS_TIMEOUT_MS, logger });
+  const metrics = gatewayMetrics();
+  const client = new RedisStreamsClient({
+    redisUrl: config.REDIS_URL,
+    prefix: config.BUS_PREFIX,
+    timeoutMs: config.BUS_TIMEOUT_MS,
+    logger,
+    observer: metrics.busClient,
+  });
   await client.connect();
   const adapter = new FastifyAdapter({
     bodyLimit: JSON_BODY_LIMIT,
@@ -74,14 +81,14 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   registerStateChangingRequestChecks(fastify, config.PUBLIC_URL);
   const web = loadWebBuild(config.WEB_DIST, config.PUBLIC_URL);
   await registerSecurityHeaders(fastify, { publicUrl: config.PUBLIC_URL, s3Endpoint: config.S3_ENDPOINT, inlineScriptHashes: web?.inlineScriptHashes ?? [] });
-  const metrics = collectMetrics(fastify);
+  observeHttp(fastify, metrics.registry);
   // Before Nest registers its routes (at listen), so the document's onRoute hook sees them all.
   const apiDocs = collectOpenApi(fastify, '0.1.0');
   const closeQueueBoard = await registerQueueBoard(fastify, { passes: app.get(QueueBoardPasses), redis, busPrefix: config.BUS_PREFIX, logger });
   await registerSpa(fastify, web);
   await app.listen(config.PORT, config.HOST);
   const ready = async () => (await redis.ping().catch(() => undefined)) === 'PONG';
-  const internal = await startHealthServer(config.HEALTH_PORT, ready, { '/metrics': metrics, ...apiDocs });
+  const internal = await startHealthServer(config.HEALTH_PORT, ready, { '/metrics': metrics.page, ...apiDocs });
   logger.info({ port: config.PORT, internalPort: config.HEALTH_PORT || undefined }, 'ready');
   return {
     url: await app.getUrl(),

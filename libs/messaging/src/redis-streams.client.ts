@@ -16,6 +16,12 @@ export interface RedisStreamsClientOptions {
   /** Default deadline of a request. */
   timeoutMs?: number;
   logger: Logger;
+  /** Told of each request that got no answer in time, for metrics. */
+  observer?: BusClientObserver;
+}
+
+export interface BusClientObserver {
+  timedOut(pattern: string): void;
 }
 
 interface PendingRequest {
@@ -138,7 +144,9 @@ export class RedisStreamsClient extends ClientProxy {
     const id = outgoingRequestId();
     const service = serviceOf(pattern);
     const timer = setTimeout(() => {
-      if (this.pending.delete(id)) reject(new ServiceUnavailableError(service, timeoutMs));
+      if (!this.pending.delete(id)) return;
+      this.options.observer?.timedOut(pattern);
+      reject(new ServiceUnavailableError(service, timeoutMs));
     }, timeoutMs);
     this.pending.set(id, { service, timer, resolve, reject });
     const entry: RequestEntry = {

@@ -18,6 +18,8 @@ import { replyListKey, requestStreamKey } from './stream-keys';
 const prefix = uniquePrefix();
 const started: INestMicroservice[] = [];
 let client: RedisStreamsClient;
+/** What the client reported to its metrics observer: the patterns that got no answer in time. */
+const timedOut: string[] = [];
 let bus: ServiceBus;
 
 interface StartOptions {
@@ -53,7 +55,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<DomainError> {
 }
 
 beforeAll(async () => {
-  client = new RedisStreamsClient({ redisUrl, prefix, logger: quietLogger });
+  client = new RedisStreamsClient({ redisUrl, prefix, logger: quietLogger, observer: { timedOut: (pattern) => timedOut.push(pattern) } });
   bus = new ServiceBus(client);
   await client.connect();
 });
@@ -133,6 +135,7 @@ describe('a request to a service that is down', () => {
     expect(error.details?.service).toBe('nobody-service');
     expect(elapsed).toBeGreaterThanOrEqual(295);
     expect(elapsed).toBeLessThan(800);
+    expect(timedOut).toContain('nobody.ping');
   });
 
   it('is skipped, not executed, when the service starts after the caller gave up', async () => {

@@ -49,16 +49,32 @@ export function outboxLagMetric(registry: Registry, database: SqlSource, schema:
   });
 }
 
-/** What the queue depth gauge needs of a BullMQ queue. */
+/** What the queue gauges need of a BullMQ queue. */
 export interface CountedQueue {
   name: string;
   getJobCounts(...states: string[]): Promise<Record<string, number>>;
+  /** BullMQ's per-minute counts of finished jobs, newest first (kept when the queue's workers record metrics). */
+  getMetrics(type: 'completed' | 'failed', start?: number, end?: number): Promise<{ data: number[] }>;
 }
 
 const QUEUE_STATES = ['waiting', 'delayed', 'active', 'failed', 'completed'] as const;
 
-/** Jobs per queue and state, read from BullMQ at each scrape. */
+/** Jobs per queue and state, and how many finished in BullMQ's latest recorded minute, read at each scrape. */
 export function queueDepthMetric(registry: Registry, queues: CountedQueue[]): void {
+  new Gauge({
+    name: 'bullmq_jobs_finished_per_minute',
+    help: "Jobs of each BullMQ queue that completed or failed in the latest minute BullMQ's worker metrics recorded",
+    labelNames: ['queue', 'outcome'],
+    registers: [registry],
+    async collect() {
+      for (const queue of queues) {
+        for (const outcome of ['completed', 'failed'] as const) {
+          const { data } = await queue.getMetrics(outcome, 0, 0);
+          this.set({ queue: queue.name, outcome }, data[0] ?? 0);
+        }
+      }
+    },
+  });
   new Gauge({
     name: 'bullmq_jobs',
     help: 'Jobs in each BullMQ queue by state (completed and failed: those still kept)',

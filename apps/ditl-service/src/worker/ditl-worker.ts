@@ -1,6 +1,6 @@
 import type { DitlConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { bullPrefix, type JobHandlers, assertHandlersComplete, runJob } from '@spark/jobs';
+import { bullPrefix, type JobHandlers, assertHandlersComplete, runJob, WORKER_METRICS } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import { ObjectStorage } from '@spark/storage';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
@@ -67,6 +67,7 @@ export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker;
     lockDuration: config.DITL_LOCK_MS,
     stalledInterval: config.DITL_LOCK_MS,
     maxStalledCount: 2,
+    metrics: WORKER_METRICS,
   });
   worker.on('error', (error) => logger.warn({ err: error }, 'DITL worker error'));
   return {

@@ -1,10 +1,22 @@
+import type { BusClientObserver } from '@spark/messaging';
 import { createMetrics, type InternalPage } from '@spark/runtime';
 import type { FastifyInstance } from 'fastify';
-import { Histogram } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 
-/** Prometheus metrics, process defaults plus request durations by route and status, for the internal port. */
-export function collectMetrics(fastify: FastifyInstance): InternalPage {
+/** The gateway's Prometheus registry: process defaults, and what the bus client reports (requests not answered in time). */
+export function gatewayMetrics(): { registry: Registry; page: InternalPage; busClient: BusClientObserver } {
   const { registry, page } = createMetrics('gateway');
+  const timeouts = new Counter({
+    name: 'bus_client_timeouts_total',
+    help: 'Requests the gateway sent on the bus that got no answer before their deadline (answered 503), by pattern',
+    labelNames: ['pattern'],
+    registers: [registry],
+  });
+  return { registry, page, busClient: { timedOut: (pattern) => timeouts.inc({ pattern }) } };
+}
+
+/** Request durations by route and status. */
+export function observeHttp(fastify: FastifyInstance, registry: Registry): void {
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by method, route and status',
@@ -19,5 +31,4 @@ export function collectMetrics(fastify: FastifyInstance): InternalPage {
     );
     done();
   });
-  return page;
 }
