@@ -14,14 +14,16 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
 import { Client } from 'pg';
 import { type BenchStack, startBenchStack } from './product-stack';
+import { recordFigure } from './summary';
+import { repositoryRoot } from './support';
 
-const root = join(__dirname, '..');
+const root = repositoryRoot;
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const COACHES = 20;
 const LEADS = 100_000;
@@ -198,6 +200,7 @@ function report({ result: measurement, cpu }: { result: Measurement; cpu: Map<st
   if (measurement.requests.size > 1) {
     for (const [path, samples] of measurement.requests) console.log(`  ${path}: ${summary(samples)}`);
   }
+  recordFigure({ measure: `coach dashboard, ${measurement.label}`, figure: `p95 ${p95.toFixed(1)} ms, ${(measurement.loads.length / measurement.seconds).toFixed(0)} loads/s`, target: `p95 ≤ ${targetMs} ms`, met });
   const perLoad = [...cpu].filter(([, ms]) => ms >= 10).map(([name, ms]) => `${name} ${(ms / measurement.loads.length).toFixed(2)}`);
   console.log(`  CPU ms per load: ${perLoad.join(', ')}`);
   return met;

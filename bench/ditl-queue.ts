@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import { GenerationsRepository } from '../apps/ditl-service/src/tooling';
 import { ditlMigrations } from '../apps/ditl-service/src/migrations';
 import { recreateDatabase } from './support';
+import { recordFigure } from './summary';
 
 const jobs = Number(process.env.BENCH_JOBS ?? 100);
 const concurrency = process.env.BENCH_CONCURRENCY ?? '10';
@@ -75,6 +76,8 @@ async function main() {
   relay.start();
   const one = await run(1);
   const two = await run(2);
+  recordFigure({ measure: `DITL queue, ${jobs} jobs on 1 worker`, figure: `${one.toFixed(2)} s`, target: '≤ 22 s', met: one <= 22 });
+  recordFigure({ measure: 'DITL queue, 2 workers against 1', figure: `${(one / two).toFixed(2)}×`, target: '≥ 1.8×', met: one / two >= 1.8 });
   process.stdout.write(
     [
       `DITL queue: ${jobs} jobs, simulated model call ${process.env.BENCH_MODEL_MS ?? 2000} ms, DITL_CONCURRENCY=${concurrency}`,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { recreateDatabase, waitUntilReady } from './support';
+import { recordFigure } from './summary';
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -46,7 +47,12 @@ async function main() {
     const base = await load('http://127.0.0.1:18190/api/leads', 'baseline: fastify + pg + 2 BullMQ jobs');
     const product = await load('http://127.0.0.1:18180/api/leads', 'product: gateway → leads-service → pg + outbox → 2 jobs');
     for (const row of [base, product]) console.log(`${row.title}\n  ${row.rps} req/s   p50 ${row.p50} ms   p99 ${row.p99} ms   non-2xx ${row.non2xx}   errors ${row.errors}`);
-    console.log(`product / baseline: ${((100 * product.rps) / base.rps).toFixed(0)} % of throughput, p99 ×${(product.p99 / base.p99).toFixed(2)}`);
+    const share = (100 * product.rps) / base.rps;
+    const p99Ratio = product.p99 / base.p99;
+    console.log(`product / baseline: ${share.toFixed(0)} % of throughput, p99 ×${p99Ratio.toFixed(2)}`);
+    recordFigure({ measure: 'lead submission, throughput against the monolith', figure: `${share.toFixed(0)} % (${product.rps} / ${base.rps} req/s)`, target: '≥ 60 %', met: share >= 60 });
+    recordFigure({ measure: 'lead submission, p99 against the monolith', figure: `×${p99Ratio.toFixed(2)} (${product.p99} / ${base.p99} ms)`, target: '≤ 2.5×', met: p99Ratio <= 2.5 });
+    recordFigure({ measure: 'lead submission, failed requests', figure: String(product.non2xx + product.errors), target: '0', met: product.non2xx + product.errors === 0 });
   } finally {
     for (const child of children) child.kill('SIGTERM');
     redis.disconnect();

@@ -8,8 +8,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { LIGHTHOUSE_STACK, startBenchStack } from './product-stack';
+import { repositoryRoot } from './support';
 
-const root = join(__dirname, '..');
+const root = repositoryRoot;
 const reports = join(root, '.data', 'bench');
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const pages = ['/', '/interest'];

@@ -3,17 +3,18 @@
 // from dist/ on the Lighthouse benchmark's ports:
 //   npm run build && node -r @swc-node/register bench/public-page-weight.ts [base URL] [--scripts]
 // --scripts lists each page's scripts by size, to see what a page pulls in.
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { LIGHTHOUSE_STACK, startBenchStack } from './product-stack';
+import { recordFigure } from './summary';
+import { repositoryRoot } from './support';
 
 const pages = ['/', '/interest', '/products', '/me', '/evolutions', '/signin', '/donate', '/log'];
 const listScripts = process.argv.includes('--scripts');
 const baseUrlArgument = process.argv.slice(2).find((argument) => !argument.startsWith('--'));
 
 async function main() {
-  const stack = baseUrlArgument ? undefined : await startBenchStack(join(__dirname, '..'), LIGHTHOUSE_STACK);
+  const stack = baseUrlArgument ? undefined : await startBenchStack(repositoryRoot, LIGHTHOUSE_STACK);
   const base = baseUrlArgument ?? stack?.baseUrl ?? '';
   try {
     await measure(base);
@@ -41,6 +42,7 @@ async function measure(base: string) {
       const loaded = (await Promise.all(scripts)).sort((a, b) => b.gzipped - a.gzipped);
       const kib = loaded.reduce((sum, script) => sum + script.gzipped, 0) / 1024;
       console.log(`${path.padEnd(12)} ${loaded.length} scripts, ${kib.toFixed(1)} KiB gzipped`);
+      recordFigure({ measure: `page weight ${path}`, figure: `${kib.toFixed(1)} KiB`, target: '≤ 120 KiB', met: kib <= 120 });
       if (listScripts) for (const { name, gzipped } of loaded) console.log(`  ${(gzipped / 1024).toFixed(1).padStart(6)} ${name}`);
       await context.close();
     }

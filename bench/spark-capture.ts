@@ -27,6 +27,7 @@ import { Client } from 'pg';
 import sharp from 'sharp';
 import type { ProbeReport } from './probe';
 import { recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
+import { recordFigure } from './summary';
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -187,6 +188,7 @@ async function main() {
       await response.arrayBuffer();
       clearInterval(sampler);
       const { memory, calls } = await probe(gateway, 'stop');
+      if (run === 1) recordFigure({ measure: 'capture, gateway memory growth for a 50 MB video', figure: `${(peak - before).toFixed(1)} MB`, target: '< 30 MB', met: peak - before < 30 });
       const growth = (key: keyof typeof memory.before) => `${mb(memory.before[key])} → ${mb(memory.atRssPeak[key])} (peak ${mb(memory.peaks[key])})`;
       console.log(
         `50 MB video #${run}: HTTP ${response.status} in ${Date.now() - started} ms; gateway RSS ${before.toFixed(1)} → peak ${peak.toFixed(1)} MB ` +
@@ -316,6 +318,8 @@ async function main() {
         `failures ${failures}\n  CPU ms per capture: ${cpuReport(concurrentProcesses, cpuBefore, latencies.length)}; ` +
         `everything else on the machine ${((machineMs - ours) / latencies.length).toFixed(2)} (machine busy ${((machineMs / (seconds * 1000 * cores)) * 100).toFixed(0)} % of ${cores} cores)`,
     );
+    const p95 = percentile(latencies, 95);
+    recordFigure({ measure: `capture, ${CLIENTS} clients saturated`, figure: `p95 ${p95.toFixed(0)} ms, ${Math.round(latencies.length / seconds)}/s, ${failures} failed`, target: 'p95 ≤ 150 ms', met: p95 <= 150 && failures === 0 });
     // Capacity: the highest pace at which 20 clients still get p95 ≤ 150 ms.
     for (const rate of PACES) {
       const paced: number[] = [];
