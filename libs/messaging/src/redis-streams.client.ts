@@ -18,6 +18,8 @@ export interface RedisStreamsClientOptions {
   logger: Logger;
   /** Told of each request that got no answer in time, for metrics. */
   observer?: BusClientObserver;
+  /** Entries older than this are trimmed from the streams this client writes to: nobody can still want them. */
+  maxEntryAgeMs?: number;
 }
 
 export interface BusClientObserver {
@@ -33,8 +35,11 @@ interface PendingRequest {
 
 const REPLY_BLOCK_SECONDS = 5;
 const REPLY_DRAIN_BATCH = 100;
-// A safety cap for a stream nobody consumes; live consumers delete what they handle.
+// Bounds for a stream nobody consumes (its service is down); live consumers delete what they handle. The count
+// caps a burst, the age (well past the longest deadline a caller may set) what a long outage leaves behind.
 const STREAM_MAX_LENGTH = 100_000;
+const MAX_ENTRY_AGE_MS = 5 * 60_000;
+const TRIM_BY_AGE_EVERY_MS = 10_000;
 
 /**
  * Sends each request to the stream of the service named by its pattern and waits for the answer
@@ -45,6 +50,7 @@ export class RedisStreamsClient extends ClientProxy {
   private readonly prefix: string;
   private readonly replyKey: string;
   private readonly timeoutMs: number;
+  private readonly maxEntryAgeMs: number;
   private readonly log: Logger;
   private commands?: Redis;
   private replies?: Redis;
@@ -52,12 +58,15 @@ export class RedisStreamsClient extends ClientProxy {
   private replyLoop?: Promise<void>;
   private closed = false;
   private readonly pending = new Map<string, PendingRequest>();
+  /** When each stream was last trimmed by age, so a busy caller trims once per interval, not per request. */
+  private readonly trimmedAt = new Map<string, number>();
 
   constructor(private readonly options: RedisStreamsClientOptions) {
     super();
     this.prefix = options.prefix ?? DEFAULT_PREFIX;
     this.replyKey = replyListKey(this.prefix, this.clientId);
     this.timeoutMs = options.timeoutMs ?? 5_000;
+    this.maxEntryAgeMs = options.maxEntryAgeMs ?? MAX_ENTRY_AGE_MS;
     this.log = options.logger.child({ transport: 'redis-streams', clientId: this.clientId });
   }
 
@@ -171,6 +180,20 @@ export class RedisStreamsClient extends ClientProxy {
     if (!this.commands) throw new Error('RedisStreamsClient is not connected');
     const stream = requestStreamKey(this.prefix, serviceOf(pattern));
     await this.commands.xadd(stream, 'MAXLEN', '~', STREAM_MAX_LENGTH, '*', ...encodeEntry(entry));
+    this.trimByAge(stream);
+  }
+
+  /**
+   * Drops entries older than the age limit (XTRIM MINID: entry ids begin with Redis's time of adding, compared here
+   * with this host's clock; a skew of seconds moves a minutes-long limit by as much). Failure only delays it.
+   */
+  private trimByAge(stream: string): void {
+    const now = Date.now();
+    if (now - (this.trimmedAt.get(stream) ?? 0) < Math.min(TRIM_BY_AGE_EVERY_MS, this.maxEntryAgeMs)) return;
+    this.trimmedAt.set(stream, now);
+    this.commands?.xtrim(stream, 'MINID', '~', `${now - this.maxEntryAgeMs}-0`).catch((error: unknown) => {
+      this.log.warn({ err: error, stream }, 'trimming old entries failed');
+    });
   }
 
   private correlationId(): string {

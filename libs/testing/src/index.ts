@@ -7,3 +7,4 @@ export * from './zod-arbitrary';
 export * from './database-fingerprint';
 export * from './private-postgres';
 export * from './users';
+export * from './private-redis';
