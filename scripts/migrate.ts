@@ -1,5 +1,5 @@
-// `npm run migrate`: applies every service's pending migrations to its own schema. Services also
-// do this at start; this is for deploy pipelines that migrate before rolling out.
+// `npm run migrate`: applies every service's pending migrations to its own schema. Every process also
+// does this at start unless RUN_MIGRATIONS=false, where it waits for this step (a deploy's migration Job) instead.
 import 'reflect-metadata';
 import { baseEnv, loadConfig } from '@spark/config';
 import { createServiceDataSource, ensureDatabase, initializeWithMigrations } from '@spark/persistence';

@@ -2,10 +2,10 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig, notifierEnv } from '@spark/config';
 import { createLogger, PinoNestLogger } from '@spark/logging';
-import { createServiceDataSource, ensureDatabase, initializeWithMigrations } from '@spark/persistence';
+import { createServiceDataSource, prepareSchema } from '@spark/persistence';
 import { QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
-import { createMetrics, onShutdown, queueDepthMetric, runMain, startHealthServer } from '@spark/runtime';
+import { createMetrics, dependencyReadiness, onShutdown, queueDepthMetric, runMain, startHealthServer } from '@spark/runtime';
 import { Redis } from 'ioredis';
 import { Mailer } from './mail/mailer';
 import { SentMailRepository } from './mail/sent-mail.repository';
@@ -15,12 +15,21 @@ import { NotifierModule } from './notifier.module';
 export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(notifierEnv, env);
   const logger = createLogger('notifier', config.LOG_LEVEL, { format: config.LOG_FORMAT });
-  await ensureDatabase(config.DATABASE_URL);
-  const dataSource = await initializeWithMigrations(
-    createServiceDataSource({ url: config.DATABASE_URL, schema: 'notifier', entities: [], migrations: notifierMigrations, applicationName: 'notifier' }),
-    'notifier',
-  );
+  const dataSource = createServiceDataSource({ url: config.DATABASE_URL, schema: 'notifier', entities: [], migrations: notifierMigrations, applicationName: 'notifier' });
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  const metrics = createMetrics('notifier');
+  let started = false;
+  // Its ledger (PostgreSQL) and its queue (Redis); a mail server that is away only delays mail, retried.
+  const health = await startHealthServer(
+    config.HEALTH_PORT,
+    dependencyReadiness({ postgres: () => dataSource.query('SELECT 1'), redis: () => redis.ping() }, () => started),
+    { '/metrics': metrics.page },
+  );
+  await prepareSchema(dataSource, 'notifier', {
+    url: config.DATABASE_URL,
+    runMigrations: config.RUN_MIGRATIONS,
+    onWaiting: (reason) => logger.info({ reason: String(reason) }, 'waiting for the schema to be migrated (RUN_MIGRATIONS=false)'),
+  });
   const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM);
   const app = await NestFactory.createApplicationContext(
     NotifierModule.register(redis, config.BUS_PREFIX, {
@@ -34,10 +43,9 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
     }),
     { logger: new PinoNestLogger(logger) },
   );
-  const metrics = createMetrics('notifier');
   const queues = new JobQueues(redis, config.BUS_PREFIX);
   queueDepthMetric(metrics.registry, [queues.queue(QUEUES.mail)]);
-  const health = await startHealthServer(config.HEALTH_PORT, async () => (await redis.ping()) === 'PONG', { '/metrics': metrics.page });
+  started = true;
   logger.info('ready');
   return async () => {
     health?.close();

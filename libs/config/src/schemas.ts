@@ -32,6 +32,8 @@ export const storageEnv = (env: Env) =>
 export const serviceEnv = (env: Env) =>
   baseEnv(env).extend({
     HEALTH_PORT: port(0),
+    // false: a separate step migrates (`npm run migrate`, the Kubernetes Job); the process waits, not ready, until then.
+    RUN_MIGRATIONS: z.stringbool().default(true),
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
     // How often each outbox checks its dispatched jobs still exist in Redis until they finish.
     OUTBOX_RECONCILE_MS: z.coerce.number().int().min(100).default(60_000),

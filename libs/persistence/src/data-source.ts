@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import type { DataSource, MixedList, EntitySchema } from 'typeorm';
 import { ServiceDataSource } from './unit-of-work';
@@ -72,4 +73,48 @@ export async function initializeWithMigrations<D extends DataSource>(dataSource:
     await runner.release();
   }
   return dataSource;
+}
+
+export interface SchemaPreparation {
+  url: string;
+  /** This process migrates its schema (the default); false when a separate step does (`npm run migrate`, a Job). */
+  runMigrations: boolean;
+  /** Told why the process still waits, each time it looks again. */
+  onWaiting?: (reason: unknown) => void;
+  pollMs?: number;
+}
+
+/**
+ * The schema ready for this process: migrated by it, or, when another step migrates, connected and waited for
+ * (without exiting, however long the migration takes) until every migration this code knows is applied.
+ */
+export async function prepareSchema<D extends DataSource>(dataSource: D, schema: string, preparation: SchemaPreparation): Promise<D> {
+  if (preparation.runMigrations) {
+    await ensureDatabase(preparation.url);
+    return initializeWithMigrations(dataSource, schema);
+  }
+  for (;;) {
+    try {
+      if (!dataSource.isInitialized) await dataSource.initialize();
+      if (await allMigrationsApplied(dataSource, schema)) return dataSource;
+      preparation.onWaiting?.('migrations pending');
+    } catch (error) {
+      preparation.onWaiting?.(error);
+    }
+    await sleep(preparation.pollMs ?? 2000);
+  }
+}
+
+/** Whether every migration of this code is recorded in the schema's migrations table (read only: it creates nothing). */
+export async function allMigrationsApplied(dataSource: DataSource, schema: string): Promise<boolean> {
+  let rows: { name: string }[];
+  try {
+    rows = await dataSource.query(`SELECT name FROM "${schema}"."migrations"`);
+  } catch (error) {
+    // 3F000 / 42P01: no schema or no migrations table yet.
+    if (['3F000', '42P01'].includes((error as { code?: string }).code ?? '')) return false;
+    throw error;
+  }
+  const applied = new Set(rows.map((row) => row.name));
+  return dataSource.migrations.every((migration) => applied.has(migration.name ?? migration.constructor.name));
 }

@@ -2,3 +2,4 @@ export * from './health-server';
 export * from './run-main';
 export * from './drain-budget';
 export * from './process-metrics';
+export * from './readiness';

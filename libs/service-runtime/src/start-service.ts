@@ -5,9 +5,9 @@ import type { ServiceName } from '@spark/contracts';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger, type Logger, PinoNestLogger } from '@spark/logging';
 import { RedisStreamsServer } from '@spark/messaging';
-import { afterCommit, createServiceDataSource, ensureDatabase, initializeWithMigrations, type ServiceDataSource, type ServiceDataSourceOptions } from '@spark/persistence';
+import { afterCommit, createServiceDataSource, prepareSchema, type ServiceDataSource, type ServiceDataSourceOptions } from '@spark/persistence';
 import { Redis } from 'ioredis';
-import { busServerMetrics, createMetrics, DRAIN_SECONDS, onShutdown, outboxLagMetric, startHealthServer } from '@spark/runtime';
+import { busServerMetrics, createMetrics, dependencyReadiness, DRAIN_SECONDS, onShutdown, outboxLagMetric, startHealthServer } from '@spark/runtime';
 import type { Registry } from 'prom-client';
 import { startCommandLedger } from './command-ledger';
 import { NotDoneFilter } from './not-done.filter';
@@ -43,26 +43,34 @@ export async function startService(definition: ServiceDefinition, handleSignals 
   const drainSeconds = definition.drainSeconds ?? DRAIN_SECONDS.app;
   const app = `${definition.name}-service`;
   const logger = createLogger(app, config.LOG_LEVEL, { format: config.LOG_FORMAT });
-  await ensureDatabase(config.DATABASE_URL);
-  const dataSource = await initializeWithMigrations(
-    createServiceDataSource({
-      url: config.DATABASE_URL,
-      schema: definition.name,
-      entities: definition.entities,
-      migrations: definition.migrations,
-      applicationName: app,
-    }),
-    definition.name,
-  );
+  const dataSource = createServiceDataSource({
+    url: config.DATABASE_URL,
+    schema: definition.name,
+    entities: definition.entities,
+    migrations: definition.migrations,
+    applicationName: app,
+  });
   // Outbox adds issued in the same tick share one write (BullMQ producers only; workers block elsewhere).
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, enableAutoPipelining: true });
+  const metrics = createMetrics(app);
+  let started = false;
+  // Up before the schema is ready, so a probe sees "not ready" rather than nothing while migrations run elsewhere.
+  const health = await startHealthServer(
+    config.HEALTH_PORT,
+    dependencyReadiness({ postgres: () => dataSource.query('SELECT 1'), redis: () => redis.ping() }, () => started),
+    { '/metrics': metrics.page },
+  );
+  await prepareSchema(dataSource, definition.name, {
+    url: config.DATABASE_URL,
+    runMigrations: config.RUN_MIGRATIONS,
+    onWaiting: (reason) => logger.info({ reason: String(reason) }, 'waiting for the schema to be migrated (RUN_MIGRATIONS=false)'),
+  });
   const jobs = new JobQueues(redis, config.BUS_PREFIX);
   const outbox = new OutboxRelay(dataSource, definition.name, jobs, logger, {
     pollMs: config.OUTBOX_POLL_MS,
     reconcileMs: config.OUTBOX_RECONCILE_MS,
     afterCommit,
   });
-  const metrics = createMetrics(app);
   outboxLagMetric(metrics.registry, dataSource, definition.name);
   definition.metrics?.(metrics.registry, jobs);
   const ledger = startCommandLedger(dataSource, definition.name, logger);
@@ -82,9 +90,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
   microservice.useGlobalFilters(new NotDoneFilter(definition.name));
   await microservice.listen();
   outbox.start();
-  const health = await startHealthServer(config.HEALTH_PORT, async () => dataSource.isInitialized && (await redis.ping()) === 'PONG', {
-    '/metrics': metrics.page,
-  });
+  started = true;
   logger.info('ready');
 
   const stop = async () => {
