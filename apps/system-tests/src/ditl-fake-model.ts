@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { validPlan } from './ditl-recorded-model';
 
-export type FakeModelMode = 'valid' | 'invalid' | 'hang';
+export type FakeModelMode = 'valid' | 'invalid' | 'hang' | 'refuse';
 
 export interface FakeModelCall {
   model: string;
@@ -50,6 +50,11 @@ export async function startFakeModel(): Promise<FakeModel> {
       }
       // Hang: never answer, so the client's own timeout has to end the call.
       if (fake.mode === 'hang') return;
+      // Refuse: a 400 as the API gives for a request it will never accept (a bad model name, a key without access).
+      if (fake.mode === 'refuse') {
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'The model `gpt-nope` does not exist', type: 'invalid_request_error', code: 'model_not_found' } }));
+        return;
+      }
       // Invalid: JSON that the zod plan schema rejects (too few slides, no rhythm).
       const content = fake.mode === 'valid' ? JSON.stringify(validPlan) : JSON.stringify({ title: 'x', slides: [] });
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(body.model, content)));

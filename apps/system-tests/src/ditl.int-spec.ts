@@ -17,7 +17,7 @@ describe('DITL generation through the gateway, BullMQ and an OpenAI-compatible m
     model = await startFakeModel();
     stack = await startInProcessStack({
       redisDb: 9,
-      env: { JWT_SECRET: TEST_JWT_SECRET, PUBLIC_URL: 'http://spark.test', OPENAI_BASE_URL: model.baseUrl, OPENAI_TIMEOUT_MS: '400', DITL_ATTEMPTS: '2', DITL_BACKOFF_MS: '50' },
+      env: { JWT_SECRET: TEST_JWT_SECRET, PUBLIC_URL: 'http://spark.test', OPENAI_BASE_URL: model.baseUrl, OPENAI_TIMEOUT_MS: '400', DITL_ATTEMPTS: '2', DITL_BACKOFF_MS: '50', DITL_SWEEP_MS: '300' },
     });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
@@ -28,6 +28,7 @@ describe('DITL generation through the gateway, BullMQ and an OpenAI-compatible m
     await model.close();
   });
   beforeEach(() => {
+    model.mode = 'valid';
     model.calls.length = 0;
     model.replies.length = 0;
   });
@@ -123,6 +124,48 @@ describe('DITL generation through the gateway, BullMQ and an OpenAI-compatible m
     expect(Date.now() - started).toBeLessThan(10_000);
     const { rows } = await db.query(`SELECT error FROM ditl.generations WHERE id = $1`, [generationId]);
     expect(rows[0].error).toMatch(/timed out/i);
+  });
+
+  it("does not ask again when the model's API refuses the request for good (a 4xx)", async () => {
+    model.mode = 'refuse';
+    const client = await createSignedInUser(db, 'refused@example.com');
+    const generationId = await generate(client.token);
+    expect(await finalStatus(generationId, client.token)).toMatchObject({ status: 'failed' });
+    expect(model.calls).toHaveLength(1);
+  });
+
+  /** A generation left unfinished by earlier trouble (a job that stalled for good, a failure that could not be recorded). */
+  const insertStuckGeneration = async (userId: string, email: string) => {
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO ditl.generations (id, user_id, email, answers, status, progress, created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, 'generating', 25, now() - interval '3 minutes', now() - interval '3 minutes') RETURNING id`,
+      [userId, email, JSON.stringify(answers)],
+    );
+    return rows[0]?.id as string;
+  };
+
+  it('fails a generation still unfinished past the client\'s wait, so the client sees the failure and can ask again', async () => {
+    const client = await createSignedInUser(db, 'stuck@example.com');
+    const stuck = await insertStuckGeneration(client.id, client.email);
+    expect(await finalStatus(stuck, client.token)).toMatchObject({ status: 'failed' });
+    const again = await generate(client.token);
+    expect(again).not.toBe(stuck);
+    expect(await finalStatus(again, client.token)).toMatchObject({ status: 'completed' });
+  });
+
+  it('keeps at most one unfinished generation per client: a new request replaces a stale one, and the database refuses a second', async () => {
+    const client = await createSignedInUser(db, 'one-active@example.com');
+    model.mode = 'hang';
+    const fresh = await generate(client.token);
+    await expect(insertStuckGeneration(client.id, client.email)).rejects.toMatchObject({ code: '23505' });
+    await db.query(`UPDATE ditl.generations SET created_at = now() - interval '3 minutes' WHERE id = $1`, [fresh]);
+    const next = await generate(client.token);
+    expect(next).not.toBe(fresh);
+    const { rows } = await db.query(`SELECT id, status FROM ditl.generations WHERE user_id = $1 AND status IN ('queued', 'generating')`, [client.id]);
+    expect(rows.map((row) => row.id)).toEqual([next]);
+    expect(await finalStatus(fresh, client.token)).toMatchObject({ status: 'failed' });
+    // Its model never answers: let it end (failed) before the next test counts model calls.
+    expect(await finalStatus(next, client.token)).toMatchObject({ status: 'failed' });
   });
 
   it('sends the model the parsed schedule with the answers as data, and asks again once with the rules its plan broke', async () => {

@@ -143,6 +143,9 @@ export const ditlEnv = (env: Env) =>
       DITL_BACKOFF_MS: z.coerce.number().int().min(10).default(2000),
       // How long a job's lock lives without renewal: a dead worker's job is taken over after about this long.
       DITL_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+      // How often each DITL worker fails generations left unfinished past the client's wait (a job that stalled
+      // for good, a failure that could not be recorded).
+      DITL_SWEEP_MS: z.coerce.number().int().min(100).default(30_000),
     });
 
 export type BaseConfig = z.infer<ReturnType<typeof baseEnv>>;

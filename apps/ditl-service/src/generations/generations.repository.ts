@@ -72,15 +72,27 @@ export class GenerationsRepository {
     );
   }
 
-  /** The user's newest unfinished generation of the last `withinMinutes`, if any. */
-  async findUnfinished(userId: string, withinMinutes: number): Promise<string | undefined> {
+  /** The user's unfinished generation, if any (there is at most one). */
+  async findUnfinished(userId: string): Promise<string | undefined> {
     const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM ditl.generations
-       WHERE user_id = $1 AND status IN ('queued', 'generating') AND created_at > now() - make_interval(mins => $2)
-       ORDER BY created_at DESC LIMIT 1`,
-      [userId, withinMinutes],
+      `SELECT id FROM ditl.generations WHERE user_id = $1 AND status IN ('queued', 'generating')`,
+      [userId],
     );
     return rows[0]?.id;
+  }
+
+  /**
+   * Fails the unfinished generations asked for more than `seconds` ago (of one user, or all): their page gave up
+   * waiting, and a worker that still finishes one changes nothing (its completion requires `generating`).
+   */
+  async failStale(seconds: number, userId?: string): Promise<string[]> {
+    const rows: [{ id: string }[], number] = await this.dataSource.query(
+      `UPDATE ditl.generations SET status = 'failed', error = $3, updated_at = now()
+       WHERE status IN ('queued', 'generating') AND created_at < now() - make_interval(secs => $1) AND ($2::uuid IS NULL OR user_id = $2)
+       RETURNING id`,
+      [seconds, userId ?? null, `Not finished within ${seconds} s`],
+    );
+    return rows[0].map((row) => row.id);
   }
 
   /** The user's newest generation, or its newest finished one: what the client and the coach read. */

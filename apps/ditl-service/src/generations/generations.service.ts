@@ -14,6 +14,7 @@ import { DomainError } from '@spark/errors';
 import { renderPresentation } from '../planner/presentation-html';
 import { applyCoachEdits, type EditedSlide, editedSlides, momentKeys } from './coach-edits';
 import type { GenerationRow, GenerationsRepository } from './generations.repository';
+import { GIVE_UP_SECONDS } from './give-up';
 
 type Reader = PayloadOf<'ditl.check-status'>['reader'];
 
@@ -22,8 +23,6 @@ export interface PresentationReader {
   getText(key: string): Promise<string>;
 }
 
-// Longer than any healthy generation takes; an older unfinished one is presumed stuck and not reused.
-const UNFINISHED_REUSE_MINUTES = 10;
 // The budget counts every generation asked for in this rolling window, finished, failed or running.
 const BUDGET_WINDOW_HOURS = 24;
 
@@ -81,7 +80,8 @@ export class GenerationsService {
    */
   async generate(request: PayloadOf<'ditl.generate'>): Promise<GenerateDitlResponse> {
     const outcome = await this.generations.forUser(request.userId, async (generations) => {
-      const inProgress = await generations.findUnfinished(request.userId, UNFINISHED_REUSE_MINUTES);
+      await generations.failStale(GIVE_UP_SECONDS, request.userId);
+      const inProgress = await generations.findUnfinished(request.userId);
       if (inProgress) return { generationId: inProgress, created: false };
       const recent = await generations.createdWithin(request.userId, BUDGET_WINDOW_HOURS);
       if (recent.count >= this.dailyBudget) throw budgetSpent(this.dailyBudget, Math.max(1, recent.secondsUntilOneLeaves));

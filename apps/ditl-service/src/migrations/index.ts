@@ -3,6 +3,7 @@ import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spar
 import { CreateGenerations1763800000050 } from './1763800000050-create-generations';
 import { GenerationsByUser1763800000051 } from './1763800000051-generations-by-user';
 import { PlansAndCoachEdits1763800000052 } from './1763800000052-plans-and-coach-edits';
+import { OneActiveGeneration1764200000053 } from './1764200000053-one-active-generation';
 
 export const ditlMigrations = [
   CreateOutbox1763800000000,
@@ -11,4 +12,5 @@ export const ditlMigrations = [
   PlansAndCoachEdits1763800000052,
   ConfirmOutboxJobs1764100000000,
   CreateHandledRequests1764200000000,
+  OneActiveGeneration1764200000053,
 ];

@@ -71,10 +71,20 @@ export class DitlGenerator {
       } catch (error) {
         lastError = error;
         this.logger.warn({ generationId, attempt, err: error }, 'DITL model call failed');
+        if (refusedForGood(error)) break;
         if (attempt < this.options.attempts) await sleep(this.options.backoffMs * 2 ** (attempt - 1));
       }
     }
     await this.generations.fail(generationId, lastError instanceof Error ? lastError.message : String(lastError));
     throw new GenerationFailedError(generationId, lastError);
   }
+}
+
+/**
+ * A 4xx from the model's API that asking again cannot change (a bad request, a model or key without access), as
+ * opposed to a timeout, a conflict or a rate limit (408, 409, 429) or a 5xx, which are worth another try.
+ */
+function refusedForGood(error: unknown): boolean {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500 && ![408, 409, 429].includes(status);
 }

@@ -6,6 +6,7 @@ import { ObjectStorage } from '@spark/storage';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
+import { GIVE_UP_SECONDS } from '../generations/give-up';
 import { GenerationsRepository } from '../generations/generations.repository';
 import { OfflinePlanner, warmUpOfflinePlanner } from '../planner/offline-planner';
 import { OpenAiPlanner } from '../planner/openai-planner';
@@ -70,9 +71,18 @@ export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker;
     metrics: WORKER_METRICS,
   });
   worker.on('error', (error) => logger.warn({ err: error }, 'DITL worker error'));
+  // Every worker sweeps; the update is idempotent, so several at once do no harm.
+  const sweep = () =>
+    void generations.failStale(GIVE_UP_SECONDS).then(
+      (ids) => ids.length > 0 && logger.warn({ generationIds: ids }, 'failed DITL generations left unfinished too long'),
+      (error: unknown) => logger.warn({ err: error }, 'sweeping unfinished DITL generations failed'),
+    );
+  const sweeper = setInterval(sweep, config.DITL_SWEEP_MS);
+  sweeper.unref();
   return {
     worker,
     async close() {
+      clearInterval(sweeper);
       await worker.close();
       connection.disconnect();
       storage.close();
