@@ -15,12 +15,12 @@ async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
   const entries = new Map<string, Buffer>();
   await new Promise<void>((resolve, reject) => {
     file.on('entry', (entry: Entry) => {
-      file.openReadStream(entry, async (error, stream) => {
+      file.openReadStream(entry, (error, stream) => {
         if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        for await (const chunk of stream) chunks.push(chunk as Buffer);
-        entries.set(entry.fileName, Buffer.concat(chunks));
-        file.readEntry();
+        void stream.toArray().then((chunks: Buffer[]) => {
+          entries.set(entry.fileName, Buffer.concat(chunks));
+          file.readEntry();
+        }, reject);
       });
     });
     file.once('end', resolve).once('error', reject);
