@@ -162,6 +162,18 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     expect((await fetch(link)).status).toBe(200);
   }, 60_000);
 
+  it('exports a user with nothing yet: empty tables, no progress, no Day in the Life', async () => {
+    const newcomer = await createSignedInUser(db, 'newcomer@spark.test');
+    expect((await call('POST', '/api/progress/me/export', newcomer)).status).toBe(202);
+    const { link } = await exportMail(newcomer.email, 1);
+    const entries = await unzip(Buffer.from(await (await fetch(link)).arrayBuffer()));
+    expect(JSON.parse(entries.get('sparks.json')?.toString('utf8') ?? '')).toEqual([]);
+    expect(csvRows(entries.get('sparks.csv')?.toString('utf8') ?? '')).toEqual([]);
+    expect(JSON.parse(entries.get('profile.json')?.toString('utf8') ?? '')).toMatchObject({ account: { email: newcomer.email }, progress: null });
+    expect(JSON.parse(entries.get('ditl/generation.json')?.toString('utf8') ?? '')).toBeNull();
+    expect(entries.has('ditl/presentation.html')).toBe(false);
+  }, 60_000);
+
   it('answers 429 past three exports of one client a day, whoever asks', async () => {
     expect((await call('POST', '/api/progress/me/export', client)).status).toBe(202);
     const refused = await call('POST', '/api/progress/me/export', client);

@@ -1,6 +1,6 @@
-import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { PassThrough, pipeline, Readable } from 'node:stream';
 import archiver, { type Archiver } from 'archiver';
-import { toCsv } from './csv';
+import { csvLine, csvRow, toCsv } from './csv';
 import type { ExportRepository, ExportSpark } from './export.repository';
 import { exportReadme } from './readme';
 
@@ -57,16 +57,38 @@ async function fill(archive: Archiver, userId: string, { repository, openFile, o
   archive.append(toCsv(streak, STREAK_COLUMNS), { name: 'streak-history.csv' });
   archive.append(json(streak), { name: 'streak-history.json' });
 
-  const sparkRows: Record<string, unknown>[] = [];
   for await (const spark of repository.sparks(userId)) {
     const name = sparkFileName(spark);
     const entered = entryWritten(archive, name);
     archive.append(await openFile(spark.file_key), { name, store: spark.spark_type === 'photo', date: new Date(spark.created_at) });
     await entered;
-    sparkRows.push({ id: spark.id, created_at: spark.created_at, spark_type: spark.spark_type, file_type: spark.file_type, note: spark.note, file: name });
   }
-  archive.append(toCsv(sparkRows, SPARK_COLUMNS), { name: 'sparks.csv' });
-  archive.append(json(sparkRows), { name: 'sparks.json' });
+  // The spark tables are a second pass over the rows, written as they are read: no list of every spark is kept.
+  archive.append(Readable.from(sparksCsv(repository, userId), { objectMode: false }), { name: 'sparks.csv' });
+  archive.append(Readable.from(sparksJson(repository, userId), { objectMode: false }), { name: 'sparks.json' });
+}
+
+const sparkRow = (spark: ExportSpark): Record<string, unknown> => ({
+  id: spark.id,
+  created_at: spark.created_at,
+  spark_type: spark.spark_type,
+  file_type: spark.file_type,
+  note: spark.note,
+  file: sparkFileName(spark),
+});
+
+async function* sparksCsv(repository: ExportRepository, userId: string): AsyncGenerator<Buffer> {
+  yield Buffer.from(csvLine(SPARK_COLUMNS));
+  for await (const spark of repository.sparks(userId)) yield Buffer.from(csvRow(sparkRow(spark), SPARK_COLUMNS));
+}
+
+async function* sparksJson(repository: ExportRepository, userId: string): AsyncGenerator<Buffer> {
+  let separator = '[\n  ';
+  for await (const spark of repository.sparks(userId)) {
+    yield Buffer.from(separator + JSON.stringify(sparkRow(spark)));
+    separator = ',\n  ';
+  }
+  yield Buffer.from(separator === '[\n  ' ? '[]\n' : '\n]\n');
 }
 
 /** Resolves once the archiver has written the entry `name`: the next file is opened only then. */
