@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { errorBodySchema, requestExportResponseSchema } from '@spark/contracts';
+import { ditlPresentationResponseSchema, ditlStatusResponseSchema, errorBodySchema, generateDitlResponseSchema, requestExportResponseSchema } from '@spark/contracts';
 import { ObjectStorage } from '@spark/storage';
 import { eventually, TINY_PNG } from '@spark/testing';
 import { Client } from 'pg';
@@ -57,6 +57,7 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
   let coach: Person;
   let admin: Person;
   let storage: ObjectStorage;
+  let generationId: string;
 
   const call = (method: string, path: string, person: Person) => fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${person.token}` } });
   const capture = async (person: Person, file: Buffer, type: string, name: string, note: string) => {
@@ -100,7 +101,16 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     await capture(client, TINY_PNG, 'image/png', 'morning.png', 'Morning run, 5 km, "easy"');
     await capture(client, movieOf(randomBytes(300_000)), 'video/mp4', 'plan.mp4', 'Training plan\nweek 1');
     await capture(client, TINY_PNG, 'image/png', 'stretch.png', '');
-  });
+    const answers = { firstName: 'Maya', transformationGoal: 'Run a half marathon', age: 34, activityLevel: 'moderately_active', typicalDay: 'Office, then the kids', biggestChallenge: 'Evenings' };
+    const generated = await fetch(`${stack.baseUrl}/api/ditl/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ onboardingData: answers }),
+    });
+    expect(generated.status).toBe(202);
+    generationId = generateDitlResponseSchema.parse(await generated.json()).generationId;
+    await eventually(async () => ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}`, client)).json()).status === 'completed', 30_000, 'the DITL');
+  }, 60_000);
   afterAll(async () => {
     storage?.close();
     await db?.end();
@@ -147,6 +157,9 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     expect((JSON.parse(entries.get('streak-history.json')?.toString('utf8') ?? '[]') as { day: string }[]).map((row) => row.day)).toEqual(streakDays);
     expect(csvRows(entries.get('evolutions.csv')?.toString('utf8') ?? '')).toEqual([['1', expect.any(String), expect.any(String), 'active']]);
     expect(entries.get('README.txt')?.toString('utf8')).toContain('sparks.csv');
+    const presentation = ditlPresentationResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}/presentation`, client)).json());
+    expect(entries.get('ditl/presentation.html')?.toString('utf8')).toBe(presentation.html);
+    expect(JSON.parse(entries.get('ditl/generation.json')?.toString('utf8') ?? '{}')).toMatchObject({ generationId, status: 'completed' });
 
     // The e-mail shows the expiry to the second; the signature's own clock may be a second later.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now()) + 2000));
