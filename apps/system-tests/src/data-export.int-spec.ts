@@ -187,6 +187,22 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     expect(entries.has('ditl/presentation.html')).toBe(false);
   }, 60_000);
 
+  it('exports a spark whose file is gone from storage as a row without a file', async () => {
+    const forgetful = await createSignedInUser(db, 'forgetful@spark.test');
+    await capture(forgetful, TINY_PNG, 'image/png', 'kept.png', 'kept');
+    await capture(forgetful, TINY_PNG, 'image/png', 'lost.png', 'lost');
+    const { rows } = await db.query(`SELECT id, file_key, note FROM progress.sparks WHERE user_id = $1 ORDER BY created_at, id`, [forgetful.id]);
+    const lost = (rows as { id: string; file_key: string; note: string }[]).find((row) => row.note === 'lost');
+    await storage.delete(lost?.file_key ?? '');
+    expect((await call('POST', '/api/progress/me/export', forgetful)).status).toBe(202);
+    const entries = await unzip(Buffer.from(await (await fetch((await exportMail(forgetful.email, 1)).link)).arrayBuffer()));
+    const sparksJson = JSON.parse(entries.get('sparks.json')?.toString('utf8') ?? '[]') as { id: string; note: string; file: string | null }[];
+    expect(sparksJson.map(({ note, file }) => ({ note, file: file === null ? null : entries.has(file) }))).toEqual([
+      { note: 'kept', file: true },
+      { note: 'lost', file: null },
+    ]);
+  }, 60_000);
+
   it('answers 429 past three exports of one client a day, whoever asks', async () => {
     expect((await call('POST', '/api/progress/me/export', client)).status).toBe(202);
     const refused = await call('POST', '/api/progress/me/export', client);

@@ -57,35 +57,43 @@ async function fill(archive: Archiver, userId: string, { repository, openFile, o
   archive.append(toCsv(streak, STREAK_COLUMNS), { name: 'streak-history.csv' });
   archive.append(json(streak), { name: 'streak-history.json' });
 
+  // A file gone from storage (its spark being deleted meanwhile, say) leaves its row without a file rather
+  // than failing every later export of the client.
+  const missingFiles = new Set<string>();
   for await (const spark of repository.sparks(userId)) {
+    const file = await openFile(spark.file_key).catch((error: unknown) => {
+      if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
+      missingFiles.add(spark.id);
+      return undefined;
+    });
+    if (!file) continue;
     const name = sparkFileName(spark);
     const entered = entryWritten(archive, name);
-    archive.append(await openFile(spark.file_key), { name, store: spark.spark_type === 'photo', date: new Date(spark.created_at) });
+    archive.append(file, { name, store: spark.spark_type === 'photo', date: new Date(spark.created_at) });
     await entered;
   }
   // The spark tables are a second pass over the rows, written as they are read: no list of every spark is kept.
-  archive.append(Readable.from(sparksCsv(repository, userId), { objectMode: false }), { name: 'sparks.csv' });
-  archive.append(Readable.from(sparksJson(repository, userId), { objectMode: false }), { name: 'sparks.json' });
+  const rows = () => sparkRows(repository, userId, missingFiles);
+  archive.append(Readable.from(sparksCsv(rows()), { objectMode: false }), { name: 'sparks.csv' });
+  archive.append(Readable.from(sparksJson(rows()), { objectMode: false }), { name: 'sparks.json' });
 }
 
-const sparkRow = (spark: ExportSpark): Record<string, unknown> => ({
-  id: spark.id,
-  created_at: spark.created_at,
-  spark_type: spark.spark_type,
-  file_type: spark.file_type,
-  note: spark.note,
-  file: sparkFileName(spark),
-});
-
-async function* sparksCsv(repository: ExportRepository, userId: string): AsyncGenerator<Buffer> {
-  yield Buffer.from(csvLine(SPARK_COLUMNS));
-  for await (const spark of repository.sparks(userId)) yield Buffer.from(csvRow(sparkRow(spark), SPARK_COLUMNS));
-}
-
-async function* sparksJson(repository: ExportRepository, userId: string): AsyncGenerator<Buffer> {
-  let separator = '[\n  ';
+async function* sparkRows(repository: ExportRepository, userId: string, missingFiles: ReadonlySet<string>): AsyncGenerator<Record<string, unknown>> {
   for await (const spark of repository.sparks(userId)) {
-    yield Buffer.from(separator + JSON.stringify(sparkRow(spark)));
+    const { id, created_at, spark_type, file_type, note } = spark;
+    yield { id, created_at, spark_type, file_type, note, file: missingFiles.has(id) ? null : sparkFileName(spark) };
+  }
+}
+
+async function* sparksCsv(rows: AsyncIterable<Record<string, unknown>>): AsyncGenerator<Buffer> {
+  yield Buffer.from(csvLine(SPARK_COLUMNS));
+  for await (const row of rows) yield Buffer.from(csvRow(row, SPARK_COLUMNS));
+}
+
+async function* sparksJson(rows: AsyncIterable<Record<string, unknown>>): AsyncGenerator<Buffer> {
+  let separator = '[\n  ';
+  for await (const row of rows) {
+    yield Buffer.from(separator + JSON.stringify(row));
     separator = ',\n  ';
   }
   yield Buffer.from(separator === '[\n  ' ? '[]\n' : '\n]\n');
