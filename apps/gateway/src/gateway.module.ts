@@ -20,6 +20,7 @@ import { RateLimiter } from './http/rate-limiter';
 import { UploadSlots, UploadSlotsInterceptor } from './http/upload-slots';
 import { LeadsController } from './leads/leads.controller';
 import { OnboardingController } from './onboarding/onboarding.controller';
+import { DataExportController } from './progress/data-export.controller';
 import { QueueBoardController } from './queue-board/queue-board.controller';
 import { sparksControllers, SparksModule } from './sparks/sparks.module';
 import { DevLogController } from './dev-log/dev-log.controller';
@@ -35,7 +36,7 @@ export interface GatewayInfrastructure {
   redis: Redis;
 }
 
-const ownControllers = [HealthController, LeadsController, AuthController, AdminUsersController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, CoachDitlController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController, QueueBoardController];
+const ownControllers = [HealthController, LeadsController, AuthController, AdminUsersController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, CoachDitlController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController, QueueBoardController, DataExportController];
 
 /** Every controller the gateway serves, its modules' included: what the route × role matrix reads. */
 export const gatewayControllers = [...ownControllers, ...sparksControllers];

@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
 import { loadConfig, progressEnv } from '@spark/config';
+import { queueDepthMetric } from '@spark/runtime';
 import type { ServiceDefinition, ServiceInfrastructure } from '@spark/service-runtime';
+import { QUEUES } from '@spark/contracts';
 import { CoachModule } from './coach/coach.module';
 import { CoachingModule } from './coaching/coaching.module';
+import { ExportModule } from './export/export.module';
 import { progressMigrations } from './migrations';
 import { NotesModule } from './notes/notes.module';
 import { OnboardingModule } from './onboarding/onboarding.module';
@@ -18,6 +21,7 @@ export const progressService: ServiceDefinition = {
   name: 'progress',
   entities: [],
   migrations: progressMigrations,
+  metrics: (registry, jobs) => queueDepthMetric(registry, [jobs.queue(QUEUES.export)]),
   // `this` is the definition startService was given: its env (a test stack's) holds the progress
   // settings too, which the shared service config does not parse.
   module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
@@ -33,6 +37,7 @@ export const progressService: ServiceDefinition = {
         NotesModule.register(infrastructure),
         CoachModule.register(infrastructure),
         CoachingModule.register(infrastructure, config),
+        ExportModule.register(infrastructure, config),
       ],
     };
   },

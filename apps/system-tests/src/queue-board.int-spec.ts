@@ -149,7 +149,7 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     }
   });
 
-  it('lets an admin look and retry, but not change, add, move or delete jobs, and hides sign-in links and codes', async () => {
+  it('lets an admin look and retry, but not change, add, move or delete jobs, and hides sign-in links and codes and data export links', async () => {
     const admin = await signedIn('admin-looking@example.com', 'admin');
     const { cookie } = await boardCookieFor(admin.session);
     const connection = new Redis(stack().env.REDIS_URL ?? '', { maxRetriesPerRequest: null });
@@ -163,6 +163,13 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
       expect(shown).toContain('victim@example.com');
       expect(shown).not.toContain('the-secret-sign-in-token');
       expect(shown).not.toContain('424242');
+      const exportJobId = `queue-board-export-${Date.now()}`;
+      const downloadUrl = 'http://s3.test/sparks/exports/the-client.zip?X-Amz-Signature=the-secret-signature';
+      await jobs.queue(QUEUES.mail).add('data-export-ready', { email: 'victim@example.com', downloadUrl, expiresAt: new Date().toISOString() }, { jobId: exportJobId });
+      const exportShown = await (await board(`/api/queues/${QUEUES.mail}/${exportJobId}`, cookie)).text();
+      expect(exportShown).toContain('victim@example.com');
+      expect(exportShown).not.toContain('the-secret-signature');
+      await jobs.queue(QUEUES.mail).remove(exportJobId);
 
       const write = (path: string, method: string, body?: object) =>
         board(path, cookie, {

@@ -121,7 +121,13 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
     await mailTo('acl-ditl@example.com', /Day in the Life/i);
   });
 
-  it('serves the admins\' queue dashboard, which reads the mail and ditl queues as the gateway user', async () => {
+  it('builds a data export on the progress worker, asking auth and ditl over the bus, and e-mails its link (export and mail queues)', async () => {
+    const client = await createSignedInUser(db, 'acl-export@example.com');
+    expect((await call('POST', '/api/progress/me/export', undefined, client.token)).status).toBe(202);
+    await mailTo('acl-export@example.com', /Your Spark data is ready/);
+  });
+
+  it('serves the admins\' queue dashboard, which reads the mail, ditl and export queues as the gateway user', async () => {
     const admin = await createSignedInUser(db, 'acl-admin@example.com', 'admin');
     const ticket = queueBoardTicketSchema.parse(await (await call('POST', '/api/admin/queue-board/tickets', undefined, admin.token)).json());
     const opened = await fetch(`${stack.baseUrl}${ticket.url}`, { redirect: 'manual' });
@@ -129,7 +135,7 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
     const listed = await fetch(`${stack.baseUrl}${QUEUE_BOARD_PATH}/api/queues?activeQueue=mail&status=failed&page=1`, { headers: { cookie } });
     expect(listed.status).toBe(200);
     const { queues } = (await listed.json()) as { queues: { name: string }[] };
-    expect(queues.map((queue) => queue.name).sort()).toEqual(['ditl', 'mail']);
+    expect(queues.map((queue) => queue.name).sort()).toEqual(['ditl', 'export', 'mail']);
   });
 
   it.each([

@@ -119,12 +119,21 @@ export const modelEnv = z.object({
 /** The progress service: the client records, sparks and notes, and the coach's drafted nudges. */
 export const progressEnv = (env: Env) =>
   serviceEnv(env)
+    .extend(storageEnv(env).shape)
     .extend(modelEnv.shape)
     .extend({
       // What one client's sparks may take in storage, in bytes (2 GB by default).
       STORAGE_QUOTA_BYTES: z.coerce.number().int().min(1).default(2 * 1024 ** 3),
       // Each of the (at most two) model calls of a coach's draft; then the offline writer drafts. Two must fit in COACHING_DRAFT_TIMEOUT_MS.
       COACHING_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(12_000).default(10_000),
+      // The data export worker runs inside the service process unless turned off (then run `src/export-worker-main.ts`).
+      EXPORT_WORKER_ENABLED: z.stringbool().default(true),
+      // Archives one worker process builds at once: each streams S3 to S3, so more mostly share the network.
+      EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(20).default(2),
+      // How long the e-mailed link works; at most 7 days, the longest a SigV4 presigned URL may live.
+      EXPORT_LINK_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(24 * 3600),
+      // A job whose worker died is taken over after about this long.
+      EXPORT_LOCK_MS: z.coerce.number().int().min(500).default(60_000),
     });
 
 /** The DITL service and its worker: storage for presentations, and the model when one is configured. */

@@ -18,6 +18,7 @@ export const auditActions = [
   'client.ditl-edit',
   'client.ditl-reset',
   'client.pause-allowance',
+  'client.data-export',
   'user.role-change',
   'investor.add',
   'investor.code-issue',

@@ -18,3 +18,4 @@ export * from './prerender';
 export * from './actor';
 export * from './audit';
 export * from './queue-board';
+export * from './data-export';

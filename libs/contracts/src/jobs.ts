@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { codeSignInLockedJobSchema, magicLinkJobSchema } from './auth';
+import { dataExportReadyJobSchema, exportClientDataJobSchema } from './data-export';
 import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
 import { ditlReadyJobSchema, generateDitlJobSchema } from './ditl';
 import { investorEmailJobSchema } from './investors';
@@ -9,6 +10,7 @@ import { leadRoleSchema } from './leads';
 export const QUEUES = Object.freeze({
   mail: 'mail',
   ditl: 'ditl',
+  export: 'export',
 } as const);
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -37,6 +39,7 @@ export const mailJobs = {
   'ditl-ready': ditlReadyJobSchema,
   'investor-email': investorEmailJobSchema,
   'code-sign-in-locked': codeSignInLockedJobSchema,
+  'data-export-ready': dataExportReadyJobSchema,
 } as const;
 
 /** The DITL worker's queue: one job per generation (job id = the outbox row id). */
@@ -44,9 +47,15 @@ export const ditlJobs = {
   'generate-ditl': generateDitlJobSchema,
 } as const;
 
+/** The data export worker's queue: one job per requested archive. */
+export const exportJobs = {
+  'export-client-data': exportClientDataJobSchema,
+} as const;
+
 export const jobsByQueue = {
   [QUEUES.mail]: mailJobs,
   [QUEUES.ditl]: ditlJobs,
+  [QUEUES.export]: exportJobs,
 } as const;
 
 export type MailJobName = keyof typeof mailJobs;

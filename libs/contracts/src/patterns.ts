@@ -94,6 +94,7 @@ import {
   sendInvestorEmailRequestSchema,
 } from './investors';
 import { auditEventPageSchema, auditEventSchema, listAuditEventsRequestSchema, recordAuditEventResponseSchema } from './audit';
+import { requestExportRequestSchema, requestExportResponseSchema } from './data-export';
 import { createLeadRequestSchema, createLeadResponseSchema, leadSchema, setChallengeRequestSchema } from './leads';
 
 /**
@@ -124,6 +125,7 @@ export const patterns = {
   'ditl.coach-edit-moment': { request: editDitlMomentRequestSchema, response: coachDitlViewSchema },
   'ditl.coach-reset-moment': { request: resetDitlMomentRequestSchema, response: coachDitlViewSchema },
   'progress.record-spark': { request: recordSparkRequestSchema, response: recordSparkResponseSchema },
+  'progress.request-export': { request: requestExportRequestSchema, response: requestExportResponseSchema },
   'progress.get-home': { request: homeRequestSchema, response: homeResponseSchema },
   'progress.set-rest-day': { request: setRestDayRequestSchema, response: restDaysSchema },
   'progress.take-pause-day': { request: takePauseDayRequestSchema, response: restDaysSchema },

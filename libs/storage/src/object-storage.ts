@@ -16,6 +16,7 @@ import {
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import type { StorageConfig } from '@spark/config';
 import { collectYoungGarbage } from './young-garbage';
@@ -168,6 +169,28 @@ export class ObjectStorage {
   async getText(key: string, bucket = this.defaultBucket): Promise<string> {
     const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     return (await object.Body?.transformToString('utf-8')) ?? '';
+  }
+
+  /** The object's bytes as a stream, read from S3 only as fast as the caller consumes it. */
+  async getStream(key: string, bucket = this.defaultBucket): Promise<Readable> {
+    const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    return object.Body as Readable;
+  }
+
+  /**
+   * A stream of unknown length (an archive being written) uploaded by the SDK's own multipart Upload:
+   * it holds at most `queueSize` parts, so memory stays bounded whatever the length, and it aborts the
+   * upload on failure.
+   */
+  async uploadStream(input: { key: string; body: Readable; contentType: string; bucket?: string }): Promise<void> {
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: input.bucket ?? this.defaultBucket, Key: input.key, Body: input.body, ContentType: input.contentType },
+      partSize: PART_SIZE,
+      queueSize: 2,
+      leavePartsOnError: false,
+    });
+    await upload.done();
   }
 
   async delete(key: string, bucket = this.defaultBucket): Promise<void> {

@@ -36,8 +36,11 @@ const isAllowedWrite = (request: FastifyRequest) => request.method === 'PUT' && 
 const readOnly = () =>
   new DomainError('FORBIDDEN', 'The queue dashboard shows jobs and retries failed ones; it does not change, add, move or delete them.');
 
-/** Job fields that carry a secret (a magic-link job's sign-in link and code): shown as hidden on the board. */
-const SECRET_JOB_FIELDS = new Set(['link', 'code']);
+/**
+ * Job fields that carry a secret (a magic-link job's sign-in link and code, a data export's signed download
+ * link, which opens the client's whole archive): shown as hidden on the board.
+ */
+const SECRET_JOB_FIELDS = new Set(['link', 'code', 'downloadUrl']);
 const hideSecrets = (data: unknown): unknown =>
   data && typeof data === 'object' && !Array.isArray(data)
     ? Object.fromEntries(Object.entries(data).map(([key, value]) => [key, SECRET_JOB_FIELDS.has(key) ? '(hidden)' : value]))

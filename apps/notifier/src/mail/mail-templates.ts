@@ -86,3 +86,17 @@ export function ditlReady(data: JobPayload<'mail', 'ditl-ready'>, context: Templ
     html: layout('Your Day in the Life is ready', paragraphs, { label: 'Open my Day in the Life', url: link }),
   };
 }
+
+export function dataExportReady(data: JobPayload<'mail', 'data-export-ready'>): OutgoingMail {
+  const paragraphs = [
+    'Your Spark data is ready: your profile and onboarding answers, every spark with its original file and note, your coach\'s notes to you, your Day in the Life, and your evolutions and streak history.',
+    `The download link works until ${new Date(data.expiresAt).toUTCString()}. After that, ask for a new export from your home screen.`,
+    'Keep this link to yourself: anyone who has it can download your data until it expires.',
+  ];
+  return {
+    to: data.email,
+    subject: 'Your Spark data is ready to download',
+    text: [...paragraphs, `Download: ${data.downloadUrl}`].join('\n\n'),
+    html: layout('Your data is ready', paragraphs, { label: 'Download my data', url: data.downloadUrl }),
+  };
+}

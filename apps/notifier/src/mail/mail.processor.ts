@@ -5,7 +5,7 @@ import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
-import { codeSignInLocked, ditlReady, leadAlert, leadConfirmation, magicLink, type TemplateContext } from './mail-templates';
+import { codeSignInLocked, dataExportReady, ditlReady, leadAlert, leadConfirmation, magicLink, type TemplateContext } from './mail-templates';
 import { failPermanently, investorEmail } from './investor-email';
 import type { Mailer, OutgoingMail } from './mailer';
 import type { SentMailRepository } from './sent-mail.repository';
@@ -40,6 +40,7 @@ export class MailProcessor extends WorkerHost {
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, deps.context)),
       'investor-email': (data, job) => failPermanently(this.deliver(job, investorEmail(data))),
       'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, deps.context)),
+      'data-export-ready': (data, job) => this.deliver(job, dataExportReady(data)),
     };
     assertHandlersComplete(QUEUES.mail, this.handlers);
   }

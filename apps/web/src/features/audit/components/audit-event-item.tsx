@@ -9,6 +9,7 @@ export const actionLabels: Record<AuditAction, string> = {
   'client.update': 'Updated a client record',
   'client.private-note': 'Added a private note',
   'client.pause-allowance': 'Changed pause days allowed',
+  'client.data-export': 'Sent a data export',
   'client.nudge': 'Sent a nudge',
   'client.ditl-regenerate': 'Regenerated a Day in the Life',
   'client.ditl-edit': 'Edited a Day in the Life moment',

@@ -1,4 +1,4 @@
-import { type HomeResponse, homeResponseSchema, type RecordSparkResponse, recordSparkResponseSchema, type RestDays, restDaysSchema } from '@spark/contracts';
+import { type HomeResponse, homeResponseSchema, requestExportResponseSchema, type RecordSparkResponse, recordSparkResponseSchema, type RestDays, restDaysSchema } from '@spark/contracts';
 import { apiRequest } from '../../../api/client';
 
 export const homeQueryKey = ['progress', 'home'] as const;
@@ -33,4 +33,9 @@ export async function takePauseDay(date: string): Promise<RestDays> {
 
 export async function setRestDay(restWeekday: number | null): Promise<RestDays> {
   return restDaysSchema.parse(await apiRequest<unknown>('PUT', '/progress/me/rest-day', { restWeekday }));
+}
+
+/** Queues "Download my data": the archive's link arrives by e-mail. */
+export async function requestDataExport(): Promise<void> {
+  requestExportResponseSchema.parse(await apiRequest<unknown>('POST', '/progress/me/export'));
 }

@@ -20,6 +20,7 @@ import type { PendingSpark } from '../offline/pending-sparks-db';
 import { CaptureDialog } from './capture-dialog';
 import { DaysLeftRing } from './days-left-ring';
 import { RestDaysCard } from './rest-days-card';
+import { YourDataCard } from './your-data-card';
 import { YourDitlCard } from './your-ditl-card';
 
 export interface ClientHomeProps {
@@ -138,6 +139,8 @@ export function ClientHome({ userId, fullName, goal, progress, pinnedNote, restD
             {progress?.transformationGoal ?? goal ?? 'Set your goal with your coach at your next pivot meeting.'}
           </p>
         </Card>
+
+        {!offline && <YourDataCard />}
       </main>
 
       <CaptureDialog open={dialog.open} initialFile={dialog.file} uploading={uploading} onCapture={capture} onClose={() => setDialog({ open: false, file: null })} />

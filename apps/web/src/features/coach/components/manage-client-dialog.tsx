@@ -8,7 +8,9 @@ import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
 import { toast } from '../../../ui/toaster';
 import { coachApi, coachKeys, formatDateTime, restingTodayLabel } from '../api/coach-api';
+import { useSession } from '../../session';
 import { ClientDitlTab } from './client-ditl-tab';
+import { ClientExportTab } from './client-export-tab';
 import { ClientRestDaysTab } from './client-rest-days-tab';
 import { SparksChart } from './sparks-chart';
 
@@ -137,6 +139,7 @@ function Activity({ client }: { client: ClientSummary }) {
 }
 
 export function ManageClientDialog({ client, onClose, onUpdated }: { client: ClientSummary; onClose: () => void; onUpdated: () => void }) {
+  const isAdmin = useSession().user?.user_metadata.role === 'admin';
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={client.fullName ?? client.email}>
       <Tabs.Root defaultValue="overview" className="max-h-[70vh] overflow-y-auto">
@@ -146,12 +149,14 @@ export function ManageClientDialog({ client, onClose, onUpdated }: { client: Cli
           <Tabs.Trigger value="activity" className={tabClass}>Activity</Tabs.Trigger>
           <Tabs.Trigger value="rest" className={tabClass}>Rest Days</Tabs.Trigger>
           <Tabs.Trigger value="ditl" className={tabClass}>Day in the Life</Tabs.Trigger>
+          {isAdmin && <Tabs.Trigger value="data" className={tabClass}>Data Export</Tabs.Trigger>}
         </Tabs.List>
         <Tabs.Content value="overview"><Overview client={client} /></Tabs.Content>
         <Tabs.Content value="edit"><EditRecord client={client} onUpdated={onUpdated} /></Tabs.Content>
         <Tabs.Content value="activity"><Activity client={client} /></Tabs.Content>
         <Tabs.Content value="rest"><ClientRestDaysTab client={client} onUpdated={onUpdated} /></Tabs.Content>
         <Tabs.Content value="ditl"><ClientDitlTab client={client} /></Tabs.Content>
+        {isAdmin && <Tabs.Content value="data"><ClientExportTab client={client} /></Tabs.Content>}
       </Tabs.Root>
     </Dialog>
   );

@@ -1,0 +1,76 @@
+import type { DataSource } from 'typeorm';
+
+export interface ExportSpark {
+  id: string;
+  spark_type: string;
+  file_key: string;
+  file_type: string;
+  note: string | null;
+  created_at: string;
+}
+
+/** Sparks are read a page at a time, so a client with thousands of them never sits in memory at once. */
+const SPARK_PAGE = 200;
+
+/** What the progress schema holds about one client, as the export writes it. Coaches' private notes are never read here. */
+export class ExportRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async progress(userId: string): Promise<Record<string, unknown> | undefined> {
+    const rows = (await this.dataSource.query(
+      `SELECT user_id, email, full_name, transformation_goal, spark_count, streak_count, evolution_number,
+              evolution_start_date::text, evolution_end_date::text, status, custom_evolution_days, last_spark_date::text,
+              time_zone, rest_weekday, pause_days_allowance, created_at
+         FROM progress.user_progress WHERE user_id = $1`,
+      [userId],
+    )) as Record<string, unknown>[];
+    return rows[0];
+  }
+
+  async onboarding(userId: string): Promise<{ data: unknown; completed_at: string } | undefined> {
+    const rows = (await this.dataSource.query(`SELECT data, completed_at FROM progress.onboarding_data WHERE user_id = $1`, [userId])) as {
+      data: unknown;
+      completed_at: string;
+    }[];
+    return rows[0];
+  }
+
+  coachNotes(userId: string): Promise<Record<string, unknown>[]> {
+    return this.dataSource.query(
+      `SELECT id, message, is_pinned, created_at FROM progress.coach_notes WHERE user_id = $1 ORDER BY created_at, id`,
+      [userId],
+    );
+  }
+
+  /** One row per day with sparks, in the client's own time zone, and the pause days taken. */
+  streakDays(userId: string): Promise<{ day: string; sparks: number; pause_day: boolean }[]> {
+    return this.dataSource.query(
+      `WITH zone AS (SELECT time_zone FROM progress.user_progress WHERE user_id = $1),
+            spark_days AS (
+              SELECT (s.created_at AT TIME ZONE coalesce((SELECT time_zone FROM zone), 'UTC'))::date AS day, count(*)::int AS sparks
+                FROM progress.sparks s WHERE s.user_id = $1 GROUP BY 1),
+            pauses AS (SELECT pause_date AS day FROM progress.pause_days WHERE user_id = $1)
+       SELECT coalesce(d.day, p.day)::text AS day, coalesce(d.sparks, 0) AS sparks, p.day IS NOT NULL AS pause_day
+         FROM spark_days d FULL JOIN pauses p ON p.day = d.day
+        ORDER BY 1`,
+      [userId],
+    );
+  }
+
+  /** Oldest first, keyset on (created_at, id). */
+  async *sparks(userId: string): AsyncGenerator<ExportSpark> {
+    let after: { created_at: string; id: string } | undefined;
+    for (;;) {
+      const page = (await this.dataSource.query(
+        `SELECT id, spark_type, file_key, file_type, note, to_json(created_at)#>>'{}' AS created_at
+           FROM progress.sparks
+          WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid))
+          ORDER BY created_at, id LIMIT ${SPARK_PAGE}`,
+        [userId, after?.created_at ?? null, after?.id ?? null],
+      )) as ExportSpark[];
+      yield* page;
+      if (page.length < SPARK_PAGE) return;
+      after = page[page.length - 1];
+    }
+  }
+}

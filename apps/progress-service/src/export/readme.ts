@@ -1,0 +1,25 @@
+/** README.txt at the root of every export: what each file holds, in the client's words. */
+export function exportReadme(generatedAt: string): string {
+  return `Your Spark data
+===============
+
+This archive holds everything Spark keeps about you, as it was on ${generatedAt} (UTC).
+
+profile.json            Your account (e-mail, name, when you joined) and your progress settings:
+                        goal, current evolution, streak, time zone, rest day and pause days allowed.
+onboarding.json         Your answers to the onboarding questions, as you gave them.
+sparks.csv, sparks.json One row per spark: when, its type, your note and the file name in sparks/
+                        (empty if the file could no longer be found in storage).
+sparks/                 The original file of every spark, named <date>_<spark id>.<extension>.
+coach-notes.json        The notes your coach wrote to you. Notes coaches keep for themselves are
+                        working notes about coaching and are not part of your data export.
+ditl/presentation.html  Your "Day in the Life" presentation (absent if none was generated).
+ditl/generation.json    When it was generated and its status.
+evolutions.csv, .json   Your evolutions: number, start and end dates, status.
+streak-history.csv, .json
+                        One row per day on which you captured a spark or took a pause day:
+                        the day (in your time zone), how many sparks, and whether it was a pause day.
+
+CSV files are UTF-8, comma-separated, every field in double quotes. JSON files are UTF-8.
+`;
+}

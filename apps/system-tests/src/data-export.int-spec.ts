@@ -1,0 +1,213 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ditlPresentationResponseSchema, ditlStatusResponseSchema, errorBodySchema, generateDitlResponseSchema, requestExportResponseSchema } from '@spark/contracts';
+import { ObjectStorage } from '@spark/storage';
+import { eventually, TINY_PNG } from '@spark/testing';
+import { Client } from 'pg';
+import { Entry, fromBuffer, type ZipFile } from 'yauzl';
+import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+
+type Person = { id: string; email: string; token: string };
+
+/** Every entry of a ZIP, read back with a reader independent of the one that wrote it. */
+async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
+  const file = await new Promise<ZipFile>((resolve, reject) => fromBuffer(zip, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))));
+  const entries = new Map<string, Buffer>();
+  await new Promise<void>((resolve, reject) => {
+    file.on('entry', (entry: Entry) => {
+      file.openReadStream(entry, (error, stream) => {
+        if (error) return reject(error);
+        void stream.toArray().then((chunks: Buffer[]) => {
+          entries.set(entry.fileName, Buffer.concat(chunks));
+          file.readEntry();
+        }, reject);
+      });
+    });
+    file.once('end', resolve).once('error', reject);
+    file.readEntry();
+  });
+  return entries;
+}
+
+/** CSV rows (after the header) of an export file, each field unquoted; a quoted field may hold line breaks. */
+function csvRows(text: string): string[][] {
+  const rows: string[][] = [[]];
+  for (const [, field, end] of text.matchAll(/"((?:[^"]|"")*)"(,|\r\n)/g)) {
+    rows[rows.length - 1].push(field.replace(/""/g, '"'));
+    if (end === '\r\n') rows.push([]);
+  }
+  return rows.slice(1, -1);
+}
+
+const LINK_SECONDS = 6;
+
+/** The smallest MP4 the upload accepts: an `ftyp` box, then `mdat` holding `payload`. */
+function movieOf(payload: Buffer): Buffer {
+  const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42', 'latin1'), Buffer.alloc(12)]);
+  const mdatHeader = Buffer.alloc(8);
+  mdatHeader.writeUInt32BE(payload.length + 8);
+  mdatHeader.write('mdat', 4, 'latin1');
+  return Buffer.concat([ftyp, mdatHeader, payload]);
+}
+
+describe('data export: a ZIP of everything about the client, e-mailed as a link', () => {
+  let stack: InProcessStack;
+  let db: Client;
+  let client: Person;
+  let coach: Person;
+  let admin: Person;
+  let storage: ObjectStorage;
+  let generationId: string;
+
+  const call = (method: string, path: string, person: Person) => fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${person.token}` } });
+  const capture = async (person: Person, file: Buffer, type: string, name: string, note: string) => {
+    const form = new FormData();
+    form.append('clientSparkId', randomUUID());
+    form.append('timeZone', 'Europe/Stockholm');
+    form.append('note', note);
+    form.append('file', new Blob([new Uint8Array(file)], { type }), name);
+    const response = await fetch(`${stack.baseUrl}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${person.token}` }, body: form });
+    expect(response.status).toBe(201);
+  };
+  const exportMail = async (email: string, count: number) => {
+    const mail = await eventually(
+      () => stack.smtp.messages.filter((sent) => sent.to.includes(email) && sent.subject === 'Your Spark data is ready to download')[count - 1],
+      30_000,
+      `export e-mail ${count} to ${email}`,
+    );
+    const link = /Download: (\S+)/.exec(mail.text)?.[1];
+    const expiresAt = /works until (.+?)\. After that/.exec(mail.text)?.[1];
+    if (!link || !expiresAt) throw new Error('the export e-mail has no link or expiry');
+    return { link, expiresAt: new Date(expiresAt) };
+  };
+
+  beforeAll(async () => {
+    stack = await startInProcessStack({ withNotifier: true, env: { JWT_SECRET: TEST_JWT_SECRET, EXPORT_LINK_SECONDS: String(LINK_SECONDS) } });
+    storage = new ObjectStorage(stack.s3.config);
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    client = await createSignedInUser(db, 'maya@spark.test');
+    coach = await createSignedInUser(db, 'coach@spark.test', 'coach');
+    admin = await createSignedInUser(db, 'admin@spark.test', 'admin');
+    await db.query(
+      `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
+       VALUES ($1, $2, 'Maya Lindqvist', 'Run a half marathon', current_date - 3, current_date + 87, 'Europe/Stockholm')`,
+      [client.id, client.email],
+    );
+    await db.query(`INSERT INTO progress.onboarding_data (user_id, data) VALUES ($1, $2)`, [client.id, { challenge: 'Evenings, "after work", slip away' }]);
+    await db.query(`INSERT INTO progress.coach_notes (user_id, coach_id, message) VALUES ($1, $2, 'Proud of your week, Maya')`, [client.id, coach.id]);
+    await db.query(`INSERT INTO progress.coach_private_notes (user_id, coach_id, note) VALUES ($1, $2, 'PRIVATE: ask about her knee')`, [client.id, coach.id]);
+    await db.query(`INSERT INTO progress.pause_days (user_id, pause_date) VALUES ($1, current_date + 1)`, [client.id]);
+    await capture(client, TINY_PNG, 'image/png', 'morning.png', 'Morning run, 5 km, "easy"');
+    await capture(client, movieOf(randomBytes(300_000)), 'video/mp4', 'plan.mp4', 'Training plan\nweek 1');
+    await capture(client, TINY_PNG, 'image/png', 'stretch.png', '');
+    const answers = { firstName: 'Maya', transformationGoal: 'Run a half marathon', age: 34, activityLevel: 'moderately_active', typicalDay: 'Office, then the kids', biggestChallenge: 'Evenings' };
+    const generated = await fetch(`${stack.baseUrl}/api/ditl/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ onboardingData: answers }),
+    });
+    expect(generated.status).toBe(202);
+    generationId = generateDitlResponseSchema.parse(await generated.json()).generationId;
+    await eventually(async () => ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}`, client)).json()).status === 'completed', 30_000, 'the DITL');
+  }, 60_000);
+  afterAll(async () => {
+    storage?.close();
+    await db?.end();
+    await stack?.stop();
+  });
+
+  it('mails the client a link to a ZIP whose contents match the database and S3, and the link stops working after it expires', async () => {
+    const response = await call('POST', '/api/progress/me/export', client);
+    expect(response.status).toBe(202);
+    expect(requestExportResponseSchema.parse(await response.json())).toEqual({ queued: true });
+    const { link, expiresAt } = await exportMail(client.email, 1);
+
+    const download = await fetch(link);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toContain('spark-data.zip');
+    const entries = await unzip(Buffer.from(await download.arrayBuffer()));
+
+    const sparks = (await db.query(`SELECT id, file_key, note FROM progress.sparks WHERE user_id = $1 ORDER BY created_at, id`, [client.id])).rows as { id: string; file_key: string; note: string | null }[];
+    expect(sparks).toHaveLength(3);
+    const sparkRows = csvRows(entries.get('sparks.csv')?.toString('utf8') ?? '');
+    expect(sparkRows.map((row) => row[0])).toEqual(sparks.map((spark) => spark.id));
+    expect(sparkRows.map((row) => row[4])).toEqual(sparks.map((spark) => spark.note ?? ''));
+    const sparksJson = JSON.parse(entries.get('sparks.json')?.toString('utf8') ?? '[]') as { id: string; file: string }[];
+    expect(sparksJson.map((row) => row.id)).toEqual(sparks.map((spark) => spark.id));
+    for (const [index, spark] of sparks.entries()) {
+      const stored = Buffer.concat(await (await storage.getStream(spark.file_key)).toArray());
+      expect(entries.get(sparksJson[index].file)?.equals(stored)).toBe(true);
+    }
+
+    expect(JSON.parse(entries.get('profile.json')?.toString('utf8') ?? '{}')).toMatchObject({
+      account: { id: client.id, email: client.email },
+      progress: { full_name: 'Maya Lindqvist', transformation_goal: 'Run a half marathon', time_zone: 'Europe/Stockholm' },
+    });
+    expect(JSON.parse(entries.get('onboarding.json')?.toString('utf8') ?? '{}')).toMatchObject({ data: { challenge: 'Evenings, "after work", slip away' } });
+    expect(JSON.parse(entries.get('coach-notes.json')?.toString('utf8') ?? '[]')).toEqual([expect.objectContaining({ message: 'Proud of your week, Maya' })]);
+    for (const [name, bytes] of entries) expect({ name, private: bytes.includes('PRIVATE: ask about her knee') }).toEqual({ name, private: false });
+
+    const streakDays = (await db.query(
+      `SELECT day::text FROM (SELECT (created_at AT TIME ZONE 'Europe/Stockholm')::date AS day FROM progress.sparks WHERE user_id = $1
+        UNION SELECT pause_date FROM progress.pause_days WHERE user_id = $1) days ORDER BY 1`,
+      [client.id],
+    )).rows.map((row: { day: string }) => row.day);
+    expect(csvRows(entries.get('streak-history.csv')?.toString('utf8') ?? '').map((row) => row[0])).toEqual(streakDays);
+    expect((JSON.parse(entries.get('streak-history.json')?.toString('utf8') ?? '[]') as { day: string }[]).map((row) => row.day)).toEqual(streakDays);
+    expect(csvRows(entries.get('evolutions.csv')?.toString('utf8') ?? '')).toEqual([['1', expect.any(String), expect.any(String), 'active']]);
+    expect(entries.get('README.txt')?.toString('utf8')).toContain('sparks.csv');
+    const presentation = ditlPresentationResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}/presentation`, client)).json());
+    expect(entries.get('ditl/presentation.html')?.toString('utf8')).toBe(presentation.html);
+    expect(JSON.parse(entries.get('ditl/generation.json')?.toString('utf8') ?? '{}')).toMatchObject({ generationId, status: 'completed' });
+
+    // The e-mail shows the expiry to the second; the signature's own clock may be a second later.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now()) + 2000));
+    expect((await fetch(link)).status).toBe(403);
+  }, 60_000);
+
+  it('lets an admin, not a coach, export for a client; the link goes to the client', async () => {
+    expect((await call('POST', `/api/coach/clients/${client.id}/export`, coach)).status).toBe(403);
+    expect((await call('POST', `/api/coach/clients/${randomUUID()}/export`, admin)).status).toBe(404);
+    expect((await call('POST', `/api/coach/clients/${client.id}/export`, admin)).status).toBe(202);
+    const { link } = await exportMail(client.email, 2);
+    expect(stack.smtp.messages.some((mail) => mail.to.includes(admin.email))).toBe(false);
+    expect((await fetch(link)).status).toBe(200);
+  }, 60_000);
+
+  it('exports a user with nothing yet: empty tables, no progress, no Day in the Life', async () => {
+    const newcomer = await createSignedInUser(db, 'newcomer@spark.test');
+    expect((await call('POST', '/api/progress/me/export', newcomer)).status).toBe(202);
+    const { link } = await exportMail(newcomer.email, 1);
+    const entries = await unzip(Buffer.from(await (await fetch(link)).arrayBuffer()));
+    expect(JSON.parse(entries.get('sparks.json')?.toString('utf8') ?? '')).toEqual([]);
+    expect(csvRows(entries.get('sparks.csv')?.toString('utf8') ?? '')).toEqual([]);
+    expect(JSON.parse(entries.get('profile.json')?.toString('utf8') ?? '')).toMatchObject({ account: { email: newcomer.email }, progress: null });
+    expect(JSON.parse(entries.get('ditl/generation.json')?.toString('utf8') ?? '')).toBeNull();
+    expect(entries.has('ditl/presentation.html')).toBe(false);
+  }, 60_000);
+
+  it('exports a spark whose file is gone from storage as a row without a file', async () => {
+    const forgetful = await createSignedInUser(db, 'forgetful@spark.test');
+    await capture(forgetful, TINY_PNG, 'image/png', 'kept.png', 'kept');
+    await capture(forgetful, TINY_PNG, 'image/png', 'lost.png', 'lost');
+    const { rows } = await db.query(`SELECT id, file_key, note FROM progress.sparks WHERE user_id = $1 ORDER BY created_at, id`, [forgetful.id]);
+    const lost = (rows as { id: string; file_key: string; note: string }[]).find((row) => row.note === 'lost');
+    await storage.delete(lost?.file_key ?? '');
+    expect((await call('POST', '/api/progress/me/export', forgetful)).status).toBe(202);
+    const entries = await unzip(Buffer.from(await (await fetch((await exportMail(forgetful.email, 1)).link)).arrayBuffer()));
+    const sparksJson = JSON.parse(entries.get('sparks.json')?.toString('utf8') ?? '[]') as { id: string; note: string; file: string | null }[];
+    expect(sparksJson.map(({ note, file }) => ({ note, file: file === null ? null : entries.has(file) }))).toEqual([
+      { note: 'kept', file: true },
+      { note: 'lost', file: null },
+    ]);
+  }, 60_000);
+
+  it('answers 429 past three exports of one client a day, whoever asks', async () => {
+    expect((await call('POST', '/api/progress/me/export', client)).status).toBe(202);
+    const refused = await call('POST', '/api/progress/me/export', client);
+    expect(refused.status).toBe(429);
+    expect(errorBodySchema.parse(await refused.json()).message).toMatch(/^Too many requests/);
+  });
+});
+

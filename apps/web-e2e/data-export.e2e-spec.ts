@@ -1,0 +1,92 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { baseUrl, launchBrowser, phoneViewport } from './support/browser';
+import { listEmails, sentTo } from './support/mailbox';
+
+jest.setTimeout(120_000);
+
+const laptop = { width: 1280, height: 800 };
+let browser: Browser;
+const db = e2eDatabase();
+const client = { email: uniqueEmail('export-client'), userId: '' };
+const adminEmail = uniqueEmail('export-admin');
+const exportSubject = 'Your Spark data is ready to download';
+
+const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/s21-export-${name}.png`, fullPage: true });
+
+async function signIn(email: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const { token } = await requestSignIn(email);
+  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const page = await context.newPage();
+  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
+  expect(redeemed.status()).toBe(200);
+  return { context, page };
+}
+
+/** The download link of the `count`-th export e-mail to the client, once it arrived. */
+async function exportLink(count: number): Promise<string> {
+  const exportMails = async () => (await listEmails()).filter((email) => sentTo(client.email)(email) && email.subject === exportSubject);
+  for (const deadline = Date.now() + 60_000; (await exportMails()).length < count; ) {
+    if (Date.now() > deadline) throw new Error(`no export e-mail ${count} to ${client.email}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const link = /Download: (\S+)/.exec((await exportMails())[count - 1]?.text ?? '')?.[1];
+  if (!link) throw new Error('the export e-mail has no link');
+  return link;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  client.userId = await createUser(client.email, 'client', 'Maya Lopez');
+  await db.query(
+    `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
+     VALUES ($1, $2, 'Maya Lopez', 'Run a half marathon by spring', current_date - 10, current_date + 80, 'UTC')`,
+    [client.userId, client.email],
+  );
+  await createUser(adminEmail, 'admin', 'Ada Admin');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await closeUsers();
+});
+
+describe('Download my data', () => {
+  it('queues the export from the client home and the e-mailed link downloads a ZIP', async () => {
+    const { context, page } = await signIn(client.email, phoneViewport);
+    await page.goto('/');
+    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+    await page.goto('/app');
+    const card = page.getByTestId('your-data');
+    await card.getByRole('button', { name: 'Download my data' }).click();
+    await card.getByText("We're preparing your data. A download link is on its way to your e-mail; it works for 24 hours.").waitFor();
+    await screenshot(page, 'client-home-phone');
+    await page.setViewportSize(laptop);
+    await screenshot(page, 'client-home-laptop');
+
+    const archive = await page.request.get(await exportLink(1));
+    expect(archive.status()).toBe(200);
+    expect((await archive.body()).subarray(0, 2).toString('latin1')).toBe('PK');
+    await context.close();
+  });
+
+  it('lets an admin send the export to a client from Manage Client', async () => {
+    const admin = await signIn(adminEmail, laptop);
+    await admin.page.goto('/coach');
+    await admin.page.getByRole('tab', { name: /^Clients/ }).click();
+    const row = admin.page.getByTestId('client-row').filter({ hasText: client.email });
+    await row.getByRole('button', { name: 'Manage Client' }).click();
+    const dialog = admin.page.getByRole('dialog');
+    await dialog.getByRole('tab', { name: 'Data Export' }).click();
+    const tab = dialog.getByTestId('client-export');
+    await tab.getByRole('button', { name: 'Send data export to client' }).click();
+    await tab.getByText(`Export started. ${client.email} will receive the download link by e-mail.`).waitFor();
+    await screenshot(admin.page, 'admin-manage-laptop');
+    await admin.page.setViewportSize(phoneViewport);
+    await screenshot(admin.page, 'admin-manage-phone');
+    expect((await admin.page.request.get(await exportLink(2))).status()).toBe(200);
+    const audited = await db.query(`SELECT count(*)::int AS count FROM auth.audit_events WHERE action = 'client.data-export' AND target_id = $1`, [client.userId]);
+    expect(audited.rows).toEqual([{ count: 1 }]);
+    await admin.context.close();
+  });
+});
