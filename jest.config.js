@@ -34,7 +34,7 @@ module.exports = {
   // A per-project testTimeout is ignored by jest; the slowest layer (e2e) sets its own in its files.
   testTimeout: 60_000,
   projects: [
-    layer('unit', ['<rootDir>/{apps,libs}/**/*.spec.{ts,tsx}']),
+    layer('unit', ['<rootDir>/{apps,libs,scripts,bench}/**/*.spec.{ts,tsx}']),
     layer('integration', ['<rootDir>/{apps,libs}/**/*.int-spec.ts']),
     layer('e2e', ['<rootDir>/apps/web-e2e/**/*.e2e-spec.ts'], {
       globalSetup: '<rootDir>/apps/web-e2e/support/global-setup.ts',
