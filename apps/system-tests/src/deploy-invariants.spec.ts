@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+const deploy = join(__dirname, '..', '..', '..', 'deploy');
+
+interface Container {
+  name: string;
+  readinessProbe?: unknown;
+  livenessProbe?: unknown;
+  resources?: { requests?: { cpu?: string; memory?: string }; limits?: { memory?: string } };
+}
+interface Manifest {
+  kind: string;
+  metadata: { name: string };
+  spec?: {
+    scaleTargetRef?: { name: string };
+    selector?: { matchLabels?: Record<string, string> };
+    podSelector?: { matchLabels?: Record<string, string> };
+    ingress?: { from?: { namespaceSelector?: { matchLabels?: Record<string, string> } }[] }[];
+    rules?: { http: { paths: { backend: { service: { name: string } } }[] } }[];
+    template?: { metadata?: { labels?: Record<string, string> }; spec?: { securityContext?: { runAsNonRoot?: boolean }; containers?: Container[] } };
+  };
+}
+
+const read = (directory: string): Manifest[] =>
+  readdirSync(join(deploy, directory))
+    .filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml')
+    .flatMap((file) => parseAllDocuments(readFileSync(join(deploy, directory, file), 'utf8')).map((document) => document.toJS() as Manifest));
+
+const base = read('base');
+const production = [...base, ...read('overlays/production')];
+const deployments = base.filter((manifest) => manifest.kind === 'Deployment');
+const podLabels = deployments.map((deployment) => deployment.spec?.template?.metadata?.labels ?? {});
+const selects = (selector: Record<string, string> = {}) => (labels: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value);
+
+describe('deploy/ as a cluster would run it', () => {
+  it('runs the DITL worker as its own Deployment, apart from the API part of ditl-service', () => {
+    expect(deployments.map((deployment) => deployment.metadata.name)).toEqual(expect.arrayContaining(['ditl-service', 'ditl-worker']));
+  });
+
+  it.each(deployments.map((deployment) => [deployment.metadata.name, deployment] as const))('%s has probes, resources and a non-root user', (_name, deployment) => {
+    const pod = deployment.spec?.template?.spec;
+    expect(pod?.securityContext?.runAsNonRoot).toBe(true);
+    for (const container of pod?.containers ?? []) {
+      expect(container.readinessProbe).toBeDefined();
+      expect(container.livenessProbe).toBeDefined();
+      expect(container.resources?.requests?.cpu).toBeDefined();
+      expect(container.resources?.requests?.memory).toBeDefined();
+      expect(container.resources?.limits?.memory).toBeDefined();
+    }
+  });
+
+  it('scales only Deployments that exist: the DITL worker with KEDA, the gateway with an HPA', () => {
+    const names = new Set(deployments.map((deployment) => deployment.metadata.name));
+    const scalers = base.filter((manifest) => manifest.kind === 'ScaledObject' || manifest.kind === 'HorizontalPodAutoscaler');
+    expect(scalers.map((scaler) => [scaler.kind, scaler.spec?.scaleTargetRef?.name])).toEqual(
+      expect.arrayContaining([['ScaledObject', 'ditl-worker'], ['HorizontalPodAutoscaler', 'gateway']]),
+    );
+    for (const scaler of scalers) expect(names).toContain(scaler.spec?.scaleTargetRef?.name);
+  });
+
+  it('gives every Deployment a disruption budget that selects its pods, and none that selects nothing', () => {
+    const budgets = base.filter((manifest) => manifest.kind === 'PodDisruptionBudget');
+    for (const budget of budgets) expect(podLabels.some(selects(budget.spec?.selector?.matchLabels))).toBe(true);
+    for (const labels of podLabels) expect(budgets.some((budget) => selects(budget.spec?.selector?.matchLabels)(labels))).toBe(true);
+  });
+
+  it('lets only the gateway take traffic from the ingress controller', () => {
+    const policies = base.filter((manifest) => manifest.kind === 'NetworkPolicy');
+    const fromIngress = policies.filter((policy) =>
+      policy.spec?.ingress?.some((rule) => rule.from?.some((peer) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'ingress-nginx')),
+    );
+    expect(fromIngress.map((policy) => policy.spec?.podSelector?.matchLabels)).toEqual([{ 'app.kubernetes.io/name': 'gateway' }]);
+    expect(policies.some((policy) => policy.metadata.name === 'default-deny-ingress')).toBe(true);
+    const ingresses = production.filter((manifest) => manifest.kind === 'Ingress');
+    expect(ingresses.flatMap((ingress) => ingress.spec?.rules?.flatMap((rule) => rule.http.paths.map((path) => path.backend.service.name)) ?? [])).toEqual(['gateway']);
+  });
+
+  it('pins the production image to a release, never latest', () => {
+    const kustomization = readFileSync(join(deploy, 'overlays/production/kustomization.yaml'), 'utf8');
+    const tag = /newTag: "?([^"\n]+)"?/.exec(kustomization)?.[1];
+    const digest = /digest: (sha256:[0-9a-f]{64})/.exec(kustomization)?.[1];
+    expect(tag ?? digest).toBeDefined();
+    expect(tag).not.toBe('latest');
+  });
+});
