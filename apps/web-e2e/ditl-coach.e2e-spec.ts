@@ -134,9 +134,9 @@ describe("a client's Day in the Life, seen by the coach and reopened by the clie
     await page.goto('/');
     await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
     await page.goto('/app');
-    await page.getByText('Your Day in the Life').waitFor();
+    await page.getByText('Your Day in the Life', { exact: true }).waitFor();
     await screenshot(page, 'client-home-phone');
-    await page.getByText('Your Day in the Life').click();
+    await page.getByText('Your Day in the Life', { exact: true }).click();
     await page.waitForURL(/\/ditl-welcome\?generationId=/);
     const frame = page.frameLocator('iframe[title="Your Day in the Life presentation"]');
     await frame.getByRole('heading', { name: "Dana's Day in the Life" }).waitFor();
