@@ -2,6 +2,7 @@ import { createLogger } from '@spark/logging';
 import { RedisStreamsClient } from '@spark/messaging';
 import { startService } from '@spark/service-runtime';
 import { createTestDatabase, eventually, freePort, type SmtpSink, startSmtpSink, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
+import { gatewayMetrics } from '../../gateway/src/health/metrics';
 import { leadsService } from '../../leads-service/src/service';
 import { startNotifier } from '../../notifier/src/main';
 
@@ -20,6 +21,7 @@ describe('metrics on the internal port of a service and of the notifier', () => 
   let database: TestDatabase;
   let smtp: SmtpSink;
   let client: RedisStreamsClient;
+  const gateway = gatewayMetrics();
   const stops: (() => Promise<void>)[] = [];
   const ports = { leads: 0, notifier: 0 };
   const scrape = async (port: number) => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
@@ -32,7 +34,7 @@ describe('metrics on the internal port of a service and of the notifier', () => 
     const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url, REDIS_URL: await testRedisUrl(), BUS_PREFIX: uniquePrefix('metrics'), OUTBOX_POLL_MS: '200' };
     stops.push(await startService({ ...leadsService, env: { ...env, HEALTH_PORT: String(ports.leads) } }, false));
     stops.push(await startNotifier({ ...env, SMTP_URL: smtp.url, HEALTH_PORT: String(ports.notifier) }));
-    client = new RedisStreamsClient({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, timeoutMs: 10_000, logger: createLogger('metrics-test', 'silent') });
+    client = new RedisStreamsClient({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, timeoutMs: 10_000, logger: createLogger('metrics-test', 'silent'), observer: gateway.busClient });
     await client.connect();
   });
   afterAll(async () => {
@@ -50,6 +52,11 @@ describe('metrics on the internal port of a service and of the notifier', () => 
     expect(sample(leads, 'bus_request_duration_seconds_count', { pattern: 'leads.create', outcome: 'error' })).toBe(1);
     expect(sample(leads, 'outbox_oldest_pending_seconds', { schema: 'leads' })).toBeGreaterThanOrEqual(0);
     expect(leads).toMatch(/^process_cpu_seconds_total\{app="leads-service"\} /m);
+    // The same two requests as the caller (the gateway's bus client) waited for them, answer included.
+    const caller = await gateway.registry.metrics();
+    expect(sample(caller, 'bus_client_request_duration_seconds_count', { app: 'gateway', pattern: 'leads.create', outcome: 'ok' })).toBe(1);
+    expect(sample(caller, 'bus_client_request_duration_seconds_count', { pattern: 'leads.create', outcome: 'error' })).toBe(1);
+    expect(sample(caller, 'bus_client_request_duration_seconds_sum', { pattern: 'leads.create', outcome: 'ok' })).toBeGreaterThan(0);
 
     await smtp.waitFor(2);
     const completed = await eventually(async () => {

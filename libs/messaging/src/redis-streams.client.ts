@@ -16,18 +16,23 @@ export interface RedisStreamsClientOptions {
   /** Default deadline of a request. */
   timeoutMs?: number;
   logger: Logger;
-  /** Told of each request that got no answer in time, for metrics. */
+  /** Told how each request ended, for metrics. */
   observer?: BusClientObserver;
   /** Entries older than this are trimmed from the streams this client writes to: nobody can still want them. */
   maxEntryAgeMs?: number;
 }
 
 export interface BusClientObserver {
+  /** An answer arrived: a response (`ok`) or a domain error (`error`), `seconds` after the request was sent. */
+  answered(pattern: string, outcome: 'ok' | 'error', seconds: number): void;
+  /** No answer before the deadline. */
   timedOut(pattern: string): void;
 }
 
 interface PendingRequest {
+  pattern: string;
   service: string;
+  sentAt: bigint;
   timer: NodeJS.Timeout;
   resolve: (response: unknown) => void;
   reject: (error: DomainError) => void;
@@ -157,7 +162,7 @@ export class RedisStreamsClient extends ClientProxy {
       this.options.observer?.timedOut(pattern);
       reject(new ServiceUnavailableError(service, timeoutMs));
     }, timeoutMs);
-    this.pending.set(id, { service, timer, resolve, reject });
+    this.pending.set(id, { pattern, service, sentAt: process.hrtime.bigint(), timer, resolve, reject });
     const entry: RequestEntry = {
       pattern,
       data: JSON.stringify(data ?? null),
@@ -226,6 +231,8 @@ export class RedisStreamsClient extends ClientProxy {
     }
     this.pending.delete(reply.id);
     clearTimeout(request.timer);
+    const seconds = Number(process.hrtime.bigint() - request.sentAt) / 1e9;
+    this.options.observer?.answered(request.pattern, reply.error ? 'error' : 'ok', seconds);
     if (reply.error) request.reject(fromWireError(reply.error));
     else request.resolve(reply.response);
   }

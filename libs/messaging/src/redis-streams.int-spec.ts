@@ -55,7 +55,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<DomainError> {
 }
 
 beforeAll(async () => {
-  client = new RedisStreamsClient({ redisUrl, prefix, logger: quietLogger, observer: { timedOut: (pattern) => timedOut.push(pattern) } });
+  client = new RedisStreamsClient({ redisUrl, prefix, logger: quietLogger, observer: { answered: () => undefined, timedOut: (pattern) => timedOut.push(pattern) } });
   bus = new ServiceBus(client);
   await client.connect();
 });

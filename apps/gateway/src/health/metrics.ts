@@ -3,7 +3,7 @@ import { createMetrics, type InternalPage } from '@spark/runtime';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, type Registry } from 'prom-client';
 
-/** The gateway's Prometheus registry: process defaults, and what the bus client reports (requests not answered in time). */
+/** The gateway's Prometheus registry: process defaults, and what the bus client reports (latency, requests not answered in time). */
 export function gatewayMetrics(): { registry: Registry; page: InternalPage; busClient: BusClientObserver } {
   const { registry, page } = createMetrics('gateway');
   const timeouts = new Counter({
@@ -12,7 +12,18 @@ export function gatewayMetrics(): { registry: Registry; page: InternalPage; busC
     labelNames: ['pattern'],
     registers: [registry],
   });
-  return { registry, page, busClient: { timedOut: (pattern) => timeouts.inc({ pattern }) } };
+  const latency = new Histogram({
+    name: 'bus_client_request_duration_seconds',
+    help: 'Time from sending a request on the bus to its answer, as the gateway waited for it, by pattern and outcome',
+    labelNames: ['pattern', 'outcome'],
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const busClient: BusClientObserver = {
+    answered: (pattern, outcome, seconds) => latency.observe({ pattern, outcome }, seconds),
+    timedOut: (pattern) => timeouts.inc({ pattern }),
+  };
+  return { registry, page, busClient };
 }
 
 /** Request durations by route and status. */
