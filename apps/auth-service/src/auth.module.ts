@@ -2,6 +2,9 @@ import { type DynamicModule, Inject, Module, type OnModuleDestroy } from '@nestj
 import type { AuthConfig } from '@spark/config';
 import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { Redis } from 'ioredis';
+import { AccountDeletionHandler } from './account-deletion/account-deletion.handler';
+import { AccountDeletionRepository } from './account-deletion/account-deletion.repository';
+import { AccountDeletionService } from './account-deletion/account-deletion.service';
 import { AuditHandler } from './audit/audit.handler';
 import { AuditRepository } from './audit/audit.repository';
 import { AuditService } from './audit/audit.service';
@@ -34,13 +37,17 @@ export class AuthModule implements OnModuleDestroy {
     });
     return {
       module: AuthModule,
-      controllers: [AuthHandler, AuditHandler],
+      controllers: [AuthHandler, AuditHandler, AccountDeletionHandler],
       providers: [
         { provide: AUTH_REDIS, useValue: redis },
         { provide: SignInService, useValue: signIn },
         { provide: SessionsService, useValue: new SessionsService(new SessionsRepository(dataSource), issuer, revocations) },
         { provide: UsersService, useValue: new UsersService(new UsersRepository(dataSource), revocations) },
         { provide: AuditService, useValue: new AuditService(new AuditRepository(dataSource)) },
+        {
+          provide: AccountDeletionService,
+          useValue: new AccountDeletionService(new AccountDeletionRepository(dataSource), revocations, outbox, { publicUrl: config.PUBLIC_URL }),
+        },
       ],
     };
   }

@@ -3,6 +3,7 @@ import { ditlEnv, loadConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { DRAIN_SECONDS, queueDepthMetric } from '@spark/runtime';
 import { type ServiceDefinition, type ServiceInfrastructure } from '@spark/service-runtime';
+import { ditlEraser } from './erasure/ditl-erasure';
 import { GenerationsModule } from './generations/generations.module';
 import { ditlMigrations } from './migrations';
 
@@ -20,5 +21,8 @@ export const ditlService: ServiceDefinition = {
   module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
     const config = loadConfig(ditlEnv, this.env);
     return { module: DitlModule, imports: [GenerationsModule.register(infrastructure, config)] };
+  },
+  accountErasure(this: ServiceDefinition, { dataSource }: ServiceInfrastructure) {
+    return { part: 'ditl', eraser: ditlEraser(dataSource, loadConfig(ditlEnv, this.env)) };
   },
 };

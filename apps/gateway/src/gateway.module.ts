@@ -4,6 +4,7 @@ import type { GatewayConfig } from '@spark/config';
 import type { Logger } from '@spark/logging';
 import { ServiceBus } from '@spark/messaging';
 import { Redis } from 'ioredis';
+import { AccountDeletionController } from './account-deletion/account-deletion.controller';
 import { AuditController } from './audit/audit.controller';
 import { AuditInterceptor } from './audit/audit.interceptor';
 import { AuditTrail } from './audit/audit-trail';
@@ -36,7 +37,7 @@ export interface GatewayInfrastructure {
   redis: Redis;
 }
 
-const ownControllers = [HealthController, LeadsController, AuthController, AdminUsersController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, CoachDitlController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController, QueueBoardController, DataExportController];
+const ownControllers = [HealthController, LeadsController, AuthController, AdminUsersController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, CoachDitlController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController, QueueBoardController, DataExportController, AccountDeletionController];
 
 /** Every controller the gateway serves, its modules' included: what the route × role matrix reads. */
 export const gatewayControllers = [...ownControllers, ...sparksControllers];

@@ -27,6 +27,7 @@ const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 const requestId = (header: unknown) => (typeof header === 'string' && /^[\w-]{8,64}$/.test(header) ? header : randomUUID());
 
 export type { RouteAccess, RouteDecision } from './auth/route-access';
+export { gatewayMetrics } from './health/metrics';
 
 /** Who may call each route, read from the controllers' decorators: the route × role matrix's rows. */
 export const gatewayRouteDecisions = () => routeDecisions(gatewayControllers);

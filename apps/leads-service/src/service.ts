@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@spark/service-runtime';
+import { leadEraser } from './leads/lead-erasure';
 import { LeadsModule } from './leads/leads.module';
 import { leadsMigrations } from './migrations';
 
@@ -7,4 +8,5 @@ export const leadsService: ServiceDefinition = {
   entities: [],
   migrations: leadsMigrations,
   module: (infrastructure) => LeadsModule.register(infrastructure),
+  accountErasure: ({ dataSource }) => ({ part: 'leads', eraser: leadEraser(dataSource) }),
 };

@@ -5,9 +5,11 @@ import { createLogger, PinoNestLogger } from '@spark/logging';
 import { createServiceDataSource, prepareSchema } from '@spark/persistence';
 import { QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
+import { startAccountErasure } from '@spark/service-runtime';
 import { createMetrics, dependencyReadiness, onShutdown, queueDepthMetric, runMain, startHealthServer } from '@spark/runtime';
 import { Redis } from 'ioredis';
 import { Mailer } from './mail/mailer';
+import { sentMailEraser } from './mail/sent-mail-erasure';
 import { SentMailRepository } from './mail/sent-mail.repository';
 import { notifierMigrations } from './migrations';
 import { NotifierModule } from './notifier.module';
@@ -45,11 +47,21 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
   );
   const queues = new JobQueues(redis, config.BUS_PREFIX);
   queueDepthMetric(metrics.registry, [queues.queue(QUEUES.mail)]);
+  const erasure = startAccountErasure({
+    part: 'notifier',
+    eraser: sentMailEraser(dataSource),
+    dataSource,
+    redisUrl: config.REDIS_URL,
+    busPrefix: config.BUS_PREFIX,
+    busTimeoutMs: config.BUS_TIMEOUT_MS,
+    logger,
+  });
   started = true;
   logger.info('ready');
   return async () => {
     health?.close();
     await app.close();
+    await erasure.close();
     await queues.close();
     mailer.close();
     await dataSource.destroy();

@@ -5,6 +5,7 @@ import type { ServiceDefinition, ServiceInfrastructure } from '@spark/service-ru
 import { QUEUES } from '@spark/contracts';
 import { CoachModule } from './coach/coach.module';
 import { CoachingModule } from './coaching/coaching.module';
+import { progressEraser } from './erasure/progress-erasure';
 import { ExportModule } from './export/export.module';
 import { progressMigrations } from './migrations';
 import { NotesModule } from './notes/notes.module';
@@ -40,5 +41,8 @@ export const progressService: ServiceDefinition = {
         ExportModule.register(infrastructure, config),
       ],
     };
+  },
+  accountErasure(this: ServiceDefinition, { dataSource }: ServiceInfrastructure) {
+    return { part: 'progress', eraser: progressEraser(dataSource, loadConfig(progressEnv, this.env)) };
   },
 };

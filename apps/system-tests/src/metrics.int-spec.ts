@@ -2,7 +2,7 @@ import { createLogger } from '@spark/logging';
 import { RedisStreamsClient } from '@spark/messaging';
 import { startService } from '@spark/service-runtime';
 import { createTestDatabase, eventually, freePort, type SmtpSink, startSmtpSink, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
-import { gatewayMetrics } from '../../gateway/src/health/metrics';
+import { gatewayMetrics } from '../../gateway/src/main';
 import { leadsService } from '../../leads-service/src/service';
 import { startNotifier } from '../../notifier/src/main';
 

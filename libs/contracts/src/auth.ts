@@ -24,9 +24,9 @@ export const CODE_GUESS_LIMIT = { failures: 10, hours: 24 } as const;
 /**
  * Redis markers the auth-service writes and the gateway reads before any request that changes data
  * (both under BUS_PREFIX): an ended session (by its `sid`, the value says why), and a user whose
- * access tokens issued before a time (Unix seconds) are void. They live as long as an access token can.
+ * access tokens issued before a time are void (the value: Unix seconds, a space, and why). They live as long as an access token can.
  */
-export const sessionEndReasons = ['signed-out', 'role-changed', 'token-reused'] as const;
+export const sessionEndReasons = ['signed-out', 'role-changed', 'token-reused', 'account-deleted'] as const;
 export type SessionEndReason = (typeof sessionEndReasons)[number];
 export const revokedSessionKey = (busPrefix: string, sessionId: string) => `${busPrefix}:auth:revoked-session:${sessionId}`;
 export const tokensVoidBeforeKey = (busPrefix: string, userId: string) => `${busPrefix}:auth:tokens-void-before:${userId}`;

@@ -18,4 +18,5 @@ export * from './prerender';
 export * from './actor';
 export * from './audit';
 export * from './queue-board';
+export * from './account-deletion';
 export * from './data-export';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accountDeletionConfirmJobSchema, eraseAccountJobSchema } from './account-deletion';
 import { codeSignInLockedJobSchema, magicLinkJobSchema } from './auth';
 import { dataExportReadyJobSchema, exportClientDataJobSchema } from './data-export';
 import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
@@ -11,8 +12,21 @@ export const QUEUES = Object.freeze({
   mail: 'mail',
   ditl: 'ditl',
   export: 'export',
+  deletionLeads: 'account-deletion-leads',
+  deletionProgress: 'account-deletion-progress',
+  deletionDitl: 'account-deletion-ditl',
+  deletionNotifier: 'account-deletion-notifier',
 } as const);
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** The queue of each part of an account that a job erases (the auth part is erased when the deletion is confirmed). */
+export const deletionQueues = {
+  leads: QUEUES.deletionLeads,
+  progress: QUEUES.deletionProgress,
+  ditl: QUEUES.deletionDitl,
+  notifier: QUEUES.deletionNotifier,
+} as const;
+export type ErasedPart = keyof typeof deletionQueues;
 
 export const leadConfirmationJobSchema = z.object({
   leadId: uuidSchema,
@@ -40,6 +54,7 @@ export const mailJobs = {
   'investor-email': investorEmailJobSchema,
   'code-sign-in-locked': codeSignInLockedJobSchema,
   'data-export-ready': dataExportReadyJobSchema,
+  'account-deletion-confirm': accountDeletionConfirmJobSchema,
 } as const;
 
 /** The DITL worker's queue: one job per generation (job id = the outbox row id). */
@@ -52,10 +67,19 @@ export const exportJobs = {
   'export-client-data': exportClientDataJobSchema,
 } as const;
 
+/** Each account-deletion queue (one per service that erases a part): one job per confirmed deletion. */
+export const accountDeletionJobs = {
+  'erase-account': eraseAccountJobSchema,
+} as const;
+
 export const jobsByQueue = {
   [QUEUES.mail]: mailJobs,
   [QUEUES.ditl]: ditlJobs,
   [QUEUES.export]: exportJobs,
+  [QUEUES.deletionLeads]: accountDeletionJobs,
+  [QUEUES.deletionProgress]: accountDeletionJobs,
+  [QUEUES.deletionDitl]: accountDeletionJobs,
+  [QUEUES.deletionNotifier]: accountDeletionJobs,
 } as const;
 
 export type MailJobName = keyof typeof mailJobs;

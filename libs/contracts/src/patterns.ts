@@ -95,6 +95,17 @@ import {
 } from './investors';
 import { auditEventPageSchema, auditEventSchema, listAuditEventsRequestSchema, recordAuditEventResponseSchema } from './audit';
 import { requestExportRequestSchema, requestExportResponseSchema } from './data-export';
+import {
+  accountDeletionPageSchema,
+  confirmAccountDeletionBodySchema,
+  confirmAccountDeletionResponseSchema,
+  deletionPartDoneRequestSchema,
+  deletionSubjectRequestSchema,
+  deletionSubjectSchema,
+  listAccountDeletionsRequestSchema,
+  requestAccountDeletionRequestSchema,
+  requestAccountDeletionResponseSchema,
+} from './account-deletion';
 import { createLeadRequestSchema, createLeadResponseSchema, leadSchema, setChallengeRequestSchema } from './leads';
 
 /**
@@ -162,6 +173,11 @@ export const patterns = {
   'investor.reissue-access-code': { request: generateAccessCodeRequestSchema, response: generateAccessCodeResponseSchema },
   'auth.record-audit-event': { request: auditEventSchema, response: recordAuditEventResponseSchema },
   'auth.list-audit-events': { request: listAuditEventsRequestSchema, response: auditEventPageSchema },
+  'auth.request-account-deletion': { request: requestAccountDeletionRequestSchema, response: requestAccountDeletionResponseSchema },
+  'auth.confirm-account-deletion': { request: confirmAccountDeletionBodySchema, response: confirmAccountDeletionResponseSchema },
+  'auth.deletion-subject': { request: deletionSubjectRequestSchema, response: deletionSubjectSchema },
+  'auth.deletion-part-done': { request: deletionPartDoneRequestSchema, response: z.object({ completed: z.boolean() }) },
+  'auth.list-account-deletions': { request: listAccountDeletionsRequestSchema, response: accountDeletionPageSchema },
 } as const;
 
 /**
@@ -174,6 +190,9 @@ export const replaySafePatterns: Readonly<Partial<Record<PatternName, string>>> 
   'auth.get-user': 'reads',
   'auth.list-users': 'reads',
   'auth.list-audit-events': 'reads',
+  'auth.deletion-subject': 'reads',
+  'auth.list-account-deletions': 'reads',
+  'auth.deletion-part-done': 'marks a part done only if it is not yet: a repeat changes nothing',
   'ditl.check-status': 'reads',
   'ditl.get-presentation': 'reads',
   'ditl.current': 'reads',

@@ -28,3 +28,10 @@ export function outboxRows(jobs: readonly JobRequest[]): [string[], string[], st
 export const outboxInsertSql = (schema: string, firstParam: number) =>
   `INSERT INTO "${schema}"."outbox" (id, queue, job_name, payload)
    SELECT * FROM unnest($${firstParam}::uuid[], $${firstParam + 1}::text[], $${firstParam + 2}::text[], $${firstParam + 3}::jsonb[])`;
+
+/**
+ * Deletes a schema's outbox rows whose payload mentions a person (`$1` a user id, `$2` an e-mail address), sent or
+ * not: after their account is deleted nobody is left to receive those jobs, and the rows must not outlive them.
+ */
+export const deleteOutboxRowsAboutSql = (schema: string) =>
+  `DELETE FROM "${schema}".outbox WHERE strpos(payload::text, $1) > 0 OR strpos(lower(payload::text), $2) > 0`;

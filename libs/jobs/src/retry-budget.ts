@@ -24,8 +24,12 @@ export function mailRetryDelay(attemptsMade: number, { firstDelayMs, maxDelayMs 
 /** Finished jobs are kept a day for the outbox check, failed ones a week for the operator. */
 const retention: JobsOptions = { removeOnComplete: { age: 24 * 3600, count: 50_000 }, removeOnFail: { age: 7 * 24 * 3600 } };
 
-/** Each queue's retry budget: e-mail retries for hours; a DITL job keeps its short budget (the page waits 120 s). */
-export const jobOptionsOf = (queue: QueueName): JobsOptions =>
-  queue === 'mail'
-    ? { ...retention, attempts: MAIL_ATTEMPTS, backoff: { type: MAIL_BACKOFF } }
-    : { ...retention, attempts: 8, backoff: { type: 'exponential', delay: 1000 } };
+/**
+ * Each queue's retry budget: e-mail retries for hours; an account-deletion part for about a day (its report goes
+ * to the auth-service, which may be down); a DITL job keeps its short budget (the page waits 120 s).
+ */
+export function jobOptionsOf(queue: QueueName): JobsOptions {
+  if (queue === 'mail') return { ...retention, attempts: MAIL_ATTEMPTS, backoff: { type: MAIL_BACKOFF } };
+  if (queue.startsWith('account-deletion-')) return { ...retention, attempts: 17, backoff: { type: 'exponential', delay: 1000 } };
+  return { ...retention, attempts: 8, backoff: { type: 'exponential', delay: 1000 } };
+}

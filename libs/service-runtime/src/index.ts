@@ -1,1 +1,2 @@
 export * from './start-service';
+export * from './account-erasure';

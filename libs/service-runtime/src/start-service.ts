@@ -1,7 +1,7 @@
 import { type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig, serviceEnv, type ServiceConfig } from '@spark/config';
-import type { ServiceName } from '@spark/contracts';
+import type { ErasedPart, ServiceName } from '@spark/contracts';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger, type Logger, PinoNestLogger } from '@spark/logging';
 import { RedisStreamsServer } from '@spark/messaging';
@@ -9,6 +9,7 @@ import { afterCommit, createServiceDataSource, prepareSchema, type ServiceDataSo
 import { Redis } from 'ioredis';
 import { busServerMetrics, createMetrics, dependencyReadiness, DRAIN_SECONDS, onShutdown, outboxLagMetric, startHealthServer } from '@spark/runtime';
 import type { Registry } from 'prom-client';
+import { type AccountEraser, startAccountErasure } from './account-erasure';
 import { startCommandLedger } from './command-ledger';
 import { NotDoneFilter } from './not-done.filter';
 
@@ -31,6 +32,8 @@ export interface ServiceDefinition {
   drainSeconds?: number;
   /** Metrics of its own beyond the bus and outbox ones every service has (a queue it works, say). */
   metrics?: (registry: Registry, jobs: JobQueues) => void;
+  /** The part of a deleted account this service erases, and how (docs/data-rights.md, "Account deletion"). */
+  accountErasure?: (infrastructure: ServiceInfrastructure) => { part: ErasedPart; eraser: AccountEraser };
 }
 
 /**
@@ -90,6 +93,18 @@ export async function startService(definition: ServiceDefinition, handleSignals 
   microservice.useGlobalFilters(new NotDoneFilter(definition.name));
   await microservice.listen();
   outbox.start();
+  const erasure = definition.accountErasure?.({ config, logger, dataSource, jobs, outbox });
+  const erasureWorker =
+    erasure &&
+    startAccountErasure({
+      ...erasure,
+      dataSource,
+      outboxSchema: definition.name,
+      redisUrl: config.REDIS_URL,
+      busPrefix: config.BUS_PREFIX,
+      busTimeoutMs: config.BUS_TIMEOUT_MS,
+      logger,
+    });
   started = true;
   logger.info('ready');
 
@@ -97,6 +112,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     logger.info('stopping');
     health?.close();
     await microservice.close();
+    await erasureWorker?.close();
     ledger.stop();
     await outbox.stop();
     await jobs.close();

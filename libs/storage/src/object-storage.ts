@@ -8,9 +8,11 @@ import {
   CreateBucketCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   NotFound,
   S3Client,
@@ -195,6 +197,20 @@ export class ObjectStorage {
 
   async delete(key: string, bucket = this.defaultBucket): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+  }
+
+  /** Deletes every object whose key starts with `prefix`, a listed page (up to 1000 keys) per request; returns how many. */
+  async deleteUnder(prefix: string, bucket = this.defaultBucket): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      // Always the first page: the keys just deleted are gone from the next listing.
+      const listed = await this.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+      const keys = (listed.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+      if (keys.length === 0) return deleted;
+      const result = await this.client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
+      if (result.Errors?.length) throw new Error(`S3 refused to delete ${result.Errors.length} objects under ${prefix}: ${result.Errors[0]?.Message ?? ''}`);
+      deleted += keys.length;
+    }
   }
 
   /** A GET URL valid for `expiresInSeconds` (default 1 hour), signed by one reused presigner (no command stack). */

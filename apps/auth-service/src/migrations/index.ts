@@ -5,6 +5,7 @@ import { CreateAuditEvents1763800000190 } from './1763800000190-create-audit-eve
 import { CodeGuesses1764000000100 } from './1764000000100-code-guesses';
 import { AbsoluteSessionLifetime1764000000200 } from './1764000000200-absolute-session-lifetime';
 import { UserEmailPrefixIndex1764000000300 } from './1764000000300-user-email-prefix-index';
+import { AccountDeletions1764400000100 } from './1764400000100-account-deletions';
 
 export const authMigrations = [
   CreateOutbox1763800000000,
@@ -15,4 +16,5 @@ export const authMigrations = [
   UserEmailPrefixIndex1764000000300,
   ConfirmOutboxJobs1764100000000,
   CreateHandledRequests1764200000000,
+  AccountDeletions1764400000100,
 ];

@@ -33,9 +33,18 @@ export class SessionRevocations {
    * after the change is not refused.
    */
   async roleChanged(userId: string, sessionIds: readonly string[]): Promise<void> {
+    await this.endEverySession(userId, sessionIds, 'role-changed');
+  }
+
+  /** After an account deletion: as after a role change, every access token of the user stops holding. */
+  async accountDeleted(userId: string, sessionIds: readonly string[]): Promise<void> {
+    await this.endEverySession(userId, sessionIds, 'account-deleted');
+  }
+
+  private async endEverySession(userId: string, sessionIds: readonly string[], reason: SessionEndReason): Promise<void> {
     const thisSecond = Math.floor(this.now().getTime() / 1000);
-    const batch = this.redis.multi().set(tokensVoidBeforeKey(this.busPrefix, userId), String(thisSecond), 'EX', markerTtlSeconds);
-    await this.markSessions(batch, sessionIds, 'role-changed').exec();
+    const batch = this.redis.multi().set(tokensVoidBeforeKey(this.busPrefix, userId), `${thisSecond} ${reason}`, 'EX', markerTtlSeconds);
+    await this.markSessions(batch, sessionIds, reason).exec();
   }
 
   private markSessions(batch: ChainableCommander, sessionIds: readonly string[], reason: SessionEndReason): ChainableCommander {

@@ -24,7 +24,9 @@ export class GenerationFailedError extends Error {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-export const presentationKey = (userId: string, generationId: string) => `ditl/${userId}/${generationId}.html`;
+/** Every presentation of a client lives under this prefix. */
+export const presentationPrefix = (userId: string) => `ditl/${userId}/`;
+export const presentationKey = (userId: string, generationId: string) => `${presentationPrefix(userId)}${generationId}.html`;
 
 /**
  * Runs one generation from queued to completed. Safe to run twice for the same id (a job taken

@@ -6,6 +6,7 @@ const endedSession: Record<SessionEndReason, string> = {
   'signed-out': 'You signed out of this session. Please sign in again.',
   'role-changed': 'Your role changed. Please sign in again.',
   'token-reused': 'This session was ended because its refresh token was used twice. Please sign in again.',
+  'account-deleted': 'This account was deleted.',
 };
 
 /**
@@ -26,6 +27,9 @@ export class SessionRevocationCheck {
       throw new DomainError('SERVICE_UNAVAILABLE', 'Please try again in a moment.');
     });
     if (sessionRevoked) throw new DomainError('UNAUTHENTICATED', endedSession[sessionRevoked as SessionEndReason] ?? endedSession['signed-out']);
-    if (voidBefore && claims.iat < Number(voidBefore)) throw new DomainError('UNAUTHENTICATED', endedSession['role-changed']);
+    if (!voidBefore) return;
+    // "<unix seconds> <reason>"; a marker written before reasons were added holds only the seconds (a role change).
+    const [since, reason = 'role-changed'] = voidBefore.split(' ');
+    if (claims.iat < Number(since)) throw new DomainError('UNAUTHENTICATED', endedSession[reason as SessionEndReason] ?? endedSession['role-changed']);
   }
 }

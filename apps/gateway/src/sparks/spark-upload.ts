@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { SPARK_IMAGE_MAX_BYTES, SPARK_VIDEO_MAX_BYTES } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
-import type { ObjectStorage } from '@spark/storage';
+import { type ObjectStorage, sparkMediaPrefix } from '@spark/storage';
 import { reencodeImage } from '../media/image-reencoder';
 import { type IsoBmffFlavour, IsoBmffLocationScrubber } from '../media/iso-bmff-location-scrubber';
 import { withSpooledFile } from '../media/spooled-file';
@@ -91,7 +91,7 @@ export async function storeSparkFile(storage: ObjectStorage, userId: string, fil
     file.destroy();
     throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Only photos (JPEG, PNG, GIF, WebP, HEIC, AVIF) and videos (MP4, MOV) can be captured.');
   }
-  const key = `${userId}/${Date.now()}-${randomBytes(4).toString('hex')}.${type.ext}`;
+  const key = `${sparkMediaPrefix(userId)}${Date.now()}-${randomBytes(4).toString('hex')}.${type.ext}`;
   try {
     // A failing file (413, a cut connection) rejects the put with its own error, which explains more than S3's.
     const bytes = await putClean(storage, key, type, limitedBody(head, iterator, type));

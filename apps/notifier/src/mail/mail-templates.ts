@@ -100,3 +100,17 @@ export function dataExportReady(data: JobPayload<'mail', 'data-export-ready'>): 
     html: layout('Your data is ready', paragraphs, { label: 'Download my data', url: data.downloadUrl }),
   };
 }
+
+export function accountDeletionConfirm(data: JobPayload<'mail', 'account-deletion-confirm'>): OutgoingMail {
+  const paragraphs = [
+    'You asked to delete your Spark account. Confirming deletes your profile, onboarding answers, every spark and its file, your coach\'s notes, your Day in the Life and your streak history, and signs you out everywhere. It cannot be undone.',
+    `The link works until ${new Date(data.expiresAt).toUTCString()}. Want a copy first? Use "Download my data" on your home screen before you confirm.`,
+    'If you did not ask for this, ignore this e-mail: nothing is deleted unless the link is used.',
+  ];
+  return {
+    to: data.email,
+    subject: 'Confirm deleting your Spark account',
+    text: [...paragraphs, `Confirm: ${data.confirmUrl}`].join('\n\n'),
+    html: layout('Confirm deleting your account', paragraphs, { label: 'Review and confirm', url: data.confirmUrl }),
+  };
+}

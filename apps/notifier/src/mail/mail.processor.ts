@@ -5,7 +5,7 @@ import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
-import { codeSignInLocked, dataExportReady, ditlReady, leadAlert, leadConfirmation, magicLink, type TemplateContext } from './mail-templates';
+import { accountDeletionConfirm, codeSignInLocked, dataExportReady, ditlReady, leadAlert, leadConfirmation, magicLink, type TemplateContext } from './mail-templates';
 import { failPermanently, investorEmail } from './investor-email';
 import type { Mailer, OutgoingMail } from './mailer';
 import type { SentMailRepository } from './sent-mail.repository';
@@ -41,6 +41,7 @@ export class MailProcessor extends WorkerHost {
       'investor-email': (data, job) => failPermanently(this.deliver(job, investorEmail(data))),
       'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, deps.context)),
       'data-export-ready': (data, job) => this.deliver(job, dataExportReady(data)),
+      'account-deletion-confirm': (data, job) => this.deliver(job, accountDeletionConfirm(data)),
     };
     assertHandlersComplete(QUEUES.mail, this.handlers);
   }

@@ -77,4 +77,5 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
 }
 
 /** Under its own prefix, so a bucket lifecycle rule can expire archives a day after the link does. */
-export const exportKey = (userId: string, jobId: string) => `exports/${userId}/${jobId}.zip`;
+export const exportPrefix = (userId: string) => `exports/${userId}/`;
+export const exportKey = (userId: string, jobId: string) => `${exportPrefix(userId)}${jobId}.zip`;

@@ -103,6 +103,13 @@ export const routeExpectations: Record<string, RouteExpectation> = {
 
   'PATCH /api/admin/users/:userId/role': { access: admins, why: 'the only way a role changes; ends every session of the user' },
   'GET /api/admin/audit': { access: admins, why: 'who did what to whom: for admins only' },
+  'GET /api/admin/account-deletions': { access: admins, why: 'deletion records: when, and which parts are erased, never whose account' },
+  'POST /api/me/account-deletion': {
+    access: 'signed-in',
+    cells: { coach: 403, admin: 403 },
+    why: "e-mails the caller's own address a link that confirms deleting the caller's own account; only a client account is deleted this way",
+  },
+  'POST /api/account-deletion/confirm': { access: 'public', why: "spends the e-mailed link's token; the token is the credential (the link may open on another device)" },
   'POST /api/admin/queue-board/tickets': {
     access: admins,
     why: 'opens the queue dashboard (/admin/queues, Bull Board on Fastify directly, outside this matrix: its own pass cookie, checked per request)',

@@ -1,0 +1,144 @@
+import { type AccountDeletion, type DeletionPart, type DeletionSubject, deletionParts, deletionQueues, type UserRole } from '@spark/contracts';
+import { deleteOutboxRowsAboutSql, type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
+import { decodeCursor, type Keyed, pageOf, positionOfRow } from '@spark/persistence';
+import type { DataSource } from 'typeorm';
+import { LIVE_ACCESS_WINDOW_SECONDS } from '../sessions/session-revocations';
+
+export type Confirmation =
+  | { outcome: 'erased'; deletionId: string; userId: string; liveFamilies: string[] }
+  | { outcome: 'invalid' };
+
+interface DeletionRow {
+  id: string;
+  requested_at: Date;
+  completed_at: Date | null;
+  parts: { part: DeletionPart; done_at: string | null }[];
+}
+
+/** What the audit log keeps of an erased account, in place of its e-mail and label. */
+const ERASED_LABEL = 'Deleted account';
+
+export class AccountDeletionRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** The user's e-mail and role, and a stored confirmation with the job that e-mails its link. */
+  async addConfirmation(
+    userId: string,
+    confirmation: { tokenHash: Buffer; expiresAt: Date },
+    mailJob: (email: string) => JobRequest,
+  ): Promise<{ role: UserRole } | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const [user] = (await manager.query(`SELECT email, role FROM auth.users WHERE id = $1`, [userId])) as { email: string; role: UserRole }[];
+      if (!user) return undefined;
+      if (user.role !== 'client') return { role: user.role };
+      await manager.query(`INSERT INTO auth.deletion_confirmations (token_hash, user_id, expires_at) VALUES ($1, $2, $3)`, [
+        confirmation.tokenHash,
+        userId,
+        confirmation.expiresAt,
+      ]);
+      await manager.query(outboxInsertSql('auth', 1), outboxRows([mailJob(user.email)]));
+      return { role: user.role };
+    });
+  }
+
+  /**
+   * Spends a confirmation and erases the auth part in one transaction: the deletion record (naming the subject
+   * until it completes), the audit log's mentions replaced by the record's id, the user and with it their links,
+   * refresh tokens and confirmations, their code-guess row and outbox jobs, and one erase job per other part.
+   * `beforeCommit` ends the sessions while the transaction can still roll back.
+   */
+  async confirm(tokenHash: Buffer, deletionId: string, beforeCommit: (userId: string, liveFamilies: string[]) => Promise<void>): Promise<Confirmation> {
+    return this.dataSource.transaction(async (manager) => {
+      // An UPDATE or DELETE answers [rows, count] through TypeORM.
+      const [[spent]] = (await manager.query(
+        `DELETE FROM auth.deletion_confirmations WHERE token_hash = $1 AND expires_at > now() RETURNING user_id`,
+        [tokenHash],
+      )) as [{ user_id: string }[], number];
+      if (!spent) return { outcome: 'invalid' };
+      const [user] = (await manager.query(`SELECT id, email FROM auth.users WHERE id = $1 FOR UPDATE`, [spent.user_id])) as { id: string; email: string }[];
+      if (!user) return { outcome: 'invalid' };
+      await manager.query(`INSERT INTO auth.account_deletions (id, user_id, email) VALUES ($1, $2, $3)`, [deletionId, user.id, user.email]);
+      await manager.query(
+        `INSERT INTO auth.account_deletion_parts (deletion_id, part, done_at)
+         SELECT $1::uuid, part, CASE WHEN part = 'auth' THEN now() END FROM unnest($2::text[]) AS part`,
+        [deletionId, deletionParts],
+      );
+      await manager.query(`SELECT set_config('spark.erasing_account', 'on', true)`);
+      await manager.query(
+        `UPDATE auth.audit_events SET
+           actor_id = CASE WHEN actor_id = $1::uuid THEN $3::uuid ELSE actor_id END,
+           actor_email = CASE WHEN actor_id = $1::uuid OR actor_email = $2 THEN $4 ELSE actor_email END,
+           target_id = CASE WHEN target_id = $1::text THEN $3::text ELSE target_id END,
+           target_label = CASE WHEN target_id = $1::text OR strpos(lower(target_label), $2) > 0 THEN $4 ELSE target_label END
+         WHERE actor_id = $1::uuid OR actor_email = $2 OR target_id = $1::text OR strpos(lower(target_label), $2) > 0`,
+        [user.id, user.email, deletionId, ERASED_LABEL],
+      );
+      await manager.query(`SELECT set_config('spark.erasing_account', 'off', true)`);
+      const [{ live_families: liveFamilies }] = (await manager.query(
+        `SELECT ARRAY(SELECT DISTINCT family_id FROM auth.refresh_tokens
+                      WHERE user_id = $1 AND created_at > now() - make_interval(secs => $2)) AS live_families`,
+        [user.id, LIVE_ACCESS_WINDOW_SECONDS],
+      )) as [{ live_families: string[] }];
+      await manager.query(`DELETE FROM auth.code_guesses WHERE email_hash = sha256(convert_to($1::text, 'UTF8'))`, [user.email]);
+      await manager.query(`DELETE FROM auth.users WHERE id = $1`, [user.id]);
+      await manager.query(deleteOutboxRowsAboutSql('auth'), [user.id, user.email]);
+      const jobs = Object.values(deletionQueues).map((queue) => ({ queue, name: 'erase-account', data: { deletionId } }) as JobRequest);
+      await manager.query(outboxInsertSql('auth', 1), outboxRows(jobs));
+      await beforeCommit(user.id, liveFamilies);
+      return { outcome: 'erased', deletionId, userId: user.id, liveFamilies };
+    });
+  }
+
+  /** Whom an unfinished deletion erases; undefined when it is complete or unknown. */
+  async subject(deletionId: string): Promise<DeletionSubject | undefined> {
+    const [row] = (await this.dataSource.query(
+      `SELECT user_id, email FROM auth.account_deletions WHERE id = $1 AND completed_at IS NULL`,
+      [deletionId],
+    )) as { user_id: string; email: string }[];
+    return row ? { userId: row.user_id, email: row.email } : undefined;
+  }
+
+  /**
+   * Marks a part done (a repeat changes nothing). When it was the last, the record completes and forgets
+   * whose account it was. Undefined for an unknown deletion.
+   */
+  async markPartDone(deletionId: string, part: DeletionPart): Promise<{ completed: boolean } | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      // Parts report at once from several services: the record's lock makes the last of them see every other.
+      const [record] = (await manager.query(`SELECT completed_at FROM auth.account_deletions WHERE id = $1 FOR UPDATE`, [deletionId])) as {
+        completed_at: Date | null;
+      }[];
+      if (!record) return undefined;
+      if (record.completed_at) return { completed: true };
+      await manager.query(`UPDATE auth.account_deletion_parts SET done_at = now() WHERE deletion_id = $1 AND part = $2 AND done_at IS NULL`, [deletionId, part]);
+      const [, completed] = (await manager.query(
+        `UPDATE auth.account_deletions SET completed_at = now(), user_id = NULL, email = NULL
+         WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM auth.account_deletion_parts WHERE deletion_id = $1 AND done_at IS NULL)`,
+        [deletionId],
+      )) as [unknown[], number];
+      return { completed: completed > 0 };
+    });
+  }
+
+  async list(request: { cursor?: string; limit: number }): Promise<{ items: AccountDeletion[]; nextCursor: string | null }> {
+    const after = decodeCursor(request.cursor);
+    const rows = (await this.dataSource.query(
+      `SELECT d.id, d.requested_at, d.completed_at, d.requested_at::text AS cursor_at,
+              json_agg(json_build_object('part', p.part, 'done_at', p.done_at) ORDER BY array_position($3::text[], p.part)) AS parts
+       FROM auth.account_deletions d JOIN auth.account_deletion_parts p ON p.deletion_id = d.id
+       WHERE $1::timestamptz IS NULL OR (d.requested_at, d.id) < ($1::timestamptz, $2::uuid)
+       GROUP BY d.id ORDER BY d.requested_at DESC, d.id DESC LIMIT $4`,
+      [after?.key ?? null, after?.id ?? null, deletionParts, request.limit + 1],
+    )) as Keyed<DeletionRow>[];
+    const page = pageOf(rows, request.limit, positionOfRow);
+    return {
+      nextCursor: page.nextCursor,
+      items: page.items.map((row) => ({
+        id: row.id,
+        requestedAt: row.requested_at.toISOString(),
+        completedAt: row.completed_at?.toISOString() ?? null,
+        parts: row.parts.map(({ part, done_at }) => ({ part, doneAt: done_at ? new Date(done_at).toISOString() : null })),
+      })),
+    };
+  }
+}

@@ -1,0 +1,30 @@
+import type { StorageConfig } from '@spark/config';
+import type { AccountEraser } from '@spark/service-runtime';
+import { ObjectStorage, sparkMediaPrefix } from '@spark/storage';
+import type { DataSource } from 'typeorm';
+import { exportPrefix } from '../export/export-worker';
+
+/**
+ * Everything the progress schema holds about a client (sparks, notes to and about them, onboarding answers,
+ * pause days, progress, a coach's evolution preset for the address) and their objects in S3: spark files under
+ * `<userId>/`, data exports under `exports/<userId>/`.
+ */
+export function progressEraser(dataSource: DataSource, storageConfig: StorageConfig): AccountEraser {
+  const storage = new ObjectStorage(storageConfig);
+  return {
+    async erase({ userId, email }) {
+      await storage.deleteUnder(sparkMediaPrefix(userId));
+      await storage.deleteUnder(exportPrefix(userId));
+      await dataSource.query(
+        `WITH sparks AS (DELETE FROM progress.sparks WHERE user_id = $1),
+              notes AS (DELETE FROM progress.coach_notes WHERE user_id = $1),
+              private_notes AS (DELETE FROM progress.coach_private_notes WHERE user_id = $1),
+              onboarding AS (DELETE FROM progress.onboarding_data WHERE user_id = $1),
+              preset AS (DELETE FROM progress.evolution_presets WHERE email = $2)
+         DELETE FROM progress.user_progress WHERE user_id = $1`,
+        [userId, email],
+      );
+    },
+    close: () => storage.close(),
+  };
+}

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { accountDeletionPageSchema, confirmAccountDeletionResponseSchema, errorBodySchema, generateDitlResponseSchema } from '@spark/contracts';
+import { startService } from '@spark/service-runtime';
+import { eventually, TINY_PNG } from '@spark/testing';
+import { Client } from 'pg';
+import { leadsService } from '../../leads-service/src/service';
+import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { allServices, type InProcessStack, startInProcessStack } from './in-process-stack';
+
+type Person = { id: string; email: string; token: string };
+
+/** Every table of every schema whose rows mention `needle` anywhere (any column, as text), with the count. */
+async function tablesMentioning(db: Client, needle: string): Promise<string[]> {
+  const { rows: tables } = await db.query<{ name: string }>(
+    `SELECT format('%I.%I', table_schema, table_name) AS name FROM information_schema.tables
+     WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+  );
+  const found: string[] = [];
+  for (const { name } of tables) {
+    const { rows } = await db.query<{ count: string }>(`SELECT count(*) FROM ${name} AS r WHERE strpos(lower(r::text), $1) > 0`, [needle.toLowerCase()]);
+    if (Number(rows[0]?.count) > 0) found.push(`${name} (${rows[0]?.count})`);
+  }
+  return found;
+}
+
+describe('account deletion: every row and object about the client gone, each service erasing its own part', () => {
+  let stack: InProcessStack;
+  let db: Client;
+  let client: Person;
+  let admin: Person;
+  let s3: S3Client;
+  let stopLeads: (() => Promise<void>) | undefined;
+
+  const send = (method: string, path: string, person?: Person, body?: unknown) =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { ...(person ? { authorization: `Bearer ${person.token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  const allKeys = async () => {
+    const keys: string[] = [];
+    for (const bucket of ['sparks', 'log']) keys.push(...((await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents ?? []).map((object) => `${bucket}/${object.Key}`));
+    return keys;
+  };
+  const confirmationToken = async (email: string) => {
+    const mail = await eventually(() => stack.smtp.messages.find((sent) => sent.to.includes(email) && sent.subject === 'Confirm deleting your Spark account'), 20_000, 'the confirmation e-mail');
+    const token = /\/account\/delete#token=([\w-]+)/.exec(mail.text)?.[1];
+    if (!token) throw new Error('the confirmation e-mail has no link');
+    return token;
+  };
+  const deletions = async () => accountDeletionPageSchema.parse(await (await send('GET', '/api/admin/account-deletions', admin)).json()).items;
+
+  beforeAll(async () => {
+    // The leads-service runs apart, so the test can stop it while the deletion is confirmed and start it again.
+    stack = await startInProcessStack({
+      withNotifier: true,
+      services: allServices.filter((service) => service.name !== 'leads'),
+      env: { JWT_SECRET: TEST_JWT_SECRET },
+    });
+    s3 = new S3Client({
+      endpoint: stack.s3.config.S3_ENDPOINT,
+      region: stack.s3.config.S3_REGION,
+      forcePathStyle: true,
+      credentials: { accessKeyId: stack.s3.config.S3_ACCESS_KEY_ID, secretAccessKey: stack.s3.config.S3_SECRET_ACCESS_KEY },
+    });
+    stopLeads = await startService({ ...leadsService, env: { ...stack.env } }, false);
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    client = await createSignedInUser(db, 'noor.deleted@spark.test');
+    admin = await createSignedInUser(db, 'admin@spark.test', 'admin');
+    await db.query(`INSERT INTO leads.leads (id, email, role, full_name, interest, user_created) VALUES ($1, $2, 'client', 'Noor Haddad', 'Sleep better', true)`, [
+      randomUUID(),
+      client.email,
+    ]);
+    await db.query(
+      `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
+       VALUES ($1, $2, 'Noor Haddad', 'Sleep better', current_date - 3, current_date + 87, 'Europe/Stockholm')`,
+      [client.id, client.email],
+    );
+    await db.query(`INSERT INTO progress.onboarding_data (user_id, data) VALUES ($1, $2)`, [client.id, { challenge: 'Late screens' }]);
+    await db.query(`INSERT INTO progress.coach_notes (user_id, coach_id, message) VALUES ($1, $2, 'Good week')`, [client.id, admin.id]);
+    await db.query(`INSERT INTO progress.coach_private_notes (user_id, coach_id, note) VALUES ($1, $2, 'Ask about naps')`, [client.id, admin.id]);
+    await db.query(`INSERT INTO progress.pause_days (user_id, pause_date) VALUES ($1, current_date + 1)`, [client.id]);
+    await db.query(`INSERT INTO progress.evolution_presets (email, custom_evolution_days) VALUES ($1, 60)`, [client.email]);
+    const form = new FormData();
+    form.append('clientSparkId', randomUUID());
+    form.append('timeZone', 'Europe/Stockholm');
+    form.append('note', 'Lights out at ten');
+    form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'night.png');
+    expect((await fetch(`${stack.baseUrl}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${client.token}` }, body: form })).status).toBe(201);
+    const answers = { firstName: 'Noor', transformationGoal: 'Sleep better', age: 41, activityLevel: 'lightly_active', typicalDay: 'Shifts at the clinic', biggestChallenge: 'Late screens' };
+    const generated = await send('POST', '/api/ditl/generations', client, { onboardingData: answers });
+    const { generationId } = generateDitlResponseSchema.parse(await generated.json());
+    await eventually(() => stack.smtp.messages.find((sent) => sent.to.includes(client.email) && sent.subject === 'Your Day in the Life is ready'), 30_000, `the DITL ${generationId}`);
+    // An admin's export: an audit entry about the client, an archive in S3 and one more e-mail in the ledger.
+    expect((await send('POST', `/api/coach/clients/${client.id}/export`, admin)).status).toBe(202);
+    await eventually(() => stack.smtp.messages.find((sent) => sent.to.includes(client.email) && sent.subject === 'Your Spark data is ready to download'), 30_000, 'the export');
+  }, 90_000);
+
+  afterAll(async () => {
+    await stopLeads?.();
+    s3?.destroy();
+    await db?.end();
+    await stack?.stop();
+  });
+
+  it('erases everything after the e-mailed confirmation, the part of a service that was down included once it is back', async () => {
+    expect(await tablesMentioning(db, client.id)).not.toEqual([]);
+    expect((await allKeys()).some((key) => key.includes(client.id))).toBe(true);
+
+    await stopLeads?.();
+    stopLeads = undefined;
+    expect((await send('POST', '/api/me/account-deletion', client)).status).toBe(202);
+    const token = await confirmationToken(client.email);
+    // Asking changes nothing: the account and its data are all there until the link is used.
+    expect((await db.query(`SELECT 1 FROM auth.users WHERE id = $1`, [client.id])).rowCount).toBe(1);
+
+    const confirmed = await send('POST', '/api/account-deletion/confirm', undefined, { token });
+    expect(confirmed.status).toBe(200);
+    const { deletionId } = confirmAccountDeletionResponseSchema.parse(await confirmed.json());
+
+    // Signed out everywhere at once: the access token no longer changes anything.
+    const afterwards = await send('POST', '/api/me/account-deletion', client);
+    expect(afterwards.status).toBe(401);
+    expect(errorBodySchema.parse(await afterwards.json()).message).toBe('This account was deleted.');
+    // The link works once.
+    expect((await send('POST', '/api/account-deletion/confirm', undefined, { token })).status).toBe(404);
+
+    // Every part but the leads-service's finishes; the record shows which.
+    const partsDone = async (expected: number) => {
+      const record = (await deletions()).find((deletion) => deletion.id === deletionId);
+      return record && record.parts.filter((part) => part.doneAt).length === expected ? record : undefined;
+    };
+    const waiting = await eventually(() => partsDone(4), 30_000, 'four of five parts erased');
+    expect(waiting.completedAt).toBeNull();
+    expect(waiting.parts.find((part) => part.part === 'leads')?.doneAt).toBeNull();
+    expect(await tablesMentioning(db, client.email)).toEqual([expect.stringMatching(/^auth\.account_deletions|^leads\.leads/), expect.stringMatching(/^auth\.account_deletions|^leads\.leads/)]);
+
+    stopLeads = await startService({ ...leadsService, env: { ...stack.env } }, false);
+    const complete = await eventually(() => partsDone(5), 30_000, 'the leads part erased after the service came back');
+    expect(complete.completedAt).not.toBeNull();
+
+    expect(await tablesMentioning(db, client.id)).toEqual([]);
+    expect(await tablesMentioning(db, client.email)).toEqual([]);
+    expect((await allKeys()).filter((key) => key.includes(client.id) || key.includes(client.email))).toEqual([]);
+    const lead = await db.query(`SELECT email, full_name, interest FROM leads.leads WHERE email LIKE 'erased-%'`);
+    expect(lead.rows).toEqual([{ email: expect.stringMatching(/^erased-[0-9a-f-]+@erased\.invalid$/), full_name: null, interest: null }]);
+    const ledger = await db.query(`SELECT count(*)::int AS rows FROM notifier.sent_emails WHERE recipient = 'erased'`);
+    expect(ledger.rows[0].rows).toBeGreaterThanOrEqual(3);
+    const audit = await db.query(`SELECT target_id, target_label FROM auth.audit_events WHERE action = 'client.data-export'`);
+    expect(audit.rows).toEqual([{ target_id: deletionId, target_label: 'Deleted account' }]);
+  }, 120_000);
+
+  it('answers a coach or admin who asks to delete their own account 403, and a bad link 404, changing nothing', async () => {
+    const refused = await send('POST', '/api/me/account-deletion', admin);
+    expect(refused.status).toBe(403);
+    const bad = await send('POST', '/api/account-deletion/confirm', undefined, { token: 'x'.repeat(43) });
+    expect(bad.status).toBe(404);
+    expect((await send('POST', '/api/account-deletion/confirm', undefined, { token: 'short' })).status).toBe(400);
+    expect((await db.query(`SELECT 1 FROM auth.users WHERE id = $1`, [admin.id])).rowCount).toBe(1);
+  });
+});

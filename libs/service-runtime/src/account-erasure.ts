@@ -1,0 +1,76 @@
+import { type DeletionSubject, deletionQueues, type ErasedPart } from '@spark/contracts';
+import { DomainError } from '@spark/errors';
+import { bullPrefix, deleteOutboxRowsAboutSql, type JobHandlers, runJob } from '@spark/jobs';
+import { type Logger, runWithCorrelationId } from '@spark/logging';
+import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
+import { inUnitOfWork, type ServiceDataSource } from '@spark/persistence';
+import { type Job, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+
+/** What one service erases of a deleted account. */
+export interface AccountEraser {
+  /**
+   * Deletes or anonymises every row (through the service's data source, inside one transaction) and every stored
+   * object about the subject. Runs again after any failure, so each step must be harmless to repeat.
+   */
+  erase(subject: DeletionSubject): Promise<void>;
+  close?(): void;
+}
+
+export interface AccountErasureOptions {
+  part: ErasedPart;
+  eraser: AccountEraser;
+  dataSource: ServiceDataSource;
+  /** The schema whose outbox is cleared of the subject's jobs too (sent or not: nobody is left to receive them). */
+  outboxSchema?: string;
+  redisUrl: string;
+  busPrefix: string;
+  busTimeoutMs: number;
+  logger: Logger;
+}
+
+/**
+ * Consumes the part's `account-deletion-<part>` queue: looks the deletion's subject up at the auth-service, erases,
+ * then reports the part done. A service that was down when the deletion was confirmed finds the job waiting when it
+ * starts; a deletion already complete (a repeated job) is acknowledged without work. See docs/data-rights.md.
+ */
+export function startAccountErasure(options: AccountErasureOptions): { close(): Promise<void> } {
+  const { part, eraser, dataSource, logger } = options;
+  const queue = deletionQueues[part];
+  const busClient = new RedisStreamsClient({ redisUrl: options.redisUrl, prefix: options.busPrefix, timeoutMs: options.busTimeoutMs, logger });
+  const bus = new ServiceBus(busClient);
+  const handlers: JobHandlers<typeof queue> = {
+    'erase-account': async ({ deletionId }) => {
+      const subject = await bus.request('auth.deletion-subject', { deletionId }).catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === 'NOT_FOUND') return undefined;
+        throw error;
+      });
+      if (!subject) {
+        logger.info({ deletionId, part }, 'account deletion already complete; nothing to erase');
+        return;
+      }
+      await inUnitOfWork(dataSource, async () => {
+        await eraser.erase(subject);
+        if (options.outboxSchema) await dataSource.query(deleteOutboxRowsAboutSql(options.outboxSchema), [subject.userId, subject.email]);
+      });
+      const { completed } = await bus.request('auth.deletion-part-done', { deletionId, part });
+      logger.info({ deletionId, part, completed }, 'account deletion part erased');
+    },
+  };
+  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const worker = new Worker(queue, (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(queue, handlers, job)), {
+    connection,
+    prefix: bullPrefix(options.busPrefix),
+    concurrency: 2,
+  });
+  worker.on('error', (error) => logger.warn({ err: error }, 'account erasure worker error'));
+  worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'account erasure failed; BullMQ retries it'));
+  return {
+    async close() {
+      await worker.close();
+      connection.disconnect();
+      await busClient.close();
+      eraser.close?.();
+    },
+  };
+}
