@@ -2,7 +2,7 @@ import type { ButtonHTMLAttributes } from 'react';
 import { Link, type LinkProps } from 'react-router-dom';
 import { classNames } from './class-names';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'inverse' | 'dark';
+export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'inverse' | 'dark' | 'danger';
 export type ButtonSize = 'md' | 'lg';
 
 const variants: Record<ButtonVariant, string> = {
@@ -12,6 +12,8 @@ const variants: Record<ButtonVariant, string> = {
   inverse: 'bg-white/10 text-white ring-1 ring-inset ring-white/30 hover:bg-white/20',
   // On a spark-orange surface, where the primary button would vanish.
   dark: 'bg-ink-950 text-white hover:bg-ink-900',
+  // What cannot be undone (deleting an account).
+  danger: 'bg-red-700 text-white hover:bg-red-800',
 };
 
 const sizes: Record<ButtonSize, string> = {

@@ -2,9 +2,10 @@ import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
+import { DeleteAccountSection } from '../../account-deletion/components/delete-account-section';
 import { requestDataExport } from '../api/client-app-api';
 
-/** "Download my data": everything Spark holds about the client, as a ZIP whose link is e-mailed. */
+/** "Download my data": everything Spark holds about the client, as a ZIP whose link is e-mailed; and leaving for good. */
 export function YourDataCard() {
   const exportData = useMutation({ mutationFn: requestDataExport });
   const failure = exportData.error instanceof ApiError && exportData.error.status !== 0 ? exportData.error.message : 'Could not reach Spark. Please try again when you are online.';
@@ -28,6 +29,7 @@ export function YourDataCard() {
           {failure}
         </p>
       )}
+      <DeleteAccountSection />
     </Card>
   );
 }

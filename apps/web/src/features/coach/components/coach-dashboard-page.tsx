@@ -17,6 +17,7 @@ const InvestorsTab = lazy(() => import('../../investors/components/investors-tab
 const DevLogTab = lazy(() => import('../../dev-log/components/dev-log-tab'));
 const TeamTab = lazy(() => import('../../team/components/team-tab'));
 const AuditLogTab = lazy(() => import('../../audit/components/audit-log-tab'));
+const DeletionsTab = lazy(() => import('../../account-deletion/components/deletions-tab'));
 
 /** "Investors (n)": the same query as the tab itself, so opening the tab costs no second request. */
 function InvestorsTabLabel() {
@@ -61,6 +62,7 @@ function Dashboard() {
             {isAdmin && <Tabs.Trigger value="dev-log" className={tabClass}>Developer's Log</Tabs.Trigger>}
             {isAdmin && <Tabs.Trigger value="team" className={tabClass}>Team</Tabs.Trigger>}
             {isAdmin && <Tabs.Trigger value="audit" className={tabClass}>Audit Log</Tabs.Trigger>}
+            {isAdmin && <Tabs.Trigger value="deletions" className={tabClass}>Deletions</Tabs.Trigger>}
           </Tabs.List>
           <Tabs.Content value="leads"><LeadsTab counts={counts.leads} isAdmin={isAdmin} /></Tabs.Content>
           <Tabs.Content value="clients"><ClientsTab /></Tabs.Content>
@@ -70,6 +72,7 @@ function Dashboard() {
               <Tabs.Content value="dev-log"><DevLogTab /></Tabs.Content>
               <Tabs.Content value="team"><TeamTab /></Tabs.Content>
               <Tabs.Content value="audit"><AuditLogTab /></Tabs.Content>
+              <Tabs.Content value="deletions"><DeletionsTab /></Tabs.Content>
             </Suspense>
           )}
         </Tabs.Root>

@@ -1,0 +1,86 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { baseUrl, launchBrowser, phoneViewport } from './support/browser';
+import { listEmails, sentTo } from './support/mailbox';
+
+jest.setTimeout(120_000);
+
+const laptop = { width: 1280, height: 800 };
+let browser: Browser;
+const db = e2eDatabase();
+const client = { email: uniqueEmail('delete-client'), userId: '' };
+const adminEmail = uniqueEmail('delete-admin');
+
+const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/s22-deletion-${name}.png`, fullPage: true });
+
+async function signIn(email: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
+  const { token } = await requestSignIn(email);
+  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const page = await context.newPage();
+  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
+  expect(redeemed.status()).toBe(200);
+  return { context, page };
+}
+
+async function confirmationLink(): Promise<string> {
+  const confirmations = async () => (await listEmails()).filter((email) => sentTo(client.email)(email) && email.subject === 'Confirm deleting your Spark account');
+  for (const deadline = Date.now() + 30_000; (await confirmations()).length === 0; ) {
+    if (Date.now() > deadline) throw new Error(`no confirmation e-mail to ${client.email}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const link = /Confirm: (\S+)/.exec((await confirmations())[0]?.text ?? '')?.[1];
+  if (!link) throw new Error('the confirmation e-mail has no link');
+  return link;
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  client.userId = await createUser(client.email, 'client', 'Noor Haddad');
+  await db.query(
+    `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
+     VALUES ($1, $2, 'Noor Haddad', 'Sleep eight hours', current_date - 10, current_date + 80, 'UTC')`,
+    [client.userId, client.email],
+  );
+  await createUser(adminEmail, 'admin', 'Ada Admin');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await closeUsers();
+});
+
+describe('Delete my account', () => {
+  it('asks on the client home, confirms from the e-mailed link, and the admin sees every part erased', async () => {
+    const { context, page } = await signIn(client.email, phoneViewport);
+    await page.goto('/');
+    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+    await page.goto('/app');
+    const section = page.getByTestId('delete-account');
+    await section.getByRole('button', { name: 'Delete my account' }).click();
+    await section.getByRole('button', { name: 'E-mail me the confirmation link' }).click();
+    await section.getByText('Check your e-mail: the link to confirm deleting your account works for 30 minutes.').waitFor();
+    await screenshot(page, 'client-home-phone');
+
+    await page.goto(await confirmationLink());
+    await page.getByRole('heading', { name: 'Delete your Spark account?' }).waitFor();
+    expect(new URL(page.url()).hash).toBe('');
+    await screenshot(page, 'confirm-phone');
+    await page.getByRole('button', { name: 'Delete my account permanently' }).click();
+    await page.getByRole('heading', { name: 'Your account is deleted' }).waitFor();
+    await screenshot(page, 'deleted-phone');
+    expect((await db.query(`SELECT 1 FROM auth.users WHERE id = $1`, [client.userId])).rowCount).toBe(0);
+    // The home no longer opens with this browser's old session.
+    await page.goto('/app');
+    await page.waitForURL((url) => url.pathname !== '/app');
+    await context.close();
+
+    const admin = await signIn(adminEmail, laptop);
+    await admin.page.goto('/coach');
+    await admin.page.getByRole('tab', { name: 'Deletions' }).click();
+    const record = admin.page.getByTestId('deletion-record').first();
+    await record.getByText(/^Complete · /).waitFor({ timeout: 30_000 });
+    for (const part of ['Account & sessions', 'Lead', 'Sparks & progress', 'Day in the Life', 'E-mail ledger']) await record.getByText(`✓ ${part}`).waitFor();
+    await screenshot(admin.page, 'admin-laptop');
+    await admin.context.close();
+  });
+});
