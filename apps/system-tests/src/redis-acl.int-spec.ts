@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ditlStatusResponseSchema, generateDitlResponseSchema, QUEUE_BOARD_PATH, queueBoardTicketSchema } from '@spark/contracts';
+import { ditlStatusResponseSchema, generateDitlResponseSchema, QUEUE_BOARD_PATH, queueBoardTicketSchema, QUEUES } from '@spark/contracts';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -127,7 +127,16 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
     await mailTo('acl-export@example.com', /Your Spark data is ready/);
   });
 
-  it('serves the admins\' queue dashboard, which reads the mail, ditl and export queues as the gateway user', async () => {
+  it('deletes an account, each part erased from its own queue and reported to auth over the bus (account-deletion queues)', async () => {
+    const client = await createSignedInUser(db, 'acl-delete@example.com');
+    expect((await call('POST', '/api/me/account-deletion', undefined, client.token)).status).toBe(202);
+    const mail = await mailTo('acl-delete@example.com', /Confirm deleting your Spark account/);
+    const token = /#token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
+    expect((await call('POST', '/api/account-deletion/confirm', { token })).status).toBe(200);
+    await eventually(async () => ((await db.query(`SELECT 1 FROM auth.account_deletions WHERE completed_at IS NOT NULL`)).rowCount === 1 ? true : undefined), 20_000);
+  });
+
+  it('serves the admins\' queue dashboard, which reads every queue as the gateway user', async () => {
     const admin = await createSignedInUser(db, 'acl-admin@example.com', 'admin');
     const ticket = queueBoardTicketSchema.parse(await (await call('POST', '/api/admin/queue-board/tickets', undefined, admin.token)).json());
     const opened = await fetch(`${stack.baseUrl}${ticket.url}`, { redirect: 'manual' });
@@ -135,11 +144,11 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
     const listed = await fetch(`${stack.baseUrl}${QUEUE_BOARD_PATH}/api/queues?activeQueue=mail&status=failed&page=1`, { headers: { cookie } });
     expect(listed.status).toBe(200);
     const { queues } = (await listed.json()) as { queues: { name: string }[] };
-    expect(queues.map((queue) => queue.name).sort()).toEqual(['ditl', 'export', 'mail']);
+    expect(queues.map((queue) => queue.name).sort()).toEqual([...Object.values(QUEUES)].sort());
   });
 
   it.each([
-    ['notifier', (redis: Redis) => redis.xadd(`${prefix}:svc:auth`, '*', 'p', 'auth.invite', 'd', '{}')],
+    ['notifier', (redis: Redis) => redis.xadd(`${prefix}:svc:progress`, '*', 'p', 'progress.request-export', 'd', '{}')],
     ['leads', (redis: Redis) => redis.xadd(`${prefix}:svc:investor`, '*', 'p', 'investor.create', 'd', '{}')],
     ['gateway', (redis: Redis) => redis.xrange(`${prefix}:svc:auth`, '-', '+')],
     ['gateway', (redis: Redis) => redis.get(`${prefix}:auth:mail-cooldown:x`)],
