@@ -5,6 +5,7 @@ import type { Logger } from '@spark/logging';
 import { ServiceBus } from '@spark/messaging';
 import { Redis } from 'ioredis';
 import { AccountDeletionController } from './account-deletion/account-deletion.controller';
+import { RemindersController, VAPID_PUBLIC_KEY } from './reminders/reminders.controller';
 import { AuditController } from './audit/audit.controller';
 import { AuditInterceptor } from './audit/audit.interceptor';
 import { AuditTrail } from './audit/audit-trail';
@@ -37,7 +38,7 @@ export interface GatewayInfrastructure {
   redis: Redis;
 }
 
-const ownControllers = [HealthController, LeadsController, AuthController, AdminUsersController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, CoachDitlController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController, QueueBoardController, DataExportController, AccountDeletionController];
+const ownControllers = [HealthController, LeadsController, AuthController, AdminUsersController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, CoachDitlController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController, QueueBoardController, DataExportController, AccountDeletionController, RemindersController];
 
 /** Every controller the gateway serves, its modules' included: what the route × role matrix reads. */
 export const gatewayControllers = [...ownControllers, ...sparksControllers];
@@ -66,6 +67,7 @@ export class GatewayModule {
             }),
           ),
         },
+        { provide: VAPID_PUBLIC_KEY, useValue: config.VAPID_PUBLIC_KEY ?? null },
         ...authProviders(config, redis),
         ...investorProviders(config),
         ...devLogProviders(config),

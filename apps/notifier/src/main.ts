@@ -10,6 +10,7 @@ import { createMetrics, dependencyReadiness, onShutdown, queueDepthMetric, runMa
 import { Redis } from 'ioredis';
 import { Mailer } from './mail/mailer';
 import { sentMailEraser } from './mail/sent-mail-erasure';
+import { startPushSender } from './push/push-sender';
 import { SentMailRepository } from './mail/sent-mail.repository';
 import { notifierMigrations } from './migrations';
 import { NotifierModule } from './notifier.module';
@@ -33,10 +34,11 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
     onWaiting: (reason) => logger.info({ reason: String(reason) }, 'waiting for the schema to be migrated (RUN_MIGRATIONS=false)'),
   });
   const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM);
+  const sent = new SentMailRepository(dataSource);
   const app = await NestFactory.createApplicationContext(
     NotifierModule.register(redis, config.BUS_PREFIX, {
       mailer,
-      sent: new SentMailRepository(dataSource),
+      sent,
       logger,
       context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL },
       concurrency: config.NOTIFIER_CONCURRENCY,
@@ -46,7 +48,12 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
     { logger: new PinoNestLogger(logger) },
   );
   const queues = new JobQueues(redis, config.BUS_PREFIX);
-  queueDepthMetric(metrics.registry, [queues.queue(QUEUES.mail)]);
+  queueDepthMetric(metrics.registry, [queues.queue(QUEUES.mail), queues.queue(QUEUES.push)]);
+  const vapid =
+    config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY
+      ? { publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, subject: config.VAPID_SUBJECT }
+      : undefined;
+  const push = startPushSender({ redis, busPrefix: config.BUS_PREFIX, vapid, sent, logger });
   const erasure = startAccountErasure({
     part: 'notifier',
     eraser: sentMailEraser(dataSource),
@@ -62,6 +69,7 @@ export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
     health?.close();
     await app.close();
     await erasure.close();
+    await push.close();
     await queues.close();
     mailer.close();
     await dataSource.destroy();

@@ -12,6 +12,7 @@ import { NotesModule } from './notes/notes.module';
 import { OnboardingModule } from './onboarding/onboarding.module';
 import { DatabaseTimeZones } from './progress/database-time-zones';
 import { ProgressHomeModule } from './progress/progress.module';
+import { RemindersModule } from './reminders/reminders.module';
 import { SparksModule } from './sparks/sparks.module';
 
 /** One feature module per folder; later features add theirs to `imports`. */
@@ -22,7 +23,7 @@ export const progressService: ServiceDefinition = {
   name: 'progress',
   entities: [],
   migrations: progressMigrations,
-  metrics: (registry, jobs) => queueDepthMetric(registry, [jobs.queue(QUEUES.export)]),
+  metrics: (registry, jobs) => queueDepthMetric(registry, [jobs.queue(QUEUES.export), jobs.queue(QUEUES.reminders)]),
   // `this` is the definition startService was given: its env (a test stack's) holds the progress
   // settings too, which the shared service config does not parse.
   module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
@@ -39,6 +40,7 @@ export const progressService: ServiceDefinition = {
         CoachModule.register(infrastructure),
         CoachingModule.register(infrastructure, config),
         ExportModule.register(infrastructure, config),
+        RemindersModule.register(infrastructure, config),
       ],
     };
   },

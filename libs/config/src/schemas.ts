@@ -56,6 +56,13 @@ export const investorPageEnv = (env: Env) => {
   });
 };
 
+/** Web Push's VAPID key pair (`npx web-push generate-vapid-keys`); without it reminders go by e-mail only. */
+export const vapidEnv = z.object({
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  // Who the push services may contact about this sender: a mailto: or https: address.
+  VAPID_SUBJECT: z.string().regex(/^(mailto:|https:)/).default('mailto:hello@spark.local'),
+});
+
 export const gatewayEnv = (env: Env) =>
   baseEnv(env).extend({
     PORT: port(8080),
@@ -79,6 +86,7 @@ export const gatewayEnv = (env: Env) =>
     // flight on one gateway process may hold (each counts its size, at most 16 MiB: 12 large videos at once).
     UPLOADS_PER_USER: z.coerce.number().int().min(1).max(50).default(2),
     UPLOAD_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(192),
+    VAPID_PUBLIC_KEY: vapidEnv.shape.VAPID_PUBLIC_KEY,
   })
   // The gateway streams spark uploads to S3 itself.
   .extend(storageEnv(env).shape)
@@ -96,6 +104,8 @@ export const notifierEnv = (env: Env) =>
     // A failed e-mail is retried after this delay, doubling up to the cap (docs/decisions.md, "Exactly one e-mail").
     NOTIFIER_RETRY_FIRST_MS: z.coerce.number().int().min(10).default(1000),
     NOTIFIER_RETRY_MAX_MS: z.coerce.number().int().min(10).default(300_000),
+    ...vapidEnv.shape,
+    VAPID_PRIVATE_KEY: z.string().min(1).optional(),
   });
 
 export const authEnv = (env: Env) =>
@@ -134,6 +144,14 @@ export const progressEnv = (env: Env) =>
       EXPORT_LINK_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(24 * 3600),
       // A job whose worker died is taken over after about this long.
       EXPORT_LOCK_MS: z.coerce.number().int().min(500).default(60_000),
+      // How often the reminder tick looks for clients whose reminder time has come (one tick for all replicas).
+      REMINDER_TICK_MS: z.coerce.number().int().min(1000).max(60_000).default(15_000),
+      // Where a browser's push subscription may point: the push services of Chrome, Firefox, Safari and Edge. The
+      // server posts to that address, so any other is refused (a comma-separated list of origins; `*.` matches subdomains).
+      PUSH_SERVICE_ORIGINS: z
+        .string()
+        .default('https://fcm.googleapis.com,https://updates.push.services.mozilla.com,https://web.push.apple.com,https://*.notify.windows.com')
+        .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean)),
     });
 
 /** The DITL service and its worker: storage for presentations, and the model when one is configured. */

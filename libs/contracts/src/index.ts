@@ -20,3 +20,4 @@ export * from './audit';
 export * from './queue-board';
 export * from './account-deletion';
 export * from './data-export';
+export * from './reminders';

@@ -5,6 +5,7 @@ import { dataExportReadyJobSchema, exportClientDataJobSchema } from './data-expo
 import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
 import { ditlReadyJobSchema, generateDitlJobSchema } from './ditl';
 import { investorEmailJobSchema } from './investors';
+import { sendDueRemindersJobSchema, sparkReminderMailJobSchema, sparkReminderPushJobSchema } from './reminders';
 import { leadRoleSchema } from './leads';
 
 /** BullMQ queue names. Frozen and never renamed: queued jobs would be stranded. */
@@ -16,6 +17,8 @@ export const QUEUES = Object.freeze({
   deletionProgress: 'account-deletion-progress',
   deletionDitl: 'account-deletion-ditl',
   deletionNotifier: 'account-deletion-notifier',
+  reminders: 'reminders',
+  push: 'push',
 } as const);
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -55,7 +58,12 @@ export const mailJobs = {
   'code-sign-in-locked': codeSignInLockedJobSchema,
   'data-export-ready': dataExportReadyJobSchema,
   'account-deletion-confirm': accountDeletionConfirmJobSchema,
+  'spark-reminder': sparkReminderMailJobSchema,
 } as const;
+
+/** The reminder tick (one repeating job, whichever replica takes it) and the push notifications the notifier sends. */
+export const reminderJobs = { 'send-due-reminders': sendDueRemindersJobSchema } as const;
+export const pushJobs = { 'spark-reminder-push': sparkReminderPushJobSchema } as const;
 
 /** The DITL worker's queue: one job per generation (job id = the outbox row id). */
 export const ditlJobs = {
@@ -80,6 +88,8 @@ export const jobsByQueue = {
   [QUEUES.deletionProgress]: accountDeletionJobs,
   [QUEUES.deletionDitl]: accountDeletionJobs,
   [QUEUES.deletionNotifier]: accountDeletionJobs,
+  [QUEUES.reminders]: reminderJobs,
+  [QUEUES.push]: pushJobs,
 } as const;
 
 export type MailJobName = keyof typeof mailJobs;

@@ -106,6 +106,14 @@ import {
   requestAccountDeletionRequestSchema,
   requestAccountDeletionResponseSchema,
 } from './account-deletion';
+import {
+  getRemindersRequestSchema,
+  reminderSettingsSchema,
+  setPushSubscriptionRequestSchema,
+  setRemindersRequestSchema,
+  unsubscribeRemindersRequestSchema,
+  unsubscribeRemindersResponseSchema,
+} from './reminders';
 import { createLeadRequestSchema, createLeadResponseSchema, leadSchema, setChallengeRequestSchema } from './leads';
 
 /**
@@ -178,6 +186,10 @@ export const patterns = {
   'auth.deletion-subject': { request: deletionSubjectRequestSchema, response: deletionSubjectSchema },
   'auth.deletion-part-done': { request: deletionPartDoneRequestSchema, response: z.object({ completed: z.boolean() }) },
   'auth.list-account-deletions': { request: listAccountDeletionsRequestSchema, response: accountDeletionPageSchema },
+  'progress.get-reminders': { request: getRemindersRequestSchema, response: reminderSettingsSchema },
+  'progress.set-reminders': { request: setRemindersRequestSchema, response: reminderSettingsSchema },
+  'progress.set-push-subscription': { request: setPushSubscriptionRequestSchema, response: reminderSettingsSchema },
+  'progress.unsubscribe-reminders': { request: unsubscribeRemindersRequestSchema, response: unsubscribeRemindersResponseSchema },
 } as const;
 
 /**
@@ -193,6 +205,10 @@ export const replaySafePatterns: Readonly<Partial<Record<PatternName, string>>> 
   'auth.deletion-subject': 'reads',
   'auth.list-account-deletions': 'reads',
   'auth.deletion-part-done': 'marks a part done only if it is not yet: a repeat changes nothing',
+  'progress.get-reminders': 'reads',
+  'progress.set-reminders': 'sets the settings to the values sent: a repeat leaves the same',
+  'progress.set-push-subscription': 'sets the subscription to the one sent: a repeat leaves the same',
+  'progress.unsubscribe-reminders': 'turns reminders off: a repeat leaves them off',
   'ditl.check-status': 'reads',
   'ditl.get-presentation': 'reads',
   'ditl.current': 'reads',

@@ -8,6 +8,8 @@ export interface ReceivedMail {
   text: string;
   html: string;
   messageId: string;
+  /** Every header as sent, by lower-case name (the last one wins). */
+  headers: Record<string, string>;
 }
 
 export interface SmtpSink {
@@ -50,6 +52,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
             messageId: mail.messageId ?? '',
+            headers: Object.fromEntries(mail.headerLines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).trim()])),
           };
           messages.push(received);
           await options.beforeAccepting?.(received);

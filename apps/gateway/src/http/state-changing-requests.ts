@@ -6,6 +6,14 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const mediaType = (header: string | undefined) => (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 
+/**
+ * Mail clients unsubscribe in one click by POSTing `List-Unsubscribe=One-Click` as a form (RFC 8058) from their
+ * own servers: that one route takes a form body, which it ignores (the token is in the address).
+ */
+export const ONE_CLICK_UNSUBSCRIBE_PATH = '/api/reminders/unsubscribe';
+const FORM = 'application/x-www-form-urlencoded';
+const takesForm = (request: FastifyRequest) => request.url.split('?')[0] === ONE_CLICK_UNSUBSCRIBE_PATH;
+
 const hasBody = (request: FastifyRequest) => {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -29,6 +37,7 @@ export function isCrossSite(headers: FastifyRequest['headers'], publicOrigin: st
  */
 export function registerStateChangingRequestChecks(fastify: FastifyInstance, publicUrl: string): void {
   const publicOrigin = new URL(publicUrl).origin;
+  fastify.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (!STATE_CHANGING.has(request.method)) return done();
     if (isCrossSite(request.headers, publicOrigin)) {
@@ -36,7 +45,8 @@ export function registerStateChangingRequestChecks(fastify: FastifyInstance, pub
     }
     const type = mediaType(request.headers['content-type']);
     const upload = isUploadRoute(request);
-    if (hasBody(request) && type !== 'application/json' && !(upload && type === 'multipart/form-data')) {
+    const allowed = type === 'application/json' || (upload && type === 'multipart/form-data') || (type === FORM && takesForm(request));
+    if (hasBody(request) && !allowed) {
       const expected = upload ? 'Send the file as multipart/form-data.' : 'Send this request as JSON (Content-Type: application/json).';
       return done(new DomainError('UNSUPPORTED_MEDIA_TYPE', expected));
     }

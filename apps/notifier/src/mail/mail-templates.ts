@@ -114,3 +114,20 @@ export function accountDeletionConfirm(data: JobPayload<'mail', 'account-deletio
     html: layout('Confirm deleting your account', paragraphs, { label: 'Review and confirm', url: data.confirmUrl }),
   };
 }
+
+export function sparkReminder(data: JobPayload<'mail', 'spark-reminder'>, context: TemplateContext): OutgoingMail {
+  const captureUrl = `${context.publicUrl}/app?capture=1`;
+  const unsubscribeUrl = `${context.publicUrl}/api/reminders/unsubscribe?token=${encodeURIComponent(data.unsubscribeToken)}`;
+  const turnOffUrl = `${context.publicUrl}/reminders/off#token=${encodeURIComponent(data.unsubscribeToken)}`;
+  const paragraphs = [
+    `${data.firstName ? `Hi ${data.firstName}, n` : 'N'}o spark yet today. One photo or a line about a small win keeps your streak going.`,
+    'You get this only on days without a spark, at the time you chose. Change the time or turn reminders off on your home screen.',
+  ];
+  return {
+    to: data.email,
+    subject: 'A spark for today?',
+    text: [...paragraphs, `Capture a spark: ${captureUrl}`, `Turn off these reminders: ${turnOffUrl}`].join('\n\n'),
+    html: layout('A spark for today?', [...paragraphs, `No longer want them? Turn off reminders: ${turnOffUrl}`], { label: 'Capture a spark', url: captureUrl }),
+    unsubscribeUrl,
+  };
+}

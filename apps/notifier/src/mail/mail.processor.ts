@@ -5,7 +5,17 @@ import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
-import { accountDeletionConfirm, codeSignInLocked, dataExportReady, ditlReady, leadAlert, leadConfirmation, magicLink, type TemplateContext } from './mail-templates';
+import {
+  accountDeletionConfirm,
+  codeSignInLocked,
+  dataExportReady,
+  ditlReady,
+  leadAlert,
+  leadConfirmation,
+  magicLink,
+  sparkReminder,
+  type TemplateContext,
+} from './mail-templates';
 import { failPermanently, investorEmail } from './investor-email';
 import type { Mailer, OutgoingMail } from './mailer';
 import type { SentMailRepository } from './sent-mail.repository';
@@ -42,6 +52,7 @@ export class MailProcessor extends WorkerHost {
       'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, deps.context)),
       'data-export-ready': (data, job) => this.deliver(job, dataExportReady(data)),
       'account-deletion-confirm': (data, job) => this.deliver(job, accountDeletionConfirm(data)),
+      'spark-reminder': (data, job) => this.deliver(job, sparkReminder(data, deps.context)),
     };
     assertHandlersComplete(QUEUES.mail, this.handlers);
   }

@@ -6,6 +6,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** One-click unsubscribe (RFC 8058): mail clients show an Unsubscribe button that POSTs to this address. */
+  unsubscribeUrl?: string;
 }
 
 /**
@@ -34,7 +36,9 @@ export class Mailer {
    */
   async send(mail: OutgoingMail, idempotencyKey: string): Promise<string> {
     const messageId = `<${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}@${this.domain}>`;
-    const info = await this.transport.sendMail({ from: this.from, messageId, ...mail });
+    const { unsubscribeUrl, ...content } = mail;
+    const unsubscribe = unsubscribeUrl ? { list: { unsubscribe: unsubscribeUrl }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } } : {};
+    const info = await this.transport.sendMail({ from: this.from, messageId, ...content, ...unsubscribe });
     return info.messageId;
   }
 

@@ -6,6 +6,7 @@ import { CoachEvolutionPresets1763800000022 } from './1763800000022-coach-evolut
 import { KnownTimeZone1763800000023 } from './1763800000023-known-time-zone';
 import { SparkFileSizes1763800000024 } from './1763800000024-spark-file-sizes';
 import { RestAndPauseDays1763800000025 } from './1763800000025-rest-and-pause-days';
+import { Reminders1764400000026 } from './1764400000026-reminders';
 
 export const progressMigrations = [
   CreateOutbox1763800000000,
@@ -17,4 +18,5 @@ export const progressMigrations = [
   RestAndPauseDays1763800000025,
   ConfirmOutboxJobs1764100000000,
   CreateHandledRequests1764200000000,
+  Reminders1764400000026,
 ];

@@ -1,4 +1,5 @@
 import {
+  confirmAccountDeletionBodySchema,
   deckDownloadRequestSchema,
   getPostRequestSchema,
   linkInfoRequestSchema,
@@ -9,6 +10,7 @@ import {
   registerInvestorRequestSchema,
   setChallengeRequestSchema,
   createLeadRequestSchema,
+  unsubscribeRemindersRequestSchema,
 } from '@spark/contracts';
 import { arbitraryPayload, databaseFingerprint } from '@spark/testing';
 import fc from 'fast-check';
@@ -56,6 +58,9 @@ const fuzzTargets: Record<string, FuzzTarget> = {
   'GET /api/log/posts': { input: 'query', schema: listPostsRequestSchema },
   'GET /api/log/posts/:slug': { input: 'params', schema: getPostRequestSchema },
   'GET /api/log/images/:owner/:file': { input: 'params', schema: imagePath },
+  'POST /api/account-deletion/confirm': { input: 'body', schema: confirmAccountDeletionBodySchema },
+  'GET /api/reminders/push-config': { input: 'query', schema: anyQuery },
+  'POST /api/reminders/unsubscribe': { input: 'query', schema: unsubscribeRemindersRequestSchema },
 };
 
 const publicRoutes = gatewayRouteDecisions()

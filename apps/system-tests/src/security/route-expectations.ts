@@ -109,6 +109,11 @@ export const routeExpectations: Record<string, RouteExpectation> = {
     cells: { coach: 403, admin: 403 },
     why: "e-mails the caller's own address a link that confirms deleting the caller's own account; only a client account is deleted this way",
   },
+  'GET /api/progress/me/reminders': { access: 'signed-in', why: "the caller's own reminder settings" },
+  'PUT /api/progress/me/reminders': { access: 'signed-in', why: "the caller's own reminder settings" },
+  'PUT /api/progress/me/push-subscription': { access: 'signed-in', why: "the caller's own device; the endpoint must be at a known push service" },
+  'GET /api/reminders/push-config': { access: 'public', why: 'the VAPID public key, public by design' },
+  'POST /api/reminders/unsubscribe': { access: 'public', why: "the e-mail's one-click unsubscribe; the random token in the address is the credential and only turns reminders off" },
   'POST /api/account-deletion/confirm': { access: 'public', why: "spends the e-mailed link's token; the token is the credential (the link may open on another device)" },
   'POST /api/admin/queue-board/tickets': {
     access: admins,

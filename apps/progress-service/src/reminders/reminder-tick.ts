@@ -1,0 +1,60 @@
+import type { ProgressConfig } from '@spark/config';
+import { QUEUES } from '@spark/contracts';
+import { assertHandlersComplete, bullPrefix, type JobHandlers, type JobRequest, outboxInsertSql, outboxRows, runJob } from '@spark/jobs';
+import type { Logger } from '@spark/logging';
+import { inUnitOfWork, type ServiceDataSource } from '@spark/persistence';
+import { type Job, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { type DueReminder, RemindersRepository } from './reminders.repository';
+
+/** Reminders claimed per transaction: a large minute (everyone at 20:00 in one zone) goes in several. */
+const CLAIM_BATCH = 1000;
+
+const jobFor = (reminder: DueReminder): JobRequest =>
+  reminder.push_subscription
+    ? { queue: QUEUES.push, name: 'spark-reminder-push', data: { subscription: reminder.push_subscription, firstName: reminder.first_name } }
+    : { queue: QUEUES.mail, name: 'spark-reminder', data: { email: reminder.email, firstName: reminder.first_name, unsubscribeToken: reminder.unsubscribe_token } };
+
+/**
+ * The reminder tick: a BullMQ job scheduler adds one `send-due-reminders` job every REMINDER_TICK_MS, whichever
+ * replicas are running, and one worker takes it. Each run claims the due reminders in batches and writes a push or
+ * mail job per reminder still needed through the outbox, in the claiming transaction: a reminder is sent once.
+ */
+export function startReminderTick(deps: { config: ProgressConfig; dataSource: ServiceDataSource; logger: Logger; kickOutbox: () => void }) {
+  const { config, dataSource, logger } = deps;
+  const repository = new RemindersRepository(dataSource);
+  const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  const prefix = bullPrefix(config.BUS_PREFIX);
+  const queue = new Queue(QUEUES.reminders, { connection, prefix });
+  queue
+    .upsertJobScheduler('reminder-tick', { every: config.REMINDER_TICK_MS }, { name: 'send-due-reminders', data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } })
+    .catch((error: unknown) => logger.error({ err: error }, 'could not schedule the reminder tick'));
+
+  const handlers: JobHandlers<typeof QUEUES.reminders> = {
+    'send-due-reminders': async () => {
+      let sent = 0;
+      for (let claimed = CLAIM_BATCH; claimed === CLAIM_BATCH; ) {
+        const batch = await inUnitOfWork(dataSource, async () => {
+          const result = await repository.claimDue(CLAIM_BATCH);
+          if (result.due.length > 0) await dataSource.query(outboxInsertSql('progress', 1), outboxRows(result.due.map(jobFor)));
+          return result;
+        });
+        claimed = batch.claimed;
+        sent += batch.due.length;
+        if (batch.due.length > 0) deps.kickOutbox();
+      }
+      if (sent > 0) logger.info({ sent }, 'reminders queued');
+    },
+  };
+  assertHandlersComplete(QUEUES.reminders, handlers);
+  const worker = new Worker(QUEUES.reminders, (job: Job) => runJob(QUEUES.reminders, handlers, job), { connection, prefix, concurrency: 1 });
+  worker.on('error', (error) => logger.warn({ err: error }, 'reminder tick error'));
+  worker.on('failed', (_job, error) => logger.warn({ err: error }, 'reminder tick failed; the next tick retries'));
+  return {
+    async close() {
+      await worker.close();
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { type PushSubscriptionJson, REMINDER_GRACE_MINUTES, type ReminderSettings, type UpdateReminderSettingsBody } from '@spark/contracts';
+import type { DataSource } from 'typeorm';
+
+interface SettingsRow {
+  enabled: boolean;
+  local_time: string;
+  quiet_start: string | null;
+  quiet_end: string | null;
+  has_push: boolean;
+}
+
+/** A reminder the tick claimed: sent by push when the client has a device, by e-mail otherwise. */
+export interface DueReminder {
+  user_id: string;
+  email: string;
+  first_name: string | null;
+  push_subscription: PushSubscriptionJson | null;
+  unsubscribe_token: string;
+}
+
+const hhmm = (time: string) => time.slice(0, 5);
+const toSettings = (row: SettingsRow | undefined): ReminderSettings =>
+  row
+    ? {
+        enabled: row.enabled,
+        localTime: hhmm(row.local_time),
+        quietHours: row.quiet_start && row.quiet_end ? { start: hhmm(row.quiet_start), end: hhmm(row.quiet_end) } : null,
+        push: row.has_push,
+      }
+    : { enabled: false, localTime: '20:00', quietHours: null, push: false };
+
+const settingsColumns = `enabled, local_time::text, quiet_start::text, quiet_end::text, push_subscription IS NOT NULL AS has_push`;
+
+// A client's row with its defaults, made on first use (only for a client with progress, hence the SELECT).
+const insertDefaultsSql = `
+  INSERT INTO progress.reminder_settings (user_id, unsubscribe_token, next_due_at)
+  SELECT user_id, $2, progress.next_local_occurrence('20:00', time_zone, now()) FROM progress.user_progress WHERE user_id = $1
+  ON CONFLICT (user_id) DO NOTHING`;
+
+export class RemindersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async settings(userId: string): Promise<ReminderSettings> {
+    const [row] = (await this.dataSource.query(`SELECT ${settingsColumns} FROM progress.reminder_settings WHERE user_id = $1`, [userId])) as SettingsRow[];
+    return toSettings(row);
+  }
+
+  /** Undefined when the client has no progress yet (not onboarded). */
+  async update(userId: string, settings: UpdateReminderSettingsBody): Promise<ReminderSettings | undefined> {
+    return this.upsert(userId, `enabled = $2, local_time = $3::time, quiet_start = $4::time, quiet_end = $5::time,
+      next_due_at = progress.next_local_occurrence($3::time, p.time_zone, now())`, [
+      settings.enabled,
+      settings.localTime,
+      settings.quietHours?.start ?? null,
+      settings.quietHours?.end ?? null,
+    ]);
+  }
+
+  async setPushSubscription(userId: string, subscription: PushSubscriptionJson | null): Promise<ReminderSettings | undefined> {
+    return this.upsert(userId, `push_subscription = $2::jsonb`, [subscription ? JSON.stringify(subscription) : null]);
+  }
+
+  /** True when the token named a client (their reminders are now off). */
+  async unsubscribe(token: string): Promise<boolean> {
+    const [, count] = (await this.dataSource.query(`UPDATE progress.reminder_settings SET enabled = false, updated_at = now() WHERE unsubscribe_token = $1`, [
+      token,
+    ])) as [unknown[], number];
+    return count > 0;
+  }
+
+  /**
+   * Claims up to `limit` due reminders: each claimed row's next time moves to its next local day, so no other tick
+   * or replica takes it again. Of those, the ones that are still needed come back and are marked sent today: no spark
+   * yet today (in the client's zone), not a pause or rest day, not in quiet hours, not already sent today, and not
+   * more than the grace period late. Runs inside the caller's transaction, with the jobs it writes.
+   */
+  async claimDue(limit: number): Promise<{ claimed: number; due: DueReminder[] }> {
+    const rows = (await this.dataSource.query(
+      `WITH due AS (
+         SELECT user_id, next_due_at AS was_due FROM progress.reminder_settings
+         WHERE enabled AND next_due_at <= now() ORDER BY next_due_at LIMIT $1 FOR UPDATE SKIP LOCKED
+       ), advanced AS (
+         UPDATE progress.reminder_settings r
+         SET next_due_at = progress.next_local_occurrence(r.local_time, p.time_zone, now())
+         FROM due, progress.user_progress p
+         WHERE r.user_id = due.user_id AND p.user_id = r.user_id
+         RETURNING r.user_id, due.was_due, r.quiet_start, r.quiet_end, r.push_subscription, r.unsubscribe_token, r.last_sent_on,
+                   p.email, p.full_name, p.rest_weekday, (now() AT TIME ZONE p.time_zone) AS local_now, p.time_zone
+       ), needed AS (
+         SELECT a.* FROM advanced a
+         WHERE a.was_due > now() - make_interval(mins => $2)
+           AND a.last_sent_on IS DISTINCT FROM a.local_now::date
+           AND NOT progress.in_quiet_hours(a.local_now::time, a.quiet_start, a.quiet_end)
+           AND (a.rest_weekday IS NULL OR extract(dow FROM a.local_now) <> a.rest_weekday)
+           AND NOT EXISTS (SELECT 1 FROM progress.pause_days d WHERE d.user_id = a.user_id AND d.pause_date = a.local_now::date)
+           AND NOT EXISTS (SELECT 1 FROM progress.sparks s WHERE s.user_id = a.user_id AND s.created_at >= a.local_now::date::timestamp AT TIME ZONE a.time_zone)
+       ), sent AS (
+         UPDATE progress.reminder_settings r SET last_sent_on = needed.local_now::date FROM needed WHERE r.user_id = needed.user_id
+       )
+       SELECT (SELECT count(*)::int FROM advanced) AS claimed, needed.user_id, needed.email, split_part(needed.full_name, ' ', 1) AS first_name,
+              needed.push_subscription, needed.unsubscribe_token
+       FROM (SELECT 1) AS one LEFT JOIN needed ON true`,
+      [limit, REMINDER_GRACE_MINUTES],
+    )) as (DueReminder & { claimed: number })[];
+    return { claimed: rows[0]?.claimed ?? 0, due: rows.filter((row) => row.user_id !== null).map(({ claimed: _claimed, ...reminder }) => reminder) };
+  }
+
+  /** `set` assigns from $2 on (`values`); `p` is the client's progress row. */
+  private async upsert(userId: string, set: string, values: unknown[]): Promise<ReminderSettings | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(insertDefaultsSql, [userId, randomBytes(24).toString('base64url')]);
+      const [rows] = (await manager.query(
+        `UPDATE progress.reminder_settings r SET ${set}, updated_at = now()
+         FROM progress.user_progress p WHERE r.user_id = $1 AND p.user_id = r.user_id
+         RETURNING ${settingsColumns}`,
+        [userId, ...values],
+      )) as [SettingsRow[], number];
+      return rows[0] ? toSettings(rows[0]) : undefined;
+    });
+  }
+}

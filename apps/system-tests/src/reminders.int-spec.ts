@@ -1,0 +1,169 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { reminderSettingsSchema } from '@spark/contracts';
+import { startService } from '@spark/service-runtime';
+import { eventually, freePort } from '@spark/testing';
+import { Client } from 'pg';
+import webpush from 'web-push';
+import { progressService } from '../../progress-service/src/service';
+import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+
+type Person = { id: string; email: string; token: string };
+
+/** A zone whose wall clock is far enough from midnight that "a few minutes ago" and "in half an hour" are today. */
+function middayZone(): { zone: string; at: (minutesFromNow: number) => string } {
+  const hhmm = (zone: string, minutes: number) =>
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(Date.now() + minutes * 60_000));
+  const zone = ['Europe/Stockholm', 'America/New_York', 'Asia/Tokyo', 'Australia/Sydney', 'America/Los_Angeles', 'Asia/Kolkata'].find((candidate) => {
+    const now = hhmm(candidate, 0);
+    return now >= '01:00' && now <= '22:00';
+  });
+  if (!zone) throw new Error('no zone is between 01:00 and 22:00 now');
+  return { zone, at: (minutes) => hhmm(zone, minutes) };
+}
+
+describe('reminders only when needed: by push or e-mail, once a day, never after a spark or in quiet hours', () => {
+  const vapid = webpush.generateVAPIDKeys();
+  const { zone, at } = middayZone();
+  let pushService: ChildProcess;
+  let pushUrl: string;
+  let stack: InProcessStack;
+  let stopSecondProgress: () => Promise<void>;
+  let db: Client;
+  const people: Record<'byMail' | 'byPush' | 'sparked' | 'quiet' | 'paused' | 'off', Person> = {} as never;
+
+  const send = (method: string, path: string, person: Person | undefined, body?: unknown, contentType = 'application/json') =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { ...(person ? { authorization: `Bearer ${person.token}` } : {}), ...(body === undefined ? {} : { 'content-type': contentType }) },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const pushesTo = async (clientHash: string): Promise<unknown[]> => {
+    const response = await fetch(`${pushUrl}/get-notifications`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientHash }) });
+    return ((await response.json()) as { data: { messages: unknown[] } }).data.messages;
+  };
+  const mailsTo = (person: Person) => stack.smtp.messages.filter((mail) => mail.to.includes(person.email) && mail.subject === 'A spark for today?');
+
+  beforeAll(async () => {
+    const port = await freePort();
+    pushUrl = `http://localhost:${port}`;
+    pushService = spawn(process.execPath, [join(__dirname, '..', '..', '..', 'node_modules', 'web-push-testing', 'src', 'bin', 'server.js'), String(port)], { stdio: 'ignore' });
+    await eventually(async () => ((await fetch(`${pushUrl}/status`, { method: 'POST' }).catch(() => undefined))?.ok ? true : undefined), 10_000, 'the push service stand-in');
+    const env = {
+      JWT_SECRET: TEST_JWT_SECRET,
+      REMINDER_TICK_MS: '1000',
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      PUSH_SERVICE_ORIGINS: pushUrl,
+    };
+    stack = await startInProcessStack({ withNotifier: true, env });
+    // A second progress-service: two reminder workers, one tick at a time, each reminder once.
+    stopSecondProgress = await startService({ ...progressService, env: { ...stack.env } }, false);
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    for (const name of Object.keys({ byMail: 0, byPush: 0, sparked: 0, quiet: 0, paused: 0, off: 0 }) as (keyof typeof people)[]) {
+      people[name] = await createSignedInUser(db, `reminder-${name.toLowerCase()}@spark.test`);
+      await db.query(
+        `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
+         VALUES ($1, $2, $3, 'Sleep better', current_date - 3, current_date + 87, $4)`,
+        [people[name].id, people[name].email, `Sam ${name}`, zone],
+      );
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await stopSecondProgress?.();
+    await stack?.stop();
+    pushService?.kill('SIGKILL');
+  });
+
+  it('sends each client who needs one exactly one reminder, by push when they have a device, and nothing to the rest', async () => {
+    const dueNow = { enabled: true, localTime: at(-1), quietHours: null };
+    const subscription = ((await (
+      await fetch(`${pushUrl}/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ applicationServerKey: vapid.publicKey, userVisibleOnly: 'true' }) })
+    ).json()) as { data: { endpoint: string; keys: { p256dh: string; auth: string }; clientHash: string } }).data;
+    const device = await send('PUT', '/api/progress/me/push-subscription', people.byPush, { subscription: { endpoint: subscription.endpoint, keys: subscription.keys } });
+    expect(device.status).toBe(200);
+    expect(reminderSettingsSchema.parse(await device.json()).push).toBe(true);
+
+    await db.query(`INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type) VALUES ($1, $2, 'photo', 'x/y.png', 'image/png')`, [
+      people.sparked.id,
+      randomUUID(),
+    ]);
+    await db.query(`INSERT INTO progress.pause_days (user_id, pause_date) VALUES ($1, (now() AT TIME ZONE $2)::date)`, [people.paused.id, zone]);
+    for (const person of [people.byMail, people.byPush, people.sparked, people.paused]) {
+      expect((await send('PUT', '/api/progress/me/reminders', person, dueNow)).status).toBe(200);
+    }
+    // Quiet from a minute after the reminder's time: by the time the tick sees it, it is quiet.
+    expect((await send('PUT', '/api/progress/me/reminders', people.quiet, { enabled: true, localTime: at(-2), quietHours: { start: at(-1), end: at(30) } })).status).toBe(200);
+    expect((await send('PUT', '/api/progress/me/reminders', people.off, { ...dueNow, enabled: false })).status).toBe(200);
+    // A time already past today is next due tomorrow (checked below); here the day moves on to it, for everyone at once.
+    await db.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second'`);
+
+    const [push] = await eventually(async () => {
+      const received = await pushesTo(subscription.clientHash);
+      return received.length > 0 ? received : undefined;
+    }, 20_000, 'the push notification');
+    expect(JSON.parse(String(push))).toEqual({ title: 'A spark for today?', body: 'Sam, no spark yet today. One photo keeps your streak going.', url: '/app?capture=1' });
+    const [mail] = await eventually(async () => (mailsTo(people.byMail).length > 0 ? mailsTo(people.byMail) : undefined), 20_000, 'the reminder e-mail');
+    expect(mail?.text).toContain('Capture a spark: ');
+
+    // Idle: several more ticks have run on the two replicas and nothing is left to send.
+    const ticks = async () => Number((await stack.redis.zcard(`${stack.env.BUS_PREFIX}:bull:reminders:completed`)) ?? 0);
+    const ticksAfterSending = await ticks();
+    await eventually(async () => ((await ticks()) >= ticksAfterSending + 3 ? true : undefined), 20_000, 'three more ticks');
+    await eventually(async () => {
+      const { rows } = await db.query(`SELECT count(*)::int AS pending FROM progress.outbox WHERE dispatched_at IS NULL`);
+      const mailWaiting = await stack.redis.llen(`${stack.env.BUS_PREFIX}:bull:mail:wait`);
+      const pushWaiting = await stack.redis.llen(`${stack.env.BUS_PREFIX}:bull:push:wait`);
+      return rows[0].pending === 0 && mailWaiting === 0 && pushWaiting === 0 ? true : undefined;
+    }, 20_000, 'nothing left to send');
+
+    expect(await pushesTo(subscription.clientHash)).toHaveLength(1);
+    expect(mailsTo(people.byMail)).toHaveLength(1);
+    expect(mailsTo(people.byPush)).toHaveLength(0);
+    for (const person of [people.sparked, people.quiet, people.paused, people.off]) expect([person.email, mailsTo(person).length]).toEqual([person.email, 0]);
+  }, 90_000);
+
+  it('schedules the next reminder at the wall-clock time in the client\'s zone, across DST and when the zone changes', async () => {
+    const next = async (time: string, zone: string, after: string) =>
+      ((await db.query(`SELECT progress.next_local_occurrence($1::time, $2, $3::timestamptz) AS at`, [time, zone, after])).rows[0] as { at: Date }).at.toISOString();
+    // Later today, or tomorrow once today's has passed.
+    expect(await next('20:00', 'Europe/Stockholm', '2026-11-26T12:00:00Z')).toBe('2026-11-26T19:00:00.000Z');
+    expect(await next('20:00', 'Europe/Stockholm', '2026-11-26T19:00:00Z')).toBe('2026-11-27T19:00:00.000Z');
+    // Over the spring-forward night the same 20:00 is an hour earlier in UTC; 02:30 does not exist and moves to 03:30.
+    expect(await next('20:00', 'Europe/Stockholm', '2026-03-28T20:00:00Z')).toBe('2026-03-29T18:00:00.000Z');
+    expect(await next('02:30', 'Europe/Stockholm', '2026-03-28T20:00:00Z')).toBe('2026-03-29T01:30:00.000Z');
+    // Travelling: a new zone on the client's progress moves the next reminder to 20:00 there.
+    await db.query(`UPDATE progress.reminder_settings SET enabled = true, local_time = '20:00' WHERE user_id = $1`, [people.off.id]);
+    await db.query(`UPDATE progress.user_progress SET time_zone = 'Asia/Tokyo' WHERE user_id = $1`, [people.off.id]);
+    const { rows } = await db.query(`SELECT (next_due_at AT TIME ZONE 'Asia/Tokyo')::time::text AS local FROM progress.reminder_settings WHERE user_id = $1`, [people.off.id]);
+    expect(rows[0].local).toBe('20:00:00');
+    await db.query(`UPDATE progress.reminder_settings SET enabled = false WHERE user_id = $1`, [people.off.id]);
+  });
+
+  it('unsubscribes in one click from the e-mail, as a mail client posts it', async () => {
+    const [mail] = mailsTo(people.byMail);
+    const unsubscribeUrl = /^<([^>]+)>$/.exec(mail?.headers['list-unsubscribe'] ?? '')?.[1];
+    expect(mail?.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    expect(unsubscribeUrl).toMatch(/\/api\/reminders\/unsubscribe\?token=/);
+    const path = new URL(unsubscribeUrl ?? '').pathname + new URL(unsubscribeUrl ?? '').search;
+    const unsubscribed = await send('POST', path, undefined, 'List-Unsubscribe=One-Click', 'application/x-www-form-urlencoded');
+    expect(unsubscribed.status).toBe(200);
+    const settings = reminderSettingsSchema.parse(await (await send('GET', '/api/progress/me/reminders', people.byMail)).json());
+    expect(settings.enabled).toBe(false);
+  });
+
+  it('refuses a push endpoint outside the known push services, and a reminder time inside the quiet hours', async () => {
+    const elsewhere = await send('PUT', '/api/progress/me/push-subscription', people.off, {
+      subscription: { endpoint: 'http://169.254.169.254/latest/meta-data', keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' } },
+    });
+    expect(elsewhere.status).toBe(400);
+    const quiet = await send('PUT', '/api/progress/me/reminders', people.off, { enabled: true, localTime: '23:00', quietHours: { start: '22:00', end: '07:00' } });
+    expect(quiet.status).toBe(400);
+    expect(reminderSettingsSchema.parse(await (await send('GET', '/api/progress/me/reminders', people.off)).json())).toMatchObject({ enabled: false, push: false });
+  });
+});

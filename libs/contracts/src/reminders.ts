@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { emailSchema, textSchema, uuidSchema } from './common';
+
+/** A wall-clock time of day in the client's own time zone, "HH:MM". */
+export const localTimeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a time like 20:00' });
+
+/** Hours in which no reminder is sent; `start` after `end` spans midnight (22:00–07:00). */
+export const quietHoursSchema = z
+  .object({ start: localTimeSchema, end: localTimeSchema })
+  .refine((hours) => hours.start !== hours.end, { error: 'Quiet hours must start and end at different times', path: ['end'] });
+
+/** Whether "HH:MM" falls in quiet hours (the same rule as the database's `progress.in_quiet_hours`). */
+export function inQuietHours(local: string, quiet: { start: string; end: string } | null): boolean {
+  if (!quiet) return false;
+  return quiet.start < quiet.end ? local >= quiet.start && local < quiet.end : local >= quiet.start || local < quiet.end;
+}
+
+/** How late after its time a missed reminder may still go (the service was down, say); later it is skipped. */
+export const REMINDER_GRACE_MINUTES = 120;
+
+export const reminderSettingsSchema = z.object({
+  enabled: z.boolean(),
+  localTime: localTimeSchema,
+  quietHours: quietHoursSchema.nullable(),
+  /** Whether this account has a device that receives push notifications; e-mail otherwise. */
+  push: z.boolean(),
+});
+export type ReminderSettings = z.infer<typeof reminderSettingsSchema>;
+
+const reminderSettingsFields = { enabled: z.boolean(), localTime: localTimeSchema, quietHours: quietHoursSchema.nullable() };
+const outsideQuietHours = (settings: { localTime: string; quietHours: { start: string; end: string } | null }) =>
+  !inQuietHours(settings.localTime, settings.quietHours);
+const QUIET_CONFLICT = { error: 'Your reminder time falls in your quiet hours', path: ['localTime'] };
+
+/** `PUT /api/progress/me/reminders`. */
+export const updateReminderSettingsBodySchema = z.object(reminderSettingsFields).strict().refine(outsideQuietHours, QUIET_CONFLICT);
+export type UpdateReminderSettingsBody = z.infer<typeof updateReminderSettingsBodySchema>;
+
+const base64Key = (max: number) => textSchema().max(max).regex(/^[\w+/-]+={0,2}$/, { error: 'Not a base64 key' });
+
+/** A browser's PushSubscription as `toJSON()` gives it. Where it points is checked against the allowed push services. */
+export const pushSubscriptionSchema = z.object({
+  endpoint: z.url({ protocol: /^https?$/ }).max(2000),
+  keys: z.object({ p256dh: base64Key(200), auth: base64Key(50) }),
+});
+export type PushSubscriptionJson = z.infer<typeof pushSubscriptionSchema>;
+export const setPushSubscriptionBodySchema = z.object({ subscription: pushSubscriptionSchema.nullable() }).strict();
+export type SetPushSubscriptionBody = z.infer<typeof setPushSubscriptionBodySchema>;
+
+/** What the web app needs to subscribe a device: the server's VAPID public key, or null when push is not set up. */
+export const pushConfigSchema = z.object({ vapidPublicKey: z.string().nullable() });
+export type PushConfig = z.infer<typeof pushConfigSchema>;
+
+export const getRemindersRequestSchema = z.object({ userId: uuidSchema }).strict();
+export const setRemindersRequestSchema = z
+  .object({ ...reminderSettingsFields, userId: uuidSchema })
+  .strict()
+  .refine(outsideQuietHours, QUIET_CONFLICT);
+export const setPushSubscriptionRequestSchema = setPushSubscriptionBodySchema.extend({ userId: uuidSchema }).strict();
+
+/** The e-mailed one-click unsubscribe carries this token (random, per client). */
+export const unsubscribeRemindersRequestSchema = z.object({ token: textSchema().min(20).max(100) }).strict();
+export const unsubscribeRemindersResponseSchema = z.object({ unsubscribed: z.literal(true) });
+
+/** `reminders` queue, `send-due-reminders`: the repeating tick that finds the clients whose time has come. */
+export const sendDueRemindersJobSchema = z.object({});
+
+/** `mail` queue, `spark-reminder`: no spark yet today, and no device to push to. */
+export const sparkReminderMailJobSchema = z.object({ email: emailSchema, firstName: textSchema().max(100).nullable(), unsubscribeToken: textSchema().max(100) });
+
+/** `push` queue, `spark-reminder-push`: the same reminder as a notification on the client's device. */
+export const sparkReminderPushJobSchema = z.object({ subscription: pushSubscriptionSchema, firstName: textSchema().max(100).nullable() });
