@@ -1,2 +1,3 @@
 export * from './start-service';
 export * from './account-erasure';
+export * from './closed-with-module';

@@ -1,17 +1,8 @@
-import { type DynamicModule, Module, type OnModuleDestroy } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import type { ProgressConfig } from '@spark/config';
-import type { ServiceInfrastructure } from '@spark/service-runtime';
+import { ClosedWithModule, type ServiceInfrastructure } from '@spark/service-runtime';
 import { ExportHandler, ExportRequests } from './export.handler';
 import { startExportWorker } from './export-worker';
-
-/** Stops the in-process export worker when the service stops; a running archive finishes first. */
-class ExportWorkerResource implements OnModuleDestroy {
-  constructor(private readonly close: () => Promise<void>) {}
-
-  onModuleDestroy(): Promise<void> {
-    return this.close();
-  }
-}
 
 @Module({})
 export class ExportModule {
@@ -22,7 +13,8 @@ export class ExportModule {
       controllers: [ExportHandler],
       providers: [
         { provide: ExportRequests, useValue: new ExportRequests(dataSource, outbox) },
-        { provide: ExportWorkerResource, useValue: new ExportWorkerResource(async () => worker?.close()) },
+        // The in-process export worker stops with the service; a running archive finishes first.
+        { provide: ClosedWithModule, useValue: new ClosedWithModule(async () => worker?.close()) },
       ],
     };
   }
