@@ -95,6 +95,10 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
   },
   {
+    files: ['apps/web/public/push-handler.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.serviceworker } },
+  },
+  {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },

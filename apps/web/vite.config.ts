@@ -68,8 +68,10 @@ export default defineConfig(({ isSsrBuild }) => ({
         ],
       },
       workbox: {
+        // Reminder notifications: shown and opened by this script (public/push-handler.js).
+        importScripts: ['/push-handler.js'],
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
-        globIgnores: ['og-image.png', 'ditl-slides/**', 'prerendered/**'],
+        globIgnores: ['og-image.png', 'ditl-slides/**', 'prerendered/**', 'push-handler.js'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/health/, /^\/metrics/],
         runtimeCaching: [

@@ -1,10 +1,10 @@
 import { QUEUE_BOARD_PATH } from '@spark/contracts';
 
 /**
- * Pages whose address carries a secret (the magic link's token, the account deletion link's token, the queue
- * dashboard's ticket) in its query or fragment.
+ * Pages whose address carries a secret (the magic link's token, the account deletion and reminder unsubscribe
+ * links' tokens, the queue dashboard's ticket) in its query or fragment.
  */
-export const SECRET_BEARING_PAGES = new Set(['/magic-link-auth', '/account/delete', QUEUE_BOARD_PATH]);
+export const SECRET_BEARING_PAGES = new Set(['/magic-link-auth', '/account/delete', '/reminders/off', QUEUE_BOARD_PATH]);
 
 export const pathOf = (url: string) => url.split(/[?#]/)[0] ?? url;
 

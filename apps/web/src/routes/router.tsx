@@ -44,6 +44,7 @@ export const routes: RouteObject[] = [
           { path: '/signup', ...screen('../features/auth/components/signup-page.tsx') },
           { path: '/magic-link-auth', ...screen('../features/auth/components/magic-link-auth-page.tsx') },
           { path: '/account/delete', ...screen('../features/account-deletion/components/delete-account-page.tsx') },
+          { path: '/reminders/off', ...screen('../features/reminders/components/reminders-off-page.tsx') },
           { path: '/coach', ...screen('../features/coach/components/coach-dashboard-page.tsx') },
           { path: '/donate', ...screen('../features/investors/components/donate-page.tsx') },
           { path: '/log', ...screen('../features/dev-log/components/log-list-page.tsx') },

@@ -20,6 +20,7 @@ import type { PendingSpark } from '../offline/pending-sparks-db';
 import { CaptureDialog } from './capture-dialog';
 import { DaysLeftRing } from './days-left-ring';
 import { RestDaysCard } from './rest-days-card';
+import { RemindersCard } from '../../reminders/components/reminders-card';
 import { YourDataCard } from './your-data-card';
 import { YourDitlCard } from './your-ditl-card';
 
@@ -47,7 +48,11 @@ export function ClientHome({ userId, fullName, goal, progress, pinnedNote, restD
   const streak = progress ? currentStreak(progress, localDate(now, timeZone), skippedBy(restDays ?? noRestDays)) : 0;
   const firstName = firstNameOf(progress?.fullName ?? fullName);
   const { capture, uploading } = useCapture(userId);
-  const [dialog, setDialog] = useState<{ open: boolean; file: File | null }>({ open: false, file: null });
+  // A reminder notification opens /app?capture=1: straight into Quick Capture.
+  const [dialog, setDialog] = useState<{ open: boolean; file: File | null }>(() => ({
+    open: typeof window !== 'undefined' && new URLSearchParams(window.location.search).get('capture') === '1',
+    file: null,
+  }));
   const quickInput = useRef<HTMLInputElement>(null);
 
   return (
@@ -130,6 +135,8 @@ export function ClientHome({ userId, fullName, goal, progress, pinnedNote, restD
         )}
 
         {restDays && progress && <RestDaysCard restDays={restDays} evolutionEndDate={progress.evolutionEndDate} offline={offline} />}
+
+        {!offline && progress && <RemindersCard />}
 
         {!offline && <YourDitlCard />}
 

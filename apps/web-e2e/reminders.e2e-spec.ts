@@ -1,0 +1,79 @@
+import type { Browser, Page } from 'playwright-core';
+import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { baseUrl, launchBrowser, phoneViewport } from './support/browser';
+import { listEmails, sentTo } from './support/mailbox';
+
+jest.setTimeout(120_000);
+
+let browser: Browser;
+const db = e2eDatabase();
+const client = { email: uniqueEmail('reminder-client'), userId: '' };
+
+const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/s22-reminders-${name}.png`, fullPage: true });
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  client.userId = await createUser(client.email, 'client', 'Lena Park');
+  await db.query(
+    `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
+     VALUES ($1, $2, 'Lena Park', 'Write every morning', current_date - 5, current_date + 85, 'Europe/Stockholm')`,
+    [client.userId, client.email],
+  );
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await closeUsers();
+});
+
+describe('Daily reminder', () => {
+  it('is set on the client home, arrives by e-mail on a day without a spark, and turns off from the e-mail', async () => {
+    const { token } = await requestSignIn(client.email);
+    const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+    const page = await context.newPage();
+    expect((await page.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
+    await page.goto('/');
+    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+    await page.goto('/app');
+
+    const card = page.getByTestId('reminders');
+    await card.getByText('A nudge at the time you choose, only on days you have not captured a spark yet.').waitFor();
+    await card.getByLabel('Remind me on days without a spark').check();
+    await card.getByLabel('At').fill('19:30');
+    await card.getByLabel('Quiet hours').check();
+    await card.getByLabel('From').fill('19:00');
+    await card.getByText('Your reminder time falls in your quiet hours').waitFor();
+    await card.getByLabel('From').fill('22:00');
+    await card.getByLabel('Until').fill('07:00');
+    await card.getByRole('button', { name: 'Save reminder' }).click();
+    await card.getByText('Saved: 19:30, only if you have not captured a spark by then.').waitFor();
+    await expect(card.getByTestId('reminder-channel').textContent()).resolves.toContain('Reminders come by e-mail.');
+    await screenshot(page, 'client-home-phone');
+
+    // 19:30 in Stockholm has come (for the test, now): the next tick sends the reminder.
+    await db.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second', quiet_start = NULL, quiet_end = NULL WHERE user_id = $1`, [client.userId]);
+    const reminder = async () => (await listEmails()).find((email) => sentTo(client.email)(email) && email.subject === 'A spark for today?');
+    for (const deadline = Date.now() + 60_000; !(await reminder()); ) {
+      if (Date.now() > deadline) throw new Error('no reminder e-mail');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const text = (await reminder())?.text ?? '';
+    const captureLink = /Capture a spark: (\S+)/.exec(text)?.[1];
+    const offLink = /Turn off these reminders: (\S+)/.exec(text)?.[1];
+    expect(captureLink).toBe(`${baseUrl()}/app?capture=1`);
+
+    await page.goto(captureLink ?? '');
+    await page.getByRole('dialog', { name: 'Capture Your Spark' }).waitFor();
+    await page.keyboard.press('Escape');
+
+    await page.goto(offLink ?? '');
+    await page.getByRole('heading', { name: 'Turn off daily reminders?' }).waitFor();
+    expect(new URL(page.url()).hash).toBe('');
+    await page.getByRole('button', { name: 'Turn off reminders' }).click();
+    await page.getByRole('heading', { name: 'Reminders are off' }).waitFor();
+    await screenshot(page, 'off-phone');
+    await page.goto('/app');
+    await expect(page.getByTestId('reminders').getByLabel('Remind me on days without a spark').isChecked()).resolves.toBe(false);
+    await context.close();
+  });
+});
