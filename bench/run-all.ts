@@ -24,6 +24,7 @@ const benchmarks: Benchmark[] = [
   { name: 'DITL queue', script: 'ditl-queue.js' },
   { name: 'DITL planner', script: 'ditl-planner.js' },
   { name: 'page weight', script: 'public-page-weight.js' },
+  { name: 'reminders', script: 'reminders.js', env: quick ? { BENCH_CLIENTS: '10000', BENCH_WINDOW_MINUTES: '2' } : {} },
 ];
 
 function run(benchmark: Benchmark, summaryFile: string): Promise<number | null> {
