@@ -60,6 +60,11 @@ describe('Download my data', () => {
     const card = page.getByTestId('your-data');
     await card.getByRole('button', { name: 'Download my data' }).click();
     await card.getByText("We're preparing your data. A download link is on its way to your e-mail; it works for 24 hours.").waitFor();
+    // A small export is offered in the page as soon as it is built.
+    const now = card.getByRole('link', { name: 'Download now' });
+    await now.waitFor({ timeout: 60_000 });
+    const inPage = await page.request.get((await now.getAttribute('href')) ?? '');
+    expect((await inPage.body()).subarray(0, 2).toString('latin1')).toBe('PK');
     await screenshot(page, 'client-home-phone');
     await page.setViewportSize(laptop);
     await screenshot(page, 'client-home-laptop');

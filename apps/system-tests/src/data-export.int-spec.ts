@@ -1,5 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ditlPresentationResponseSchema, ditlStatusResponseSchema, errorBodySchema, generateDitlResponseSchema, requestExportResponseSchema } from '@spark/contracts';
+import {
+  ditlPresentationResponseSchema,
+  ditlStatusResponseSchema,
+  errorBodySchema,
+  exportStatusSchema,
+  generateDitlResponseSchema,
+  requestExportResponseSchema,
+} from '@spark/contracts';
 import { ObjectStorage } from '@spark/storage';
 import { eventually, TINY_PNG } from '@spark/testing';
 import { Client } from 'pg';
@@ -120,7 +127,9 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
   it('mails the client a link to a ZIP whose contents match the database and S3, and the link stops working after it expires', async () => {
     const response = await call('POST', '/api/progress/me/export', client);
     expect(response.status).toBe(202);
-    expect(requestExportResponseSchema.parse(await response.json())).toEqual({ queued: true });
+    const requested = requestExportResponseSchema.parse(await response.json());
+    const storedBytes = (await db.query(`SELECT stored_bytes::float8 AS bytes FROM progress.user_progress WHERE user_id = $1`, [client.id])).rows[0].bytes as number;
+    expect(requested).toEqual({ queued: true, exportId: expect.any(String), estimatedBytes: storedBytes });
     const { link, expiresAt } = await exportMail(client.email, 1);
 
     const download = await fetch(link);
@@ -175,9 +184,22 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     expect((await fetch(link)).status).toBe(200);
   }, 60_000);
 
-  it('exports a user with nothing yet: empty tables, no progress, no Day in the Life', async () => {
+  it('exports a user with nothing yet: empty tables, no progress, no Day in the Life; the page can download it at once', async () => {
     const newcomer = await createSignedInUser(db, 'newcomer@spark.test');
-    expect((await call('POST', '/api/progress/me/export', newcomer)).status).toBe(202);
+    const requested = await call('POST', '/api/progress/me/export', newcomer);
+    expect(requested.status).toBe(202);
+    const { exportId, estimatedBytes } = requestExportResponseSchema.parse(await requested.json());
+    expect(estimatedBytes).toBe(0);
+    // The page waits for it: the export's own link, before (and whatever becomes of) the e-mail.
+    const ready = await eventually(async () => {
+      const status = exportStatusSchema.parse(await (await call('GET', `/api/progress/me/exports/${exportId}`, newcomer)).json());
+      return status.status === 'ready' ? status : undefined;
+    }, 30_000, 'the export ready in the page');
+    const inPage = await fetch(ready.downloadUrl ?? '');
+    expect(inPage.status).toBe(200);
+    expect((await unzip(Buffer.from(await inPage.arrayBuffer()))).has('README.txt')).toBe(true);
+    // Nobody else's: another client asking for it finds nothing.
+    expect((await call('GET', `/api/progress/me/exports/${exportId}`, client)).status).toBe(404);
     const { link } = await exportMail(newcomer.email, 1);
     const entries = await unzip(Buffer.from(await (await fetch(link)).arrayBuffer()));
     expect(JSON.parse(entries.get('sparks.json')?.toString('utf8') ?? '')).toEqual([]);

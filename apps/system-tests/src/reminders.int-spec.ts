@@ -126,6 +126,14 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
     expect(mailsTo(people.byMail)).toHaveLength(1);
     expect(mailsTo(people.byPush)).toHaveLength(0);
     for (const person of [people.sparked, people.quiet, people.paused, people.off]) expect([person.email, mailsTo(person).length]).toEqual([person.email, 0]);
+
+    // Never twice a day: a client who moves their time after today's reminder gets none at the new time today.
+    expect((await send('PUT', '/api/progress/me/reminders', people.byPush, { ...dueNow, localTime: at(-2) })).status).toBe(200);
+    await db.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second' WHERE user_id = $1`, [people.byPush.id]);
+    await eventually(async () => ((await db.query(`SELECT 1 FROM progress.reminder_settings WHERE user_id = $1 AND next_due_at > now()`, [people.byPush.id])).rowCount ? true : undefined), 20_000, 'the moved reminder claimed');
+    const ticksAfterMoving = await ticks();
+    await eventually(async () => ((await ticks()) >= ticksAfterMoving + 2 ? true : undefined), 20_000, 'two more ticks');
+    expect(await pushesTo(subscription.clientHash)).toHaveLength(1);
   }, 90_000);
 
   it('schedules the next reminder at the wall-clock time in the client\'s zone, across DST and when the zone changes', async () => {

@@ -3,11 +3,24 @@ import { emailSchema, isoDateTimeSchema, uuidSchema } from './common';
 
 /** `progress.request-export`: queue an export of the client's data; the link goes to `email`. */
 export const requestExportRequestSchema = z.object({ userId: uuidSchema, email: emailSchema, requestedBy: uuidSchema }).strict();
-export const requestExportResponseSchema = z.object({ queued: z.literal(true) });
+/** `estimatedBytes`: what the client's files take, so the web app knows whether to wait for the archive in the page. */
+export const requestExportResponseSchema = z.object({ queued: z.literal(true), exportId: uuidSchema, estimatedBytes: z.number().int().nonnegative() });
 export type RequestExportResponse = z.infer<typeof requestExportResponseSchema>;
 
+/** Exports whose files take at most this are waited for in the page, which then offers the download at once. */
+export const IMMEDIATE_EXPORT_MAX_BYTES = 50 * 1024 * 1024;
+
 /** `export` queue, `export-client-data` job: the archive is built from what the services hold when it runs. */
-export const exportClientDataJobSchema = z.object({ userId: uuidSchema, email: emailSchema, requestedBy: uuidSchema });
+export const exportClientDataJobSchema = z.object({ userId: uuidSchema, email: emailSchema, requestedBy: uuidSchema, exportId: uuidSchema.optional() });
+
+/** `progress.get-export`: one of the client's own exports; a link to download it once it is ready. */
+export const getExportRequestSchema = z.object({ userId: uuidSchema, exportId: uuidSchema }).strict();
+export const exportStatusSchema = z.object({
+  status: z.enum(['preparing', 'ready']),
+  downloadUrl: z.url({ protocol: /^https?$/ }).nullable(),
+  expiresAt: isoDateTimeSchema.nullable(),
+});
+export type ExportStatus = z.infer<typeof exportStatusSchema>;
 
 /** `mail` queue, `data-export-ready` job: the signed link to the finished archive. */
 export const dataExportReadyJobSchema = z.object({

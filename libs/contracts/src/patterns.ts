@@ -94,7 +94,7 @@ import {
   sendInvestorEmailRequestSchema,
 } from './investors';
 import { auditEventPageSchema, auditEventSchema, listAuditEventsRequestSchema, recordAuditEventResponseSchema } from './audit';
-import { requestExportRequestSchema, requestExportResponseSchema } from './data-export';
+import { exportStatusSchema, getExportRequestSchema, requestExportRequestSchema, requestExportResponseSchema } from './data-export';
 import {
   accountDeletionPageSchema,
   confirmAccountDeletionBodySchema,
@@ -145,6 +145,7 @@ export const patterns = {
   'ditl.coach-reset-moment': { request: resetDitlMomentRequestSchema, response: coachDitlViewSchema },
   'progress.record-spark': { request: recordSparkRequestSchema, response: recordSparkResponseSchema },
   'progress.request-export': { request: requestExportRequestSchema, response: requestExportResponseSchema },
+  'progress.get-export': { request: getExportRequestSchema, response: exportStatusSchema },
   'progress.get-home': { request: homeRequestSchema, response: homeResponseSchema },
   'progress.set-rest-day': { request: setRestDayRequestSchema, response: restDaysSchema },
   'progress.take-pause-day': { request: takePauseDayRequestSchema, response: restDaysSchema },
@@ -206,6 +207,7 @@ export const replaySafePatterns: Readonly<Partial<Record<PatternName, string>>> 
   'auth.list-account-deletions': 'reads',
   'auth.deletion-part-done': 'marks a part done only if it is not yet: a repeat changes nothing',
   'progress.get-reminders': 'reads',
+  'progress.get-export': 'reads (and signs a link)',
   'progress.set-reminders': 'sets the settings to the values sent: a repeat leaves the same',
   'progress.set-push-subscription': 'sets the subscription to the one sent: a repeat leaves the same',
   'progress.unsubscribe-reminders': 'turns reminders off: a repeat leaves them off',

@@ -1,5 +1,5 @@
-import { Controller, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { type RequestExportResponse, uuidSchema } from '@spark/contracts';
+import { Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { type ExportStatus, type RequestExportResponse, uuidSchema } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
@@ -24,6 +24,12 @@ export class DataExportController {
   async exportMine(@CurrentUser() user: AuthenticatedUser): Promise<RequestExportResponse> {
     await this.limiter.hit({ limit: EXPORTS_PER_CLIENT, subject: user.id });
     return this.bus.request('progress.request-export', { userId: user.id, email: user.email, requestedBy: user.id });
+  }
+
+  /** One of the caller's own exports: a short-lived download link once built (the page waits for a small one). */
+  @Get('api/progress/me/exports/:exportId')
+  exportStatus(@CurrentUser() user: AuthenticatedUser, @Param('exportId', new ZodPipe(uuidSchema)) exportId: string): Promise<ExportStatus> {
+    return this.bus.request('progress.get-export', { userId: user.id, exportId });
   }
 
   /** For a client who asked by e-mail: the link still goes only to the client's own address. */

@@ -6,7 +6,7 @@ import { exportPrefix } from '../export/export-worker';
 
 /**
  * Everything the progress schema holds about a client (sparks, notes to and about them, onboarding answers,
- * pause days, progress, a coach's evolution preset for the address) and their objects in S3: spark files under
+ * pause days, progress, a coach's evolution preset for the address, export records) and their objects in S3: spark files under
  * `<userId>/`, data exports under `exports/<userId>/`.
  */
 export function progressEraser(dataSource: DataSource, storageConfig: StorageConfig): AccountEraser {
@@ -20,7 +20,8 @@ export function progressEraser(dataSource: DataSource, storageConfig: StorageCon
               notes AS (DELETE FROM progress.coach_notes WHERE user_id = $1),
               private_notes AS (DELETE FROM progress.coach_private_notes WHERE user_id = $1),
               onboarding AS (DELETE FROM progress.onboarding_data WHERE user_id = $1),
-              preset AS (DELETE FROM progress.evolution_presets WHERE email = $2)
+              preset AS (DELETE FROM progress.evolution_presets WHERE email = $2),
+              exports AS (DELETE FROM progress.data_exports WHERE user_id = $1)
          DELETE FROM progress.user_progress WHERE user_id = $1`,
         [userId, email],
       );

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { ProgressConfig } from '@spark/config';
 import { ClosedWithModule, type ServiceInfrastructure } from '@spark/service-runtime';
+import { ObjectStorage } from '@spark/storage';
 import { ExportHandler, ExportRequests } from './export.handler';
 import { startExportWorker } from './export-worker';
 
@@ -8,13 +9,21 @@ import { startExportWorker } from './export-worker';
 export class ExportModule {
   static register({ dataSource, outbox, logger }: ServiceInfrastructure, config: ProgressConfig): DynamicModule {
     const worker = config.EXPORT_WORKER_ENABLED ? startExportWorker({ config, dataSource, logger, kickOutbox: () => outbox.kick() }) : undefined;
+    // Signs the page's download links.
+    const storage = new ObjectStorage(config);
     return {
       module: ExportModule,
       controllers: [ExportHandler],
       providers: [
-        { provide: ExportRequests, useValue: new ExportRequests(dataSource, outbox) },
+        { provide: ExportRequests, useValue: new ExportRequests(dataSource, outbox, storage) },
         // The in-process export worker stops with the service; a running archive finishes first.
-        { provide: ClosedWithModule, useValue: new ClosedWithModule(async () => worker?.close()) },
+        {
+          provide: ClosedWithModule,
+          useValue: new ClosedWithModule(async () => {
+            await worker?.close();
+            storage.close();
+          }),
+        },
       ],
     };
   }

@@ -7,6 +7,7 @@ import { KnownTimeZone1763800000023 } from './1763800000023-known-time-zone';
 import { SparkFileSizes1763800000024 } from './1763800000024-spark-file-sizes';
 import { RestAndPauseDays1763800000025 } from './1763800000025-rest-and-pause-days';
 import { Reminders1764400000026 } from './1764400000026-reminders';
+import { DataExports1764400000027 } from './1764400000027-data-exports';
 
 export const progressMigrations = [
   CreateOutbox1763800000000,
@@ -19,4 +20,5 @@ export const progressMigrations = [
   ConfirmOutboxJobs1764100000000,
   CreateHandledRequests1764200000000,
   Reminders1764400000026,
+  DataExports1764400000027,
 ];

@@ -76,31 +76,34 @@ export class RemindersRepository {
    * more than the grace period late. Runs inside the caller's transaction, with the jobs it writes.
    */
   async claimDue(limit: number): Promise<{ claimed: number; due: DueReminder[] }> {
+    // One UPDATE per row: PostgreSQL applies only one of two updates of a row made by one statement's CTEs.
     const rows = (await this.dataSource.query(
       `WITH due AS (
          SELECT user_id, next_due_at AS was_due FROM progress.reminder_settings
          WHERE enabled AND next_due_at <= now() ORDER BY next_due_at LIMIT $1 FOR UPDATE SKIP LOCKED
+       ), seen AS (
+         SELECT r.user_id, r.local_time, due.was_due, r.push_subscription, r.unsubscribe_token, r.last_sent_on, r.quiet_start, r.quiet_end,
+                p.email, p.full_name, p.rest_weekday, p.time_zone, (now() AT TIME ZONE p.time_zone) AS local_now
+         FROM due JOIN progress.reminder_settings r ON r.user_id = due.user_id JOIN progress.user_progress p ON p.user_id = due.user_id
+       ), judged AS (
+         SELECT seen.*, (
+           seen.was_due > now() - make_interval(mins => $2)
+           AND seen.last_sent_on IS DISTINCT FROM seen.local_now::date
+           AND NOT progress.in_quiet_hours(seen.local_now::time, seen.quiet_start, seen.quiet_end)
+           AND (seen.rest_weekday IS NULL OR extract(dow FROM seen.local_now) <> seen.rest_weekday)
+           AND NOT EXISTS (SELECT 1 FROM progress.pause_days d WHERE d.user_id = seen.user_id AND d.pause_date = seen.local_now::date)
+           AND NOT EXISTS (SELECT 1 FROM progress.sparks s WHERE s.user_id = seen.user_id AND s.created_at >= seen.local_now::date::timestamp AT TIME ZONE seen.time_zone)
+         ) AS needed
+         FROM seen
        ), advanced AS (
          UPDATE progress.reminder_settings r
-         SET next_due_at = progress.next_local_occurrence(r.local_time, p.time_zone, now())
-         FROM due, progress.user_progress p
-         WHERE r.user_id = due.user_id AND p.user_id = r.user_id
-         RETURNING r.user_id, due.was_due, r.quiet_start, r.quiet_end, r.push_subscription, r.unsubscribe_token, r.last_sent_on,
-                   p.email, p.full_name, p.rest_weekday, (now() AT TIME ZONE p.time_zone) AS local_now, p.time_zone
-       ), needed AS (
-         SELECT a.* FROM advanced a
-         WHERE a.was_due > now() - make_interval(mins => $2)
-           AND a.last_sent_on IS DISTINCT FROM a.local_now::date
-           AND NOT progress.in_quiet_hours(a.local_now::time, a.quiet_start, a.quiet_end)
-           AND (a.rest_weekday IS NULL OR extract(dow FROM a.local_now) <> a.rest_weekday)
-           AND NOT EXISTS (SELECT 1 FROM progress.pause_days d WHERE d.user_id = a.user_id AND d.pause_date = a.local_now::date)
-           AND NOT EXISTS (SELECT 1 FROM progress.sparks s WHERE s.user_id = a.user_id AND s.created_at >= a.local_now::date::timestamp AT TIME ZONE a.time_zone)
-       ), sent AS (
-         UPDATE progress.reminder_settings r SET last_sent_on = needed.local_now::date FROM needed WHERE r.user_id = needed.user_id
+         SET next_due_at = progress.next_local_occurrence(judged.local_time, judged.time_zone, now()),
+             last_sent_on = CASE WHEN judged.needed THEN judged.local_now::date ELSE r.last_sent_on END
+         FROM judged WHERE r.user_id = judged.user_id
        )
-       SELECT (SELECT count(*)::int FROM advanced) AS claimed, needed.user_id, needed.email, split_part(needed.full_name, ' ', 1) AS first_name,
+       SELECT (SELECT count(*)::int FROM judged) AS claimed, needed.user_id, needed.email, split_part(needed.full_name, ' ', 1) AS first_name,
               needed.push_subscription, needed.unsubscribe_token
-       FROM (SELECT 1) AS one LEFT JOIN needed ON true`,
+       FROM (SELECT 1) AS one LEFT JOIN (SELECT * FROM judged WHERE needed) AS needed ON true`,
       [limit, REMINDER_GRACE_MINUTES],
     )) as (DueReminder & { claimed: number })[];
     return { claimed: rows[0]?.claimed ?? 0, due: rows.filter((row) => row.user_id !== null).map(({ claimed: _claimed, ...reminder }) => reminder) };

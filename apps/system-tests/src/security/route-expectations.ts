@@ -75,6 +75,7 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'PUT /api/progress/me/rest-day': { access: 'signed-in', why: "sets the caller's own rest day" },
   'POST /api/progress/me/pause-days': { access: 'signed-in', why: "marks the caller's own pause day" },
   'POST /api/progress/me/export': { access: 'signed-in', why: "queues the caller's own data export, mailed to the caller's own address" },
+  'GET /api/progress/me/exports/:exportId': { access: 'signed-in', why: "the caller's own export only: another's id is not found" },
   'GET /api/progress/clients/:userId': { access: coaches },
   'GET /api/progress/clients/:userId/sparks': { access: coaches },
   'POST /api/progress/clients/:userId/notes': { access: coaches },

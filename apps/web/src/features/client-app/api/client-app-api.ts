@@ -1,4 +1,15 @@
-import { type HomeResponse, homeResponseSchema, requestExportResponseSchema, type RecordSparkResponse, recordSparkResponseSchema, type RestDays, restDaysSchema } from '@spark/contracts';
+import {
+  type ExportStatus,
+  exportStatusSchema,
+  type HomeResponse,
+  homeResponseSchema,
+  type RequestExportResponse,
+  type RecordSparkResponse,
+  recordSparkResponseSchema,
+  requestExportResponseSchema,
+  type RestDays,
+  restDaysSchema,
+} from '@spark/contracts';
 import { apiRequest } from '../../../api/client';
 
 export const homeQueryKey = ['progress', 'home'] as const;
@@ -36,6 +47,10 @@ export async function setRestDay(restWeekday: number | null): Promise<RestDays> 
 }
 
 /** Queues "Download my data": the archive's link arrives by e-mail. */
-export async function requestDataExport(): Promise<void> {
-  requestExportResponseSchema.parse(await apiRequest<unknown>('POST', '/progress/me/export'));
+export async function requestDataExport(): Promise<RequestExportResponse> {
+  return requestExportResponseSchema.parse(await apiRequest<unknown>('POST', '/progress/me/export'));
+}
+
+export async function fetchExportStatus(exportId: string): Promise<ExportStatus> {
+  return exportStatusSchema.parse(await apiRequest<unknown>('GET', `/progress/me/exports/${exportId}`));
 }
