@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { emailSchema, textSchema, uuidSchema } from './common';
 
 /** A wall-clock time of day in the client's own time zone, "HH:MM". */
-export const localTimeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a time like 20:00' });
+export const localTimeSchema = textSchema().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a time like 20:00' });
 
 /** Hours in which no reminder is sent; `start` after `end` spans midnight (22:00–07:00). */
 export const quietHoursSchema = z
