@@ -8,7 +8,7 @@ import { createLogger, PinoNestLogger, runWithCorrelationId } from '@spark/loggi
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { onShutdown, runMain, startHealthServer } from '@spark/runtime';
 import { Redis } from 'ioredis';
-import { collectOpenApi } from './docs/openapi';
+import { openApiPages } from './docs/openapi';
 import { routeDecisions } from './auth/route-access';
 import { gatewayControllers, GatewayModule } from './gateway.module';
 import { toErrorBody } from './http/error-body';
@@ -83,8 +83,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   const web = loadWebBuild(config.WEB_DIST, config.PUBLIC_URL);
   await registerSecurityHeaders(fastify, { publicUrl: config.PUBLIC_URL, s3Endpoint: config.S3_ENDPOINT, inlineScriptHashes: web?.inlineScriptHashes ?? [] });
   observeHttp(fastify, metrics.registry);
-  // Before Nest registers its routes (at listen), so the document's onRoute hook sees them all.
-  const apiDocs = collectOpenApi(fastify, '0.1.0');
+  const apiDocs = openApiPages(gatewayControllers, '0.1.0');
   const closeQueueBoard = await registerQueueBoard(fastify, { passes: app.get(QueueBoardPasses), redis, busPrefix: config.BUS_PREFIX, logger });
   await registerSpa(fastify, web);
   await app.listen(config.PORT, config.HOST);

@@ -40,3 +40,6 @@ export type PageQuery = z.infer<typeof pageQuerySchema>;
 
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+/** `/health/live` and `/health/ready` when they answer 200. */
+export const healthStatusSchema = z.object({ status: z.literal('ok') });

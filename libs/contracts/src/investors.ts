@@ -101,3 +101,8 @@ export const investorEmailJobSchema = z.object({
   subject: textSchema().min(1),
   body: textSchema().min(1),
 });
+
+/** The public investor forms answer the same whether or not the address was known. */
+export const investorFormReceivedSchema = z.object({ received: z.literal(true) });
+/** `PUT /api/investors/deck/:file`: which deck file was replaced. */
+export const deckUploadedSchema = z.object({ uploaded: z.enum(['full', 'preview']) });

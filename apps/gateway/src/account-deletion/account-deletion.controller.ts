@@ -13,6 +13,7 @@ import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Public, Roles } from '../auth/auth.decorators';
 import { type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
+import { Responds } from '../docs/responds.decorator';
 
 /** Each request e-mails the client: a few a day is plenty for someone who changed their mind and came back. */
 const DELETION_REQUESTS_PER_USER: RateLimit = { name: 'account-deletion-request', max: 3, windowMs: 24 * 3600 * 1000 };
@@ -28,6 +29,7 @@ export class AccountDeletionController {
   ) {}
 
   /** E-mails the signed-in client a confirmation link; nothing is deleted yet. Coaches and admins are answered 403. */
+  @Responds('auth.request-account-deletion')
   @Post('api/me/account-deletion')
   @HttpCode(202)
   async request(@CurrentUser() user: AuthenticatedUser): Promise<{ sent: true }> {
@@ -36,6 +38,7 @@ export class AccountDeletionController {
   }
 
   /** Spends the link's token: the account is deleted and every session ends. Public: the link may open on any device. */
+  @Responds('auth.confirm-account-deletion')
   @Public()
   @Post('api/account-deletion/confirm')
   @HttpCode(200)
@@ -48,6 +51,7 @@ export class AccountDeletionController {
   }
 
   /** The dashboard's Deletions tab: newest first, which parts each deletion has finished. */
+  @Responds('auth.list-account-deletions')
   @Roles('admin')
   @Get('api/admin/account-deletions')
   list(@Query(new ZodPipe(listAccountDeletionsRequestSchema)) query: PayloadOf<'auth.list-account-deletions'>): Promise<AccountDeletionPage> {

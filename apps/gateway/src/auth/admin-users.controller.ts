@@ -5,6 +5,7 @@ import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
 import type { AuthenticatedUser } from './access-token.guard';
 import { CurrentUser, Roles } from './auth.decorators';
+import { Responds } from '../docs/responds.decorator';
 
 /** The Team tab: admins manage who has which role. */
 @Roles('admin')
@@ -16,6 +17,7 @@ export class AdminUsersController {
    * Gives a user another role; every session of that user ends at once. 409 when the last admin
    * would step down.
    */
+  @Responds('auth.set-role')
   @Patch(':userId/role')
   @Audited('user.role-change', { type: 'user', id: { param: 'userId' }, label: { answer: ['email'] }, details: ['role'] })
   setRole(

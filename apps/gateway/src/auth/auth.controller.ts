@@ -8,6 +8,7 @@ import {
   type PayloadOf,
   redeemRequestSchema,
   type Session,
+  sessionSchema,
   updateUserRequestSchema,
 } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
@@ -18,6 +19,7 @@ import { ZodPipe } from '../http/zod-body.pipe';
 import type { AuthenticatedUser } from './access-token.guard';
 import { CurrentUser, Public, Roles } from './auth.decorators';
 import { RefreshCookie } from './refresh-cookie';
+import { Responds, RespondsWithout } from '../docs/responds.decorator';
 
 // Generous for a household or an office behind one address, tight for a script.
 const MAGIC_LINK_PER_IP = { name: 'magic-link', max: 20, windowMs: 10 * 60_000 };
@@ -33,6 +35,7 @@ export class AuthController {
   ) {}
 
   /** Always 202 with the same words, whether or not the e-mail has an account. */
+  @Responds('auth.magic-link')
   @Public()
   @Post('magic-link')
   @HttpCode(202)
@@ -42,6 +45,7 @@ export class AuthController {
   }
 
   /** Spends a link's token (or the e-mail's code) for a session; the refresh token goes in the cookie. */
+  @Responds(sessionSchema)
   @Public()
   @Post('redeem')
   @HttpCode(200)
@@ -55,6 +59,7 @@ export class AuthController {
   }
 
   /** Whose a sign-in link is, so /magic-link-auth can ask that person to confirm; spends nothing. */
+  @Responds('auth.link-info')
   @Public()
   @Post('link-info')
   @HttpCode(200)
@@ -64,6 +69,7 @@ export class AuthController {
   }
 
   /** Rotates the refresh cookie and answers a fresh session; any failure also clears the cookie. */
+  @Responds(sessionSchema)
   @Public()
   @Post('refresh')
   @HttpCode(200)
@@ -79,6 +85,7 @@ export class AuthController {
   }
 
   /** Public because the cookie, not the access token, is what it ends. Idempotent: always 204. */
+  @RespondsWithout('Signed out; the refresh cookie is cleared')
   @Public()
   @Post('sign-out')
   @HttpCode(204)
@@ -88,17 +95,20 @@ export class AuthController {
     this.cookie.clear(reply);
   }
 
+  @Responds('auth.get-user')
   @Get('user')
   getUser(@CurrentUser() user: AuthenticatedUser) {
     return this.bus.request('auth.get-user', { userId: user.id });
   }
 
+  @Responds('auth.update-user')
   @Patch('user')
   updateUser(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(updateUserRequestSchema)) changes: PayloadOf<'auth.update-user'>['changes']) {
     return this.bus.request('auth.update-user', { userId: user.id, changes });
   }
 
   /** The dashboard's user list (e.g. `?role=client`), newest first. */
+  @Responds('auth.list-users')
   @Roles('coach', 'admin')
   @Get('users')
   listUsers(@Query(new ZodPipe(listUsersRequestSchema)) query: PayloadOf<'auth.list-users'>) {

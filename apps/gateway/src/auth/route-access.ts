@@ -18,12 +18,21 @@ const joinPath = (...parts: (string | undefined)[]) =>
     .filter(Boolean)
     .join('/')}`;
 
+/** One route of a controller, as its decorators declare it. */
+export interface DeclaredRoute extends RouteDecision {
+  method: string;
+  path: string;
+  controller: Type;
+  handlerName: string;
+}
+
 /**
- * Reads every route's access decision from the controllers' own Nest metadata (the same metadata the
- * global AccessTokenGuard reads), so the route × role matrix cannot drift from what the gateway does.
+ * Every route the controllers declare, with its access decision, read from their own Nest metadata (the same
+ * metadata the global AccessTokenGuard reads), so the route × role matrix and the API document cannot drift from
+ * what the gateway does.
  */
-export function routeDecisions(controllers: readonly Type[]): RouteDecision[] {
-  const decisions: RouteDecision[] = [];
+export function declaredRoutes(controllers: readonly Type[]): DeclaredRoute[] {
+  const routes: DeclaredRoute[] = [];
   for (const controller of controllers) {
     const base = Reflect.getMetadata(PATH_METADATA, controller) as string | undefined;
     const prototype = controller.prototype as Record<string, unknown>;
@@ -36,8 +45,12 @@ export function routeDecisions(controllers: readonly Type[]): RouteDecision[] {
       const metadataOf = <T>(key: string) => (Reflect.getMetadata(key, handler) ?? Reflect.getMetadata(key, controller)) as T | undefined;
       const roles = metadataOf<UserRole[]>(REQUIRED_ROLES);
       const access: RouteAccess = metadataOf<boolean>(IS_PUBLIC) ? 'public' : roles ? [...roles] : 'signed-in';
-      decisions.push({ route: `${RequestMethod[method]} ${joinPath(base, path)}`, access });
+      const fullPath = joinPath(base, path);
+      routes.push({ route: `${RequestMethod[method]} ${fullPath}`, access, method: RequestMethod[method], path: fullPath, controller, handlerName: name });
     }
   }
-  return decisions.sort((a, b) => a.route.localeCompare(b.route));
+  return routes.sort((a, b) => a.route.localeCompare(b.route));
 }
+
+/** Who may call each route: the route × role matrix's rows. */
+export const routeDecisions = (controllers: readonly Type[]): RouteDecision[] => declaredRoutes(controllers).map(({ route, access }) => ({ route, access }));

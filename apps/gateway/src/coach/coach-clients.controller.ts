@@ -4,6 +4,7 @@ import { ServiceBus } from '@spark/messaging';
 import { Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
+import { Responds } from '../docs/responds.decorator';
 
 /**
  * The Clients tab and the Manage Client dialog. Sparks and notes of a client are read and written
@@ -14,18 +15,21 @@ import { ZodPipe } from '../http/zod-body.pipe';
 export class CoachClientsController {
   constructor(private readonly bus: ServiceBus) {}
 
+  @Responds('progress.coach-list-clients')
   @Get()
   list(@Query(new ZodPipe(listClientsRequestSchema)) query: PayloadOf<'progress.coach-list-clients'>) {
     return this.bus.request('progress.coach-list-clients', query);
   }
 
   /** The record, its trends (sparks per day, time of day, weekdays, slipping) and the nudges sent. */
+  @Responds('progress.coach-client')
   @Get(':userId')
   detail(@Param('userId', new ZodPipe(uuidSchema)) userId: string) {
     return this.bus.request('progress.coach-client', { userId });
   }
 
   /** Edit Record: goal, status and custom evolution days. */
+  @Responds('progress.coach-update-client')
   @Patch(':userId')
   @Audited('client.update', { type: 'client', id: { param: 'userId' }, label: { answer: ['email'] }, details: ['status', 'customEvolutionDays'] })
   update(
@@ -36,6 +40,7 @@ export class CoachClientsController {
   }
 
   /** How many pause days the client may take in each 14-day window of the evolution. */
+  @Responds('progress.set-pause-allowance')
   @Put(':userId/pause-allowance')
   @Audited('client.pause-allowance', { type: 'client', id: { param: 'userId' }, details: ['pauseDaysAllowance'] })
   setPauseAllowance(

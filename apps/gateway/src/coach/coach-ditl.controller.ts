@@ -1,10 +1,18 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { type CoachDitlView, ditlMomentEditBodySchema, ditlMomentKeySchema, type GenerateDitlResponse, type PayloadOf, uuidSchema } from '@spark/contracts';
+import {
+  type CoachDitlView,
+  ditlMomentEditBodySchema,
+  ditlMomentKeySchema,
+  type GenerateDitlResponse,
+  type PayloadOf,
+  uuidSchema,
+} from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
+import { Responds } from '../docs/responds.decorator';
 
 /** The Manage Client dialog's Day in the Life tab: the client's plan, its regeneration and the coach's edits. */
 @Roles('coach', 'admin')
@@ -12,12 +20,14 @@ import { ZodPipe } from '../http/zod-body.pipe';
 export class CoachDitlController {
   constructor(private readonly bus: ServiceBus) {}
 
+  @Responds('ditl.coach-view')
   @Get()
   view(@Param('userId', new ZodPipe(uuidSchema)) userId: string): Promise<CoachDitlView> {
     return this.bus.request('ditl.coach-view', { userId });
   }
 
   /** A new generation from the client's answers; counts against the client's daily budget (429 past it). */
+  @Responds('ditl.coach-regenerate')
   @Post('generations')
   @HttpCode(202)
   @Audited('client.ditl-regenerate', { type: 'client', id: { param: 'userId' } })
@@ -26,6 +36,7 @@ export class CoachDitlController {
   }
 
   /** The coach's text and habit for one moment, kept over every later generation until reset. */
+  @Responds('ditl.coach-edit-moment')
   @Put('moments/:moment')
   @Audited('client.ditl-edit', { type: 'client', id: { param: 'userId' } })
   editMoment(
@@ -38,6 +49,7 @@ export class CoachDitlController {
   }
 
   /** Back to what the planner wrote. */
+  @Responds('ditl.coach-reset-moment')
   @Delete('moments/:moment')
   @Audited('client.ditl-reset', { type: 'client', id: { param: 'userId' } })
   resetMoment(@Param('userId', new ZodPipe(uuidSchema)) userId: string, @Param('moment', new ZodPipe(ditlMomentKeySchema)) moment: string): Promise<CoachDitlView> {

@@ -1,10 +1,19 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { type Actor, addClientLeadBodySchema, type CoachOverview, listLeadsRequestSchema, type PayloadOf, uuidSchema } from '@spark/contracts';
+import {
+  type Actor,
+  addClientLeadBodySchema,
+  type CoachOverview,
+  coachOverviewSchema,
+  listLeadsRequestSchema,
+  type PayloadOf,
+  uuidSchema,
+} from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentActor, CurrentUser, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
+import { Responds } from '../docs/responds.decorator';
 
 type AddClientLeadBody = Omit<PayloadOf<'leads.add-client'>, 'coachId'>;
 
@@ -15,6 +24,7 @@ export class CoachLeadsController {
   constructor(private readonly bus: ServiceBus) {}
 
   /** The header's lead total, the four counters and the Clients tab count, in one round trip. */
+  @Responds(coachOverviewSchema)
   @Get('overview')
   async overview(): Promise<CoachOverview> {
     const [leads, clients] = await Promise.all([this.bus.request('leads.counters', {}), this.bus.request('progress.coach-count-clients', {})]);
@@ -22,12 +32,14 @@ export class CoachLeadsController {
   }
 
   /** Non-investor leads, newest first, filtered by status and searched by e-mail or name. */
+  @Responds('leads.list')
   @Get('leads')
   list(@Query(new ZodPipe(listLeadsRequestSchema)) query: PayloadOf<'leads.list'>) {
     return this.bus.request('leads.list', query);
   }
 
   /** The Add Client Lead modal: an approved client lead and its magic link. */
+  @Responds('leads.add-client')
   @Post('leads')
   @HttpCode(201)
   @Audited('lead.add-client', { type: 'lead', id: { answer: ['lead', 'id'] }, label: { answer: ['lead', 'email'] } })
@@ -35,6 +47,7 @@ export class CoachLeadsController {
     return this.bus.request('leads.add-client', { ...body, customEvolutionDays: body.customEvolutionDays ?? undefined, coachId: coach.id });
   }
 
+  @Responds('leads.approve')
   @Post('leads/:leadId/approve')
   @HttpCode(200)
   @Audited('lead.approve', { type: 'lead', id: { param: 'leadId' }, label: { answer: ['lead', 'email'] } })
@@ -42,6 +55,7 @@ export class CoachLeadsController {
     return this.bus.request('leads.approve', { leadId, actor }, { timeoutMs: 15_000 });
   }
 
+  @Responds('leads.resend')
   @Post('leads/:leadId/resend')
   @HttpCode(200)
   @Audited('lead.resend', { type: 'lead', id: { param: 'leadId' }, label: { answer: ['lead', 'email'] } })
@@ -49,6 +63,7 @@ export class CoachLeadsController {
     return this.bus.request('leads.resend', { leadId, actor });
   }
 
+  @Responds('leads.reject')
   @Post('leads/:leadId/reject')
   @HttpCode(200)
   @Audited('lead.reject', { type: 'lead', id: { param: 'leadId' }, label: { answer: ['email'] } })

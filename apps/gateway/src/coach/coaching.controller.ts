@@ -4,6 +4,7 @@ import { ServiceBus } from '@spark/messaging';
 import { Roles } from '../auth/auth.decorators';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { SignedSparks } from '../sparks/signed-sparks';
+import { Responds } from '../docs/responds.decorator';
 
 /**
  * Drafts the coach reads and edits: nothing here sends anything to the client. The coach sends a draft
@@ -18,12 +19,14 @@ export class CoachingController {
   ) {}
 
   /** A nudge naming what happened: days since the last spark, the streak that ended, the goal and challenge. */
+  @Responds('progress.coach-nudge-draft')
   @Get('nudge-draft')
   nudgeDraft(@Param('userId', new ZodPipe(uuidSchema)) userId: string) {
     return this.bus.request('progress.coach-nudge-draft', { userId }, { timeoutMs: COACHING_DRAFT_TIMEOUT_MS });
   }
 
   /** The Friday check-in: the week's sparks with signed thumbnails, streak, what slipped and what went well. */
+  @Responds('progress.coach-weekly-check-in')
   @Get('weekly-check-in')
   async weeklyCheckIn(@Param('userId', new ZodPipe(uuidSchema)) userId: string) {
     const checkIn = await this.bus.request('progress.coach-weekly-check-in', { userId }, { timeoutMs: COACHING_DRAFT_TIMEOUT_MS });

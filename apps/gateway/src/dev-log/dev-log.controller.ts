@@ -5,6 +5,7 @@ import {
   type PayloadOf,
   publishPostRequestSchema,
   type UploadedLogImage,
+  uploadedLogImageSchema,
 } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { ServiceBus } from '@spark/messaging';
@@ -17,6 +18,7 @@ import { ZodPipe } from '../http/zod-body.pipe';
 import { imageContentType, readUploadedFile } from '../investors/uploaded-file';
 import { type RasterFormat, reencodeImage } from '../media/image-reencoder';
 import { LogImages } from './log-images';
+import { Responds, RespondsWithout } from '../docs/responds.decorator';
 
 const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 const rasterFormats: Record<string, RasterFormat> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
@@ -29,12 +31,14 @@ export class DevLogController {
     @Inject(LogImages) private readonly images: LogImages,
   ) {}
 
+  @Responds('content.list-posts')
   @Public()
   @Get('posts')
   list(@Query(new ZodPipe(listPostsRequestSchema)) query: PayloadOf<'content.list-posts'>) {
     return this.bus.request('content.list-posts', query);
   }
 
+  @Responds('content.get-post')
   @Public()
   @Get('posts/:slug')
   get(@Param(new ZodPipe(getPostRequestSchema)) params: PayloadOf<'content.get-post'>) {
@@ -42,6 +46,7 @@ export class DevLogController {
   }
 
   /** A published post's image: only keys a post shows are served, through a short-lived signed URL. */
+  @RespondsWithout('The image file')
   @Public()
   @Get('images/:owner/:file')
   async image(@Param('owner') owner: string, @Param('file') file: string, @Res() reply: FastifyReply): Promise<void> {
@@ -51,6 +56,7 @@ export class DevLogController {
     await reply.header('cache-control', 'public, max-age=300').redirect(await this.images.signedUrl(key), 302);
   }
 
+  @Responds(uploadedLogImageSchema)
   @Roles('admin')
   @Post('images')
   @UploadRoute()
@@ -65,6 +71,7 @@ export class DevLogController {
     return this.images.store(user.id, file.filename, await reencodeImage(bytes, rasterFormats[contentType] as RasterFormat), contentType);
   }
 
+  @Responds('content.publish-post')
   @Roles('admin')
   @Post('posts')
   @HttpCode(201)

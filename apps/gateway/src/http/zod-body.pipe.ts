@@ -5,7 +5,8 @@ import type { z } from 'zod';
 
 /** Validates a body (or query) with its contract schema: 400 with field errors, nothing else runs. */
 export class ZodPipe<S extends z.ZodType> implements PipeTransform<unknown, z.output<S>> {
-  constructor(private readonly schema: S) {}
+  // Public: the API document reads each route's contract from its pipes (docs/openapi.ts).
+  constructor(readonly schema: S) {}
 
   transform(value: unknown): z.output<S> {
     const result = this.schema.safeParse(value ?? {});

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query, Req } from '@nestjs/common';
 import {
+  deckUploadedSchema,
   listInvestorsRequestSchema,
   type PayloadOf,
   registerInvestorRequestSchema,
@@ -15,6 +16,7 @@ import { UploadRoute } from '../http/upload-route';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { type DeckFile, DeckFiles } from './deck-files';
 import { deckContentType, readUploadedFile } from './uploaded-file';
+import { Responds } from '../docs/responds.decorator';
 
 const DECK_MAX_BYTES = 30 * 1024 * 1024;
 
@@ -27,11 +29,13 @@ export class InvestorsAdminController {
     @Inject(DeckFiles) private readonly deck: DeckFiles,
   ) {}
 
+  @Responds('investor.list')
   @Get()
   list(@Query(new ZodPipe(listInvestorsRequestSchema)) query: PayloadOf<'investor.list'>) {
     return this.bus.request('investor.list', query);
   }
 
+  @Responds('investor.create')
   @Post()
   @HttpCode(201)
   @Audited('investor.add', { type: 'investor', id: { answer: ['id'] }, label: { answer: ['email'] } })
@@ -40,6 +44,7 @@ export class InvestorsAdminController {
   }
 
   /** The only answer with the code in clear: it is stored hashed. 409 when the investor has one (reissue it). */
+  @Responds('investor.generate-access-code')
   @Post(':id/access-code')
   @HttpCode(200)
   @Audited('investor.code-issue', { type: 'investor', id: { param: 'id' } })
@@ -48,6 +53,7 @@ export class InvestorsAdminController {
   }
 
   /** A new code for the investor; the old one stops working at once. */
+  @Responds('investor.reissue-access-code')
   @Post(':id/access-code/reissue')
   @HttpCode(200)
   @Audited('investor.code-reissue', { type: 'investor', id: { param: 'id' } })
@@ -56,6 +62,7 @@ export class InvestorsAdminController {
   }
 
   /** `send-investor-email`: answers once every delivery finished, or after a few seconds with some pending. */
+  @Responds('investor.send-email')
   @Post('emails')
   @HttpCode(200)
   @Audited('investor.campaign-send', { type: 'campaign', id: { answer: ['id'] }, label: { body: ['subject'] } })
@@ -63,12 +70,14 @@ export class InvestorsAdminController {
     return this.bus.request('investor.send-email', body);
   }
 
+  @Responds('investor.get-campaign')
   @Get('emails/:campaignId')
   campaign(@Param('campaignId', new ZodPipe(uuidSchema)) campaignId: string) {
     return this.bus.request('investor.get-campaign', { campaignId });
   }
 
   /** Replaces the full deck (`full`) or the preview embedded on /donate (`preview`). */
+  @Responds(deckUploadedSchema)
   @Put('deck/:file')
   @Audited('investor.deck-upload', { type: 'deck', id: { param: 'file' } })
   @UploadRoute()

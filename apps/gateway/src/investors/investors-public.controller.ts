@@ -1,8 +1,11 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import {
-  type DeckDownloadResponse,
   deckDownloadRequestSchema,
+  type DeckDownloadResponse,
+  deckDownloadResponseSchema,
   type DonatePage,
+  donatePageSchema,
+  investorFormReceivedSchema,
   type PayloadOf,
   registerInvestorRequestSchema,
 } from '@spark/contracts';
@@ -13,6 +16,7 @@ import { Public } from '../auth/auth.decorators';
 import { mailboxSubject, type RateLimit, RateLimiter, secretSubject } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { DeckFiles } from './deck-files';
+import { Responds, RespondsWithout } from '../docs/responds.decorator';
 
 // With 100-bit codes, guessing is hopeless anyway; the limit also keeps the service unloaded.
 const DOWNLOAD_PER_IP: RateLimit = { name: 'deck-download-per-ip', max: 10, windowMs: 15 * 60_000 };
@@ -34,12 +38,14 @@ export class InvestorsPublicController {
     @Inject(DeckFiles) private readonly deck: DeckFiles,
   ) {}
 
+  @Responds(donatePageSchema)
   @Get('donate-page')
   donatePage(): Promise<DonatePage> {
     return this.deck.donatePage();
   }
 
   /** Redirects to a fresh signed URL, so the page can embed a stable address. */
+  @RespondsWithout('The preview deck file (PDF or image)')
   @Get('deck/preview')
   async preview(@Res() reply: FastifyReply): Promise<void> {
     if (!(await this.deck.exists('preview'))) throw new DomainError('NOT_FOUND', 'The deck preview is not available yet.');
@@ -47,6 +53,7 @@ export class InvestorsPublicController {
   }
 
   /** The request-full-deck form without a code: the visitor becomes an investor lead (duplicates ignored). */
+  @Responds(investorFormReceivedSchema)
   @Post('deck-requests')
   @HttpCode(202)
   async requestDeck(@Req() request: FastifyRequest, @Body(new ZodPipe(registerInvestorRequestSchema)) body: PayloadOf<'investor.register'>) {
@@ -56,6 +63,7 @@ export class InvestorsPublicController {
   }
 
   /** The coming-soon variant's "Keep me posted". */
+  @Responds(investorFormReceivedSchema)
   @Post('early-access')
   @HttpCode(202)
   async earlyAccess(@Req() request: FastifyRequest, @Body(new ZodPipe(registerInvestorRequestSchema)) body: PayloadOf<'investor.register'>) {
@@ -65,6 +73,7 @@ export class InvestorsPublicController {
   }
 
   /** `download-investor-deck`: a valid code is counted and answered with a one-hour link. */
+  @Responds(deckDownloadResponseSchema)
   @Post('deck-download')
   @HttpCode(200)
   async download(@Req() request: FastifyRequest, @Body() raw: unknown): Promise<DeckDownloadResponse> {

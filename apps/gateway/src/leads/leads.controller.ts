@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { mailboxSubject, type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Public } from '../auth/auth.decorators';
+import { Responds } from '../docs/responds.decorator';
 
 // Each lead e-mails the address typed and the team. A household, an office or a coach's workshop behind
 // one address signs up a handful of people; a script signs up thousands.
@@ -22,6 +23,7 @@ export class LeadsController {
   ) {}
 
   /** The interest form. Public. */
+  @Responds('leads.create')
   @Post()
   @HttpCode(201)
   async create(@Req() request: FastifyRequest, @Body(new ZodPipe(createLeadRequestSchema)) body: PayloadOf<'leads.create'>) {
@@ -30,6 +32,7 @@ export class LeadsController {
   }
 
   /** The thank-you page's challenge answer, authorised by the lead-scoped token. Public. */
+  @Responds('leads.set-challenge')
   @Patch('challenge')
   setChallenge(@Body(new ZodPipe(setChallengeRequestSchema)) body: PayloadOf<'leads.set-challenge'>) {
     return this.bus.request('leads.set-challenge', body);

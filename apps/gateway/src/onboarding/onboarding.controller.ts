@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { type FinishOnboardingResponse, type OnboardingAnswers, onboardingAnswersSchema } from '@spark/contracts';
+import { type FinishOnboardingResponse, finishOnboardingResponseSchema, type OnboardingAnswers, onboardingAnswersSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser } from '../auth/auth.decorators';
 import { ZodPipe } from '../http/zod-body.pipe';
+import { Responds } from '../docs/responds.decorator';
 
 @Controller('api/onboarding')
 export class OnboardingController {
@@ -14,6 +15,7 @@ export class OnboardingController {
    * then the user's metadata (auth-service). The gateway does both, not the SPA, so the browser
    * never holds half a finished onboarding; both steps are idempotent, so a retry is safe.
    */
+  @Responds(finishOnboardingResponseSchema)
   @Post()
   @HttpCode(200)
   async finish(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(onboardingAnswersSchema)) answers: OnboardingAnswers): Promise<FinishOnboardingResponse> {

@@ -7,6 +7,7 @@ import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
 import { type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
+import { Responds } from '../docs/responds.decorator';
 
 /** Each export reads every file the client stored, so one client's archives are few a day, whoever asks. */
 const EXPORTS_PER_CLIENT: RateLimit = { name: 'data-export', max: 3, windowMs: 24 * 3600 * 1000 };
@@ -19,6 +20,7 @@ export class DataExportController {
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
   ) {}
 
+  @Responds('progress.request-export')
   @Post('api/progress/me/export')
   @HttpCode(202)
   async exportMine(@CurrentUser() user: AuthenticatedUser): Promise<RequestExportResponse> {
@@ -27,12 +29,14 @@ export class DataExportController {
   }
 
   /** One of the caller's own exports: a short-lived download link once built (the page waits for a small one). */
+  @Responds('progress.get-export')
   @Get('api/progress/me/exports/:exportId')
   exportStatus(@CurrentUser() user: AuthenticatedUser, @Param('exportId', new ZodPipe(uuidSchema)) exportId: string): Promise<ExportStatus> {
     return this.bus.request('progress.get-export', { userId: user.id, exportId });
   }
 
   /** For a client who asked by e-mail: the link still goes only to the client's own address. */
+  @Responds('progress.request-export')
   @Roles('admin')
   @Post('api/coach/clients/:userId/export')
   @HttpCode(202)

@@ -1,11 +1,20 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import { coachNoteBodySchema, type PayloadOf, pauseDayBodySchema, privateNoteBodySchema, restDayBodySchema, sparkListQuerySchema, uuidSchema } from '@spark/contracts';
+import {
+  coachNoteBodySchema,
+  type PayloadOf,
+  pauseDayBodySchema,
+  privateNoteBodySchema,
+  restDayBodySchema,
+  sparkListQuerySchema,
+  uuidSchema,
+} from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { SignedSparks } from '../sparks/signed-sparks';
+import { Responds } from '../docs/responds.decorator';
 
 type CoachNoteBody = Pick<PayloadOf<'progress.add-coach-note'>, 'message' | 'isPinned'>;
 type PrivateNoteBody = Pick<PayloadOf<'progress.add-private-note'>, 'note'>;
@@ -22,18 +31,21 @@ export class ProgressController {
   ) {}
 
   /** The signed-in user's own home: progress (null before onboarding) and the latest pinned note. */
+  @Responds('progress.get-home')
   @Get('me')
   home(@CurrentUser() user: AuthenticatedUser) {
     return this.bus.request('progress.get-home', { userId: user.id });
   }
 
   /** The caller's weekly rest day (or none): the streak steps over it. */
+  @Responds('progress.set-rest-day')
   @Put('me/rest-day')
   setRestDay(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(restDayBodySchema)) body: RestDayBody) {
     return this.bus.request('progress.set-rest-day', { ...body, userId: user.id });
   }
 
   /** A pause day the caller takes, today or later in this evolution: 409 once the 14-day allowance is used. */
+  @Responds('progress.take-pause-day')
   @Post('me/pause-days')
   @HttpCode(201)
   takePauseDay(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(pauseDayBodySchema)) body: PauseDayBody) {
@@ -41,6 +53,7 @@ export class ProgressController {
   }
 
   /** The coach's view of a client's home numbers and pinned note. */
+  @Responds('progress.get-home')
   @Roles('coach', 'admin')
   @Get('clients/:userId')
   clientHome(@Param('userId', new ZodPipe(uuidSchema)) userId: string) {
@@ -48,6 +61,7 @@ export class ProgressController {
   }
 
   /** The Activity list: a client's sparks, newest first (20 by default), with signed URLs. */
+  @Responds('progress.list-sparks')
   @Roles('coach', 'admin')
   @Get('clients/:userId/sparks')
   async clientSparks(@Param('userId', new ZodPipe(uuidSchema)) userId: string, @Query(new ZodPipe(sparkListQuerySchema)) query: SparkListQuery) {
@@ -55,6 +69,7 @@ export class ProgressController {
   }
 
   /** A note or nudge to the client; pinned by default, so it shows on the client's home. */
+  @Responds('progress.add-coach-note')
   @Roles('coach', 'admin')
   @Post('clients/:userId/notes')
   @HttpCode(201)
@@ -67,6 +82,7 @@ export class ProgressController {
     return this.bus.request('progress.add-coach-note', { ...body, userId, coachId: coach.id });
   }
 
+  @Responds('progress.add-private-note')
   @Roles('coach', 'admin')
   @Post('clients/:userId/private-notes')
   @HttpCode(201)
@@ -79,6 +95,7 @@ export class ProgressController {
     return this.bus.request('progress.add-private-note', { ...body, userId, coachId: coach.id });
   }
 
+  @Responds('progress.list-private-notes')
   @Roles('coach', 'admin')
   @Get('clients/:userId/private-notes')
   privateNotes(@Param('userId', new ZodPipe(uuidSchema)) userId: string) {

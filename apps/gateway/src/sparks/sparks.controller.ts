@@ -18,6 +18,7 @@ import { UploadRoute } from '../http/upload-route';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { SignedSparks } from './signed-sparks';
 import { storeSparkFile } from './spark-upload';
+import { Responds } from '../docs/responds.decorator';
 
 // Room for the multipart boundaries and the small fields around the largest allowed video.
 const MAX_REQUEST_BYTES = SPARK_VIDEO_MAX_BYTES + 64 * 1024;
@@ -34,6 +35,7 @@ export class SparksController {
     @Inject(SignedSparks) private readonly signed: SignedSparks,
   ) {}
 
+  @Responds('progress.record-spark')
   @Post()
   @UploadRoute()
   @HttpCode(201)
@@ -75,12 +77,14 @@ export class SparksController {
     return { ...recorded, spark: await this.signed.sign(recorded.spark) };
   }
 
+  @Responds('progress.list-sparks')
   @Get()
   async list(@CurrentUser() user: AuthenticatedUser, @Query(new ZodPipe(sparkListQuerySchema)) query: Omit<PayloadOf<'progress.list-sparks'>, 'userId'>) {
     return this.signed.signPage(await this.bus.request('progress.list-sparks', { ...query, userId: user.id }));
   }
 
   /** A client reads only its own sparks (anyone else's is 404); coaches and admins read any. */
+  @Responds('progress.get-spark')
   @Get(':id')
   async get(@CurrentUser() user: AuthenticatedUser, @Param('id', new ZodPipe(uuidSchema)) sparkId: string) {
     const ownerId = user.role === 'client' ? user.id : undefined;
