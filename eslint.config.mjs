@@ -45,10 +45,7 @@ export default tseslint.config(
     // module it keeps for them, never its other internals.
     files: ['bench/**/*.ts', 'scripts/**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        { ...moduleBoundaries, allow: ['^\\.\\./apps/[a-z-]+/src/(main|service|worker-main|migrations|tooling)$'] },
-      ],
+      '@nx/enforce-module-boundaries': ['error', { ...moduleBoundaries, allow: ['^\\.\\./apps/[a-z-]+/src/(main|service|worker-main|migrations|tooling)$'] }],
     },
   },
   {
@@ -61,10 +58,7 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
       '@typescript-eslint/await-thenable': 'error',
-      '@typescript-eslint/switch-exhaustiveness-check': [
-        'error',
-        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
-      ],
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Nest modules and DI tokens are classes with only decorators.
       '@typescript-eslint/no-extraneous-class': 'off',

@@ -200,7 +200,12 @@ function report({ result: measurement, cpu }: { result: Measurement; cpu: Map<st
   if (measurement.requests.size > 1) {
     for (const [path, samples] of measurement.requests) console.log(`  ${path}: ${summary(samples)}`);
   }
-  recordFigure({ measure: `coach dashboard, ${measurement.label}`, figure: `p95 ${p95.toFixed(1)} ms, ${(measurement.loads.length / measurement.seconds).toFixed(0)} loads/s`, target: `p95 ≤ ${targetMs} ms`, met });
+  recordFigure({
+    measure: `coach dashboard, ${measurement.label}`,
+    figure: `p95 ${p95.toFixed(1)} ms, ${(measurement.loads.length / measurement.seconds).toFixed(0)} loads/s`,
+    target: `p95 ≤ ${targetMs} ms`,
+    met,
+  });
   const perLoad = [...cpu].filter(([, ms]) => ms >= 10).map(([name, ms]) => `${name} ${(ms / measurement.loads.length).toFixed(2)}`);
   console.log(`  CPU ms per load: ${perLoad.join(', ')}`);
   return met;
@@ -217,7 +222,13 @@ async function checkCounters(db: Client, baseUrl: string, token: string): Promis
      FROM leads.leads WHERE role <> 'investor'`,
   );
   const expected = JSON.stringify(rows[0]);
-  const shown = JSON.stringify({ total: overview.leads.total, pending: overview.leads.pending, approved: overview.leads.approved, activeUsers: overview.leads.activeUsers, rejected: overview.leads.rejected });
+  const shown = JSON.stringify({
+    total: overview.leads.total,
+    pending: overview.leads.pending,
+    approved: overview.leads.approved,
+    activeUsers: overview.leads.activeUsers,
+    rejected: overview.leads.rejected,
+  });
   if (expected !== shown || overview.clients !== CLIENTS) throw new Error(`overview ${shown} / ${overview.clients} clients, table ${expected} / ${CLIENTS}`);
   console.log(`overview matches the table: ${shown}, ${overview.clients} clients`);
 }
@@ -260,10 +271,16 @@ async function main() {
     const clientsMet = report(await withCpu(stack, db, () => drive(stack.baseUrl, token, 'clients by attention, saturated', clients, seconds)), 80);
     console.log(`saturated (closed loop, no pause between loads): ${leadsMet && clientsMet ? 'both targets met' : 'target(s) MISSED'}`);
     // Capacity: the highest pace at which 20 coaches still get each target.
-    for (const [label, paths, targetMs] of [['leads page + counters', dashboard, 50], ['clients by attention', clients, 80]] as const) {
+    for (const [label, paths, targetMs] of [
+      ['leads page + counters', dashboard, 50],
+      ['clients by attention', clients, 80],
+    ] as const) {
       for (const rate of PACES) {
         const paced = await drive(stack.baseUrl, token, `${label} at ${rate} loads/s`, [...paths], Math.max(5, seconds / 2), rate);
-        const p95 = percentile([...paced.loads].sort((a, b) => a - b), 95);
+        const p95 = percentile(
+          [...paced.loads].sort((a, b) => a - b),
+          95,
+        );
         console.log(`  ${paced.label} (each coach every ${(COACHES / rate).toFixed(2)} s): ${summary(paced.loads)} -> ${p95 <= targetMs ? 'met' : 'MISSED'}`);
       }
     }

@@ -49,7 +49,16 @@ async function main() {
   const queues = new JobQueues(redis, 'bench');
   const relay = new OutboxRelay(dataSource, 'ditl', queues, logger, { pollMs: 100 });
   const generations = new GenerationsRepository(dataSource);
-  const env = { ...process.env, ...s3.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, BUS_PREFIX: 'bench', LOG_LEVEL: 'silent', DITL_CONCURRENCY: concurrency, OUTBOX_POLL_MS: '200' };
+  const env = {
+    ...process.env,
+    ...s3.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    BUS_PREFIX: 'bench',
+    LOG_LEVEL: 'silent',
+    DITL_CONCURRENCY: concurrency,
+    OUTBOX_POLL_MS: '200',
+  };
 
   const run = async (replicas: number) => {
     await dataSource.query('TRUNCATE ditl.generations, ditl.outbox');
@@ -58,7 +67,10 @@ async function main() {
     await Promise.all(
       Array.from({ length: jobs }, () => {
         const id = randomUUID();
-        return generations.insertWithJob({ id, userId: randomUUID(), email: 'bench@example.com', leadId: null, answers }, { queue: 'ditl', name: 'generate-ditl', data: { generationId: id } });
+        return generations.insertWithJob(
+          { id, userId: randomUUID(), email: 'bench@example.com', leadId: null, answers },
+          { queue: 'ditl', name: 'generate-ditl', data: { generationId: id } },
+        );
       }),
     );
     relay.kick();

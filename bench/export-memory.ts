@@ -87,9 +87,15 @@ async function main() {
 
   console.log('\n| s | RSS MiB | heap used MiB | external MiB | array buffers MiB |\n|---|---|---|---|---|');
   const every = Math.max(1, Math.floor(samples.length / 20));
-  samples.filter((_, index) => index % every === 0).forEach(({ at, memory }) => console.log(`| ${(at / 1000).toFixed(1)} | ${mb(memory.rss)} | ${mb(memory.heapUsed)} | ${mb(memory.external)} | ${mb(memory.arrayBuffers)} |`));
+  samples
+    .filter((_, index) => index % every === 0)
+    .forEach(({ at, memory }) =>
+      console.log(`| ${(at / 1000).toFixed(1)} | ${mb(memory.rss)} | ${mb(memory.heapUsed)} | ${mb(memory.external)} | ${mb(memory.arrayBuffers)} |`),
+    );
   const peak = (pick: (memory: MemorySample) => number) => mb(Math.max(...samples.map(({ memory }) => pick(memory))));
-  console.log(`\nexport of ${mb(sparks * file.length)} MiB in ${seconds.toFixed(1)} s; peak RSS ${peak((m) => m.rss)} MiB, peak heap used ${peak((m) => m.heapUsed)} MiB, first RSS ${mb(samples[0]?.memory.rss ?? 0)} MiB`);
+  console.log(
+    `\nexport of ${mb(sparks * file.length)} MiB in ${seconds.toFixed(1)} s; peak RSS ${peak((m) => m.rss)} MiB, peak heap used ${peak((m) => m.heapUsed)} MiB, first RSS ${mb(samples[0]?.memory.rss ?? 0)} MiB`,
+  );
 
   await client.close();
   await db.end();

@@ -28,7 +28,10 @@ async function checkManifest(page: Page, baseUrl: string): Promise<Manifest> {
   check('manifest has start_url', Boolean(manifest.start_url), manifest.start_url ?? '');
   check('display is standalone, fullscreen or minimal-ui', ['standalone', 'fullscreen', 'minimal-ui'].includes(manifest.display ?? ''), manifest.display ?? '');
   check('icons of 192 px and 512 px', sizes.includes('192x192') && sizes.includes('512x512'), sizes.join(', '));
-  check('a maskable icon', (manifest.icons ?? []).some((icon) => icon.purpose?.includes('maskable')));
+  check(
+    'a maskable icon',
+    (manifest.icons ?? []).some((icon) => icon.purpose?.includes('maskable')),
+  );
   check('does not prefer a store app', manifest.prefer_related_applications !== true);
   return manifest;
 }
@@ -58,7 +61,11 @@ async function main() {
 
     const cdp = await context.newCDPSession(page);
     const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
-    check("Chromium's own installability check reports no error", installabilityErrors.length === 0, installabilityErrors.map((error) => error.errorId).join(', '));
+    check(
+      "Chromium's own installability check reports no error",
+      installabilityErrors.length === 0,
+      installabilityErrors.map((error) => error.errorId).join(', '),
+    );
 
     await context.setOffline(true);
     const startUrl = new URL(manifest.start_url ?? '/', stack.baseUrl).href;

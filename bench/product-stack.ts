@@ -63,7 +63,8 @@ export function startBenchStack(root: string, options: BenchStackOptions): Promi
     child.stdout?.on('data', (data: Buffer) => {
       output += data.toString();
       const ready = /^ready (.*)\n/m.exec(output);
-      if (ready?.[1]) resolve({ baseUrl: `http://127.0.0.1:${options.gatewayPort}`, apps: JSON.parse(ready[1]) as BenchStack['apps'], stop: () => stopChild(child) });
+      if (ready?.[1])
+        resolve({ baseUrl: `http://127.0.0.1:${options.gatewayPort}`, apps: JSON.parse(ready[1]) as BenchStack['apps'], stop: () => stopChild(child) });
     });
   });
 }

@@ -88,8 +88,15 @@ async function main() {
      FROM seeded`,
     [clients, zones, first, windowMinutes, receiver.url, JSON.stringify(keys)],
   );
-  const due = new Map((await db.query<{ user_id: string; due: Date }>(`SELECT user_id, next_due_at AS due FROM progress.reminder_settings`)).rows.map((row) => [row.user_id, row.due.getTime()]));
-  console.log(`seeded ${clients} clients in ${((performance.now() - seeding) / 1000).toFixed(1)} s; ${clients / windowMinutes} due at each of ${windowMinutes} minute boundaries from ${first.toISOString()}`);
+  const due = new Map(
+    (await db.query<{ user_id: string; due: Date }>(`SELECT user_id, next_due_at AS due FROM progress.reminder_settings`)).rows.map((row) => [
+      row.user_id,
+      row.due.getTime(),
+    ]),
+  );
+  console.log(
+    `seeded ${clients} clients in ${((performance.now() - seeding) / 1000).toFixed(1)} s; ${clients / windowMinutes} due at each of ${windowMinutes} minute boundaries from ${first.toISOString()}`,
+  );
 
   const deadline = first.getTime() + (windowMinutes + 3) * 60_000;
   while (receiver.arrivals.size < clients && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -110,7 +117,12 @@ async function main() {
     `reminders: ${receiver.arrivals.size} of ${clients} arrived, ${duplicates} twice, ${missing} missing; after their local time p50 ${percentile(lateness, 50).toFixed(1)} s, ` +
       `p95 ${percentile(lateness, 95).toFixed(1)} s, p99 ${percentile(lateness, 99).toFixed(1)} s, max ${max.toFixed(1)} s; ${within} within 60 s -> ${within === clients && duplicates === 0 ? 'met' : 'MISSED'}`,
   );
-  recordFigure({ measure: `reminders, ${clients} clients, latest after its local time`, figure: `max ${max.toFixed(1)} s (p95 ${percentile(lateness, 95).toFixed(1)} s)`, target: '≤ 60 s', met: within === clients });
+  recordFigure({
+    measure: `reminders, ${clients} clients, latest after its local time`,
+    figure: `max ${max.toFixed(1)} s (p95 ${percentile(lateness, 95).toFixed(1)} s)`,
+    target: '≤ 60 s',
+    met: within === clients,
+  });
   recordFigure({ measure: 'reminders, sent twice or missing', figure: `${duplicates} / ${missing}`, target: '0 / 0', met: duplicates === 0 && missing === 0 });
 
   await db.end();

@@ -33,7 +33,10 @@ function run(benchmark: Benchmark, summaryFile: string): Promise<number | null> 
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 const cell = (text: string) => text.replaceAll('|', '\\|');
 
 async function main() {
@@ -49,7 +52,10 @@ async function main() {
     process.stdout.write(`\n=== ${benchmark.name} (dist/bench/${benchmark.script})\n`);
     const code = await run(benchmark, summaryFile);
     const seconds = ((performance.now() - began) / 1000).toFixed(0);
-    const figures = readFileSync(summaryFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Figure);
+    const figures = readFileSync(summaryFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Figure);
     if (code !== 0) failed += 1;
     if (code !== 0 || figures.length === 0) rows.push(`| ${benchmark.name} | (exited with ${code}, ${seconds} s) | | | |`);
     for (const figure of figures) {

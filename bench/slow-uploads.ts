@@ -24,11 +24,17 @@ const PORT = 18380;
 const JWT_SECRET = 'bench-secret-for-slow-uploads';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
 const token = (id: string) =>
-  jwt.sign({ sub: id, email: `${id.slice(0, 8)}@example.com`, role: 'client' }, { expiresIn: 3600, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
+  jwt.sign(
+    { sub: id, email: `${id.slice(0, 8)}@example.com`, role: 'client' },
+    { expiresIn: 3600, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE },
+  );
 
 const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom', 'latin1'), Buffer.alloc(12)]);
 const CHUNK = Buffer.alloc(64 * 1024, 1);
-const load = () => `load average ${loadavg().map((value) => value.toFixed(2)).join(', ')}`;
+const load = () =>
+  `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ')}`;
 
 /** The gateway container's memory limit in deploy/, in MiB. */
 function gatewayMemoryLimitMb(): number {
@@ -59,7 +65,11 @@ function slowUpload(bearer: string): Promise<Outcome> {
         port: PORT,
         path: '/api/sparks',
         method: 'POST',
-        headers: { authorization: `Bearer ${bearer}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + uploadBytes + tail.length },
+        headers: {
+          authorization: `Bearer ${bearer}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': head.length + uploadBytes + tail.length,
+        },
       },
       (response) => {
         answered = true;
@@ -72,17 +82,20 @@ function slowUpload(bearer: string): Promise<Outcome> {
     outgoing.write(head);
     outgoing.write(MP4_HEAD);
     let sent = MP4_HEAD.length;
-    const pace = setInterval(() => {
-      if (answered) return clearInterval(pace);
-      if (sent >= uploadBytes) {
-        clearInterval(pace);
-        outgoing.end(tail);
-        return;
-      }
-      const piece = CHUNK.subarray(0, Math.min(CHUNK.length, uploadBytes - sent));
-      sent += piece.length;
-      outgoing.write(piece);
-    }, (CHUNK.length / bytesPerSecond) * 1000);
+    const pace = setInterval(
+      () => {
+        if (answered) return clearInterval(pace);
+        if (sent >= uploadBytes) {
+          clearInterval(pace);
+          outgoing.end(tail);
+          return;
+        }
+        const piece = CHUNK.subarray(0, Math.min(CHUNK.length, uploadBytes - sent));
+        sent += piece.length;
+        outgoing.write(piece);
+      },
+      (CHUNK.length / bytesPerSecond) * 1000,
+    );
   });
 }
 

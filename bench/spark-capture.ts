@@ -40,7 +40,10 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/4';
 const JWT_SECRET = 'bench-secret-for-spark-capture';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
 const token = (id: string) =>
-  jwt.sign({ sub: id, email: `${id.slice(0, 8)}@example.com`, role: 'client' }, { expiresIn: 3600, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
+  jwt.sign(
+    { sub: id, email: `${id.slice(0, 8)}@example.com`, role: 'client' },
+    { expiresIn: 3600, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE },
+  );
 
 // A real photo (the gateway decodes and re-encodes every one): 80×80 of noise, 18 KiB as PNG.
 let PNG = Buffer.alloc(0);
@@ -49,7 +52,10 @@ const twelveMegapixelPhoto = () =>
     .jpeg({ quality: 85 })
     .withExif({ IFD0: { Orientation: '6' } })
     .toBuffer();
-const photoOfNoise = () => sharp({ create: { width: 80, height: 80, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).png().toBuffer();
+const photoOfNoise = () =>
+  sharp({ create: { width: 80, height: 80, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    .png()
+    .toBuffer();
 // A video's boxes as a camera writes them: ftyp, then one mdat holding the rest (streamed through the location scrubber).
 const mp4Head = (size: number) => {
   const head = Buffer.alloc(32);
@@ -78,7 +84,10 @@ const machineBusyMs = () => {
   const values = ticks.map(Number);
   return (values.reduce((sum, value) => sum + value, 0) - (values[3] ?? 0) - (values[4] ?? 0)) * 10;
 };
-const load = () => `load average ${loadavg().map((value) => value.toFixed(2)).join(', ')}`;
+const load = () =>
+  `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ')}`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** Streams a multipart body of `size` bytes without holding it in this process either. */
@@ -158,7 +167,18 @@ async function main() {
   console.log(`before: ${load()}`);
   const s3 = await startS3();
   const databaseUrl = await recreateDatabase('spark_bench_sparks');
-  const env = { ...process.env, ...s3.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', JWT_SECRET, DATABASE_URL: databaseUrl, REDIS_URL, BUS_PREFIX: `bench-${Date.now()}`, PORT: '18280', HOST: '127.0.0.1' };
+  const env = {
+    ...process.env,
+    ...s3.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    JWT_SECRET,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    BUS_PREFIX: `bench-${Date.now()}`,
+    PORT: '18280',
+    HOST: '127.0.0.1',
+  };
   const execArgv = ['-r', join(__dirname, 'probe.js'), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const start = (app: string) => fork(join(root, `dist/apps/${app}/src/main.js`), [], { env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const service = start('progress-service');
@@ -188,7 +208,13 @@ async function main() {
       await response.arrayBuffer();
       clearInterval(sampler);
       const { memory, calls } = await probe(gateway, 'stop');
-      if (run === 1) recordFigure({ measure: 'capture, gateway memory growth for a 50 MB video', figure: `${(peak - before).toFixed(1)} MB`, target: '< 30 MB', met: peak - before < 30 });
+      if (run === 1)
+        recordFigure({
+          measure: 'capture, gateway memory growth for a 50 MB video',
+          figure: `${(peak - before).toFixed(1)} MB`,
+          target: '< 30 MB',
+          met: peak - before < 30,
+        });
       const growth = (key: keyof typeof memory.before) => `${mb(memory.before[key])} → ${mb(memory.atRssPeak[key])} (peak ${mb(memory.peaks[key])})`;
       console.log(
         `50 MB video #${run}: HTTP ${response.status} in ${Date.now() - started} ms; gateway RSS ${before.toFixed(1)} → peak ${peak.toFixed(1)} MB ` +
@@ -227,13 +253,21 @@ async function main() {
       const { rows } = await pg.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
       await pg.end();
       const postgres = rows.map((row) => row.pid);
-      const measured = { gateway: [gateway.pid as number], 'progress-service': [service.pid as number], s3rver: [s3.child.pid as number], postgres, 'redis-server (shared)': [redisPid], 'load generator': [process.pid] };
+      const measured = {
+        gateway: [gateway.pid as number],
+        'progress-service': [service.pid as number],
+        s3rver: [s3.child.pid as number],
+        postgres,
+        'redis-server (shared)': [redisPid],
+        'load generator': [process.pid],
+      };
       Object.values(measured).forEach((pids) => pids.forEach((pid) => watched.add(pid)));
       return measured;
     };
     const watched = new Set<number>();
     const watcher = setInterval(() => watched.forEach(cpuMs), 200).unref();
-    const cpuOf = (measured: Record<string, number[]>) => Object.fromEntries(Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
+    const cpuOf = (measured: Record<string, number[]>) =>
+      Object.fromEntries(Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
     const cpuReport = (measured: Record<string, number[]>, before: Record<string, number>, count: number) =>
       Object.entries(cpuOf(measured))
         .map(([name, ms]) => `${name} ${((ms - (before[name] ?? 0)) / count).toFixed(2)}`)
@@ -319,7 +353,12 @@ async function main() {
         `everything else on the machine ${((machineMs - ours) / latencies.length).toFixed(2)} (machine busy ${((machineMs / (seconds * 1000 * cores)) * 100).toFixed(0)} % of ${cores} cores)`,
     );
     const p95 = percentile(latencies, 95);
-    recordFigure({ measure: `capture, ${CLIENTS} clients saturated`, figure: `p95 ${p95.toFixed(0)} ms, ${Math.round(latencies.length / seconds)}/s, ${failures} failed`, target: 'p95 ≤ 150 ms', met: p95 <= 150 && failures === 0 });
+    recordFigure({
+      measure: `capture, ${CLIENTS} clients saturated`,
+      figure: `p95 ${p95.toFixed(0)} ms, ${Math.round(latencies.length / seconds)}/s, ${failures} failed`,
+      target: 'p95 ≤ 150 ms',
+      met: p95 <= 150 && failures === 0,
+    });
     // Capacity: the highest pace at which 20 clients still get p95 ≤ 150 ms.
     for (const rate of PACES) {
       const paced: number[] = [];

@@ -22,7 +22,13 @@ export async function recreateDatabase(name: string): Promise<string> {
 /** Polls `url` until it answers 2xx (30 s at most). */
 export async function waitUntilReady(url: string): Promise<void> {
   for (let i = 0; i < 300; i++) {
-    if (await fetch(url).then((response) => response.ok, () => false)) return;
+    if (
+      await fetch(url).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} never became ready`);

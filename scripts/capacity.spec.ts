@@ -24,7 +24,12 @@ describe('the capacity model', () => {
     // 1 000 000 clients: 2 000 000 sparks a day, 15 % in the peak hour = 83.3/s against 100/s × 0.6 = 1.39 machines;
     // 20 000 coaches × 30 loads = 25/s against 120/s = 0.21; 10 000 leads a day = 0.42/s against 180/s: 1.60 → 2.
     const row = capacityFor(1_000_000, measuredCapacity(benchmarks));
-    expect(row).toMatchObject({ gatewayAndServiceMachines: 2, ditlWorkers: 1, firstToSaturate: 'capture', postgresServerConnections: '140 app-side, 20 through a pooler' });
+    expect(row).toMatchObject({
+      gatewayAndServiceMachines: 2,
+      ditlWorkers: 1,
+      firstToSaturate: 'capture',
+      postgresServerConnections: '140 app-side, 20 through a pooler',
+    });
     // 2 000 000 sparks × 30 days × 1.5 MB.
     expect(row.s3TerabytesPerMonth).toBeCloseTo(85.83, 2);
   });

@@ -101,7 +101,7 @@ export function capacityFor(clients: number, measured: MeasuredCapacity): Capaci
     ditlWorkers,
     postgresGigabytesAfterAYear: Math.ceil(sparkRowsGigabytes + clientRowsGigabytes),
     postgresServerConnections: `${machines * a.pooledProcessesPerMachine * a.dbPoolPerReplica} app-side, ${a.poolerServerConnections} through a pooler`,
-    redisMegabytes: Math.ceil(((inFlightRequests * 0.5 + mailJobsKeptADay * a.mailJobKilobytes) / 1024) + 64),
+    redisMegabytes: Math.ceil((inFlightRequests * 0.5 + mailJobsKeptADay * a.mailJobKilobytes) / 1024 + 64),
     s3TerabytesPerMonth: Number(storageTerabytes.toFixed(2)),
     egressTerabytesPerMonth: Number((storageTerabytes * a.downloadsPerSpark).toFixed(2)),
     firstToSaturate,
@@ -116,8 +116,9 @@ export function capacityTable(measured: MeasuredCapacity, clientCounts = [10_000
     '',
     '| daily active clients | 2-core machines (gateway + services) | DITL workers | PostgreSQL after a year | PostgreSQL connections | Redis | S3 added per month | S3 egress per month | saturates first |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((row) =>
-      `| ${row.clients.toLocaleString('en')} | ${row.gatewayAndServiceMachines} | ${row.ditlWorkers} | ${row.postgresGigabytesAfterAYear} GB | ${row.postgresServerConnections} | ${row.redisMegabytes} MB | ${row.s3TerabytesPerMonth} TB | ${row.egressTerabytesPerMonth} TB | ${row.firstToSaturate} |`,
+    ...rows.map(
+      (row) =>
+        `| ${row.clients.toLocaleString('en')} | ${row.gatewayAndServiceMachines} | ${row.ditlWorkers} | ${row.postgresGigabytesAfterAYear} GB | ${row.postgresServerConnections} | ${row.redisMegabytes} MB | ${row.s3TerabytesPerMonth} TB | ${row.egressTerabytesPerMonth} TB | ${row.firstToSaturate} |`,
     ),
   ].join('\n');
 }

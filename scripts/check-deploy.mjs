@@ -43,7 +43,9 @@ export async function checkKustomization(directory) {
   } catch (error) {
     return { objects: 0, problems: [`kustomize build failed: ${String(error.stderr || error.message).trim()}`] };
   }
-  const objects = parseAllDocuments(rendered).map((document) => document.toJS()).filter(Boolean);
+  const objects = parseAllDocuments(rendered)
+    .map((document) => document.toJS())
+    .filter(Boolean);
   const problems = [];
   for (const object of objects) {
     const name = `${object.kind}/${object.metadata?.name}`;

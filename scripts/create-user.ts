@@ -17,7 +17,9 @@ async function createUser() {
   const email = emailSchema.safeParse(values.email);
   const role = userRoleSchema.safeParse(values.role);
   if (!email.success || !role.success) {
-    console.error(`${email.success ? '' : `--email: ${email.error.issues[0]?.message}\n`}${role.success ? '' : `--role: ${role.error.issues[0]?.message}\n`}${usage}`);
+    console.error(
+      `${email.success ? '' : `--email: ${email.error.issues[0]?.message}\n`}${role.success ? '' : `--role: ${role.error.issues[0]?.message}\n`}${usage}`,
+    );
     process.exit(2);
   }
   const config = loadConfig(authEnv);
@@ -27,7 +29,12 @@ async function createUser() {
     'auth',
   );
   try {
-    const user = await new UsersRepository(dataSource).upsertWithRole({ id: randomUUID(), email: email.data, role: role.data, fullName: values.name?.trim() || null });
+    const user = await new UsersRepository(dataSource).upsertWithRole({
+      id: randomUUID(),
+      email: email.data,
+      role: role.data,
+      fullName: values.name?.trim() || null,
+    });
     const signIn = new URL(role.data === 'client' ? '/signin' : '/signin?product=coach', config.PUBLIC_URL);
     console.log(`${user.created ? 'Created' : 'Updated'} ${user.role} ${user.email} (id ${user.id}).`);
     console.log(`Sign in at ${signIn.toString()} with this e-mail: a one-time link (valid 1 hour) and a 6-digit code arrive by e-mail.`);

@@ -43,7 +43,8 @@ function replicasWanted(argv, env) {
   const text = flag === -1 ? env.REPLICAS : argv[flag + 1];
   if (text === undefined || text === '') return 1;
   const replicas = Number(text);
-  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 8) throw new Error(`--replicas (or REPLICAS) must be a whole number from 1 to 8, not "${text}".`);
+  if (!Number.isInteger(replicas) || replicas < 1 || replicas > 8)
+    throw new Error(`--replicas (or REPLICAS) must be a whole number from 1 to 8, not "${text}".`);
   return replicas;
 }
 

@@ -23,8 +23,9 @@ async function signIn(email: string, viewport: { width: number; height: number }
 }
 
 async function confirmationLink(): Promise<string> {
-  const confirmations = async () => (await listEmails()).filter((email) => sentTo(client.email)(email) && email.subject === 'Confirm deleting your Spark account');
-  for (const deadline = Date.now() + 30_000; (await confirmations()).length === 0; ) {
+  const confirmations = async () =>
+    (await listEmails()).filter((email) => sentTo(client.email)(email) && email.subject === 'Confirm deleting your Spark account');
+  for (const deadline = Date.now() + 30_000; (await confirmations()).length === 0;) {
     if (Date.now() > deadline) throw new Error(`no confirmation e-mail to ${client.email}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -38,7 +38,12 @@ async function signedInClient(viewport: { width: number; height: number } = phon
     [userId, email],
   );
   const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), timezoneId: 'America/New_York', extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const context = await browser.newContext({
+    viewport,
+    baseURL: baseUrl(),
+    timezoneId: 'America/New_York',
+    extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() },
+  });
   const page = await context.newPage();
   if (clock) await page.clock.setFixedTime(clock);
   const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
@@ -121,7 +126,10 @@ describe('the client app (/app)', () => {
       await expect(page.getByRole('button', { name: 'Capture Spark' }).isEnabled()).resolves.toBe(true);
       expect(await sparkRows(userId)).toBe(0);
       // The toast slides in: picture it once it stands still.
-      await waitUntilTrue(page, `[...document.querySelectorAll('[data-sonner-toast]')].every((toast) => getComputedStyle(toast).opacity === '1' && toast.getAnimations().length === 0)`);
+      await waitUntilTrue(
+        page,
+        `[...document.querySelectorAll('[data-sonner-toast]')].every((toast) => getComputedStyle(toast).opacity === '1' && toast.getAnimations().length === 0)`,
+      );
       await saveScreenshot(page, `client-app-storage-full-${viewport === phoneViewport ? 'phone' : 'laptop'}`);
       await context.close();
     }
@@ -154,8 +162,14 @@ describe('the client app (/app)', () => {
 
   it('shows the coach’s latest pinned note', async () => {
     const { context, page, userId } = await signedInClient(laptopViewport);
-    await db.query(`INSERT INTO progress.coach_notes (user_id, coach_id, message, is_pinned, created_at) VALUES ($1, $2, 'Older note', true, now() - interval '1 day')`, [userId, randomUUID()]);
-    await db.query(`INSERT INTO progress.coach_notes (user_id, coach_id, message, is_pinned) VALUES ($1, $2, 'Great consistency this week, Maya!', true)`, [userId, randomUUID()]);
+    await db.query(
+      `INSERT INTO progress.coach_notes (user_id, coach_id, message, is_pinned, created_at) VALUES ($1, $2, 'Older note', true, now() - interval '1 day')`,
+      [userId, randomUUID()],
+    );
+    await db.query(`INSERT INTO progress.coach_notes (user_id, coach_id, message, is_pinned) VALUES ($1, $2, 'Great consistency this week, Maya!', true)`, [
+      userId,
+      randomUUID(),
+    ]);
     await page.goto('/app');
     await expect(page.getByTestId('coach-note').textContent()).resolves.toContain('Great consistency this week, Maya!');
     await saveScreenshot(page, 'client-app-home-laptop');

@@ -21,7 +21,10 @@ afterAll(async () => {
 });
 
 /** A browser page signed in as a new user of `role` through a real sign-in e-mail. */
-async function signedIn(role: 'client' | 'coach' | 'admin', viewport: { width: number; height: number } = laptopViewport): Promise<{ page: Page; dialogs: string[] }> {
+async function signedIn(
+  role: 'client' | 'coach' | 'admin',
+  viewport: { width: number; height: number } = laptopViewport,
+): Promise<{ page: Page; dialogs: string[] }> {
   const email = uniqueEmail(`dashboard-${role}`);
   await createUser(email, role);
   const { token } = await requestSignIn(email);
@@ -142,7 +145,10 @@ describe('acting on leads', () => {
   it('shows a coach a coach lead with its badge, and approve disabled with the reason on phone and laptop', async () => {
     const email = uniqueEmail('wants-to-coach');
     await submitLead(email, 'coach');
-    for (const [label, viewport] of [['phone', phoneViewport], ['laptop', laptopViewport]] as const) {
+    for (const [label, viewport] of [
+      ['phone', phoneViewport],
+      ['laptop', laptopViewport],
+    ] as const) {
       const { page } = await signedIn('coach', viewport);
       await page.goto('/coach');
       const row = await findLead(page, email);
@@ -163,7 +169,10 @@ describe('acting on leads', () => {
   it('lets an admin approve a coach lead after a confirmation that names the role', async () => {
     const email = uniqueEmail('approved-coach');
     await submitLead(email, 'coach');
-    for (const [label, viewport] of [['phone', phoneViewport], ['laptop', laptopViewport]] as const) {
+    for (const [label, viewport] of [
+      ['phone', phoneViewport],
+      ['laptop', laptopViewport],
+    ] as const) {
       const { page, dialogs } = await signedIn('admin', viewport);
       await page.goto('/coach');
       const row = await findLead(page, email);
@@ -286,14 +295,23 @@ async function createSlippingClient(): Promise<{ email: string; clientPage: Page
   const { email, userId } = await createClient('I want to run a half marathon by June');
   await db.query(`INSERT INTO progress.onboarding_data (user_id, data) VALUES ($1, $2)`, [
     userId,
-    JSON.stringify({ full_name: 'Maya Lopez', transformation_goal: 'I want to run a half marathon by June', biggest_challenge: 'Too tired after work to lace up' }),
+    JSON.stringify({
+      full_name: 'Maya Lopez',
+      transformation_goal: 'I want to run a half marathon by June',
+      biggest_challenge: 'Too tired after work to lace up',
+    }),
   ]);
   const { page: clientPage, accessToken } = await clientSignedIn(email);
   const captions = ['Morning run, 5 km', 'Stretching after work', 'Meal prep Sunday', 'Intervals in the park'];
   for (const caption of captions) {
     const response = await clientPage.request.post('/api/sparks', {
       headers: { authorization: `Bearer ${accessToken}` },
-      multipart: { clientSparkId: randomUUID(), timeZone: 'UTC', note: caption, file: { name: 'spark.png', mimeType: 'image/png', buffer: await paintedPicture(clientPage, caption, { width: 480, height: 480 }) } },
+      multipart: {
+        clientSparkId: randomUUID(),
+        timeZone: 'UTC',
+        note: caption,
+        file: { name: 'spark.png', mimeType: 'image/png', buffer: await paintedPicture(clientPage, caption, { width: 480, height: 480 }) },
+      },
     });
     expect(response.status()).toBe(201);
   }
@@ -350,7 +368,10 @@ describe('drafted nudges and the Friday check-in', () => {
   it("shows the Friday check-in with the week's sparks as thumbnails, what slipped and what went well, on phone and laptop", async () => {
     const { email, clientPage } = await createSlippingClient();
     await clientPage.context().close();
-    for (const [label, viewport] of [['phone', phoneViewport], ['laptop', laptopViewport]] as const) {
+    for (const [label, viewport] of [
+      ['phone', phoneViewport],
+      ['laptop', laptopViewport],
+    ] as const) {
       const { page } = await signedIn('coach', viewport);
       await page.goto('/coach');
       await page.getByRole('tab', { name: /^Clients/ }).click();
@@ -405,7 +426,10 @@ describe('the Audit Log tab (admins)', () => {
     await leadRow(coachSession.page, rejectedEmail).getByText('Rejected').waitFor();
     await coachSession.page.context().close();
 
-    for (const [label, viewport] of [['phone', phoneViewport], ['laptop', laptopViewport]] as const) {
+    for (const [label, viewport] of [
+      ['phone', phoneViewport],
+      ['laptop', laptopViewport],
+    ] as const) {
       const { page } = await signedIn('admin', viewport);
       await page.goto('/coach');
       if (label === 'laptop') {
@@ -454,7 +478,10 @@ describe('the Audit Log tab (admins)', () => {
 });
 
 describe('screenshots for review', () => {
-  for (const [label, viewport] of [['phone', phoneViewport], ['laptop', laptopViewport]] as const) {
+  for (const [label, viewport] of [
+    ['phone', phoneViewport],
+    ['laptop', laptopViewport],
+  ] as const) {
     it(`captures every /coach view at ${label} size`, async () => {
       const { email } = await createClient('Meditate ten minutes every morning');
       await submitLead(uniqueEmail('screenshot-lead'));

@@ -26,7 +26,7 @@ async function signIn(email: string, viewport: { width: number; height: number }
 /** The download link of the `count`-th export e-mail to the client, once it arrived. */
 async function exportLink(count: number): Promise<string> {
   const exportMails = async () => (await listEmails()).filter((email) => sentTo(client.email)(email) && email.subject === exportSubject);
-  for (const deadline = Date.now() + 60_000; (await exportMails()).length < count; ) {
+  for (const deadline = Date.now() + 60_000; (await exportMails()).length < count;) {
     if (Date.now() > deadline) throw new Error(`no export e-mail ${count} to ${client.email}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -90,7 +90,9 @@ describe('Download my data', () => {
     await admin.page.setViewportSize(phoneViewport);
     await screenshot(admin.page, 'admin-manage-phone');
     expect((await admin.page.request.get(await exportLink(2))).status()).toBe(200);
-    const audited = await db.query(`SELECT count(*)::int AS count FROM auth.audit_events WHERE action = 'client.data-export' AND target_id = $1`, [client.userId]);
+    const audited = await db.query(`SELECT count(*)::int AS count FROM auth.audit_events WHERE action = 'client.data-export' AND target_id = $1`, [
+      client.userId,
+    ]);
     expect(audited.rows).toEqual([{ count: 1 }]);
     await admin.context.close();
   });

@@ -81,10 +81,15 @@ describe("the Developer's Log publisher", () => {
     const title = `Week ${Date.now()}: offline capture`;
     const image = await paintedPicture(page, 'Offline capture, week 13');
     await page.getByRole('tab', { name: 'Upload Files' }).click();
-    await page.getByLabel('Markdown and image files').setInputFiles([
-      markdownFile('week-13.md', `# ${title}\n\nSparks captured offline now upload by themselves.\n\n![[capture.png]]\n\n## What is next\n\n- Reminders\n- Streaks`),
-      { name: 'capture.png', mimeType: 'image/png', buffer: image },
-    ]);
+    await page
+      .getByLabel('Markdown and image files')
+      .setInputFiles([
+        markdownFile(
+          'week-13.md',
+          `# ${title}\n\nSparks captured offline now upload by themselves.\n\n![[capture.png]]\n\n## What is next\n\n- Reminders\n- Streaks`,
+        ),
+        { name: 'capture.png', mimeType: 'image/png', buffer: image },
+      ]);
     await page.getByRole('button', { name: 'Process & Preview' }).click();
     await page.getByRole('heading', { name: `Preview: ${title}` }).waitFor();
     await expect(page.evaluate<boolean>(`document.querySelector('img[src*="capture.png"]').decode().then(() => true)`)).resolves.toBe(true);
@@ -109,9 +114,11 @@ describe("the Developer's Log publisher", () => {
     const { page, dialogs } = await publisher();
     const title = `Week ${Date.now()}: hostile markup`;
     await page.getByRole('tab', { name: 'New Entry' }).click();
-    await page.getByLabel('Entry markdown').fill(
-      `# ${title}\n\nThis entry tries to run code.\n\n<script>alert('script ran')</script>\n\n<img src="x" onerror="alert('handler ran')">\n\n[click](javascript:alert('link ran'))`,
-    );
+    await page
+      .getByLabel('Entry markdown')
+      .fill(
+        `# ${title}\n\nThis entry tries to run code.\n\n<script>alert('script ran')</script>\n\n<img src="x" onerror="alert('handler ran')">\n\n[click](javascript:alert('link ran'))`,
+      );
     await page.getByRole('button', { name: 'Process & Preview' }).click();
     await publishAndOpen(page, title);
 
@@ -175,7 +182,10 @@ describe('screens (reviewed by eye)', () => {
       await page.goto('/log');
       await page.locator('main h2').first().waitFor();
       await saveScreenshot(page, `log-${suffix}`);
-      await page.getByRole('link', { name: /offline capture/ }).first().click();
+      await page
+        .getByRole('link', { name: /offline capture/ })
+        .first()
+        .click();
       await page.locator('article img').first().waitFor();
       await page.waitForLoadState('networkidle');
       await saveScreenshot(page, `log-post-${suffix}`);

@@ -36,7 +36,12 @@ const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/w
 /** A context signed in through a real sign-in e-mail; the DITL pages poll every 300 ms (their documented test hook). */
 async function signIn(email: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; accessToken: string }> {
   const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), timezoneId: 'America/Chicago', extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const context = await browser.newContext({
+    viewport,
+    baseURL: baseUrl(),
+    timezoneId: 'America/Chicago',
+    extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() },
+  });
   await context.addInitScript(`window.__SPARK_TEST__ = ${JSON.stringify({ ditlPollIntervalMs: 300 })}`);
   const page = await context.newPage();
   const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
@@ -157,7 +162,9 @@ describe("a client's Day in the Life, seen by the coach and reopened by the clie
     await page.getByText('Moment reset to what the planner wrote').waitFor();
     await waitUntilTrue(page, `!document.querySelector('[data-moment="challenge"]')?.textContent?.includes('Edited by coach')`);
     await expect(challengeCard(dialog).getByText(coachNarrative).count()).resolves.toBe(0);
-    await expect(db.query(`SELECT count(*)::int AS n FROM ditl.coach_edits WHERE user_id = $1`, [client.userId]).then((result) => result.rows[0].n)).resolves.toBe(0);
+    await expect(
+      db.query(`SELECT count(*)::int AS n FROM ditl.coach_edits WHERE user_id = $1`, [client.userId]).then((result) => result.rows[0].n),
+    ).resolves.toBe(0);
     await context.close();
   });
 });

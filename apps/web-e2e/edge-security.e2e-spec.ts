@@ -44,7 +44,10 @@ describe('login CSRF', () => {
     const { context, page } = await openPage();
     try {
       await page.goto(otherSite.url);
-      const [answer] = await Promise.all([page.waitForResponse(`${baseUrl()}/api/auth/redeem`), page.getByRole('button', { name: 'Claim your prize' }).click()]);
+      const [answer] = await Promise.all([
+        page.waitForResponse(`${baseUrl()}/api/auth/redeem`),
+        page.getByRole('button', { name: 'Claim your prize' }).click(),
+      ]);
       expect(answer.status()).toBe(403);
       expect(await answer.json()).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('another site') });
       expect((await context.cookies(baseUrl())).map((cookie) => cookie.name)).not.toContain('spark_refresh');

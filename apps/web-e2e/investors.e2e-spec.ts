@@ -178,7 +178,9 @@ describe('the Investors tab (admins)', () => {
     }
     await page.getByRole('button', { name: 'Compose Email (0)' }).waitFor();
     await page.getByText('Sent 2 emails').waitFor();
-    await rowOf(page, first).getByText(/Last email: (?!Never)/).waitFor();
+    await rowOf(page, first)
+      .getByText(/Last email: (?!Never)/)
+      .waitFor();
     await page.context().close();
   });
 

@@ -25,11 +25,17 @@ interface SignedInClient {
 }
 
 /** A new client signed in through a real magic link, before onboarding. */
-async function signedInClient(options: { viewport?: { width: number; height: number }; testTiming?: { ditlPollIntervalMs: number; ditlPollTimeoutMs: number } } = {}): Promise<SignedInClient> {
+async function signedInClient(
+  options: { viewport?: { width: number; height: number }; testTiming?: { ditlPollIntervalMs: number; ditlPollTimeoutMs: number } } = {},
+): Promise<SignedInClient> {
   const email = uniqueEmail('onboarding');
   const userId = await createUser(email, 'client');
   const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport: options.viewport ?? phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? phoneViewport,
+    baseURL: baseUrl(),
+    extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() },
+  });
   // The documented test hook of /ditl-welcome (features/ditl/ditl-timing.ts): set before any page script runs.
   if (options.testTiming) await context.addInitScript(`window.__SPARK_TEST__ = ${JSON.stringify(options.testTiming)}`);
   const page = await context.newPage();
@@ -174,7 +180,10 @@ describe('the DITL welcome page (/ditl-welcome)', () => {
   it('shows the spec messages for a failed generation and for a missing generation id', async () => {
     const { page, userId, close } = await signedInClient();
     const generationId = randomUUID();
-    await db.query(`INSERT INTO ditl.generations (id, user_id, email, answers, status) VALUES ($1, $2, 'failed@example.com', '{}', 'failed')`, [generationId, userId]);
+    await db.query(`INSERT INTO ditl.generations (id, user_id, email, answers, status) VALUES ($1, $2, 'failed@example.com', '{}', 'failed')`, [
+      generationId,
+      userId,
+    ]);
     await page.goto('/');
     await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true'); localStorage.setItem('spark_ditl_generation_id', '${generationId}')`);
     await page.goto('/ditl-welcome');

@@ -70,13 +70,20 @@ describe('rest and pause days', () => {
     await card.getByText('Pause day today: your streak is safe.').waitFor();
     await expect(card.getByTestId('pause-days-left').textContent()).resolves.toBe('1 pause day left');
     await expect(card.getByTestId('pause-days').getByText('Today', { exact: true }).isVisible()).resolves.toBe(true);
-    await expect(card.getByTestId('pause-days').getByText(/· taken$/).count()).resolves.toBe(1);
+    await expect(
+      card
+        .getByTestId('pause-days')
+        .getByText(/· taken$/)
+        .count(),
+    ).resolves.toBe(1);
     await expect(page.getByTestId('streak').textContent()).resolves.toBe('4');
     await screenshot(page, 'client-home-phone');
 
     // The next pause day in this window is the last one; after it, the button says there are none left.
     await card.getByRole('button', { name: 'Take a pause day' }).click();
-    await card.getByLabel('Pause on').fill(await page.evaluate(`new Date(Date.now() + 2 * 864e5).toLocaleDateString('en-CA', { timeZone: '${zone}' })`) as string);
+    await card
+      .getByLabel('Pause on')
+      .fill((await page.evaluate(`new Date(Date.now() + 2 * 864e5).toLocaleDateString('en-CA', { timeZone: '${zone}' })`)) as string);
     await card.getByRole('button', { name: 'Pause this day' }).click();
     await card.getByTestId('pause-days-left').filter({ hasText: '0 pause days left' }).waitFor();
     await expect(card.getByRole('button', { name: 'Take a pause day' }).isDisabled()).resolves.toBe(true);

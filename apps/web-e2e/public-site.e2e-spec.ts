@@ -211,7 +211,7 @@ describe('prerendered public pages', () => {
     await page.context().close();
   });
 
-  it('shows the visitor\'s year in the footer even when the page was prerendered the year before', async () => {
+  it("shows the visitor's year in the footer even when the page was prerendered the year before", async () => {
     const page = await newPage(browser);
     const consoleErrors: string[] = [];
     page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));

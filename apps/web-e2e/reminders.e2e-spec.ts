@@ -51,9 +51,11 @@ describe('Daily reminder', () => {
     await screenshot(page, 'client-home-phone');
 
     // 19:30 in Stockholm has come (for the test, now): the next tick sends the reminder.
-    await db.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second', quiet_start = NULL, quiet_end = NULL WHERE user_id = $1`, [client.userId]);
+    await db.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second', quiet_start = NULL, quiet_end = NULL WHERE user_id = $1`, [
+      client.userId,
+    ]);
     const reminder = async () => (await listEmails()).find((email) => sentTo(client.email)(email) && email.subject === 'A spark for today?');
-    for (const deadline = Date.now() + 60_000; !(await reminder()); ) {
+    for (const deadline = Date.now() + 60_000; !(await reminder());) {
       if (Date.now() > deadline) throw new Error('no reminder e-mail');
       await new Promise((resolve) => setTimeout(resolve, 500));
     }

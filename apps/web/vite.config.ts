@@ -42,49 +42,51 @@ process.env.VITE_BUILD_YEAR ??= String(new Date().getFullYear());
 export default defineConfig(({ isSsrBuild }) => ({
   root: fromHere('.'),
   publicDir: isSsrBuild ? false : 'public',
-  plugins: isSsrBuild ? [react()] : [
-    react(),
-    tailwindcss(),
-    // The client app is an installable PWA: the shell is precached, the home data served from cache offline.
-    VitePWA({
-      registerType: 'autoUpdate',
-      // Registered by the client app itself (register-service-worker.ts), not by every page: a visitor
-      // reading the landing page should not download the whole app's precache on their data plan.
-      injectRegister: false,
-      includeAssets: ['favicon.svg'],
-      manifest: {
-        name: 'The Spark',
-        short_name: 'Spark',
-        description: 'Capture daily sparks, build streaks and follow your evolution with your coach.',
-        start_url: '/app',
-        scope: '/',
-        display: 'standalone',
-        background_color: '#17143d',
-        theme_color: '#1e1b4b',
-        icons: [
-          { src: '/pwa-192.png', sizes: '192x192', type: 'image/png' },
-          { src: '/pwa-512.png', sizes: '512x512', type: 'image/png' },
-          { src: '/pwa-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-        ],
-      },
-      workbox: {
-        // Reminder notifications: shown and opened by this script (public/push-handler.js).
-        importScripts: ['/push-handler.js'],
-        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
-        globIgnores: ['og-image.png', 'ditl-slides/**', 'prerendered/**', 'push-handler.js'],
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//, /^\/health/, /^\/metrics/],
-        runtimeCaching: [
-          {
-            urlPattern: ({ url }) => url.pathname === '/api/progress/me',
-            handler: 'NetworkFirst',
-            options: { cacheName: 'spark-home', networkTimeoutSeconds: 4, expiration: { maxEntries: 4 } },
+  plugins: isSsrBuild
+    ? [react()]
+    : [
+        react(),
+        tailwindcss(),
+        // The client app is an installable PWA: the shell is precached, the home data served from cache offline.
+        VitePWA({
+          registerType: 'autoUpdate',
+          // Registered by the client app itself (register-service-worker.ts), not by every page: a visitor
+          // reading the landing page should not download the whole app's precache on their data plan.
+          injectRegister: false,
+          includeAssets: ['favicon.svg'],
+          manifest: {
+            name: 'The Spark',
+            short_name: 'Spark',
+            description: 'Capture daily sparks, build streaks and follow your evolution with your coach.',
+            start_url: '/app',
+            scope: '/',
+            display: 'standalone',
+            background_color: '#17143d',
+            theme_color: '#1e1b4b',
+            icons: [
+              { src: '/pwa-192.png', sizes: '192x192', type: 'image/png' },
+              { src: '/pwa-512.png', sizes: '512x512', type: 'image/png' },
+              { src: '/pwa-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+            ],
           },
-        ],
-      },
-    }),
-    precompressedTwins(),
-  ],
+          workbox: {
+            // Reminder notifications: shown and opened by this script (public/push-handler.js).
+            importScripts: ['/push-handler.js'],
+            globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+            globIgnores: ['og-image.png', 'ditl-slides/**', 'prerendered/**', 'push-handler.js'],
+            navigateFallback: '/index.html',
+            navigateFallbackDenylist: [/^\/api\//, /^\/health/, /^\/metrics/],
+            runtimeCaching: [
+              {
+                urlPattern: ({ url }) => url.pathname === '/api/progress/me',
+                handler: 'NetworkFirst',
+                options: { cacheName: 'spark-home', networkTimeoutSeconds: 4, expiration: { maxEntries: 4 } },
+              },
+            ],
+          },
+        }),
+        precompressedTwins(),
+      ],
   resolve: {
     alias: { '@spark/contracts': fromHere('../../libs/contracts/src/index.ts') },
   },

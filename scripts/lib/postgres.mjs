@@ -52,7 +52,14 @@ async function startPrivatePostgres(dataRoot, port, output) {
     await runCommand(command, args, { quiet: true });
   }
   const [command, args] = asPostgresUser(postgresBinary('postgres'), [
-    '-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
+    '-D',
+    dataDir,
+    '-p',
+    String(port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
   ]);
   // SIGINT is PostgreSQL's fast shutdown: it does not wait for idle clients.
   const server = startProcess('postgres', command, args, { output, stopSignal: 'SIGINT' });

@@ -61,7 +61,9 @@ export async function startStack({
 
     const mailbox = inherited.SMTP_URL ? undefined : await startMailbox({ smtpPort: ports.smtp, webPort: ports.mailboxWeb, output });
     if (mailbox?.process) processes.push(mailbox.process);
-    const storage = inherited.S3_ENDPOINT ? undefined : await startObjectStorage({ port: ports.s3, directory: join(dataRoot, isolated ? 's3-test' : 's3'), output });
+    const storage = inherited.S3_ENDPOINT
+      ? undefined
+      : await startObjectStorage({ port: ports.s3, directory: join(dataRoot, isolated ? 's3-test' : 's3'), output });
     if (storage?.process) processes.push(storage.process);
 
     const appUrl = inherited.PUBLIC_URL || `http://${isolated ? '127.0.0.1' : 'localhost'}:${ports.gateway}`;

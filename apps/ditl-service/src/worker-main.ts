@@ -17,7 +17,13 @@ import { startDitlWorker } from './worker/ditl-worker';
 export async function startDitlWorkerProcess(env: NodeJS.ProcessEnv = process.env, planner?: DitlPlanner) {
   const config: DitlConfig = loadConfig(ditlEnv, env);
   const logger = createLogger('ditl-worker', config.LOG_LEVEL, { format: config.LOG_FORMAT });
-  const dataSource = createServiceDataSource({ url: config.DATABASE_URL, schema: 'ditl', entities: [], migrations: ditlMigrations, applicationName: 'ditl-worker' });
+  const dataSource = createServiceDataSource({
+    url: config.DATABASE_URL,
+    schema: 'ditl',
+    entities: [],
+    migrations: ditlMigrations,
+    applicationName: 'ditl-worker',
+  });
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   const metrics = createMetrics('ditl-worker');
   let started = false;

@@ -38,7 +38,25 @@ export interface GatewayInfrastructure {
   redis: Redis;
 }
 
-const ownControllers = [HealthController, LeadsController, AuthController, AdminUsersController, OnboardingController, DitlController, CoachLeadsController, CoachClientsController, CoachDitlController, InvestorsPublicController, InvestorsAdminController, DevLogController, AuditController, QueueBoardController, DataExportController, AccountDeletionController, RemindersController];
+const ownControllers = [
+  HealthController,
+  LeadsController,
+  AuthController,
+  AdminUsersController,
+  OnboardingController,
+  DitlController,
+  CoachLeadsController,
+  CoachClientsController,
+  CoachDitlController,
+  InvestorsPublicController,
+  InvestorsAdminController,
+  DevLogController,
+  AuditController,
+  QueueBoardController,
+  DataExportController,
+  AccountDeletionController,
+  RemindersController,
+];
 
 /** Every controller the gateway serves, its modules' included: what the route × role matrix reads. */
 export const gatewayControllers = [...ownControllers, ...sparksControllers];

@@ -69,7 +69,10 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     runWithCorrelationId(request.id, done);
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    logger.info({ correlationId: request.id, method: request.method, url: loggableUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    logger.info(
+      { correlationId: request.id, method: request.method, url: loggableUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
     done();
   });
   // Errors Fastify raises before Nest sees the request (body too large, malformed JSON, the checks below).

@@ -18,7 +18,13 @@ import { NotifierModule } from './notifier.module';
 export async function startNotifier(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(notifierEnv, env);
   const logger = createLogger('notifier', config.LOG_LEVEL, { format: config.LOG_FORMAT });
-  const dataSource = createServiceDataSource({ url: config.DATABASE_URL, schema: 'notifier', entities: [], migrations: notifierMigrations, applicationName: 'notifier' });
+  const dataSource = createServiceDataSource({
+    url: config.DATABASE_URL,
+    schema: 'notifier',
+    entities: [],
+    migrations: notifierMigrations,
+    applicationName: 'notifier',
+  });
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   const metrics = createMetrics('notifier');
   let started = false;

@@ -21,10 +21,7 @@ export class NotifierModule {
   static register(redis: Redis, busPrefix: string, deps: MailProcessorDependencies): DynamicModule {
     return {
       module: NotifierModule,
-      imports: [
-        BullModule.forRoot({ connection: redis, prefix: bullPrefix(busPrefix) }),
-        BullModule.registerQueue({ name: QUEUES.mail }),
-      ],
+      imports: [BullModule.forRoot({ connection: redis, prefix: bullPrefix(busPrefix) }), BullModule.registerQueue({ name: QUEUES.mail })],
       providers: [{ provide: MailProcessor, useValue: new (configuredWorker(deps))(deps) }],
     };
   }

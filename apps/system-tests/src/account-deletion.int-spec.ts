@@ -40,11 +40,16 @@ describe('account deletion: every row and object about the client gone, each ser
     });
   const allKeys = async () => {
     const keys: string[] = [];
-    for (const bucket of ['sparks', 'log']) keys.push(...((await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents ?? []).map((object) => `${bucket}/${object.Key}`));
+    for (const bucket of ['sparks', 'log'])
+      keys.push(...((await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents ?? []).map((object) => `${bucket}/${object.Key}`));
     return keys;
   };
   const confirmationToken = async (email: string) => {
-    const mail = await eventually(() => stack.smtp.messages.find((sent) => sent.to.includes(email) && sent.subject === 'Confirm deleting your Spark account'), 20_000, 'the confirmation e-mail');
+    const mail = await eventually(
+      () => stack.smtp.messages.find((sent) => sent.to.includes(email) && sent.subject === 'Confirm deleting your Spark account'),
+      20_000,
+      'the confirmation e-mail',
+    );
     const token = /\/account\/delete#token=([\w-]+)/.exec(mail.text)?.[1];
     if (!token) throw new Error('the confirmation e-mail has no link');
     return token;
@@ -69,10 +74,10 @@ describe('account deletion: every row and object about the client gone, each ser
     await db.connect();
     client = await createSignedInUser(db, 'noor.deleted@spark.test');
     admin = await createSignedInUser(db, 'admin@spark.test', 'admin');
-    await db.query(`INSERT INTO leads.leads (id, email, role, full_name, interest, user_created) VALUES ($1, $2, 'client', 'Noor Haddad', 'Sleep better', true)`, [
-      randomUUID(),
-      client.email,
-    ]);
+    await db.query(
+      `INSERT INTO leads.leads (id, email, role, full_name, interest, user_created) VALUES ($1, $2, 'client', 'Noor Haddad', 'Sleep better', true)`,
+      [randomUUID(), client.email],
+    );
     await db.query(
       `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
        VALUES ($1, $2, 'Noor Haddad', 'Sleep better', current_date - 3, current_date + 87, 'Europe/Stockholm')`,
@@ -89,13 +94,28 @@ describe('account deletion: every row and object about the client gone, each ser
     form.append('note', 'Lights out at ten');
     form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'night.png');
     expect((await fetch(`${stack.baseUrl}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${client.token}` }, body: form })).status).toBe(201);
-    const answers = { firstName: 'Noor', transformationGoal: 'Sleep better', age: 41, activityLevel: 'lightly_active', typicalDay: 'Shifts at the clinic', biggestChallenge: 'Late screens' };
+    const answers = {
+      firstName: 'Noor',
+      transformationGoal: 'Sleep better',
+      age: 41,
+      activityLevel: 'lightly_active',
+      typicalDay: 'Shifts at the clinic',
+      biggestChallenge: 'Late screens',
+    };
     const generated = await send('POST', '/api/ditl/generations', client, { onboardingData: answers });
     const { generationId } = generateDitlResponseSchema.parse(await generated.json());
-    await eventually(() => stack.smtp.messages.find((sent) => sent.to.includes(client.email) && sent.subject === 'Your Day in the Life is ready'), 30_000, `the DITL ${generationId}`);
+    await eventually(
+      () => stack.smtp.messages.find((sent) => sent.to.includes(client.email) && sent.subject === 'Your Day in the Life is ready'),
+      30_000,
+      `the DITL ${generationId}`,
+    );
     // An admin's export: an audit entry about the client, an archive in S3 and one more e-mail in the ledger.
     expect((await send('POST', `/api/coach/clients/${client.id}/export`, admin)).status).toBe(202);
-    await eventually(() => stack.smtp.messages.find((sent) => sent.to.includes(client.email) && sent.subject === 'Your Spark data is ready to download'), 30_000, 'the export');
+    await eventually(
+      () => stack.smtp.messages.find((sent) => sent.to.includes(client.email) && sent.subject === 'Your Spark data is ready to download'),
+      30_000,
+      'the export',
+    );
   }, 90_000);
 
   afterAll(async () => {
@@ -135,7 +155,10 @@ describe('account deletion: every row and object about the client gone, each ser
     const waiting = await eventually(() => partsDone(4), 30_000, 'four of five parts erased');
     expect(waiting.completedAt).toBeNull();
     expect(waiting.parts.find((part) => part.part === 'leads')?.doneAt).toBeNull();
-    expect(await tablesMentioning(db, client.email)).toEqual([expect.stringMatching(/^auth\.account_deletions|^leads\.leads/), expect.stringMatching(/^auth\.account_deletions|^leads\.leads/)]);
+    expect(await tablesMentioning(db, client.email)).toEqual([
+      expect.stringMatching(/^auth\.account_deletions|^leads\.leads/),
+      expect.stringMatching(/^auth\.account_deletions|^leads\.leads/),
+    ]);
 
     stopLeads = await startService({ ...leadsService, env: { ...stack.env } }, false);
     const complete = await eventually(() => partsDone(5), 30_000, 'the leads part erased after the service came back');

@@ -66,7 +66,11 @@ describe('the audit log of admin and coach actions', () => {
     deck.append('file', new Blob([Buffer.from('%PDF-1.4\n% deck\n')], { type: 'application/pdf' }), 'deck.pdf');
 
     /** Runs one action, expects it to succeed, and answers the id its event must name as target. */
-    const perform = async (action: string, request: () => Promise<{ status: number; body: Record<string, unknown> }>, target: string | ((body: Record<string, unknown>) => string)) => {
+    const perform = async (
+      action: string,
+      request: () => Promise<{ status: number; body: Record<string, unknown> }>,
+      target: string | ((body: Record<string, unknown>) => string),
+    ) => {
       const response = await request();
       expect([action, response.status < 300]).toEqual([action, true]);
       return typeof target === 'string' ? target : target(response.body);
@@ -81,11 +85,23 @@ describe('the audit log of admin and coach actions', () => {
         (body) => (body.lead as Lead).id,
       ),
       'client.update': await perform('client.update', () => call('PATCH', `/api/coach/clients/${clientId}`, coach, { status: 'paused' }), clientId),
-      'client.private-note': await perform('client.private-note', () => call('POST', `/api/progress/clients/${clientId}/private-notes`, coach, { note: 'Sleeps badly' }), clientId),
-      'client.pause-allowance': await perform('client.pause-allowance', () => call('PUT', `/api/coach/clients/${clientId}/pause-allowance`, coach, { pauseDaysAllowance: 3 }), clientId),
+      'client.private-note': await perform(
+        'client.private-note',
+        () => call('POST', `/api/progress/clients/${clientId}/private-notes`, coach, { note: 'Sleeps badly' }),
+        clientId,
+      ),
+      'client.pause-allowance': await perform(
+        'client.pause-allowance',
+        () => call('PUT', `/api/coach/clients/${clientId}/pause-allowance`, coach, { pauseDaysAllowance: 3 }),
+        clientId,
+      ),
       'client.nudge': await perform('client.nudge', () => call('POST', `/api/progress/clients/${clientId}/notes`, coach, { message: 'Great week!' }), clientId),
       'investor.code-issue': await perform('investor.code-issue', () => call('POST', `/api/investors/${investorId}/access-code`, admin), investorId),
-      'investor.code-reissue': await perform('investor.code-reissue', () => call('POST', `/api/investors/${investorId}/access-code/reissue`, admin), investorId),
+      'investor.code-reissue': await perform(
+        'investor.code-reissue',
+        () => call('POST', `/api/investors/${investorId}/access-code/reissue`, admin),
+        investorId,
+      ),
       'investor.campaign-send': await perform(
         'investor.campaign-send',
         () => call('POST', '/api/investors/emails', admin, { emails: [investor.body.email], subject: 'Update', body: 'We grew.' }),
@@ -94,17 +110,27 @@ describe('the audit log of admin and coach actions', () => {
       'investor.deck-upload': await perform(
         'investor.deck-upload',
         async () => {
-          const response = await fetch(`${stack.baseUrl}/api/investors/deck/full`, { method: 'PUT', body: deck, headers: { authorization: `Bearer ${tokenOf(admin)}` } });
+          const response = await fetch(`${stack.baseUrl}/api/investors/deck/full`, {
+            method: 'PUT',
+            body: deck,
+            headers: { authorization: `Bearer ${tokenOf(admin)}` },
+          });
           return { status: response.status, body: (await response.json()) as Record<string, unknown> };
         },
         'full',
       ),
       'user.role-change': await perform('user.role-change', () => call('PATCH', `/api/admin/users/${member.id}/role`, admin, { role: 'coach' }), member.id),
-      'devlog.publish': await perform('devlog.publish', () => call('POST', '/api/log/posts', admin, { markdown: `# Audit week ${randomUUID().slice(0, 6)}\nShipped.` }), (body) => body.slug as string),
+      'devlog.publish': await perform(
+        'devlog.publish',
+        () => call('POST', '/api/log/posts', admin, { markdown: `# Audit week ${randomUUID().slice(0, 6)}\nShipped.` }),
+        (body) => body.slug as string,
+      ),
     };
     targets['investor.add'] = investorId;
 
-    const { rows } = await db.query(`SELECT action, target_id, count(*)::int AS n FROM auth.audit_events WHERE outcome = 'succeeded' GROUP BY action, target_id`);
+    const { rows } = await db.query(
+      `SELECT action, target_id, count(*)::int AS n FROM auth.audit_events WHERE outcome = 'succeeded' GROUP BY action, target_id`,
+    );
     expect(Object.fromEntries(rows.map((row: { action: string; target_id: string; n: number }) => [row.action, [row.target_id, row.n]]))).toEqual(
       Object.fromEntries(Object.entries(targets).map(([action, target]) => [action, [target, 1]])),
     );

@@ -21,7 +21,8 @@ describe('sessions end when they should, and roles change only explicitly', () =
     { services: [authService, leadsService], env: { JWT_SECRET, PUBLIC_URL: 'http://spark.test' } },
     '198.18.0',
   );
-  const renameSelf = (session: Session, fullName: string) => send('PATCH', '/api/auth/user', { accessToken: session.access_token, body: { full_name: fullName } });
+  const renameSelf = (session: Session, fullName: string) =>
+    send('PATCH', '/api/auth/user', { accessToken: session.access_token, body: { full_name: fullName } });
   const changeRole = (session: Session, userId: string, role: unknown) =>
     send('PATCH', `/api/admin/users/${userId}/role`, { accessToken: session.access_token, body: { role } });
   const signedIn = async (email: string, role: UserRole) => {
@@ -56,7 +57,10 @@ describe('sessions end when they should, and roles change only explicitly', () =
 
     const refused = await renameSelf(session, 'After Sign-out');
     expect(refused.status).toBe(401);
-    expect(errorBodySchema.parse(await refused.json())).toMatchObject({ code: 'UNAUTHENTICATED', message: 'You signed out of this session. Please sign in again.' });
+    expect(errorBodySchema.parse(await refused.json())).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'You signed out of this session. Please sign in again.',
+    });
     // The same person's other session is untouched.
     expect((await renameSelf(other.session, 'Other Session')).status).toBe(200);
   });
@@ -98,7 +102,9 @@ describe('sessions end when they should, and roles change only explicitly', () =
     const badRole = await changeRole(admin.session, client.id, 'owner');
     expect(badRole.status).toBe(400);
     expect(errorBodySchema.parse(await badRole.json()).fieldErrors).toHaveProperty('role');
-    expect((await send('PATCH', `/api/admin/users/${client.id}/role`, { accessToken: admin.session.access_token, body: { role: 'coach', extra: 1 } })).status).toBe(400);
+    expect(
+      (await send('PATCH', `/api/admin/users/${client.id}/role`, { accessToken: admin.session.access_token, body: { role: 'coach', extra: 1 } })).status,
+    ).toBe(400);
     expect((await changeRole(admin.session, 'not-a-uuid', 'coach')).status).toBe(400);
     const unknown = await changeRole(admin.session, '00000000-0000-4000-8000-000000000000', 'coach');
     expect(unknown.status).toBe(404);

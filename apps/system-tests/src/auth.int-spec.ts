@@ -17,10 +17,20 @@ const PUBLIC_URL = 'http://spark.test';
 
 describe('passwordless sign-in through the gateway', () => {
   // Each test signs in from its own address, so the per-IP limit only bites where it is tested.
-  const { db, bus, testIp, send, post, get, createUser, mailsTo, waitForMail, requestLink: requestLinkWith, forgetCooldown, signIn } = signInTestFile(
-    { redisDb: 8, env: { JWT_SECRET, PUBLIC_URL, AUTH_DEVELOPMENT_MODE: 'true' } },
-    '198.51.100',
-  );
+  const {
+    db,
+    bus,
+    testIp,
+    send,
+    post,
+    get,
+    createUser,
+    mailsTo,
+    waitForMail,
+    requestLink: requestLinkWith,
+    forgetCooldown,
+    signIn,
+  } = signInTestFile({ redisDb: 8, env: { JWT_SECRET, PUBLIC_URL, AUTH_DEVELOPMENT_MODE: 'true' } }, '198.51.100');
   const requestLink = (email: string, ip = testIp()) => requestLinkWith(email, { 'x-forwarded-for': ip });
 
   it('signs in once with the e-mailed link, and refuses the same link a second time', async () => {
@@ -199,12 +209,21 @@ describe('passwordless sign-in through the gateway', () => {
     const userId = await createUser('jwt@example.com');
     const { session } = await signIn('jwt@example.com');
     const [header, payload, signature] = session.access_token.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()), role: 'admin' })).toString('base64url');
+    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()), role: 'admin' })).toString(
+      'base64url',
+    );
     const jwt = new JwtService({ secret: JWT_SECRET });
     const claims = { sub: userId, email: 'jwt@example.com', role: 'client' };
-    const expired = jwt.sign({ ...claims, iat: Math.floor(Date.now() / 1000) - 3600 }, { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
+    const expired = jwt.sign(
+      { ...claims, iat: Math.floor(Date.now() / 1000) - 3600 },
+      { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE },
+    );
     const otherAudience = jwt.sign(claims, { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: 'someone-else' });
-    const otherSecret = new JwtService({ secret: 'not-the-secret-0123456789' }).sign(claims, { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
+    const otherSecret = new JwtService({ secret: 'not-the-secret-0123456789' }).sign(claims, {
+      expiresIn: 900,
+      issuer: ACCESS_TOKEN_ISSUER,
+      audience: ACCESS_TOKEN_AUDIENCE,
+    });
 
     for (const token of [undefined, `${header}.${forgedPayload}.${signature}`, expired, otherAudience, otherSecret]) {
       const response = await get('/api/auth/user', token);
@@ -256,7 +275,13 @@ describe('passwordless sign-in through the gateway', () => {
 
   describe('auth.invite, as the leads-service calls it', () => {
     it('creates the user, e-mails a ditl-welcome link, and hands the link back in development mode', async () => {
-      const answer = await bus().request('auth.invite', { email: 'Approved@Example.com', role: 'client', fullName: 'Ada Approved', next: 'ditl-welcome', approved: true });
+      const answer = await bus().request('auth.invite', {
+        email: 'Approved@Example.com',
+        role: 'client',
+        fullName: 'Ada Approved',
+        next: 'ditl-welcome',
+        approved: true,
+      });
       expect(answer.developmentMode).toBe(true);
       const magicLink = new URL(answer.magicLink ?? '');
       expect(magicLink.search).toBe('?next=ditl-welcome&approved=true');

@@ -18,7 +18,10 @@ describe('a PostgreSQL backup restored into an empty database', () => {
   let stack: InProcessStack | undefined;
 
   const call = (path: string, init: RequestInit = {}, token?: string) =>
-    fetch(`${stack?.baseUrl}${path}`, { ...init, headers: { ...(init.body instanceof FormData ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    fetch(`${stack?.baseUrl}${path}`, {
+      ...init,
+      headers: { ...(init.body instanceof FormData ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
   const withDb = async <T>(work: (db: Client) => Promise<T>): Promise<T> => {
     const db = new Client({ connectionString: database.url });
     await db.connect();
@@ -31,7 +34,9 @@ describe('a PostgreSQL backup restored into an empty database', () => {
   /** Every applied migration, schema by schema: a restore must bring them all back, so nothing runs twice. */
   const appliedMigrations = () =>
     withDb(async (db) => {
-      const schemas = await db.query<{ schema: string }>(`SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'migrations' ORDER BY 1`);
+      const schemas = await db.query<{ schema: string }>(
+        `SELECT table_schema AS schema FROM information_schema.tables WHERE table_name = 'migrations' ORDER BY 1`,
+      );
       const applied: string[] = [];
       for (const { schema } of schemas.rows) {
         const rows = await db.query<{ name: string }>(`SELECT name FROM "${schema}".migrations ORDER BY id`);
@@ -64,7 +69,11 @@ describe('a PostgreSQL backup restored into an empty database', () => {
     form.append('note', 'Morning walk before the backup');
     form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'walk.png');
     expect((await call('/api/sparks', { method: 'POST', body: form }, client.token)).status).toBe(201);
-    const noted = await call(`/api/progress/clients/${client.id}/notes`, { method: 'POST', body: JSON.stringify({ message: 'Keep the morning walk.', isPinned: true }) }, coach.token);
+    const noted = await call(
+      `/api/progress/clients/${client.id}/notes`,
+      { method: 'POST', body: JSON.stringify({ message: 'Keep the morning walk.', isPinned: true }) },
+      coach.token,
+    );
     expect(noted.status).toBe(201);
     const migrations = await appliedMigrations();
     await stack.stop();
@@ -90,6 +99,8 @@ describe('a PostgreSQL backup restored into an empty database', () => {
     expect(sparks.items.map((spark) => spark.note)).toEqual(['Morning walk before the backup']);
     const home = (await (await call('/api/progress/me', {}, client.token)).json()) as { pinnedNote: { message: string } | null };
     expect(home.pinnedNote?.message).toBe('Keep the morning walk.');
-    expect((await call('/api/leads', { method: 'POST', body: JSON.stringify({ email: `after-restore-${randomUUID().slice(0, 8)}@example.com` }) })).status).toBe(201);
+    expect(
+      (await call('/api/leads', { method: 'POST', body: JSON.stringify({ email: `after-restore-${randomUUID().slice(0, 8)}@example.com` }) })).status,
+    ).toBe(201);
   }, 120_000);
 });

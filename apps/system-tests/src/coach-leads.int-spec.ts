@@ -20,7 +20,10 @@ describe('the coach dashboard API: leads', () => {
   let db: Client;
   const jwt = new JwtService({ secret: JWT_SECRET });
   const tokenFor = (role: UserRole) =>
-    jwt.sign({ sub: randomUUID(), email: `${role}-${randomUUID()}@spark.test`, role }, { issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE, expiresIn: 600 });
+    jwt.sign(
+      { sub: randomUUID(), email: `${role}-${randomUUID()}@spark.test`, role },
+      { issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE, expiresIn: 600 },
+    );
   let coach: string;
 
   beforeAll(async () => {
@@ -110,13 +113,19 @@ describe('the coach dashboard API: leads', () => {
   it('lets only an admin approve, resend or reject a coach lead: a coach gets 403 and changes nothing', async () => {
     const admin = tokenFor('admin');
     const [toApprove, toReject] = [await newLead('coach'), await newLead('coach')];
-    for (const [lead, action] of [[toApprove, 'approve'], [toReject, 'reject']] as const) {
+    for (const [lead, action] of [
+      [toApprove, 'approve'],
+      [toReject, 'reject'],
+    ] as const) {
       const refused = await call('POST', `/api/coach/leads/${lead.id}/${action}`, coach);
       expect([action, refused.status]).toEqual([action, 403]);
       expect(errorBodySchema.parse(await refused.json()).message).toBe(`Only an admin can ${action} a coach lead.`);
     }
     const unchanged = await db.query(`SELECT approval_status, user_created FROM leads.leads WHERE id = ANY($1)`, [[toApprove.id, toReject.id]]);
-    expect(unchanged.rows).toEqual([{ approval_status: 'pending', user_created: false }, { approval_status: 'pending', user_created: false }]);
+    expect(unchanged.rows).toEqual([
+      { approval_status: 'pending', user_created: false },
+      { approval_status: 'pending', user_created: false },
+    ]);
     expect((await db.query(`SELECT 1 FROM auth.users WHERE email = $1`, [toApprove.email])).rows).toEqual([]);
 
     expect((await call('POST', `/api/coach/leads/${toApprove.id}/approve`, admin)).status).toBe(200);

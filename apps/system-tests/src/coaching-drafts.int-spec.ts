@@ -41,7 +41,10 @@ describe("the coach's drafted nudge and Friday check-in", () => {
   beforeAll(async () => {
     model = await startFakeModel();
     model.mode = 'invalid';
-    stack = await startInProcessStack({ withNotifier: false, env: { JWT_SECRET: TEST_JWT_SECRET, OPENAI_BASE_URL: model.baseUrl, COACHING_MODEL_TIMEOUT_MS: '2000' } });
+    stack = await startInProcessStack({
+      withNotifier: false,
+      env: { JWT_SECRET: TEST_JWT_SECRET, OPENAI_BASE_URL: model.baseUrl, COACHING_MODEL_TIMEOUT_MS: '2000' },
+    });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
     coach = await createSignedInUser(db, 'coach@spark.test', 'coach');
@@ -75,10 +78,23 @@ describe("the coach's drafted nudge and Friday check-in", () => {
       { message: 'Hi Maya, your 6-day streak paused yesterday. One small spark today toward your half marathon starts the next run.' },
     );
     const draft = nudgeDraftSchema.parse(await (await get(`/api/coach/clients/${client.id}/nudge-draft`, coach.token)).json());
-    expect(draft).toMatchObject({ writer: 'openai', message: 'Hi Maya, your 6-day streak paused yesterday. One small spark today toward your half marathon starts the next run.' });
-    expect(draft.facts).toMatchObject({ firstName: 'Maya', situation: 'streak-broke', daysSinceLastSpark: 2, endedStreak: { days: 6 }, goal: 'Run a half marathon by June', challenge: 'Too tired after work', sparksThisWeek: 5 });
+    expect(draft).toMatchObject({
+      writer: 'openai',
+      message: 'Hi Maya, your 6-day streak paused yesterday. One small spark today toward your half marathon starts the next run.',
+    });
+    expect(draft.facts).toMatchObject({
+      firstName: 'Maya',
+      situation: 'streak-broke',
+      daysSinceLastSpark: 2,
+      endedStreak: { days: 6 },
+      goal: 'Run a half marathon by June',
+      challenge: 'Too tired after work',
+      sparksThisWeek: 5,
+    });
     expect(model.calls).toHaveLength(2);
-    expect(JSON.parse(model.calls[0]?.userMessage ?? '{}')).toMatchObject({ client: { goal: 'Run a half marathon by June', challenge: 'Too tired after work' } });
+    expect(JSON.parse(model.calls[0]?.userMessage ?? '{}')).toMatchObject({
+      client: { goal: 'Run a half marathon by June', challenge: 'Too tired after work' },
+    });
     expect(model.calls[1]?.messages.at(-1)?.content).toContain('These numbers are not in the facts: 12.');
     // Nothing was sent: the client has no note until the coach sends one.
     const notes = await db.query(`SELECT 1 FROM progress.coach_notes WHERE user_id = $1`, [client.id]);
@@ -95,7 +111,7 @@ describe("the coach's drafted nudge and Friday check-in", () => {
     expect(model.calls).toHaveLength(2);
   });
 
-  it("sums up the week for the Friday check-in with signed thumbnails, what slipped and what went well", async () => {
+  it('sums up the week for the Friday check-in with signed thumbnails, what slipped and what went well', async () => {
     const checkIn = weeklyCheckInSchema.parse(await (await get(`/api/coach/clients/${client.id}/weekly-check-in`, coach.token)).json());
     expect(checkIn.sparks).toHaveLength(5);
     expect(checkIn.sparks.every((spark) => spark.fileUrl?.includes(spark.fileKey))).toBe(true);
@@ -114,6 +130,9 @@ describe("the coach's drafted nudge and Friday check-in", () => {
     model.replies.push({ message: summary });
     const checkIn = weeklyCheckInSchema.parse(await (await get(`/api/coach/clients/${client.id}/weekly-check-in`, coach.token)).json());
     expect(checkIn).toMatchObject({ writer: 'openai', summary });
-    expect(JSON.parse(model.calls[0]?.userMessage ?? '{}')).toMatchObject({ week: { sparkDays: 5, missedDays: [checkIn.days[5]?.date] }, client: { notesThisWeek: ['Ran 5 km before work'] } });
+    expect(JSON.parse(model.calls[0]?.userMessage ?? '{}')).toMatchObject({
+      week: { sparkDays: 5, missedDays: [checkIn.days[5]?.date] },
+      client: { notesThisWeek: ['Ran 5 km before work'] },
+    });
   });
 });

@@ -65,13 +65,16 @@ describe('a command whose replica dies between commit and reply', () => {
     const recorded = () => count(`SELECT count(*)::int AS n FROM "${service}".handled_requests WHERE pattern = $1`, [pattern]);
     const before = await recorded();
     const answer = client.request(pattern, request);
-    await eventually(async () => {
-      const waiting = await db.query(
-        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
-        [`INSERT INTO "${service}".handled_requests%`],
-      );
-      return waiting.rowCount === 1;
-    }, 30_000, `${pattern} to wait before recording its outcome`);
+    await eventually(
+      async () => {
+        const waiting = await db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, [
+          `INSERT INTO "${service}".handled_requests%`,
+        ]);
+        return waiting.rowCount === 1;
+      },
+      30_000,
+      `${pattern} to wait before recording its outcome`,
+    );
     await redis.call('CLIENT', 'PAUSE', '60000', 'WRITE');
     try {
       await lock.query('COMMIT');

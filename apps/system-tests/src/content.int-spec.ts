@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, errorBodySchema, logPostPageSchema, publishPostResponseSchema, logPostSchema, type UserRole, uploadedLogImageSchema } from '@spark/contracts';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  errorBodySchema,
+  logPostPageSchema,
+  publishPostResponseSchema,
+  logPostSchema,
+  type UserRole,
+  uploadedLogImageSchema,
+} from '@spark/contracts';
 import sharp from 'sharp';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 
@@ -45,7 +54,12 @@ describe("the Developer's Log through the gateway", () => {
     expect((await call('GET', `/api/log/images/${image.key}`)).status).toBe(404);
 
     await call('POST', '/api/log/posts', { markdown: '# Older post\nfirst' }, admin);
-    const published = await call('POST', '/api/log/posts', { markdown: '# Week 1\nProgress ![[chart.png]]', images: [{ name: 'chart.png', key: image.key }] }, admin);
+    const published = await call(
+      'POST',
+      '/api/log/posts',
+      { markdown: '# Week 1\nProgress ![[chart.png]]', images: [{ name: 'chart.png', key: image.key }] },
+      admin,
+    );
     expect(published.status).toBe(201);
     expect(await published.json()).toEqual({ success: true, postUrl: '/log/week-1', slug: 'week-1' });
 

@@ -18,7 +18,9 @@ type Person = { id: string; email: string; token: string };
 
 /** Every entry of a ZIP, read back with a reader independent of the one that wrote it. */
 async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
-  const file = await new Promise<ZipFile>((resolve, reject) => fromBuffer(zip, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))));
+  const file = await new Promise<ZipFile>((resolve, reject) =>
+    fromBuffer(zip, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
+  );
   const entries = new Map<string, Buffer>();
   await new Promise<void>((resolve, reject) => {
     file.on('entry', (entry: Entry) => {
@@ -66,7 +68,8 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
   let storage: ObjectStorage;
   let generationId: string;
 
-  const call = (method: string, path: string, person: Person) => fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${person.token}` } });
+  const call = (method: string, path: string, person: Person) =>
+    fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${person.token}` } });
   const capture = async (person: Person, file: Buffer, type: string, name: string, note: string) => {
     const form = new FormData();
     form.append('clientSparkId', randomUUID());
@@ -108,7 +111,14 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     await capture(client, TINY_PNG, 'image/png', 'morning.png', 'Morning run, 5 km, "easy"');
     await capture(client, movieOf(randomBytes(300_000)), 'video/mp4', 'plan.mp4', 'Training plan\nweek 1');
     await capture(client, TINY_PNG, 'image/png', 'stretch.png', '');
-    const answers = { firstName: 'Maya', transformationGoal: 'Run a half marathon', age: 34, activityLevel: 'moderately_active', typicalDay: 'Office, then the kids', biggestChallenge: 'Evenings' };
+    const answers = {
+      firstName: 'Maya',
+      transformationGoal: 'Run a half marathon',
+      age: 34,
+      activityLevel: 'moderately_active',
+      typicalDay: 'Office, then the kids',
+      biggestChallenge: 'Evenings',
+    };
     const generated = await fetch(`${stack.baseUrl}/api/ditl/generations`, {
       method: 'POST',
       headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
@@ -116,7 +126,11 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     });
     expect(generated.status).toBe(202);
     generationId = generateDitlResponseSchema.parse(await generated.json()).generationId;
-    await eventually(async () => ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}`, client)).json()).status === 'completed', 30_000, 'the DITL');
+    await eventually(
+      async () => ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}`, client)).json()).status === 'completed',
+      30_000,
+      'the DITL',
+    );
   }, 60_000);
   afterAll(async () => {
     storage?.close();
@@ -128,7 +142,8 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     const response = await call('POST', '/api/progress/me/export', client);
     expect(response.status).toBe(202);
     const requested = requestExportResponseSchema.parse(await response.json());
-    const storedBytes = (await db.query(`SELECT stored_bytes::float8 AS bytes FROM progress.user_progress WHERE user_id = $1`, [client.id])).rows[0].bytes as number;
+    const storedBytes = (await db.query(`SELECT stored_bytes::float8 AS bytes FROM progress.user_progress WHERE user_id = $1`, [client.id])).rows[0]
+      .bytes as number;
     expect(requested).toEqual({ queued: true, exportId: expect.any(String), estimatedBytes: storedBytes });
     const { link, expiresAt } = await exportMail(client.email, 1);
 
@@ -137,7 +152,11 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     expect(download.headers.get('content-disposition')).toContain('spark-data.zip');
     const entries = await unzip(Buffer.from(await download.arrayBuffer()));
 
-    const sparks = (await db.query(`SELECT id, file_key, note FROM progress.sparks WHERE user_id = $1 ORDER BY created_at, id`, [client.id])).rows as { id: string; file_key: string; note: string | null }[];
+    const sparks = (await db.query(`SELECT id, file_key, note FROM progress.sparks WHERE user_id = $1 ORDER BY created_at, id`, [client.id])).rows as {
+      id: string;
+      file_key: string;
+      note: string | null;
+    }[];
     expect(sparks).toHaveLength(3);
     const sparkRows = csvRows(entries.get('sparks.csv')?.toString('utf8') ?? '');
     expect(sparkRows.map((row) => row[0])).toEqual(sparks.map((spark) => spark.id));
@@ -157,11 +176,13 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     expect(JSON.parse(entries.get('coach-notes.json')?.toString('utf8') ?? '[]')).toEqual([expect.objectContaining({ message: 'Proud of your week, Maya' })]);
     for (const [name, bytes] of entries) expect({ name, private: bytes.includes('PRIVATE: ask about her knee') }).toEqual({ name, private: false });
 
-    const streakDays = (await db.query(
-      `SELECT day::text FROM (SELECT (created_at AT TIME ZONE 'Europe/Stockholm')::date AS day FROM progress.sparks WHERE user_id = $1
+    const streakDays = (
+      await db.query(
+        `SELECT day::text FROM (SELECT (created_at AT TIME ZONE 'Europe/Stockholm')::date AS day FROM progress.sparks WHERE user_id = $1
         UNION SELECT pause_date FROM progress.pause_days WHERE user_id = $1) days ORDER BY 1`,
-      [client.id],
-    )).rows.map((row: { day: string }) => row.day);
+        [client.id],
+      )
+    ).rows.map((row: { day: string }) => row.day);
     expect(csvRows(entries.get('streak-history.csv')?.toString('utf8') ?? '').map((row) => row[0])).toEqual(streakDays);
     expect((JSON.parse(entries.get('streak-history.json')?.toString('utf8') ?? '[]') as { day: string }[]).map((row) => row.day)).toEqual(streakDays);
     expect(csvRows(entries.get('evolutions.csv')?.toString('utf8') ?? '')).toEqual([['1', expect.any(String), expect.any(String), 'active']]);
@@ -191,10 +212,14 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     const { exportId, estimatedBytes } = requestExportResponseSchema.parse(await requested.json());
     expect(estimatedBytes).toBe(0);
     // The page waits for it: the export's own link, before (and whatever becomes of) the e-mail.
-    const ready = await eventually(async () => {
-      const status = exportStatusSchema.parse(await (await call('GET', `/api/progress/me/exports/${exportId}`, newcomer)).json());
-      return status.status === 'ready' ? status : undefined;
-    }, 30_000, 'the export ready in the page');
+    const ready = await eventually(
+      async () => {
+        const status = exportStatusSchema.parse(await (await call('GET', `/api/progress/me/exports/${exportId}`, newcomer)).json());
+        return status.status === 'ready' ? status : undefined;
+      },
+      30_000,
+      'the export ready in the page',
+    );
     const inPage = await fetch(ready.downloadUrl ?? '');
     expect(inPage.status).toBe(200);
     expect((await unzip(Buffer.from(await inPage.arrayBuffer()))).has('README.txt')).toBe(true);
@@ -232,4 +257,3 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     expect(errorBodySchema.parse(await refused.json()).message).toMatch(/^Too many requests/);
   });
 });
-

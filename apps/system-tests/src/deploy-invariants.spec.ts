@@ -32,30 +32,39 @@ const base = read('base');
 const production = [...base, ...read('overlays/production')];
 const deployments = base.filter((manifest) => manifest.kind === 'Deployment');
 const podLabels = deployments.map((deployment) => deployment.spec?.template?.metadata?.labels ?? {});
-const selects = (selector: Record<string, string> = {}) => (labels: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value);
+const selects =
+  (selector: Record<string, string> = {}) =>
+  (labels: Record<string, string>) =>
+    Object.entries(selector).every(([key, value]) => labels[key] === value);
 
 describe('deploy/ as a cluster would run it', () => {
   it('runs the DITL worker as its own Deployment, apart from the API part of ditl-service', () => {
     expect(deployments.map((deployment) => deployment.metadata.name)).toEqual(expect.arrayContaining(['ditl-service', 'ditl-worker']));
   });
 
-  it.each(deployments.map((deployment) => [deployment.metadata.name, deployment] as const))('%s has probes, resources and a non-root user', (_name, deployment) => {
-    const pod = deployment.spec?.template?.spec;
-    expect(pod?.securityContext?.runAsNonRoot).toBe(true);
-    for (const container of pod?.containers ?? []) {
-      expect(container.readinessProbe).toBeDefined();
-      expect(container.livenessProbe).toBeDefined();
-      expect(container.resources?.requests?.cpu).toBeDefined();
-      expect(container.resources?.requests?.memory).toBeDefined();
-      expect(container.resources?.limits?.memory).toBeDefined();
-    }
-  });
+  it.each(deployments.map((deployment) => [deployment.metadata.name, deployment] as const))(
+    '%s has probes, resources and a non-root user',
+    (_name, deployment) => {
+      const pod = deployment.spec?.template?.spec;
+      expect(pod?.securityContext?.runAsNonRoot).toBe(true);
+      for (const container of pod?.containers ?? []) {
+        expect(container.readinessProbe).toBeDefined();
+        expect(container.livenessProbe).toBeDefined();
+        expect(container.resources?.requests?.cpu).toBeDefined();
+        expect(container.resources?.requests?.memory).toBeDefined();
+        expect(container.resources?.limits?.memory).toBeDefined();
+      }
+    },
+  );
 
   it('scales only Deployments that exist: the DITL worker with KEDA, the gateway with an HPA', () => {
     const names = new Set(deployments.map((deployment) => deployment.metadata.name));
     const scalers = base.filter((manifest) => manifest.kind === 'ScaledObject' || manifest.kind === 'HorizontalPodAutoscaler');
     expect(scalers.map((scaler) => [scaler.kind, scaler.spec?.scaleTargetRef?.name])).toEqual(
-      expect.arrayContaining([['ScaledObject', 'ditl-worker'], ['HorizontalPodAutoscaler', 'gateway']]),
+      expect.arrayContaining([
+        ['ScaledObject', 'ditl-worker'],
+        ['HorizontalPodAutoscaler', 'gateway'],
+      ]),
     );
     for (const scaler of scalers) expect(names).toContain(scaler.spec?.scaleTargetRef?.name);
   });
@@ -74,7 +83,9 @@ describe('deploy/ as a cluster would run it', () => {
     expect(fromIngress.map((policy) => policy.spec?.podSelector?.matchLabels)).toEqual([{ 'app.kubernetes.io/name': 'gateway' }]);
     expect(policies.some((policy) => policy.metadata.name === 'default-deny-ingress')).toBe(true);
     const ingresses = production.filter((manifest) => manifest.kind === 'Ingress');
-    expect(ingresses.flatMap((ingress) => ingress.spec?.rules?.flatMap((rule) => rule.http.paths.map((path) => path.backend.service.name)) ?? [])).toEqual(['gateway']);
+    expect(ingresses.flatMap((ingress) => ingress.spec?.rules?.flatMap((rule) => rule.http.paths.map((path) => path.backend.service.name)) ?? [])).toEqual([
+      'gateway',
+    ]);
   });
 
   it('pins the production image to a release, never latest', () => {

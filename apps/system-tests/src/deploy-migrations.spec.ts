@@ -16,12 +16,15 @@ const manifests: Manifest[] = readdirSync(base)
   .flatMap((file) => parseAllDocuments(readFileSync(join(base, file), 'utf8')).map((document) => document.toJS() as Manifest));
 
 describe('migrations in deploy/base', () => {
-  it('run once, in a Job with the apps\' configuration, and never in the apps at start', () => {
+  it("run once, in a Job with the apps' configuration, and never in the apps at start", () => {
     const config = manifests.find((manifest) => manifest.kind === 'ConfigMap' && manifest.metadata.name === 'spark-config');
     expect(config?.data?.RUN_MIGRATIONS).toBe('false');
     const jobs = manifests.filter((manifest) => manifest.kind === 'Job');
     expect(jobs.map((job) => job.spec?.template?.spec?.containers?.[0]?.command?.at(-1))).toEqual(['dist/scripts/migrate.js']);
-    expect(jobs[0]?.spec?.template?.spec?.containers?.[0]?.envFrom).toEqual([{ configMapRef: { name: 'spark-config' } }, { secretRef: { name: 'spark-secrets' } }]);
+    expect(jobs[0]?.spec?.template?.spec?.containers?.[0]?.envFrom).toEqual([
+      { configMapRef: { name: 'spark-config' } },
+      { secretRef: { name: 'spark-secrets' } },
+    ]);
   });
 
   it('gate every app on its readiness, which waits for its schema', () => {
@@ -29,7 +32,10 @@ describe('migrations in deploy/base', () => {
     expect(deployments.length).toBeGreaterThan(0);
     for (const deployment of deployments) {
       const container = deployment.spec?.template?.spec?.containers?.[0];
-      expect({ name: deployment.metadata.name, probe: container?.readinessProbe?.httpGet?.path }).toEqual({ name: deployment.metadata.name, probe: '/health/ready' });
+      expect({ name: deployment.metadata.name, probe: container?.readinessProbe?.httpGet?.path }).toEqual({
+        name: deployment.metadata.name,
+        probe: '/health/ready',
+      });
       expect(container?.envFrom).toContainEqual({ configMapRef: { name: 'spark-config' } });
     }
   });

@@ -52,7 +52,9 @@ describe('secrets in the deployment files', () => {
 
   it('the Kubernetes Secret example holds only CHANGE_ME placeholders, which production refuses', () => {
     const lines = readFileSync(join(root, 'deploy/base/secret.example.env'), 'utf8').split('\n');
-    const secrets = lines.map((line) => /^([A-Z0-9_]+)=(.*)$/.exec(line)).filter((match) => match !== null && (secretName.test(match[1]) || urlPassword(match[2]) !== undefined));
+    const secrets = lines
+      .map((line) => /^([A-Z0-9_]+)=(.*)$/.exec(line))
+      .filter((match) => match !== null && (secretName.test(match[1]) || urlPassword(match[2]) !== undefined));
     expect(secrets.length).toBeGreaterThan(3);
     for (const match of secrets) expect(`${match?.[1]}=${urlPassword(match?.[2] ?? '') ?? match?.[2]}`).toMatch(/=CHANGE_ME/);
   });

@@ -1,4 +1,11 @@
-import { type CoachDitlView, coachDitlViewSchema, currentDitlResponseSchema, ditlPresentationResponseSchema, generateDitlResponseSchema, type OnboardingAnswersInput } from '@spark/contracts';
+import {
+  type CoachDitlView,
+  coachDitlViewSchema,
+  currentDitlResponseSchema,
+  ditlPresentationResponseSchema,
+  generateDitlResponseSchema,
+  type OnboardingAnswersInput,
+} from '@spark/contracts';
 import { eventually } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -48,8 +55,7 @@ describe("the coach's view of a client's Day in the Life", () => {
     expect(page.status).toBe(200);
     return { generationId: current.generation?.generationId, html: ditlPresentationResponseSchema.parse(await page.json()).html };
   };
-  const challengeOf = (view: CoachDitlView) =>
-    view.current?.moments.find((moment) => moment.key === 'challenge');
+  const challengeOf = (view: CoachDitlView) => view.current?.moments.find((moment) => moment.key === 'challenge');
 
   it('shows the plan to coaches only, keeps an edit across a regenerate from changed answers, and resets it', async () => {
     const client = await createSignedInUser(db, 'dana@example.com');
@@ -83,11 +89,18 @@ describe("the coach's view of a client's Day in the Life", () => {
 
     const edited = await call('PUT', `${base}/moments/challenge`, coach.token, challengeEdit);
     expect(edited.status).toBe(200);
-    expect(challengeOf(coachDitlViewSchema.parse(await edited.json()))).toMatchObject({ ...challengeEdit, generated: { narrative: generated?.narrative, habit: generated?.habit } });
+    expect(challengeOf(coachDitlViewSchema.parse(await edited.json()))).toMatchObject({
+      ...challengeEdit,
+      generated: { narrative: generated?.narrative, habit: generated?.habit },
+    });
     expect((await clientPage(client.token)).html).toContain('At 3 AM you walk one lap of the ward');
 
     // The client changes their answers (onboarding again asks for a new plan); the coach's regenerate plans from them.
-    const changed = await askAsClient({ ...nurseAnswers, typicalDay: 'I sleep from 8 AM to 2 PM, work 6 PM to 6 AM four nights a week.', biggestChallenge: 'Vending-machine snacks at 2 AM on shift' });
+    const changed = await askAsClient({
+      ...nurseAnswers,
+      typicalDay: 'I sleep from 8 AM to 2 PM, work 6 PM to 6 AM four nights a week.',
+      biggestChallenge: 'Vending-machine snacks at 2 AM on shift',
+    });
     await finishedView(client.id, coach.token, changed);
     const again = await call('POST', `${base}/generations`, admin.token);
     expect(again.status).toBe(202);
@@ -104,7 +117,9 @@ describe("the coach's view of a client's Day in the Life", () => {
     const refused = await call('POST', `${base}/generations`, coach.token);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect(((await refused.json()) as { message: string }).message).toMatch(/^You have created 3 Day in the Life presentations in the last 24 hours, the most for one day\. You can create another in /);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /^You have created 3 Day in the Life presentations in the last 24 hours, the most for one day\. You can create another in /,
+    );
 
     const reset = await call('DELETE', `${base}/moments/challenge`, coach.token);
     expect(reset.status).toBe(200);
@@ -115,7 +130,9 @@ describe("the coach's view of a client's Day in the Life", () => {
 
     const audited = await eventually(
       async () => {
-        const { rows } = await db.query(`SELECT action, actor_id FROM auth.audit_events WHERE target_id = $1 AND outcome = 'succeeded' ORDER BY at`, [client.id]);
+        const { rows } = await db.query(`SELECT action, actor_id FROM auth.audit_events WHERE target_id = $1 AND outcome = 'succeeded' ORDER BY at`, [
+          client.id,
+        ]);
         return rows.length >= 3 ? rows : undefined;
       },
       5_000,

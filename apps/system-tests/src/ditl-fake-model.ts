@@ -41,7 +41,12 @@ const completion = (model: string, content: string) => ({
 export async function startFakeModel(): Promise<FakeModel> {
   const server: Server = createServer((request, response) => {
     void readBody(request).then(async (body) => {
-      fake.calls.push({ model: body.model, responseFormat: body.response_format, userMessage: body.messages.find((m) => m.role === 'user')?.content ?? '', messages: body.messages });
+      fake.calls.push({
+        model: body.model,
+        responseFormat: body.response_format,
+        userMessage: body.messages.find((m) => m.role === 'user')?.content ?? '',
+        messages: body.messages,
+      });
       if (fake.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, fake.delayMs));
       const recorded = fake.replies.shift();
       if (recorded) {
@@ -52,7 +57,9 @@ export async function startFakeModel(): Promise<FakeModel> {
       if (fake.mode === 'hang') return;
       // Refuse: a 400 as the API gives for a request it will never accept (a bad model name, a key without access).
       if (fake.mode === 'refuse') {
-        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'The model `gpt-nope` does not exist', type: 'invalid_request_error', code: 'model_not_found' } }));
+        response
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'The model `gpt-nope` does not exist', type: 'invalid_request_error', code: 'model_not_found' } }));
         return;
       }
       // Invalid: JSON that the zod plan schema rejects (too few slides, no rhythm).

@@ -52,10 +52,16 @@ describe('SIGTERM to a service replica in the middle of a 4 s request', () => {
     await lock.query('BEGIN');
     await lock.query('LOCK TABLE leads.leads IN EXCLUSIVE MODE');
     const answer = client.request('leads.create', { email: 'drained@example.com' });
-    await eventually(async () => {
-      const waiting = await db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND application_name = 'leads-service'`);
-      return waiting.rowCount === 1;
-    }, 30_000, 'the handler to wait on the lock');
+    await eventually(
+      async () => {
+        const waiting = await db.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND application_name = 'leads-service'`,
+        );
+        return waiting.rowCount === 1;
+      },
+      30_000,
+      'the handler to wait on the lock',
+    );
     // The entry's consumer is named after its process (host-pid-random): stop that replica.
     const [[, consumer]] = (await redis.xpending(stream, 'leads', '-', '+', 1)) as [string, string][];
     const draining = replicas.find((replica) => consumer?.includes(`-${replica.pid}-`));
@@ -104,11 +110,15 @@ describe('SIGTERM to a DITL worker in the middle of a generation', () => {
     draining.kill('SIGTERM');
 
     expect(await exitOf(draining)).toBe(0);
-    const status = await eventually(async () => {
-      const answer = await fetch(`${stack.baseUrl}/api/ditl/generations/${generationId}`, { headers: { authorization: `Bearer ${user.token}` } });
-      const parsed = ditlStatusResponseSchema.parse(await answer.json());
-      return parsed.status === 'completed' ? parsed : undefined;
-    }, 30_000, 'the generation to complete');
+    const status = await eventually(
+      async () => {
+        const answer = await fetch(`${stack.baseUrl}/api/ditl/generations/${generationId}`, { headers: { authorization: `Bearer ${user.token}` } });
+        const parsed = ditlStatusResponseSchema.parse(await answer.json());
+        return parsed.status === 'completed' ? parsed : undefined;
+      },
+      30_000,
+      'the generation to complete',
+    );
     expect(status.progress).toBe(100);
     const { rows } = await db.query(`SELECT attempts FROM ditl.generations WHERE id = $1`, [generationId]);
     expect(rows[0].attempts).toBe(1);

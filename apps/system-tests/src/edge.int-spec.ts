@@ -13,7 +13,7 @@ const PUBLIC_URL = 'http://spark.test';
 const S3_ORIGIN = 'http://127.0.0.1:4599';
 
 // A built SPA in miniature: a shell and one prerendered page, each with inline code of its own.
-const shellScript = "window.__shellBooted = true;";
+const shellScript = 'window.__shellBooted = true;';
 const pageScript = 'document.documentElement.dataset.prerendered = "yes";';
 function writeWebDist(): string {
   const root = mkdtempSync(join(tmpdir(), 'spark-edge-web-'));
@@ -59,7 +59,11 @@ describe('the public edge of the gateway', () => {
     it.each([
       ['a urlencoded form', 'application/x-www-form-urlencoded', 'token=abcdefghijklmnopqrstuvwxyz'],
       ['a text/plain form', 'text/plain', '{"token":"abcdefghijklmnopqrstuvwxyz"}'],
-      ['a multipart form outside the upload routes', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="token"\r\n\r\nabc\r\n--x--\r\n'],
+      [
+        'a multipart form outside the upload routes',
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="token"\r\n\r\nabc\r\n--x--\r\n',
+      ],
     ])('answers %s sent to /api/auth/redeem with 415', async (_name, contentType, body) => {
       const response = await post('/api/auth/redeem', { body, headers: { 'content-type': contentType } });
       expect(response.status).toBe(415);
@@ -80,7 +84,10 @@ describe('the public edge of the gateway', () => {
     });
 
     it('lets JSON through, multipart through on an upload route, and a bodyless POST without a content type', async () => {
-      const json = await post('/api/auth/redeem', { body: JSON.stringify({ token: 'abcdefghijklmnopqrstuvwxyz' }), headers: { 'content-type': 'application/json; charset=utf-8' } });
+      const json = await post('/api/auth/redeem', {
+        body: JSON.stringify({ token: 'abcdefghijklmnopqrstuvwxyz' }),
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      });
       expect(json.status).toBe(401);
       const form = new FormData();
       form.append('file', new Blob(['x']), 'x.png');
@@ -182,7 +189,14 @@ describe('the public edge of the gateway', () => {
       try {
         const internal = `http://127.0.0.1:${internalPort}`;
         await fetch(`${gateway.url.replace('[::1]', '127.0.0.1')}/health/live`);
-        await eventually(async () => /^http_request_duration_seconds_count\{app="gateway",method="GET",route="\/health\/live",status="200"\} 1$/m.test(await (await fetch(`${internal}/metrics`)).text()), 5000, 'the request in the metrics');
+        await eventually(
+          async () =>
+            /^http_request_duration_seconds_count\{app="gateway",method="GET",route="\/health\/live",status="200"\} 1$/m.test(
+              await (await fetch(`${internal}/metrics`)).text(),
+            ),
+          5000,
+          'the request in the metrics',
+        );
         const document = z
           .object({ paths: z.record(z.string(), z.record(z.string(), z.object({ requestBody: z.unknown().optional() }))) })
           .parse(await (await fetch(`${internal}/api/docs/openapi.json`)).json());

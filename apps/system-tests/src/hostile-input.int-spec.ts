@@ -13,7 +13,7 @@ const ZONE_ONLY_NODE_KNOWS = 'US/Pacific-New';
 
 /** Polls until `condition` holds (no fixed sleeps); fails after `timeoutMs`. */
 async function eventually(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  for (const giveUpAt = Date.now() + timeoutMs; !(await condition()); ) {
+  for (const giveUpAt = Date.now() + timeoutMs; !(await condition());) {
     if (Date.now() > giveUpAt) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -65,7 +65,9 @@ describe('input an attacker controls', () => {
             { sub: randomUUID(), email: 'mallory@example.com', role: 'admin' },
             { issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE, expiresIn: 900, algorithm: 'HS256' },
           );
-          forgedAdminStatus = (await fetch(`${gateway.url.replace('[::1]', '127.0.0.1')}/api/auth/users?role=admin`, { headers: { authorization: `Bearer ${forged}` } })).status;
+          forgedAdminStatus = (
+            await fetch(`${gateway.url.replace('[::1]', '127.0.0.1')}/api/auth/users?role=admin`, { headers: { authorization: `Bearer ${forged}` } })
+          ).status;
           await gateway.stop();
         } catch (error) {
           refusal = String(error);
@@ -92,7 +94,15 @@ describe('input an attacker controls', () => {
 
     it("starts onboarding's first evolution in such a zone under its current name", async () => {
       const client = await createSignedInUser(db, 'onboarding@hostile.test');
-      const answers = { firstName: 'Ada', transformationGoal: 'Run', age: 40, activityLevel: 'moderately_active', typicalDay: 'Busy', biggestChallenge: 'Time', timeZone: ZONE_ONLY_NODE_KNOWS };
+      const answers = {
+        firstName: 'Ada',
+        transformationGoal: 'Run',
+        age: 40,
+        activityLevel: 'moderately_active',
+        typicalDay: 'Busy',
+        biggestChallenge: 'Time',
+        timeZone: ZONE_ONLY_NODE_KNOWS,
+      };
 
       expect((await send('POST', '/api/onboarding', JSON.stringify(answers), client.token)).status).toBe(200);
       expect(await storedZone(client.id)).toBe('America/Los_Angeles');
@@ -104,7 +114,10 @@ describe('input an attacker controls', () => {
         `INSERT INTO progress.user_progress (user_id, email, evolution_start_date, evolution_end_date, time_zone) VALUES ($1, 'legacy@hostile.test', current_date - 3, current_date + 87, $2)`,
         [legacy, ZONE_ONLY_NODE_KNOWS],
       );
-      await db.query(`INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type) VALUES ($1, $2, 'photo', 'k/1.png', 'image/png')`, [legacy, randomUUID()]);
+      await db.query(
+        `INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type) VALUES ($1, $2, 'photo', 'k/1.png', 'image/png')`,
+        [legacy, randomUUID()],
+      );
 
       for (const sort of ['attention', 'newest']) expect((await get(`/api/coach/clients?sort=${sort}`, coach.token)).status).toBe(200);
       const detail = await get(`/api/coach/clients/${legacy}`, coach.token);

@@ -5,7 +5,8 @@ import {
   ACCESS_TOKEN_ISSUER,
   deckDownloadResponseSchema,
   errorBodySchema,
-  investorCampaignSchema, investorPageSchema,
+  investorCampaignSchema,
+  investorPageSchema,
   type UserRole,
 } from '@spark/contracts';
 import { type SmtpSink, startSmtpSink } from '@spark/testing';
@@ -110,9 +111,10 @@ describe('investors: deck access codes and e-mail campaigns through the gateway'
     const thirtyDays = 30 * 24 * 3600_000;
     expect(Math.abs(new Date(expiresAt ?? 0).getTime() - Date.now() - thirtyDays)).toBeLessThan(60_000);
     expect((await download('expiring@fund.test', accessCode, '203.0.113.41')).status).toBe(200);
-    await db.query(`UPDATE investor.deck_access SET issued_at = issued_at - interval '31 days', expires_at = expires_at - interval '31 days' WHERE investor_id = $1`, [
-      investor.id,
-    ]);
+    await db.query(
+      `UPDATE investor.deck_access SET issued_at = issued_at - interval '31 days', expires_at = expires_at - interval '31 days' WHERE investor_id = $1`,
+      [investor.id],
+    );
     const expired = await download('expiring@fund.test', accessCode, '203.0.113.41');
     expect(expired.status).toBe(403);
     expect(errorBodySchema.parse(await expired.json()).message).toBe('This access code has expired. Please ask us for a new one.');
@@ -139,7 +141,13 @@ describe('investors: deck access codes and e-mail campaigns through the gateway'
     const investor = await addInvestor('download@fund.test');
     const { accessCode } = await generateCode(investor.id);
     const before = Date.now();
-    const response = await call('POST', '/api/investors/deck-download', { email: 'download@fund.test', accessCode: accessCode.toLowerCase() }, undefined, '203.0.113.20');
+    const response = await call(
+      'POST',
+      '/api/investors/deck-download',
+      { email: 'download@fund.test', accessCode: accessCode.toLowerCase() },
+      undefined,
+      '203.0.113.20',
+    );
     expect(response.status).toBe(200);
     const { downloadUrl, expiresAt } = deckDownloadResponseSchema.parse(await response.json());
     const url = new URL(downloadUrl);
@@ -153,7 +161,13 @@ describe('investors: deck access codes and e-mail campaigns through the gateway'
   });
 
   it('refuses a wrong or malformed code with "Invalid access code", and limits guesses per address', async () => {
-    const wrong = await call('POST', '/api/investors/deck-download', { email: 'x@fund.test', accessCode: 'SPARK-AAAA-AAAA-AAAA-AAAA-AAAA' }, undefined, '203.0.113.30');
+    const wrong = await call(
+      'POST',
+      '/api/investors/deck-download',
+      { email: 'x@fund.test', accessCode: 'SPARK-AAAA-AAAA-AAAA-AAAA-AAAA' },
+      undefined,
+      '203.0.113.30',
+    );
     expect(wrong.status).toBe(403);
     expect(errorBodySchema.parse(await wrong.json()).message).toBe('Invalid access code. Please check your code and try again.');
     const malformed = await call('POST', '/api/investors/deck-download', { email: 'x@fund.test', accessCode: '1234' }, undefined, '203.0.113.30');
@@ -177,7 +191,12 @@ describe('investors: deck access codes and e-mail campaigns through the gateway'
       campaign = investorCampaignSchema.parse(await (await call('GET', `/api/investors/emails/${campaign.id}`, undefined, admin)).json());
     }
     expect(campaign).toMatchObject({ total: 3, sent: 2, failed: 1, pending: 0, failedEmails: ['bounce@investor.test'] });
-    expect(smtp.messages.filter((mail) => mail.subject === 'Our progress').flatMap((mail) => mail.to).sort()).toEqual(['one@investor.test', 'two@investor.test']);
+    expect(
+      smtp.messages
+        .filter((mail) => mail.subject === 'Our progress')
+        .flatMap((mail) => mail.to)
+        .sort(),
+    ).toEqual(['one@investor.test', 'two@investor.test']);
     const page = investorPageSchema.parse(await (await call('GET', '/api/investors?limit=100', undefined, admin)).json());
     const lastEmail = Object.fromEntries(page.items.map((investor) => [investor.email, investor.lastEmailSentAt]));
     expect(lastEmail['one@investor.test']).toEqual(expect.any(String));

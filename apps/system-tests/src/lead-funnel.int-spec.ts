@@ -21,8 +21,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('the interest form, from HTTP to two e-mails', () => {
   let stack: InProcessStack;
   let db: Client;
-  const leadCount = async (email: string) =>
-    Number((await db.query('SELECT count(*) FROM leads.leads WHERE email = $1', [email])).rows[0].count);
+  const leadCount = async (email: string) => Number((await db.query('SELECT count(*) FROM leads.leads WHERE email = $1', [email])).rows[0].count);
   const mailsTo = (address: string) => stack.smtp.messages.filter((mail) => mail.to.includes(address));
 
   beforeAll(async () => {
@@ -129,9 +128,11 @@ describe('the interest form, from HTTP to two e-mails', () => {
     await stack.stopNotifier();
     expect((await postLead(stack, { email: 'partly-lost@example.com' })).status).toBe(201);
     const rowsOf = async () =>
-      (await db.query<{ id: string; dispatched: boolean; confirmed: boolean }>(
-        `SELECT id, dispatched_at IS NOT NULL AS dispatched, confirmed_at IS NOT NULL AS confirmed FROM leads.outbox WHERE payload->>'email' = 'partly-lost@example.com'`,
-      )).rows;
+      (
+        await db.query<{ id: string; dispatched: boolean; confirmed: boolean }>(
+          `SELECT id, dispatched_at IS NOT NULL AS dispatched, confirmed_at IS NOT NULL AS confirmed FROM leads.outbox WHERE payload->>'email' = 'partly-lost@example.com'`,
+        )
+      ).rows;
     for (let i = 0; (await rowsOf()).filter((row) => row.dispatched).length < 2; i++) {
       if (i > 100) throw new Error('outbox rows were never dispatched');
       await sleep(50);
@@ -163,7 +164,9 @@ describe('the interest form, from HTTP to two e-mails', () => {
     const jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX as string);
     const queue = jobs.queue(QUEUES.mail);
     await (await queue.getJob(jobId))?.remove();
-    await jobs.add([{ jobId, job: { queue: 'mail', name: 'lead-confirmation', data: { leadId: created.lead.id, email: 'twice-delivered@example.com', role: 'client' } } }]);
+    await jobs.add([
+      { jobId, job: { queue: 'mail', name: 'lead-confirmation', data: { leadId: created.lead.id, email: 'twice-delivered@example.com', role: 'client' } } },
+    ]);
     for (let i = 0; (await queue.getJobState(jobId)) !== 'completed'; i++) {
       if (i > 200) throw new Error('the second delivery never completed');
       await sleep(50);

@@ -43,7 +43,7 @@ export interface IsoBox {
 /** The top-level boxes of an ISO base media file (MP4, MOV, HEIF); throws unless they tile the file exactly. */
 export function isoBoxes(file: Buffer, start = 0, end = file.length): IsoBox[] {
   const boxes: IsoBox[] = [];
-  for (let at = start; at < end; ) {
+  for (let at = start; at < end;) {
     if (at + 8 > end) throw new Error(`a box header is cut off at ${at}`);
     let size = file.readUInt32BE(at);
     if (size === 1) size = Number(file.readBigUInt64BE(at + 8));

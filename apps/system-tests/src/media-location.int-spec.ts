@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, errorBodySchema, recordSparkResponseSchema, type UserRole, uploadedLogImageSchema } from '@spark/contracts';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  errorBodySchema,
+  recordSparkResponseSchema,
+  type UserRole,
+  uploadedLogImageSchema,
+} from '@spark/contracts';
 import sharp from 'sharp';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 import { boxPayload, isoBoxes, locationFixture, locationTraces } from './location-traces';
@@ -9,7 +16,10 @@ const JWT_SECRET = 'media-location-system-test-secret';
 const jwt = new JwtService({ secret: JWT_SECRET });
 const tokenFor = (role: UserRole) => {
   const sub = randomUUID();
-  return jwt.sign({ sub, email: `${role}-${sub.slice(0, 8)}@example.com`, role }, { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
+  return jwt.sign(
+    { sub, email: `${role}-${sub.slice(0, 8)}@example.com`, role },
+    { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE },
+  );
 };
 
 const mimeOf: Record<string, string> = {

@@ -31,10 +31,23 @@ describe('metrics on the internal port of a service and of the notifier', () => 
     smtp = await startSmtpSink();
     ports.leads = await freePort();
     ports.notifier = await freePort();
-    const env = { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: database.url, REDIS_URL: await testRedisUrl(), BUS_PREFIX: uniquePrefix('metrics'), OUTBOX_POLL_MS: '200' };
+    const env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: database.url,
+      REDIS_URL: await testRedisUrl(),
+      BUS_PREFIX: uniquePrefix('metrics'),
+      OUTBOX_POLL_MS: '200',
+    };
     stops.push(await startService({ ...leadsService, env: { ...env, HEALTH_PORT: String(ports.leads) } }, false));
     stops.push(await startNotifier({ ...env, SMTP_URL: smtp.url, HEALTH_PORT: String(ports.notifier) }));
-    client = new RedisStreamsClient({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, timeoutMs: 10_000, logger: createLogger('metrics-test', 'silent'), observer: gateway.busClient });
+    client = new RedisStreamsClient({
+      redisUrl: env.REDIS_URL,
+      prefix: env.BUS_PREFIX,
+      timeoutMs: 10_000,
+      logger: createLogger('metrics-test', 'silent'),
+      observer: gateway.busClient,
+    });
     await client.connect();
   });
   afterAll(async () => {
@@ -59,10 +72,14 @@ describe('metrics on the internal port of a service and of the notifier', () => 
     expect(sample(caller, 'bus_client_request_duration_seconds_sum', { pattern: 'leads.create', outcome: 'ok' })).toBeGreaterThan(0);
 
     await smtp.waitFor(2);
-    const completed = await eventually(async () => {
-      const count = sample(await scrape(ports.notifier), 'bullmq_jobs', { app: 'notifier', queue: 'mail', state: 'completed' });
-      return count === 2 ? count : undefined;
-    }, 10_000, 'two completed mail jobs on the notifier page');
+    const completed = await eventually(
+      async () => {
+        const count = sample(await scrape(ports.notifier), 'bullmq_jobs', { app: 'notifier', queue: 'mail', state: 'completed' });
+        return count === 2 ? count : undefined;
+      },
+      10_000,
+      'two completed mail jobs on the notifier page',
+    );
     expect(completed).toBe(2);
     const notifier = await scrape(ports.notifier);
     expect(sample(notifier, 'bullmq_jobs', { queue: 'mail', state: 'failed' })).toBe(0);

@@ -40,7 +40,13 @@ describe('the notifier under faults', () => {
   };
   const sendMagicLink = async (email: string) => {
     const jobId = `magic-link-${email}`;
-    const data = { email, link: 'http://localhost:8080/magic-link#token=abc', code: '123456', expiresAt: new Date(Date.now() + 3_600_000).toISOString(), purpose: 'sign-in' as const };
+    const data = {
+      email,
+      link: 'http://localhost:8080/magic-link#token=abc',
+      code: '123456',
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      purpose: 'sign-in' as const,
+    };
     await jobs.add([{ job: { queue: QUEUES.mail, name: 'magic-link', data }, jobId }]);
     return { jobId, ledgerKey: `${QUEUES.mail}:${jobId}` };
   };
@@ -48,12 +54,18 @@ describe('the notifier under faults', () => {
   const untilIdle = async (jobId: string) => {
     const queue = jobs.queue(QUEUES.mail);
     await eventually(async () => (await queue.getJobState(jobId)) === 'completed', 30_000, `job ${jobId} to complete`);
-    await eventually(async () => {
-      const counts = await queue.getJobCounts('wait', 'delayed', 'active', 'prioritized');
-      return Object.values(counts).every((count) => count === 0);
-    }, 10_000, 'the mail queue to be idle');
+    await eventually(
+      async () => {
+        const counts = await queue.getJobCounts('wait', 'delayed', 'active', 'prioritized');
+        return Object.values(counts).every((count) => count === 0);
+      },
+      10_000,
+      'the mail queue to be idle',
+    );
   };
-  const ledgerRow = async (key: string) => (await db.query<{ status: string; message_id: string | null }>(`SELECT status, message_id FROM notifier.sent_emails WHERE idempotency_key = $1`, [key])).rows[0];
+  const ledgerRow = async (key: string) =>
+    (await db.query<{ status: string; message_id: string | null }>(`SELECT status, message_id FROM notifier.sent_emails WHERE idempotency_key = $1`, [key]))
+      .rows[0];
   const receivedBy = (email: string) => sink.messages.filter((mail) => mail.to.includes(email));
 
   beforeAll(async () => {
@@ -87,10 +99,16 @@ describe('the notifier under faults', () => {
       await rowLock.query('BEGIN');
       await rowLock.query(`SELECT 1 FROM notifier.sent_emails WHERE idempotency_key = $1 FOR UPDATE`, [ledgerKey]);
     };
-    await eventually(async () => {
-      const waiting = await db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE notifier.sent_emails%'`);
-      return waiting.rowCount === 1;
-    }, 30_000, "the notifier's ledger write to wait on the row");
+    await eventually(
+      async () => {
+        const waiting = await db.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE notifier.sent_emails%'`,
+        );
+        return waiting.rowCount === 1;
+      },
+      30_000,
+      "the notifier's ledger write to wait on the row",
+    );
     first.kill('SIGKILL');
     await once(first, 'exit');
     // PostgreSQL would still run the dead process's queued write once the row is free; a crash a moment

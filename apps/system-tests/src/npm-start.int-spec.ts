@@ -82,13 +82,17 @@ describe('npm start', () => {
       });
       expect(asked.status).toBe(202);
       let link: URL | undefined;
-      await waitFor('the sign-in e-mail in the mailbox', async () => {
-        const mails = (await (await fetch(`http://127.0.0.1:${PORTS.MAILBOX_WEB_PORT}/email`)).json()) as { to: { address: string }[]; text?: string }[];
-        const text = mails.find((mail) => mail.to.some((to) => to.address === email))?.text;
-        const found = /Sign in: (\S+)/.exec(text ?? '')?.[1];
-        link = found ? new URL(found) : undefined;
-        return link !== undefined;
-      }, 30_000);
+      await waitFor(
+        'the sign-in e-mail in the mailbox',
+        async () => {
+          const mails = (await (await fetch(`http://127.0.0.1:${PORTS.MAILBOX_WEB_PORT}/email`)).json()) as { to: { address: string }[]; text?: string }[];
+          const text = mails.find((mail) => mail.to.some((to) => to.address === email))?.text;
+          const found = /Sign in: (\S+)/.exec(text ?? '')?.[1];
+          link = found ? new URL(found) : undefined;
+          return link !== undefined;
+        },
+        30_000,
+      );
       expect(link?.origin).toBe(`http://localhost:${PORTS.PORT}`);
       expect((await fetch(new URL(link?.pathname ?? '/', `http://127.0.0.1:${PORTS.PORT}`))).status).toBe(200);
       expect(processesWithMarker(marker).length).toBeGreaterThanOrEqual(11); // npm, node start.mjs, 8 apps, maildev, s3rver

@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { addDays, clientPageSchema, clientDetailSchema, errorBodySchema, homeResponseSchema, nudgeDraftSchema, recordSparkResponseSchema, restDaysSchema, weekdayOf } from '@spark/contracts';
+import {
+  addDays,
+  clientPageSchema,
+  clientDetailSchema,
+  errorBodySchema,
+  homeResponseSchema,
+  nudgeDraftSchema,
+  recordSparkResponseSchema,
+  restDaysSchema,
+  weekdayOf,
+} from '@spark/contracts';
 import { TINY_PNG } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -68,7 +78,9 @@ describe('rest days and pause days through the gateway', () => {
     expect((await call('POST', '/api/progress/me/pause-days', client, { date: addDays(today, 2) })).status).toBe(201);
     const refused = await call('POST', '/api/progress/me/pause-days', client, { date: addDays(today, 3) });
     expect(refused.status).toBe(409);
-    expect(errorBodySchema.parse(await refused.json()).message).toMatch(/^You have used your 2 pause days for the 14 days until .+\. Your coach sets how many you get\.$/);
+    expect(errorBodySchema.parse(await refused.json()).message).toMatch(
+      /^You have used your 2 pause days for the 14 days until .+\. Your coach sets how many you get\.$/,
+    );
     // The same day again changes nothing and is not refused.
     expect((await call('POST', '/api/progress/me/pause-days', client, { date: today })).status).toBe(201);
   });
@@ -99,7 +111,11 @@ describe('rest days and pause days through the gateway', () => {
     expect((await call('PUT', '/api/progress/me/rest-day', client, { restWeekday: 9 })).status).toBe(400);
     // Choosing it again applies from today; the days before keep the rest day they had.
     const rest = await call('PUT', '/api/progress/me/rest-day', client, { restWeekday: yesterdayWeekday });
-    expect(restDaysSchema.parse(await rest.json())).toMatchObject({ restWeekday: yesterdayWeekday, restWeekdayFrom: today, earlierRestWeekday: yesterdayWeekday });
+    expect(restDaysSchema.parse(await rest.json())).toMatchObject({
+      restWeekday: yesterdayWeekday,
+      restWeekdayFrom: today,
+      earlierRestWeekday: yesterdayWeekday,
+    });
 
     const list = clientPageSchema.parse(await (await call('GET', '/api/coach/clients?sort=attention', coach)).json());
     const maya = list.items.find((item) => item.userId === client.id);

@@ -44,10 +44,14 @@ describe('submitting interest while PostgreSQL is down', () => {
     expect(errorBodySchema.parse(await during.json()).code).toBe('SERVICE_UNAVAILABLE');
 
     await postgres.start();
-    const after = await eventually(async () => {
-      const response = await postLead(stack, 'during-outage@example.com');
-      return response.status === 503 ? undefined : response;
-    }, 30_000, 'the service to reconnect');
+    const after = await eventually(
+      async () => {
+        const response = await postLead(stack, 'during-outage@example.com');
+        return response.status === 503 ? undefined : response;
+      },
+      30_000,
+      'the service to reconnect',
+    );
     expect(after.status).toBe(201);
     expect(createLeadResponseSchema.parse(await after.json()).lead.email).toBe('during-outage@example.com');
     await eventually(async () => (await unfinishedJobs('during-outage@example.com')) === 0, 30_000, 'both jobs to finish');

@@ -10,7 +10,7 @@ const JWT_SECRET = 'system-test-jwt-secret-queue-board';
 const PUBLIC_URL = 'http://spark.test';
 
 async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  for (const giveUpAt = Date.now() + timeoutMs; ; ) {
+  for (const giveUpAt = Date.now() + timeoutMs; ;) {
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > giveUpAt) throw new Error(`${what}: not within ${timeoutMs} ms`);
@@ -36,7 +36,12 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     return { cookie: cookie?.split(';')[0] ?? '', url: ticket.url };
   };
   const auditedOpenings = async (email: string) =>
-    (await db().query<{ outcome: string; target_type: string }>(`SELECT outcome, target_type FROM auth.audit_events WHERE action = 'queues.open' AND actor_email = $1`, [email])).rows;
+    (
+      await db().query<{ outcome: string; target_type: string }>(
+        `SELECT outcome, target_type FROM auth.audit_events WHERE action = 'queues.open' AND actor_email = $1`,
+        [email],
+      )
+    ).rows;
   const board = (path: string, cookie: string, init: RequestInit = {}) =>
     fetch(`${stack().baseUrl}/admin/queues${path}`, { redirect: 'manual', ...init, headers: { cookie, ...init.headers } });
 
@@ -126,7 +131,10 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     const jobs = new JobQueues(connection, stack().env.BUS_PREFIX ?? '');
     // The SMTP server was down for this job's whole retry budget: a worker that cannot deliver takes it instead of the notifier.
     await stack().stopNotifier();
-    const outage = new Worker(QUEUES.mail, () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:25')), { connection, prefix: bullPrefix(stack().env.BUS_PREFIX ?? '') });
+    const outage = new Worker(QUEUES.mail, () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:25')), {
+      connection,
+      prefix: bullPrefix(stack().env.BUS_PREFIX ?? ''),
+    });
     try {
       const jobId = `queue-board-${Date.now()}`;
       await jobs.queue(QUEUES.mail).add('code-sign-in-locked', { email }, { jobId, attempts: 1 });
@@ -134,11 +142,16 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
       await outage.close();
 
       const listed = await board(`/api/queues?activeQueue=${QUEUES.mail}&status=failed&page=1`, cookie);
-      const mail = ((await listed.json()) as { queues: { name: string; jobs: { id: string; failedReason: string }[] }[] }).queues.find((queue) => queue.name === QUEUES.mail);
+      const mail = ((await listed.json()) as { queues: { name: string; jobs: { id: string; failedReason: string }[] }[] }).queues.find(
+        (queue) => queue.name === QUEUES.mail,
+      );
       expect(mail?.jobs).toEqual([expect.objectContaining({ id: jobId, failedReason: 'connect ECONNREFUSED 127.0.0.1:25' })]);
 
       await stack().startNotifier();
-      const retried = await board(`/api/queues/${QUEUES.mail}/${jobId}/retry`, cookie, { method: 'PUT', headers: { 'sec-fetch-site': 'same-origin', origin: PUBLIC_URL } });
+      const retried = await board(`/api/queues/${QUEUES.mail}/${jobId}/retry`, cookie, {
+        method: 'PUT',
+        headers: { 'sec-fetch-site': 'same-origin', origin: PUBLIC_URL },
+      });
       expect(retried.status).toBe(204);
       await eventually(async () => (mailsTo(email).length > 0 ? true : undefined), 'the retried e-mail arrived');
       expect(await jobs.queue(QUEUES.mail).getJobState(jobId)).toBe('completed');
@@ -158,14 +171,18 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     try {
       const jobId = `queue-board-secret-${Date.now()}`;
       const link = 'http://spark.test/magic-link-auth#token=the-secret-sign-in-token';
-      await jobs.queue(QUEUES.mail).add('magic-link', { email: 'victim@example.com', link, code: '424242', expiresAt: new Date().toISOString(), purpose: 'sign-in' }, { jobId });
+      await jobs
+        .queue(QUEUES.mail)
+        .add('magic-link', { email: 'victim@example.com', link, code: '424242', expiresAt: new Date().toISOString(), purpose: 'sign-in' }, { jobId });
       const shown = await (await board(`/api/queues/${QUEUES.mail}/${jobId}`, cookie)).text();
       expect(shown).toContain('victim@example.com');
       expect(shown).not.toContain('the-secret-sign-in-token');
       expect(shown).not.toContain('424242');
       const exportJobId = `queue-board-export-${Date.now()}`;
       const downloadUrl = 'http://s3.test/sparks/exports/the-client.zip?X-Amz-Signature=the-secret-signature';
-      await jobs.queue(QUEUES.mail).add('data-export-ready', { email: 'victim@example.com', downloadUrl, expiresAt: new Date().toISOString() }, { jobId: exportJobId });
+      await jobs
+        .queue(QUEUES.mail)
+        .add('data-export-ready', { email: 'victim@example.com', downloadUrl, expiresAt: new Date().toISOString() }, { jobId: exportJobId });
       const exportShown = await (await board(`/api/queues/${QUEUES.mail}/${exportJobId}`, cookie)).text();
       expect(exportShown).toContain('victim@example.com');
       expect(exportShown).not.toContain('the-secret-signature');

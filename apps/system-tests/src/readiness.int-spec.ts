@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { createLeadResponseSchema } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient } from '@spark/messaging';
-import { createTestDatabase, eventually, freePort, type PrivatePostgres, startPrivatePostgres, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  type PrivatePostgres,
+  startPrivatePostgres,
+  type TestDatabase,
+  testRedisUrl,
+  uniquePrefix,
+} from '@spark/testing';
 import { Client } from 'pg';
 import { spawnApp } from './spawned-app';
 
@@ -79,10 +88,17 @@ describe('readiness of the processes', () => {
       expect(code).toBe(0);
       await eventually(async () => (await statusOf(port, '/health/ready')) === 200, 30_000, 'ready after the migration');
 
-      const client = new RedisStreamsClient({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, timeoutMs: 10_000, logger: createLogger('readiness-test', 'silent') });
+      const client = new RedisStreamsClient({
+        redisUrl: env.REDIS_URL,
+        prefix: env.BUS_PREFIX,
+        timeoutMs: 10_000,
+        logger: createLogger('readiness-test', 'silent'),
+      });
       await client.connect();
       try {
-        expect(createLeadResponseSchema.parse(await client.request('leads.create', { email: 'after-migrate@example.com' })).lead.email).toBe('after-migrate@example.com');
+        expect(createLeadResponseSchema.parse(await client.request('leads.create', { email: 'after-migrate@example.com' })).lead.email).toBe(
+          'after-migrate@example.com',
+        );
       } finally {
         await client.close();
       }

@@ -23,7 +23,7 @@ const freePort = () =>
   });
 
 async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  for (const giveUpAt = Date.now() + timeoutMs; ; ) {
+  for (const giveUpAt = Date.now() + timeoutMs; ;) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
     if (Date.now() > giveUpAt) throw new Error(`condition not met within ${timeoutMs} ms`);
@@ -56,7 +56,11 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
       .concat(`\nuser admin on >${passwords.admin} ~* &* +@all\n`);
     await writeFile(join(directory, 'users.acl'), acl);
     port = await freePort();
-    redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', directory, '--aclfile', join(directory, 'users.acl')], { stdio: 'ignore' });
+    redisServer = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', directory, '--aclfile', join(directory, 'users.acl')],
+      { stdio: 'ignore' },
+    );
     await eventually(async () => {
       const admin = connectAs('admin');
       try {
@@ -83,7 +87,8 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
       headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const mailTo = (address: string, subject: RegExp) => eventually(async () => stack.smtp.messages.find((mail) => mail.to.includes(address) && subject.test(mail.subject)));
+  const mailTo = (address: string, subject: RegExp) =>
+    eventually(async () => stack.smtp.messages.find((mail) => mail.to.includes(address) && subject.test(mail.subject)));
 
   it('takes a lead, e-mails it, and lets a coach approve it (gateway, leads, auth through leads, notifier)', async () => {
     const lead = await call('POST', '/api/leads', { email: 'acl-lead@example.com', role: 'client' });
@@ -96,7 +101,7 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
     await mailTo('acl-lead@example.com', /approved/i);
   });
 
-  it('signs in by e-mail, and serves progress, investors and the Developer\'s Log', async () => {
+  it("signs in by e-mail, and serves progress, investors and the Developer's Log", async () => {
     await createSignedInUser(db, 'acl-client@example.com');
     expect((await call('POST', '/api/auth/magic-link', { email: 'acl-client@example.com' })).status).toBe(202);
     await mailTo('acl-client@example.com', /sign-in link/);
@@ -133,10 +138,13 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
     const mail = await mailTo('acl-delete@example.com', /Confirm deleting your Spark account/);
     const token = /#token=([\w-]+)/.exec(mail?.text ?? '')?.[1];
     expect((await call('POST', '/api/account-deletion/confirm', { token })).status).toBe(200);
-    await eventually(async () => ((await db.query(`SELECT 1 FROM auth.account_deletions WHERE completed_at IS NOT NULL`)).rowCount === 1 ? true : undefined), 20_000);
+    await eventually(
+      async () => ((await db.query(`SELECT 1 FROM auth.account_deletions WHERE completed_at IS NOT NULL`)).rowCount === 1 ? true : undefined),
+      20_000,
+    );
   });
 
-  it('serves the admins\' queue dashboard, which reads every queue as the gateway user', async () => {
+  it("serves the admins' queue dashboard, which reads every queue as the gateway user", async () => {
     const admin = await createSignedInUser(db, 'acl-admin@example.com', 'admin');
     const ticket = queueBoardTicketSchema.parse(await (await call('POST', '/api/admin/queue-board/tickets', undefined, admin.token)).json());
     const opened = await fetch(`${stack.baseUrl}${ticket.url}`, { redirect: 'manual' });

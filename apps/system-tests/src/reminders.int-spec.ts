@@ -41,7 +41,11 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
   const pushesTo = async (clientHash: string): Promise<unknown[]> => {
-    const response = await fetch(`${pushUrl}/get-notifications`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientHash }) });
+    const response = await fetch(`${pushUrl}/get-notifications`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientHash }),
+    });
     return ((await response.json()) as { data: { messages: unknown[] } }).data.messages;
   };
   const mailsTo = (person: Person) => stack.smtp.messages.filter((mail) => mail.to.includes(person.email) && mail.subject === 'A spark for today?');
@@ -49,8 +53,14 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
   beforeAll(async () => {
     const port = await freePort();
     pushUrl = `http://localhost:${port}`;
-    pushService = spawn(process.execPath, [join(__dirname, '..', '..', '..', 'node_modules', 'web-push-testing', 'src', 'bin', 'server.js'), String(port)], { stdio: 'ignore' });
-    await eventually(async () => ((await fetch(`${pushUrl}/status`, { method: 'POST' }).catch(() => undefined))?.ok ? true : undefined), 10_000, 'the push service stand-in');
+    pushService = spawn(process.execPath, [join(__dirname, '..', '..', '..', 'node_modules', 'web-push-testing', 'src', 'bin', 'server.js'), String(port)], {
+      stdio: 'ignore',
+    });
+    await eventually(
+      async () => ((await fetch(`${pushUrl}/status`, { method: 'POST' }).catch(() => undefined))?.ok ? true : undefined),
+      10_000,
+      'the push service stand-in',
+    );
     const env = {
       JWT_SECRET: TEST_JWT_SECRET,
       REMINDER_TICK_MS: '1000',
@@ -82,10 +92,18 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
 
   it('sends each client who needs one exactly one reminder, by push when they have a device, and nothing to the rest', async () => {
     const dueNow = { enabled: true, localTime: at(-1), quietHours: null };
-    const subscription = ((await (
-      await fetch(`${pushUrl}/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ applicationServerKey: vapid.publicKey, userVisibleOnly: 'true' }) })
-    ).json()) as { data: { endpoint: string; keys: { p256dh: string; auth: string }; clientHash: string } }).data;
-    const device = await send('PUT', '/api/progress/me/push-subscription', people.byPush, { subscription: { endpoint: subscription.endpoint, keys: subscription.keys } });
+    const subscription = (
+      (await (
+        await fetch(`${pushUrl}/subscribe`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ applicationServerKey: vapid.publicKey, userVisibleOnly: 'true' }),
+        })
+      ).json()) as { data: { endpoint: string; keys: { p256dh: string; auth: string }; clientHash: string } }
+    ).data;
+    const device = await send('PUT', '/api/progress/me/push-subscription', people.byPush, {
+      subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
+    });
     expect(device.status).toBe(200);
     expect(reminderSettingsSchema.parse(await device.json()).push).toBe(true);
 
@@ -98,16 +116,26 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
       expect((await send('PUT', '/api/progress/me/reminders', person, dueNow)).status).toBe(200);
     }
     // Quiet from a minute after the reminder's time: by the time the tick sees it, it is quiet.
-    expect((await send('PUT', '/api/progress/me/reminders', people.quiet, { enabled: true, localTime: at(-2), quietHours: { start: at(-1), end: at(30) } })).status).toBe(200);
+    expect(
+      (await send('PUT', '/api/progress/me/reminders', people.quiet, { enabled: true, localTime: at(-2), quietHours: { start: at(-1), end: at(30) } })).status,
+    ).toBe(200);
     expect((await send('PUT', '/api/progress/me/reminders', people.off, { ...dueNow, enabled: false })).status).toBe(200);
     // A time already past today is next due tomorrow (checked below); here the day moves on to it, for everyone at once.
     await db.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second'`);
 
-    const [push] = await eventually(async () => {
-      const received = await pushesTo(subscription.clientHash);
-      return received.length > 0 ? received : undefined;
-    }, 20_000, 'the push notification');
-    expect(JSON.parse(String(push))).toEqual({ title: 'A spark for today?', body: 'Sam, no spark yet today. One photo keeps your streak going.', url: '/app?capture=1' });
+    const [push] = await eventually(
+      async () => {
+        const received = await pushesTo(subscription.clientHash);
+        return received.length > 0 ? received : undefined;
+      },
+      20_000,
+      'the push notification',
+    );
+    expect(JSON.parse(String(push))).toEqual({
+      title: 'A spark for today?',
+      body: 'Sam, no spark yet today. One photo keeps your streak going.',
+      url: '/app?capture=1',
+    });
     const [mail] = await eventually(async () => (mailsTo(people.byMail).length > 0 ? mailsTo(people.byMail) : undefined), 20_000, 'the reminder e-mail');
     expect(mail?.text).toContain('Capture a spark: ');
 
@@ -115,12 +143,16 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
     const ticks = async () => Number((await stack.redis.zcard(`${stack.env.BUS_PREFIX}:bull:reminders:completed`)) ?? 0);
     const ticksAfterSending = await ticks();
     await eventually(async () => ((await ticks()) >= ticksAfterSending + 3 ? true : undefined), 20_000, 'three more ticks');
-    await eventually(async () => {
-      const { rows } = await db.query(`SELECT count(*)::int AS pending FROM progress.outbox WHERE dispatched_at IS NULL`);
-      const mailWaiting = await stack.redis.llen(`${stack.env.BUS_PREFIX}:bull:mail:wait`);
-      const pushWaiting = await stack.redis.llen(`${stack.env.BUS_PREFIX}:bull:push:wait`);
-      return rows[0].pending === 0 && mailWaiting === 0 && pushWaiting === 0 ? true : undefined;
-    }, 20_000, 'nothing left to send');
+    await eventually(
+      async () => {
+        const { rows } = await db.query(`SELECT count(*)::int AS pending FROM progress.outbox WHERE dispatched_at IS NULL`);
+        const mailWaiting = await stack.redis.llen(`${stack.env.BUS_PREFIX}:bull:mail:wait`);
+        const pushWaiting = await stack.redis.llen(`${stack.env.BUS_PREFIX}:bull:push:wait`);
+        return rows[0].pending === 0 && mailWaiting === 0 && pushWaiting === 0 ? true : undefined;
+      },
+      20_000,
+      'nothing left to send',
+    );
 
     expect(await pushesTo(subscription.clientHash)).toHaveLength(1);
     expect(mailsTo(people.byMail)).toHaveLength(1);
@@ -130,15 +162,22 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
     // Never twice a day: a client who moves their time after today's reminder gets none at the new time today.
     expect((await send('PUT', '/api/progress/me/reminders', people.byPush, { ...dueNow, localTime: at(-2) })).status).toBe(200);
     await db.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second' WHERE user_id = $1`, [people.byPush.id]);
-    await eventually(async () => ((await db.query(`SELECT 1 FROM progress.reminder_settings WHERE user_id = $1 AND next_due_at > now()`, [people.byPush.id])).rowCount ? true : undefined), 20_000, 'the moved reminder claimed');
+    await eventually(
+      async () =>
+        (await db.query(`SELECT 1 FROM progress.reminder_settings WHERE user_id = $1 AND next_due_at > now()`, [people.byPush.id])).rowCount ? true : undefined,
+      20_000,
+      'the moved reminder claimed',
+    );
     const ticksAfterMoving = await ticks();
     await eventually(async () => ((await ticks()) >= ticksAfterMoving + 2 ? true : undefined), 20_000, 'two more ticks');
     expect(await pushesTo(subscription.clientHash)).toHaveLength(1);
   }, 90_000);
 
-  it('schedules the next reminder at the wall-clock time in the client\'s zone, across DST and when the zone changes', async () => {
+  it("schedules the next reminder at the wall-clock time in the client's zone, across DST and when the zone changes", async () => {
     const next = async (time: string, zone: string, after: string) =>
-      ((await db.query(`SELECT progress.next_local_occurrence($1::time, $2, $3::timestamptz) AS at`, [time, zone, after])).rows[0] as { at: Date }).at.toISOString();
+      (
+        (await db.query(`SELECT progress.next_local_occurrence($1::time, $2, $3::timestamptz) AS at`, [time, zone, after])).rows[0] as { at: Date }
+      ).at.toISOString();
     // Later today, or tomorrow once today's has passed.
     expect(await next('20:00', 'Europe/Stockholm', '2026-11-26T12:00:00Z')).toBe('2026-11-26T19:00:00.000Z');
     expect(await next('20:00', 'Europe/Stockholm', '2026-11-26T19:00:00Z')).toBe('2026-11-27T19:00:00.000Z');
@@ -148,7 +187,9 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
     // Travelling: a new zone on the client's progress moves the next reminder to 20:00 there.
     await db.query(`UPDATE progress.reminder_settings SET enabled = true, local_time = '20:00' WHERE user_id = $1`, [people.off.id]);
     await db.query(`UPDATE progress.user_progress SET time_zone = 'Asia/Tokyo' WHERE user_id = $1`, [people.off.id]);
-    const { rows } = await db.query(`SELECT (next_due_at AT TIME ZONE 'Asia/Tokyo')::time::text AS local FROM progress.reminder_settings WHERE user_id = $1`, [people.off.id]);
+    const { rows } = await db.query(`SELECT (next_due_at AT TIME ZONE 'Asia/Tokyo')::time::text AS local FROM progress.reminder_settings WHERE user_id = $1`, [
+      people.off.id,
+    ]);
     expect(rows[0].local).toBe('20:00:00');
     await db.query(`UPDATE progress.reminder_settings SET enabled = false WHERE user_id = $1`, [people.off.id]);
   });
@@ -167,11 +208,21 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
 
   it('refuses a push endpoint outside the known push services, and a reminder time inside the quiet hours', async () => {
     const elsewhere = await send('PUT', '/api/progress/me/push-subscription', people.off, {
-      subscription: { endpoint: 'http://169.254.169.254/latest/meta-data', keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' } },
+      subscription: {
+        endpoint: 'http://169.254.169.254/latest/meta-data',
+        keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' },
+      },
     });
     expect(elsewhere.status).toBe(400);
-    const quiet = await send('PUT', '/api/progress/me/reminders', people.off, { enabled: true, localTime: '23:00', quietHours: { start: '22:00', end: '07:00' } });
+    const quiet = await send('PUT', '/api/progress/me/reminders', people.off, {
+      enabled: true,
+      localTime: '23:00',
+      quietHours: { start: '22:00', end: '07:00' },
+    });
     expect(quiet.status).toBe(400);
-    expect(reminderSettingsSchema.parse(await (await send('GET', '/api/progress/me/reminders', people.off)).json())).toMatchObject({ enabled: false, push: false });
+    expect(reminderSettingsSchema.parse(await (await send('GET', '/api/progress/me/reminders', people.off)).json())).toMatchObject({
+      enabled: false,
+      push: false,
+    });
   });
 });

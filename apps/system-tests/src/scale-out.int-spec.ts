@@ -84,10 +84,14 @@ describe('npm start -- --replicas 2', () => {
       }
 
       // Idle: every outbox row's job finished (confirmed), then count what the mailbox received.
-      await eventually(async () => {
-        const { rows } = await db.query(`SELECT count(*)::int AS open FROM leads.outbox WHERE confirmed_at IS NULL`);
-        return rows[0].open === 0;
-      }, 120_000, 'every e-mail job to finish');
+      await eventually(
+        async () => {
+          const { rows } = await db.query(`SELECT count(*)::int AS open FROM leads.outbox WHERE confirmed_at IS NULL`);
+          return rows[0].open === 0;
+        },
+        120_000,
+        'every e-mail job to finish',
+      );
       const received = (await (await fetch(`http://127.0.0.1:${PORTS.MAILBOX_WEB_PORT}/email`)).json()) as { to: { address: string }[] }[];
       const perAddress = new Map<string, number>();
       for (const mail of received) for (const { address } of mail.to) perAddress.set(address, (perAddress.get(address) ?? 0) + 1);

@@ -120,7 +120,9 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
   it('records a retried upload with the same client id once, counting it once', async () => {
     const user = newUser();
     const clientSparkId = randomUUID();
-    const first = recordSparkResponseSchema.parse(await (await capture(user, { clientSparkId, file: { bytes: TINY_PNG, name: 'a.png', type: 'image/png' } })).json());
+    const first = recordSparkResponseSchema.parse(
+      await (await capture(user, { clientSparkId, file: { bytes: TINY_PNG, name: 'a.png', type: 'image/png' } })).json(),
+    );
     const retry = await capture(user, { clientSparkId, file: { bytes: TINY_PNG, name: 'a.png', type: 'image/png' } });
     expect(retry.status).toBe(201);
     const second = recordSparkResponseSchema.parse(await retry.json());

@@ -37,14 +37,18 @@ describe('npm start ports', () => {
   it('plans the gateway, its eight internal ports, and the mailbox and S3 only when it starts them', () => {
     const local = withPorts(`return ports.plannedPorts(ports.portsFromEnvironment({ PORT: '9090' }), {}).map(({ port }) => port)`);
     expect(local).toEqual([9090, 9091, 9092, 9093, 9094, 9095, 9096, 9097, 9098, 1025, 1080, 4569]);
-    const outside = withPorts(`return ports.plannedPorts(ports.portsFromEnvironment({}), { SMTP_URL: 'smtp://mail.example.com', S3_ENDPOINT: 'https://s3.example.com' }).length`);
+    const outside = withPorts(
+      `return ports.plannedPorts(ports.portsFromEnvironment({}), { SMTP_URL: 'smtp://mail.example.com', S3_ENDPOINT: 'https://s3.example.com' }).length`,
+    );
     expect(outside).toBe(9);
   });
 
   it('names a port planned twice with both uses and the variable to change', () => {
     // The gateway's internal ports 1073 … 1080 run into the mailbox's web port.
     expect(withPorts(`await ports.assertPortsFree(ports.plannedPorts(ports.portsFromEnvironment({ PORT: '1072' }), {}))`)).toEqual({
-      error: expect.stringContaining('Port 1080 is planned twice (gateway internal port, PORT+8; mailbox web). Set MAILBOX_WEB_PORT to another port.') as unknown,
+      error: expect.stringContaining(
+        'Port 1080 is planned twice (gateway internal port, PORT+8; mailbox web). Set MAILBOX_WEB_PORT to another port.',
+      ) as unknown,
     });
   });
 });

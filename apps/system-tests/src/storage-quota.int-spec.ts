@@ -15,7 +15,13 @@ const QUOTA_BYTES = 2 * VIDEO.length + 100;
 
 const newClient = () => {
   const id = randomUUID();
-  return { id, token: jwt.sign({ sub: id, email: `quota-${id.slice(0, 8)}@example.com`, role: 'client' }, { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE }) };
+  return {
+    id,
+    token: jwt.sign(
+      { sub: id, email: `quota-${id.slice(0, 8)}@example.com`, role: 'client' },
+      { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE },
+    ),
+  };
 };
 
 describe('the per-client storage quota', () => {
@@ -49,7 +55,9 @@ describe('the per-client storage quota', () => {
   const storedObjects = async (userId: string) =>
     (await s3.send(new ListObjectsV2Command({ Bucket: stack.s3.config.S3_BUCKET, Prefix: `${userId}/` }))).KeyCount ?? 0;
   const recorded = async (userId: string) => {
-    const sparks = await db.query('SELECT count(*)::int AS count, coalesce(sum(file_bytes), 0)::bigint AS bytes FROM progress.sparks WHERE user_id = $1', [userId]);
+    const sparks = await db.query('SELECT count(*)::int AS count, coalesce(sum(file_bytes), 0)::bigint AS bytes FROM progress.sparks WHERE user_id = $1', [
+      userId,
+    ]);
     const progress = await db.query('SELECT stored_bytes FROM progress.user_progress WHERE user_id = $1', [userId]);
     return { sparks: sparks.rows[0].count, sparkBytes: Number(sparks.rows[0].bytes), storedBytes: Number(progress.rows[0]?.stored_bytes ?? 0) };
   };

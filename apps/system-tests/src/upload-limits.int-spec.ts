@@ -11,11 +11,20 @@ import { type InProcessStack, startInProcessStack } from './in-process-stack';
 const JWT_SECRET = 'upload-limits-system-test-secret';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
 const tokenFor = (userId: string) =>
-  jwt.sign({ sub: userId, email: `${userId.slice(0, 8)}@example.com`, role: 'client' }, { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE });
+  jwt.sign(
+    { sub: userId, email: `${userId.slice(0, 8)}@example.com`, role: 'client' },
+    { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE },
+  );
 
 // Short timeouts so the test sees them act; production defaults are in libs/config.
 // Three large uploads fill the gateway's upload memory (16 MiB each).
-const LIMITS = { UPLOADS_PER_USER: '2', UPLOAD_MEMORY_MB: '48', HTTP_IDLE_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1500', HTTP_REQUEST_TIMEOUT_MS: '4000' };
+const LIMITS = {
+  UPLOADS_PER_USER: '2',
+  UPLOAD_MEMORY_MB: '48',
+  HTTP_IDLE_TIMEOUT_MS: '1000',
+  HTTP_HEADERS_TIMEOUT_MS: '1500',
+  HTTP_REQUEST_TIMEOUT_MS: '4000',
+};
 
 const BOUNDARY = 'spark-upload-limits';
 // An MP4's first box, so the gateway takes the rest for a video (up to 100 MB).
@@ -58,7 +67,12 @@ describe('slow uploads cannot exhaust the gateway', () => {
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
     const { S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY } = stack.s3.config;
-    s3 = new S3Client({ endpoint: S3_ENDPOINT, region: S3_REGION, forcePathStyle: true, credentials: { accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY } });
+    s3 = new S3Client({
+      endpoint: S3_ENDPOINT,
+      region: S3_REGION,
+      forcePathStyle: true,
+      credentials: { accessKeyId: S3_ACCESS_KEY_ID, secretAccessKey: S3_SECRET_ACCESS_KEY },
+    });
   });
   afterAll(async () => {
     s3?.destroy();
@@ -101,7 +115,10 @@ describe('slow uploads cannot exhaust the gateway', () => {
     await eventually(async () => (await stack.redis.zcard(slotsKey(bo))) === 1, 5000, "Bo's upload slot");
     const full = await capture(cy);
     expect(full.status).toBe(429);
-    expect(errorBodySchema.parse(await full.json())).toMatchObject({ code: 'RATE_LIMITED', message: 'Too many uploads in progress right now. Please try again in 5 seconds.' });
+    expect(errorBodySchema.parse(await full.json())).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: 'Too many uploads in progress right now. Please try again in 5 seconds.',
+    });
 
     // Slots come back when the uploads end, here by the phones giving up.
     for (const client of held) client.socket.destroy();

@@ -4,7 +4,14 @@ import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 
-const answers = { firstName: 'Ada', transformationGoal: 'Run a marathon', age: 40, activityLevel: 'moderately_active', typicalDay: 'Busy', biggestChallenge: 'Time' };
+const answers = {
+  firstName: 'Ada',
+  transformationGoal: 'Run a marathon',
+  age: 40,
+  activityLevel: 'moderately_active',
+  typicalDay: 'Busy',
+  biggestChallenge: 'Time',
+};
 
 /**
  * Work anyone can ask for (e-mails, sign-ups, deck downloads, model calls) has a limit shared by every

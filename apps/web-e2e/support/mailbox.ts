@@ -27,8 +27,7 @@ export async function listEmails(): Promise<ReceivedEmail[]> {
   return (await response.json()) as ReceivedEmail[];
 }
 
-export const sentTo = (address: string) => (email: ReceivedEmail) =>
-  email.to.some((recipient) => recipient.address.toLowerCase() === address.toLowerCase());
+export const sentTo = (address: string) => (email: ReceivedEmail) => email.to.some((recipient) => recipient.address.toLowerCase() === address.toLowerCase());
 
 /** The first e-mail matching `predicate`, polling until `timeoutMs` has passed. */
 export async function waitForEmail(predicate: (email: ReceivedEmail) => boolean, timeoutMs = 15_000): Promise<ReceivedEmail> {

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
 export class ConfigError extends Error {
-  constructor(readonly variables: string[], detail: string) {
+  constructor(
+    readonly variables: string[],
+    detail: string,
+  ) {
     super(`Invalid configuration: ${detail}`);
     this.name = 'ConfigError';
   }
@@ -39,7 +42,10 @@ export const secret = (env: Env, devDefault: string) =>
 /** The public half of a credential (an access key id): required in production, and not the development one. */
 export const credentialId = (env: Env, devDefault: string) =>
   isProduction(env)
-    ? z.string({ error: 'is required in production' }).min(1).refine((value) => value !== devDefault && !CHANGE_ME.test(value), 'is the development value')
+    ? z
+        .string({ error: 'is required in production' })
+        .min(1)
+        .refine((value) => value !== devDefault && !CHANGE_ME.test(value), 'is the development value')
     : z.string().min(1).default(devDefault);
 
 const passwordOf = (url: string) => {

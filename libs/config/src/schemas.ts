@@ -14,7 +14,10 @@ export const baseEnv = (env: Env) =>
     DATABASE_URL: serviceUrl(env, 'postgres://postgres@127.0.0.1:5432/spark'),
     REDIS_URL: serviceUrl(env, 'redis://127.0.0.1:6379'),
     // Namespaces every stream, reply list and queue key, so several stacks can share one Redis.
-    BUS_PREFIX: z.string().regex(/^[a-z0-9_-]+$/).default('spark'),
+    BUS_PREFIX: z
+      .string()
+      .regex(/^[a-z0-9_-]+$/)
+      .default('spark'),
     BUS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
   });
 
@@ -60,37 +63,41 @@ export const investorPageEnv = (env: Env) => {
 export const vapidEnv = z.object({
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
   // Who the push services may contact about this sender: a mailto: or https: address.
-  VAPID_SUBJECT: z.string().regex(/^(mailto:|https:)/).default('mailto:hello@spark.local'),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:)/)
+    .default('mailto:hello@spark.local'),
 });
 
 export const gatewayEnv = (env: Env) =>
-  baseEnv(env).extend({
-    PORT: port(8080),
-    HOST: z.string().default('0.0.0.0'),
-    PUBLIC_URL: z.url().default('http://localhost:8080'),
-    JWT_SECRET: secret(env, 'development-only-jwt-secret-change-me'),
-    // The built SPA; empty disables static serving (API-only gateway).
-    WEB_DIST: z.string().default(''),
-    // Multiplies every rate limit of the gateway: for load tests, or a crowd that shares one address.
-    RATE_LIMIT_FACTOR: z.coerce.number().min(1).max(1_000_000).default(1),
-    TRUST_PROXY: trustProxySchema,
-    // The internal port: health, Prometheus metrics and the OpenAPI document; 0 serves none of them.
-    HEALTH_PORT: port(0),
-    // A whole request may take this long (a 100 MB video over a slow phone link); a connection that
-    // sends or receives nothing for HTTP_IDLE_TIMEOUT_MS is closed, whatever it was doing.
-    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
-    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
-    // The request line and headers must arrive within this: headers sent a trickle at a time are an attack.
-    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
-    // Uploads in flight at once per signed-in user (all replicas together), and the memory the uploads in
-    // flight on one gateway process may hold (each counts its size, at most 16 MiB: 12 large videos at once).
-    UPLOADS_PER_USER: z.coerce.number().int().min(1).max(50).default(2),
-    UPLOAD_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(192),
-    VAPID_PUBLIC_KEY: vapidEnv.shape.VAPID_PUBLIC_KEY,
-  })
-  // The gateway streams spark uploads to S3 itself.
-  .extend(storageEnv(env).shape)
-  .extend(investorPageEnv(env).shape);
+  baseEnv(env)
+    .extend({
+      PORT: port(8080),
+      HOST: z.string().default('0.0.0.0'),
+      PUBLIC_URL: z.url().default('http://localhost:8080'),
+      JWT_SECRET: secret(env, 'development-only-jwt-secret-change-me'),
+      // The built SPA; empty disables static serving (API-only gateway).
+      WEB_DIST: z.string().default(''),
+      // Multiplies every rate limit of the gateway: for load tests, or a crowd that shares one address.
+      RATE_LIMIT_FACTOR: z.coerce.number().min(1).max(1_000_000).default(1),
+      TRUST_PROXY: trustProxySchema,
+      // The internal port: health, Prometheus metrics and the OpenAPI document; 0 serves none of them.
+      HEALTH_PORT: port(0),
+      // A whole request may take this long (a 100 MB video over a slow phone link); a connection that
+      // sends or receives nothing for HTTP_IDLE_TIMEOUT_MS is closed, whatever it was doing.
+      HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
+      HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
+      // The request line and headers must arrive within this: headers sent a trickle at a time are an attack.
+      HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
+      // Uploads in flight at once per signed-in user (all replicas together), and the memory the uploads in
+      // flight on one gateway process may hold (each counts its size, at most 16 MiB: 12 large videos at once).
+      UPLOADS_PER_USER: z.coerce.number().int().min(1).max(50).default(2),
+      UPLOAD_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(192),
+      VAPID_PUBLIC_KEY: vapidEnv.shape.VAPID_PUBLIC_KEY,
+    })
+    // The gateway streams spark uploads to S3 itself.
+    .extend(storageEnv(env).shape)
+    .extend(investorPageEnv(env).shape);
 
 export const notifierEnv = (env: Env) =>
   serviceEnv(env).extend({
@@ -115,7 +122,12 @@ export const authEnv = (env: Env) =>
     // Hands an invited client's magic link back to the coach (developmentMode, docs/product.md §7): off unless
     // set, as `npm start` does for a local stack; refused in production.
     AUTH_DEVELOPMENT_MODE:
-      env.NODE_ENV === 'production' ? z.literal('false', { error: 'must be false in production' }).optional().transform(() => false) : z.stringbool().default(false),
+      env.NODE_ENV === 'production'
+        ? z
+            .literal('false', { error: 'must be false in production' })
+            .optional()
+            .transform(() => false)
+        : z.stringbool().default(false),
   });
 
 /** The OpenAI-compatible model: either the key or the address switches from the offline writers to it. */
@@ -133,7 +145,11 @@ export const progressEnv = (env: Env) =>
     .extend(modelEnv.shape)
     .extend({
       // What one client's sparks may take in storage, in bytes (2 GB by default).
-      STORAGE_QUOTA_BYTES: z.coerce.number().int().min(1).default(2 * 1024 ** 3),
+      STORAGE_QUOTA_BYTES: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .default(2 * 1024 ** 3),
       // Each of the (at most two) model calls of a coach's draft; then the offline writer drafts. Two must fit in COACHING_DRAFT_TIMEOUT_MS.
       COACHING_MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(12_000).default(10_000),
       // The data export worker runs inside the service process unless turned off (then run `src/export-worker-main.ts`).
@@ -141,7 +157,12 @@ export const progressEnv = (env: Env) =>
       // Archives one worker process builds at once: each streams S3 to S3, so more mostly share the network.
       EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(20).default(2),
       // How long the e-mailed link works; at most 7 days, the longest a SigV4 presigned URL may live.
-      EXPORT_LINK_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(24 * 3600),
+      EXPORT_LINK_SECONDS: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(7 * 24 * 3600)
+        .default(24 * 3600),
       // A job whose worker died is taken over after about this long.
       EXPORT_LOCK_MS: z.coerce.number().int().min(500).default(60_000),
       // How often the reminder tick looks for clients whose reminder time has come (one tick for all replicas).
@@ -151,7 +172,12 @@ export const progressEnv = (env: Env) =>
       PUSH_SERVICE_ORIGINS: z
         .string()
         .default('https://fcm.googleapis.com,https://updates.push.services.mozilla.com,https://web.push.apple.com,https://*.notify.windows.com')
-        .transform((list) => list.split(',').map((origin) => origin.trim()).filter(Boolean)),
+        .transform((list) =>
+          list
+            .split(',')
+            .map((origin) => origin.trim())
+            .filter(Boolean),
+        ),
     });
 
 /** The DITL service and its worker: storage for presentations, and the model when one is configured. */

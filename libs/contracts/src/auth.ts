@@ -46,7 +46,9 @@ export const accessTokenClaimsSchema = z.object({
 export type AccessTokenClaims = z.infer<typeof accessTokenClaimsSchema>;
 
 /** A relative SPA path the magic-link page continues to, e.g. `ditl-welcome` or `coach/leads`. */
-const nextPathSchema = textSchema().regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, 'Must be a relative path such as ditl-welcome').max(100);
+const nextPathSchema = textSchema()
+  .regex(/^[a-z0-9-]+(\/[a-z0-9-]+)*$/, 'Must be a relative path such as ditl-welcome')
+  .max(100);
 
 export const products = ['spark', 'coach'] as const;
 
@@ -68,7 +70,12 @@ export type MagicLinkResponse = z.infer<typeof magicLinkResponseSchema>;
 
 export const redeemTokenSchema = z.object({ token: textSchema().min(20).max(200) }).strict();
 export const redeemCodeSchema = z
-  .object({ email: emailSchema, code: textSchema().trim().regex(/^\d{6}$/, 'The code has 6 digits') })
+  .object({
+    email: emailSchema,
+    code: textSchema()
+      .trim()
+      .regex(/^\d{6}$/, 'The code has 6 digits'),
+  })
   .strict();
 /** Body of `POST /api/auth/redeem`: the link's token, or the e-mail plus the 6-digit code. */
 export const redeemRequestSchema = z.union([redeemTokenSchema, redeemCodeSchema]);

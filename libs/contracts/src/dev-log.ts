@@ -41,7 +41,9 @@ export type UploadedLogImage = z.infer<typeof uploadedLogImageSchema>;
 /** Body of `POST /api/log/posts`: the markdown as written, with the images it references. */
 export const publishPostRequestSchema = z
   .object({
-    markdown: textSchema().max(200_000).refine((text) => text.trim().length > 0, 'No content'),
+    markdown: textSchema()
+      .max(200_000)
+      .refine((text) => text.trim().length > 0, 'No content'),
     images: z.array(logImageSchema).max(50).default([]),
   })
   .strict();

@@ -59,7 +59,10 @@ export const dayScheduleSchema = z
     /** Days off the client described ("on weekends", "Monday to Thursday are my days off"). */
     daysOff: z.object({ phrase: clientPhrase, wake: minuteOfDaySchema.optional() }).strict().nullable(),
     /** When the biggest challenge shows up, if the answers name or imply it. */
-    challenge: z.object({ minute: minuteOfDaySchema, source: z.enum(['stated', 'implied']), phrase: clientPhrase }).strict().nullable(),
+    challenge: z
+      .object({ minute: minuteOfDaySchema, source: z.enum(['stated', 'implied']), phrase: clientPhrase })
+      .strict()
+      .nullable(),
     /** How the client writes times, so the plan writes them back the same way. */
     clock: z.enum(['12h', '24h']),
   })

@@ -97,9 +97,7 @@ export const ditlPlanSchema = z
       )
       .min(4)
       .max(8),
-    weeklyRhythm: z
-      .object({ sundayAlignment: line(400), fridayCheckIn: line(400), rest: line(400) })
-      .strict(),
+    weeklyRhythm: z.object({ sundayAlignment: line(400), fridayCheckIn: line(400), rest: line(400) }).strict(),
     closing: line(600),
   })
   .strict();

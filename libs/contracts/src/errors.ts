@@ -23,8 +23,7 @@ export type ErrorCode = keyof typeof errorCodes;
 
 export const httpStatusOf = (code: ErrorCode): number => errorCodes[code];
 
-export const isErrorCode = (value: unknown): value is ErrorCode =>
-  typeof value === 'string' && Object.hasOwn(errorCodes, value);
+export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(errorCodes, value);
 
 /** Field errors, keyed by the dotted path of the offending field. */
 export const fieldErrorsSchema = z.record(z.string(), z.array(z.string()));

@@ -44,9 +44,7 @@ export type InvestorPage = z.infer<typeof investorPageSchema>;
 export const listInvestorsRequestSchema = pageQuerySchema;
 
 /** The public deck request and early-access forms, and the admin's Add Investor modal. */
-export const registerInvestorRequestSchema = z
-  .object({ email: emailSchema, interest: textSchema().trim().max(500).nullish() })
-  .strict();
+export const registerInvestorRequestSchema = z.object({ email: emailSchema, interest: textSchema().trim().max(500).nullish() }).strict();
 export type RegisterInvestorRequest = z.input<typeof registerInvestorRequestSchema>;
 /** `created` is false when the e-mail was already known: the public forms ignore the duplicate. */
 export const registerInvestorResponseSchema = z.object({ investor: investorSchema, created: z.boolean() });

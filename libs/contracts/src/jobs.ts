@@ -94,9 +94,7 @@ export const jobsByQueue = {
 
 export type MailJobName = keyof typeof mailJobs;
 export type JobName<Q extends QueueName> = keyof (typeof jobsByQueue)[Q] & string;
-export type JobPayload<Q extends QueueName, N extends JobName<Q>> = z.infer<
-  (typeof jobsByQueue)[Q][N] extends z.ZodType ? (typeof jobsByQueue)[Q][N] : never
->;
+export type JobPayload<Q extends QueueName, N extends JobName<Q>> = z.infer<(typeof jobsByQueue)[Q][N] extends z.ZodType ? (typeof jobsByQueue)[Q][N] : never>;
 
 /** Looks up the payload schema of a job, or undefined when the name is unknown. */
 export function jobSchemaOf(queue: QueueName, name: string): z.ZodType | undefined {

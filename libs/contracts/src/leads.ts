@@ -16,9 +16,7 @@ export const primaryChallenges = {
   tracking: 'Tracking progress',
   accountability: 'Staying accountable',
 } as const;
-export const primaryChallengeSchema = z.enum(
-  Object.keys(primaryChallenges) as [keyof typeof primaryChallenges, ...(keyof typeof primaryChallenges)[]],
-);
+export const primaryChallengeSchema = z.enum(Object.keys(primaryChallenges) as [keyof typeof primaryChallenges, ...(keyof typeof primaryChallenges)[]]);
 export type PrimaryChallenge = z.infer<typeof primaryChallengeSchema>;
 
 /** Body of `POST /api/leads` (the interest form). */

@@ -26,7 +26,11 @@ export const onboardingAnswersSchema = z
     lastName: optionalText(100),
     transformationGoal: requiredText('Please share your goal'),
     goalTags: z.array(z.enum(goalTags)).max(goalTags.length).default([]),
-    age: z.coerce.number({ error: 'Age must be a number' }).int('Age must be a whole number').min(18, 'You must be 18 to 100').max(100, 'You must be 18 to 100'),
+    age: z.coerce
+      .number({ error: 'Age must be a number' })
+      .int('Age must be a whole number')
+      .min(18, 'You must be 18 to 100')
+      .max(100, 'You must be 18 to 100'),
     activityLevel: z.enum(activityLevels, { error: 'Please choose your activity level' }),
     gender: z.enum(genders).optional(),
     occupation: optionalText(200),
@@ -83,9 +87,7 @@ export const onboardingDataSchema = z.object({
 export type OnboardingData = z.infer<typeof onboardingDataSchema>;
 
 /** `progress.complete-onboarding`: the gateway adds who is signed in; a second call replaces the answers. */
-export const completeOnboardingRequestSchema = z
-  .object({ userId: uuidSchema, email: emailSchema, answers: onboardingAnswersSchema })
-  .strict();
+export const completeOnboardingRequestSchema = z.object({ userId: uuidSchema, email: emailSchema, answers: onboardingAnswersSchema }).strict();
 
 export const evolutionSchema = z.object({
   evolutionNumber: z.number().int(),

@@ -36,7 +36,10 @@ const QUIET_CONFLICT = { error: 'Your reminder time falls in your quiet hours', 
 export const updateReminderSettingsBodySchema = z.object(reminderSettingsFields).strict().refine(outsideQuietHours, QUIET_CONFLICT);
 export type UpdateReminderSettingsBody = z.infer<typeof updateReminderSettingsBodySchema>;
 
-const base64Key = (max: number) => textSchema().max(max).regex(/^[\w+/-]+={0,2}$/, { error: 'Not a base64 key' });
+const base64Key = (max: number) =>
+  textSchema()
+    .max(max)
+    .regex(/^[\w+/-]+={0,2}$/, { error: 'Not a base64 key' });
 
 /** A browser's PushSubscription as `toJSON()` gives it. Where it points is checked against the allowed push services. */
 export const pushSubscriptionSchema = z.object({
@@ -66,7 +69,11 @@ export const unsubscribeRemindersResponseSchema = z.object({ unsubscribed: z.lit
 export const sendDueRemindersJobSchema = z.object({});
 
 /** `mail` queue, `spark-reminder`: no spark yet today, and no device to push to. */
-export const sparkReminderMailJobSchema = z.object({ email: emailSchema, firstName: textSchema().max(100).nullable(), unsubscribeToken: textSchema().max(100) });
+export const sparkReminderMailJobSchema = z.object({
+  email: emailSchema,
+  firstName: textSchema().max(100).nullable(),
+  unsubscribeToken: textSchema().max(100),
+});
 
 /** `push` queue, `spark-reminder-push`: the same reminder as a notification on the client's device. */
 export const sparkReminderPushJobSchema = z.object({ subscription: pushSubscriptionSchema, firstName: textSchema().max(100).nullable() });

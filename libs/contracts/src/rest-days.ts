@@ -16,7 +16,11 @@ export const MAX_PAUSE_DAYS_ALLOWANCE = PAUSE_WINDOW_DAYS;
 export const weekdayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
 /** 0 = Sunday … 6 = Saturday, as JavaScript and PostgreSQL's `extract(dow …)` count. */
-export const weekdaySchema = z.number({ error: 'Choose a day of the week' }).int('Choose a day of the week').min(0, 'Choose a day of the week').max(6, 'Choose a day of the week');
+export const weekdaySchema = z
+  .number({ error: 'Choose a day of the week' })
+  .int('Choose a day of the week')
+  .min(0, 'Choose a day of the week')
+  .max(6, 'Choose a day of the week');
 
 /** The weekday of a calendar date; the date is read as a UTC midnight, so no zone or DST shifts it. */
 export function weekdayOf(isoDate: string): number {

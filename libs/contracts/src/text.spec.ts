@@ -42,7 +42,9 @@ function unguardedStrings(schema: unknown, path: string, seen = new Set<unknown>
 // Every schema that reads something from outside a process: HTTP bodies and queries, bus requests, jobs.
 const inputSchemas: [string, unknown][] = [
   ...Object.entries(patterns).map(([pattern, { request }]): [string, unknown] => [pattern, request]),
-  ...Object.entries(contracts.jobsByQueue).flatMap(([queue, jobs]) => Object.entries(jobs).map(([name, schema]): [string, unknown] => [`${queue}:${name}`, schema])),
+  ...Object.entries(contracts.jobsByQueue).flatMap(([queue, jobs]) =>
+    Object.entries(jobs).map(([name, schema]): [string, unknown] => [`${queue}:${name}`, schema]),
+  ),
   ...Object.entries(contracts).filter(([name]) => /(Request|Body|Query|Fields|Answers)Schema$/.test(name) && name !== 'errorBodySchema'),
 ];
 

@@ -10,7 +10,11 @@ import { CreateOutbox1763800000000 } from './outbox.migration';
 import { OutboxRelay } from './outbox-relay';
 import { outboxInsertSql, outboxRows } from './outbox-rows';
 
-const leadConfirmation: JobRequest = { queue: QUEUES.mail, name: 'lead-confirmation', data: { leadId: '7d1c2f4e-3b8a-4c6d-9e0f-1a2b3c4d5e6f', email: 'ok@example.com', role: 'client' } };
+const leadConfirmation: JobRequest = {
+  queue: QUEUES.mail,
+  name: 'lead-confirmation',
+  data: { leadId: '7d1c2f4e-3b8a-4c6d-9e0f-1a2b3c4d5e6f', email: 'ok@example.com', role: 'client' },
+};
 
 describe('the outbox with a payload no worker could run', () => {
   let database: TestDatabase;
@@ -22,7 +26,13 @@ describe('the outbox with a payload no worker could run', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     dataSource = await initializeWithMigrations(
-      createServiceDataSource({ url: database.url, schema: 'relaytest', entities: [], migrations: [CreateOutbox1763800000000, ConfirmOutboxJobs1764100000000], applicationName: 'relay-test' }),
+      createServiceDataSource({
+        url: database.url,
+        schema: 'relaytest',
+        entities: [],
+        migrations: [CreateOutbox1763800000000, ConfirmOutboxJobs1764100000000],
+        applicationName: 'relay-test',
+      }),
       'relaytest',
     );
     redis = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
@@ -43,7 +53,9 @@ describe('the outbox with a payload no worker could run', () => {
 
   it('is set aside with its reason by the relay, and the rows behind it are dispatched', async () => {
     // A row from before payloads were checked on write, or edited by hand.
-    await dataSource.query(`INSERT INTO relaytest.outbox (id, queue, job_name, payload) VALUES (gen_random_uuid(), 'mail', 'lead-confirmation', '{"email": 42}')`);
+    await dataSource.query(
+      `INSERT INTO relaytest.outbox (id, queue, job_name, payload) VALUES (gen_random_uuid(), 'mail', 'lead-confirmation', '{"email": 42}')`,
+    );
     await dataSource.query(outboxInsertSql('relaytest', 1), outboxRows([leadConfirmation]));
 
     expect(await relay.dispatchPending()).toBe(2);

@@ -137,8 +137,14 @@ export class OutboxRelay {
           runnable.push({ job: checked.job, jobId: row.id });
           continue;
         }
-        await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now(), confirmed_at = now(), rejected_reason = $2 WHERE id = $1`, [row.id, checked.refusal]);
-        this.logger.error({ outboxId: row.id, job: `${row.queue}/${row.job_name}`, reason: checked.refusal }, 'outbox row set aside: its payload does not fit its job');
+        await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now(), confirmed_at = now(), rejected_reason = $2 WHERE id = $1`, [
+          row.id,
+          checked.refusal,
+        ]);
+        this.logger.error(
+          { outboxId: row.id, job: `${row.queue}/${row.job_name}`, reason: checked.refusal },
+          'outbox row set aside: its payload does not fit its job',
+        );
       }
       await this.queues.addChecked(runnable);
       await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [runnable.map(({ jobId }) => jobId)]);

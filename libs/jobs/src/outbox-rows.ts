@@ -17,12 +17,7 @@ export function checkedPayload(job: JobRequest): unknown {
  *   SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[])
  */
 export function outboxRows(jobs: readonly JobRequest[]): [string[], string[], string[], string[]] {
-  return [
-    jobs.map(() => randomUUID()),
-    jobs.map((job) => job.queue),
-    jobs.map((job) => job.name),
-    jobs.map((job) => JSON.stringify(checkedPayload(job))),
-  ];
+  return [jobs.map(() => randomUUID()), jobs.map((job) => job.queue), jobs.map((job) => job.name), jobs.map((job) => JSON.stringify(checkedPayload(job)))];
 }
 
 export const outboxInsertSql = (schema: string, firstParam: number) =>

@@ -18,12 +18,8 @@ export class CreateOutbox1763800000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         dispatched_at timestamptz
       )`);
-    await runner.query(
-      `CREATE INDEX "outbox_pending_idx" ON "${schema}"."outbox" (created_at) WHERE dispatched_at IS NULL`,
-    );
-    await runner.query(
-      `CREATE INDEX "outbox_dispatched_idx" ON "${schema}"."outbox" (dispatched_at) WHERE dispatched_at IS NOT NULL`,
-    );
+    await runner.query(`CREATE INDEX "outbox_pending_idx" ON "${schema}"."outbox" (created_at) WHERE dispatched_at IS NULL`);
+    await runner.query(`CREATE INDEX "outbox_dispatched_idx" ON "${schema}"."outbox" (dispatched_at) WHERE dispatched_at IS NOT NULL`);
   }
 
   async down(runner: QueryRunner): Promise<void> {

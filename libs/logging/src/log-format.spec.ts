@@ -36,7 +36,9 @@ describe('LOG_FORMAT', () => {
     const { logger, lines } = capture('pretty');
     runWithCorrelationId(correlationId, () => logger.info(requestLine, 'request'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/api\/auth\/redeem\?token=\[redacted\] 401 12 ms {2}\[5c0e3b1a-8f1e-4c1a-9d55-0f3c2a1b7e90\]\n$/);
+    expect(lines[0]).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/api\/auth\/redeem\?token=\[redacted\] 401 12 ms {2}\[5c0e3b1a-8f1e-4c1a-9d55-0f3c2a1b7e90\]\n$/,
+    );
   });
 
   it('pretty: other lines keep their fields inline, never a secret, and not the app name (npm start prefixes it)', () => {
@@ -56,10 +58,11 @@ describe('LOG_FORMAT', () => {
     expect(text).toContain('caused by: Error: Redis unavailable');
     expect(text).toContain('ECONNREFUSED');
     if (format === 'json') {
-      expect(JSON.parse(text)).toMatchObject({ err: { cause: { message: 'Redis unavailable: connect ECONNREFUSED 127.0.0.1:6379', cause: { code: 'ECONNREFUSED', port: 6379 } } } });
+      expect(JSON.parse(text)).toMatchObject({
+        err: { cause: { message: 'Redis unavailable: connect ECONNREFUSED 127.0.0.1:6379', cause: { code: 'ECONNREFUSED', port: 6379 } } },
+      });
     }
   });
-
 
   it("leaves Nest's start-up narration to debug and keeps its other messages at info", () => {
     const { logger, lines } = capture('json');

@@ -21,7 +21,9 @@ describe('log redaction', () => {
     logger.info(
       {
         headers: { Authorization: 'Bearer eyJhbGciOi.payload.sig', cookie: 'spark_refresh=abc', 'set-cookie': ['spark_refresh=def'] },
-        job: { data: { email: 'ada@example.com', link: `https://spark.test/magic-link-auth?token=${token}`, code: '123456', refreshToken: 'r1', magicLink: 'm' } },
+        job: {
+          data: { email: 'ada@example.com', link: `https://spark.test/magic-link-auth?token=${token}`, code: '123456', refreshToken: 'r1', magicLink: 'm' },
+        },
         token,
         access_token: 'a1',
       },
@@ -45,7 +47,10 @@ describe('log redaction', () => {
     const line = lines[0] ?? '';
     expect(line).not.toContain(token);
     expect(line).not.toContain('654321');
-    expect(JSON.parse(line)).toMatchObject({ url: '/api/auth/redeem?next=app&token=[redacted]&code=[redacted]', msg: 'opened /magic-link-auth#token=[redacted]' });
+    expect(JSON.parse(line)).toMatchObject({
+      url: '/api/auth/redeem?next=app&token=[redacted]&code=[redacted]',
+      msg: 'opened /magic-link-auth#token=[redacted]',
+    });
   });
 
   it('does not change the objects it logs', () => {

@@ -62,8 +62,6 @@ describe('parseResponse', () => {
   });
 
   it('throws when a handler breaks its contract', () => {
-    expect(() => parseResponse(sparkContract, 'leads.create', { lead: { id: 'x' } })).toThrow(
-      /leads\.create answered outside its contract/,
-    );
+    expect(() => parseResponse(sparkContract, 'leads.create', { lead: { id: 'x' } })).toThrow(/leads\.create answered outside its contract/);
   });
 });

@@ -28,10 +28,14 @@ describe('a bus whose Redis has limits', () => {
       await Promise.allSettled(Array.from({ length: 50 }, () => client.request('absent.ping', {})));
       expect(await redis.xlen(stream)).toBe(50);
       // Later requests trim what has aged past the limit (MINID ~ works on whole nodes, so wait until it has).
-      await eventually(async () => {
-        await client.request('absent.ping', {}).catch(() => undefined);
-        return (await redis.xlen(stream)) < 10;
-      }, 10_000, 'the aged entries to be trimmed');
+      await eventually(
+        async () => {
+          await client.request('absent.ping', {}).catch(() => undefined);
+          return (await redis.xlen(stream)) < 10;
+        },
+        10_000,
+        'the aged entries to be trimmed',
+      );
     } finally {
       await client.close();
     }

@@ -7,7 +7,16 @@ describe('redis stream replies', () => {
   });
 
   it('read XAUTOCLAIM and drop deleted entries', () => {
-    expect(parseAutoClaim(['5-0', [['1-0', ['p', 'x']], ['2-0', null]], ['3-0']])).toEqual({
+    expect(
+      parseAutoClaim([
+        '5-0',
+        [
+          ['1-0', ['p', 'x']],
+          ['2-0', null],
+        ],
+        ['3-0'],
+      ]),
+    ).toEqual({
       nextCursor: '5-0',
       entries: [['1-0', ['p', 'x']]],
     });

@@ -2,8 +2,7 @@
 
 export type StreamEntry = [entryId: string, fields: string[]];
 
-const isStringArray = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /** Entries of an XRANGE-like list; deleted entries (nil fields) are dropped. */
 export function toStreamEntries(reply: unknown): StreamEntry[] {
@@ -56,7 +55,5 @@ export function parseConsumers(reply: unknown): ConsumerInfo[] {
 
 /** Consumers that hold nothing and have not read for `deadAfterMs`: safe to delete. */
 export function deadConsumers(consumers: ConsumerInfo[], deadAfterMs: number, self: string): string[] {
-  return consumers
-    .filter((consumer) => consumer.name !== self && consumer.pending === 0 && consumer.idleMs > deadAfterMs)
-    .map((consumer) => consumer.name);
+  return consumers.filter((consumer) => consumer.name !== self && consumer.pending === 0 && consumer.idleMs > deadAfterMs).map((consumer) => consumer.name);
 }

@@ -92,9 +92,7 @@ export class RedisStreamsClient extends ClientProxy {
       clearTimeout(request.timer);
       this.pending.delete(id);
       const service = `${request.service}-service`;
-      request.reject(
-        new DomainError('SERVICE_UNAVAILABLE', `The client closed before ${service} answered`, { service }),
-      );
+      request.reject(new DomainError('SERVICE_UNAVAILABLE', `The client closed before ${service} answered`, { service }));
     }
     // Disconnecting aborts the blocking BLPOP at once.
     this.replies?.disconnect();
@@ -148,13 +146,7 @@ export class RedisStreamsClient extends ClientProxy {
     return redis;
   }
 
-  private startRequest(
-    pattern: string,
-    data: unknown,
-    timeoutMs: number,
-    resolve: (response: unknown) => void,
-    reject: (error: DomainError) => void,
-  ): string {
+  private startRequest(pattern: string, data: unknown, timeoutMs: number, resolve: (response: unknown) => void, reject: (error: DomainError) => void): string {
     const id = outgoingRequestId();
     const service = serviceOf(pattern);
     const timer = setTimeout(() => {

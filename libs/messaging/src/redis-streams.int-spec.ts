@@ -35,9 +35,7 @@ async function startService(service: string, module: Type, options: StartOptions
   const app = await NestFactory.createMicroservice(module, { strategy: server, logger: false });
   await app.init();
   if (stubOtherContractPatterns) {
-    const unhandled = Object.keys(testContract.requests).filter(
-      (pattern) => serviceOf(pattern) === service && !server.getHandlers().has(pattern),
-    );
+    const unhandled = Object.keys(testContract.requests).filter((pattern) => serviceOf(pattern) === service && !server.getHandlers().has(pattern));
     for (const pattern of unhandled) server.addHandler(pattern, () => Promise.resolve(null));
   }
   await app.listen();
@@ -55,7 +53,12 @@ async function rejectionOf(promise: Promise<unknown>): Promise<DomainError> {
 }
 
 beforeAll(async () => {
-  client = new RedisStreamsClient({ redisUrl, prefix, logger: quietLogger, observer: { answered: () => undefined, timedOut: (pattern) => timedOut.push(pattern) } });
+  client = new RedisStreamsClient({
+    redisUrl,
+    prefix,
+    logger: quietLogger,
+    observer: { answered: () => undefined, timedOut: (pattern) => timedOut.push(pattern) },
+  });
   bus = new ServiceBus(client);
   await client.connect();
 });
@@ -239,9 +242,7 @@ describe('a contract service', () => {
   });
 
   it('passes a DomainError thrown by the handler to the caller with its code and message', async () => {
-    const error = await rejectionOf(
-      bus.request('leads.set-challenge', { token: 'x'.repeat(32), primaryChallenge: 'consistency' }),
-    );
+    const error = await rejectionOf(bus.request('leads.set-challenge', { token: 'x'.repeat(32), primaryChallenge: 'consistency' }));
 
     expect(error.code).toBe('NOT_FOUND');
     expect(error.message).toBe('No lead has this token');
@@ -364,7 +365,9 @@ describe('a contract service', () => {
     @Module({ controllers: [RogueController] })
     class RogueModule {}
 
-    await expect(startService('leads', RogueModule, { stubOtherContractPatterns: true })).rejects.toThrow(/outside its contract: leads\.backdoor, leads\.whispered/);
+    await expect(startService('leads', RogueModule, { stubOtherContractPatterns: true })).rejects.toThrow(
+      /outside its contract: leads\.backdoor, leads\.whispered/,
+    );
   });
 
   it('refuses to start a replica that lacks a handler for a contract pattern of its service', async () => {

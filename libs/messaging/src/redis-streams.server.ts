@@ -118,12 +118,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   }
 
   /** Two handlers for one request pattern would make routing depend on registration order. */
-  override addHandler(
-    pattern: MsPattern,
-    callback: MessageHandler,
-    isEventHandler = false,
-    extras: Record<string, unknown> = {},
-  ): void {
+  override addHandler(pattern: MsPattern, callback: MessageHandler, isEventHandler = false, extras: Record<string, unknown> = {}): void {
     if (!isEventHandler && this.messageHandlers.has(this.normalizePattern(pattern))) {
       throw new Error(`Two handlers for message pattern ${this.normalizePattern(pattern)}`);
     }
@@ -166,16 +161,12 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   }
 
   private assertHandlersMatchContract(): void {
-    const missing = Object.keys(this.contract.requests).filter(
-      (pattern) => serviceOf(pattern) === this.service && !this.messageHandlers.get(pattern),
-    );
+    const missing = Object.keys(this.contract.requests).filter((pattern) => serviceOf(pattern) === this.service && !this.messageHandlers.get(pattern));
     if (missing.length > 0) {
       throw new Error(`${this.service}-service has no handler for: ${missing.join(', ')}`);
     }
     const handlers = [...this.messageHandlers];
-    const foreign = handlers
-      .filter(([pattern, handler]) => !handler.isEventHandler && serviceOf(pattern) !== this.service)
-      .map(([pattern]) => pattern);
+    const foreign = handlers.filter(([pattern, handler]) => !handler.isEventHandler && serviceOf(pattern) !== this.service).map(([pattern]) => pattern);
     if (foreign.length > 0) {
       throw new Error(`${this.service}-service handles patterns addressed elsewhere: ${foreign.join(', ')}`);
     }
@@ -239,11 +230,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         continue;
       }
       try {
-        const reply = await this.reader.xreadgroup(
-          'GROUP', this.service, this.consumer,
-          'COUNT', free, 'BLOCK', READ_BLOCK_MS,
-          'STREAMS', this.streamKey, '>',
-        );
+        const reply = await this.reader.xreadgroup('GROUP', this.service, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.streamKey, '>');
         for (const [entryId, fields] of entriesOfReadGroup(reply)) this.dispatch(entryId, fields, false);
       } catch (error) {
         if (this.stopped) return;
@@ -343,9 +330,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       const data = parseRequest(this.contract, entry.pattern, entry.data);
       const run = () => this.outcomeOf(handler, data, requestId, entry.pattern, entryId);
       const { ledger } = this.options;
-      const outcome = ledger && !isReplaySafe(this.contract, entry.pattern)
-        ? await ledger.once(request, run)
-        : await run();
+      const outcome = ledger && !isReplaySafe(this.contract, entry.pattern) ? await ledger.once(request, run) : await run();
       return { id: requestId, ...outcome };
     } catch (error) {
       if (error instanceof NotDone) return { id: requestId, error: error.wireError };
@@ -382,7 +367,10 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     try {
       data = parseEvent(this.contract, entry.pattern, entry.data);
     } catch (error) {
-      this.log.warn({ entryId, pattern: entry.pattern, fieldErrors: toWireError(error)?.details?.fieldErrors }, 'refused an event its contract does not match; nothing ran');
+      this.log.warn(
+        { entryId, pattern: entry.pattern, fieldErrors: toWireError(error)?.details?.fieldErrors },
+        'refused an event its contract does not match; nothing ran',
+      );
       return;
     }
     try {
@@ -392,12 +380,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     }
   }
 
-  private async lastValueOf(
-    handler: MessageHandler,
-    data: unknown,
-    pattern: string,
-    entryId: string,
-  ): Promise<unknown> {
+  private async lastValueOf(handler: MessageHandler, data: unknown, pattern: string, entryId: string): Promise<unknown> {
     const context = new RedisStreamsContext([pattern, entryId]);
     const result$ = this.transformToObservable(await handler(data, context));
     return lastValueFrom(result$, { defaultValue: undefined });
@@ -421,9 +404,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private async reclaim(): Promise<void> {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0 || !this.commands) return;
-    const reply = await this.commands.xautoclaim(
-      this.streamKey, this.service, this.consumer, this.reclaimIdleMs, this.reclaimCursor, 'COUNT', free,
-    );
+    const reply = await this.commands.xautoclaim(this.streamKey, this.service, this.consumer, this.reclaimIdleMs, this.reclaimCursor, 'COUNT', free);
     const { nextCursor, entries } = parseAutoClaim(reply);
     this.reclaimCursor = nextCursor;
     // Claiming back an entry this replica is still running is harmless: it is skipped.

@@ -9,11 +9,7 @@ export class ServiceBus {
   constructor(private readonly client: RedisStreamsClient) {}
 
   /** Rejects with a DomainError, or ServiceUnavailableError when no replica answers in time. */
-  async request<P extends PatternName>(
-    pattern: P,
-    data: RequestOf<P>,
-    options?: { timeoutMs?: number },
-  ): Promise<ResponseOf<P>> {
+  async request<P extends PatternName>(pattern: P, data: RequestOf<P>, options?: { timeoutMs?: number }): Promise<ResponseOf<P>> {
     // The serving replica has already checked the answer against the contract.
     return (await this.client.request(pattern, data, options?.timeoutMs)) as ResponseOf<P>;
   }

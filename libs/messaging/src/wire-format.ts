@@ -95,9 +95,7 @@ export function decodeReply(json: string): Reply | undefined {
  */
 export function toWireError(error: unknown): WireError | undefined {
   if (error instanceof DomainError) {
-    return error.details
-      ? { code: error.code, message: error.message, details: error.details }
-      : { code: error.code, message: error.message };
+    return error.details ? { code: error.code, message: error.message, details: error.details } : { code: error.code, message: error.message };
   }
   if (typeof error === 'object' && error !== null && isErrorCode((error as { code?: unknown }).code)) {
     const parsed = wireErrorSchema.safeParse(error);

@@ -20,7 +20,9 @@ describe('keyset cursors', () => {
     ['an id that is no uuid', cursorOf('2026-11-23 23:35:58+00|1 OR 1=1')],
     ['an extra field', cursorOf(`2026-11-23 23:35:58+00|${id}|x`)],
   ])('answer 400 with a cursor field error for %s', (_what, cursor) => {
-    expect(() => decodeCursor(cursor)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED', details: { fieldErrors: { cursor: ['Invalid cursor'] } } }));
+    expect(() => decodeCursor(cursor)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_FAILED', details: { fieldErrors: { cursor: ['Invalid cursor'] } } }),
+    );
   });
 
   it('take sort values of digits and dashes where the list sorts by them', () => {

@@ -29,13 +29,18 @@ describe('a database error in the logs', () => {
     expect((error as QueryFailedError & { driverError: { detail: string } }).driverError.detail).toContain(code);
 
     const lines: string[] = [];
-    const logger = createLogger('auth-service', 'info', { destination: new Writable({ write: (chunk: Buffer, _encoding, done) => done(void lines.push(chunk.toString())) }) });
+    const logger = createLogger('auth-service', 'info', {
+      destination: new Writable({ write: (chunk: Buffer, _encoding, done) => done(void lines.push(chunk.toString())) }),
+    });
     logger.error({ err: error, pattern: 'auth.magic-link' }, 'message handler failed');
 
     expect(lines).toHaveLength(1);
     const line = lines[0] ?? '';
     expect(line).not.toContain(code);
     expect(line).not.toContain('c2VjcmV0LXRva2Vu');
-    expect(JSON.parse(line)).toMatchObject({ msg: 'message handler failed', err: { code: '23502', message: expect.stringContaining('violates not-null constraint') } });
+    expect(JSON.parse(line)).toMatchObject({
+      msg: 'message handler failed',
+      err: { code: '23502', message: expect.stringContaining('violates not-null constraint') },
+    });
   });
 });

@@ -20,15 +20,22 @@ describe('the request ledger: a command runs once per request id', () => {
   const effectsOf = async (request: string) =>
     Number((await dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ledgertest.effects WHERE request = $1`, [request]))[0].n);
   /** A command whose effect is one row, written through the service's ordinary data source. */
-  const command = (request: string, answer = { answer: request }) => async () => {
-    await dataSource.query(`INSERT INTO ledgertest.effects (request) VALUES ($1)`, [request]);
-    return answer;
-  };
+  const command =
+    (request: string, answer = { answer: request }) =>
+    async () => {
+      await dataSource.query(`INSERT INTO ledgertest.effects (request) VALUES ($1)`, [request]);
+      return answer;
+    };
 
   beforeAll(async () => {
     database = await createTestDatabase();
     dataSource = await initializeWithMigrations(
-      createServiceDataSource({ url: database.url, schema: 'ledgertest', entities: [], migrations: [CreateEffects1700000000000, CreateHandledRequests1764200000000] }),
+      createServiceDataSource({
+        url: database.url,
+        schema: 'ledgertest',
+        entities: [],
+        migrations: [CreateEffects1700000000000, CreateHandledRequests1764200000000],
+      }),
       'ledgertest',
     );
     ledger = new RequestLedger(dataSource, 'ledgertest');

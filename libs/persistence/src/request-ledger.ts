@@ -47,15 +47,19 @@ export class RequestLedger {
       if (earlier) return earlier.outcome;
     }
     try {
-      return await inUnitOfWork(this.dataSource, async () => {
-        const outcome = await run();
-        const recorded: unknown[] = await this.dataSource.query(
-          `INSERT INTO ${this.table} (request_key, pattern, outcome) VALUES ($1, $2, $3) ON CONFLICT (request_key) DO NOTHING RETURNING 1`,
-          [secrets.key, pattern, seal(secrets.cipherKey, outcome)],
-        );
-        if (recorded.length === 0) throw new AlreadyHandled();
-        return outcome;
-      }, deadline);
+      return await inUnitOfWork(
+        this.dataSource,
+        async () => {
+          const outcome = await run();
+          const recorded: unknown[] = await this.dataSource.query(
+            `INSERT INTO ${this.table} (request_key, pattern, outcome) VALUES ($1, $2, $3) ON CONFLICT (request_key) DO NOTHING RETURNING 1`,
+            [secrets.key, pattern, seal(secrets.cipherKey, outcome)],
+          );
+          if (recorded.length === 0) throw new AlreadyHandled();
+          return outcome;
+        },
+        deadline,
+      );
     } catch (error) {
       if (!(error instanceof AlreadyHandled)) throw error;
       const earlier = await this.find<T>(secrets);

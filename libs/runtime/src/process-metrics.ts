@@ -19,8 +19,17 @@ export function busServerMetrics(registry: Registry): BusServerObserver {
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const expired = new Counter({ name: 'bus_requests_expired_total', help: 'Requests skipped because their caller had given up', labelNames: ['pattern'], registers: [registry] });
-  const reclaimed = new Counter({ name: 'bus_requests_reclaimed_total', help: 'Requests taken over from a replica that went silent (redeliveries)', registers: [registry] });
+  const expired = new Counter({
+    name: 'bus_requests_expired_total',
+    help: 'Requests skipped because their caller had given up',
+    labelNames: ['pattern'],
+    registers: [registry],
+  });
+  const reclaimed = new Counter({
+    name: 'bus_requests_reclaimed_total',
+    help: 'Requests taken over from a replica that went silent (redeliveries)',
+    registers: [registry],
+  });
   return {
     answered: (pattern, seconds, outcome) => handled.observe({ pattern, outcome }, seconds),
     expired: (pattern) => expired.inc({ pattern }),

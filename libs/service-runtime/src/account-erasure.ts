@@ -64,7 +64,9 @@ export function startAccountErasure(options: AccountErasureOptions): { close(): 
     concurrency: 2,
   });
   worker.on('error', (error) => logger.warn({ err: error }, 'account erasure worker error'));
-  worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'account erasure failed; BullMQ retries it'));
+  worker.on('failed', (job, error) =>
+    logger.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'account erasure failed; BullMQ retries it'),
+  );
   return {
     async close() {
       await worker.close();

@@ -82,7 +82,9 @@ describe('ObjectStorage against a real S3-compatible server', () => {
 
   it('signs keys with spaces and reserved characters, and offers a download name', async () => {
     const key = "user-1/it's a (sample) +1 ünïcode!.txt";
-    expect(await s3Operations(() => storage.put({ key, body: 'odd name', contentType: 'text/plain' }))).toEqual(['PUT /sparks/user-1/it%27s%20a%20%28sample%29%20%2B1%20%C3%BCn%C3%AFcode%21.txt']);
+    expect(await s3Operations(() => storage.put({ key, body: 'odd name', contentType: 'text/plain' }))).toEqual([
+      'PUT /sparks/user-1/it%27s%20a%20%28sample%29%20%2B1%20%C3%BCn%C3%AFcode%21.txt',
+    ]);
     expect((await readBack(key)).toString()).toBe('odd name');
     const response = await fetch(await storage.signedGetUrl(key, { downloadName: 'odd "name".txt' }));
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="odd name.txt"');
@@ -90,7 +92,10 @@ describe('ObjectStorage against a real S3-compatible server', () => {
 
   it('fails with S3’s own error code, without retrying it, when the bucket does not exist', async () => {
     const sent = await s3Operations(() =>
-      expect(storage.put({ bucket: 'missing', key: 'a.txt', body: 'x', contentType: 'text/plain' })).rejects.toMatchObject({ name: 'NoSuchBucket', statusCode: 404 }),
+      expect(storage.put({ bucket: 'missing', key: 'a.txt', body: 'x', contentType: 'text/plain' })).rejects.toMatchObject({
+        name: 'NoSuchBucket',
+        statusCode: 404,
+      }),
     );
     expect(sent).toEqual(['PUT /missing/a.txt']);
   });

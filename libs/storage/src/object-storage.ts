@@ -215,7 +215,9 @@ export class ObjectStorage {
 
   /** A GET URL valid for `expiresInSeconds` (default 1 hour), signed by one reused presigner (no command stack). */
   async signedGetUrl(key: string, options: { bucket?: string; expiresInSeconds?: number; downloadName?: string } = {}): Promise<string> {
-    const query: Record<string, string> = options.downloadName ? { 'response-content-disposition': `attachment; filename="${options.downloadName.replace(/"/g, '')}"` } : {};
+    const query: Record<string, string> = options.downloadName
+      ? { 'response-content-disposition': `attachment; filename="${options.downloadName.replace(/"/g, '')}"` }
+      : {};
     this.presigner ??= new S3RequestPresigner({ ...this.client.config, signingName: 's3' });
     const signed = await this.presigner.presign(this.requestTo('GET', options.bucket ?? this.defaultBucket, key, {}, query), {
       expiresIn: options.expiresInSeconds ?? 3600,

@@ -11,6 +11,8 @@ export async function databaseFingerprint(db: Client): Promise<string> {
   );
   if (tables.length === 0) return '';
   const perTable = tables.map(({ name }) => `SELECT '${name}' AS name, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS hash FROM ${name} t`);
-  const { rows } = await db.query<{ fingerprint: string }>(`SELECT md5(string_agg(name || ':' || hash, ',' ORDER BY name)) AS fingerprint FROM (${perTable.join(' UNION ALL ')}) tables`);
+  const { rows } = await db.query<{ fingerprint: string }>(
+    `SELECT md5(string_agg(name || ':' || hash, ',' ORDER BY name)) AS fingerprint FROM (${perTable.join(' UNION ALL ')}) tables`,
+  );
   return rows[0]?.fingerprint ?? '';
 }

@@ -15,17 +15,21 @@ export async function startPrivateRedis(settings: Record<string, string> = {}): 
   for (const [name, value] of Object.entries(settings)) args.push(`--${name}`, value);
   const server: ChildProcess = spawn('redis-server', args, { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
-  await eventually(async () => {
-    const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    try {
-      await probe.connect();
-      return (await probe.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      probe.disconnect();
-    }
-  }, 10_000, 'the private Redis to answer');
+  await eventually(
+    async () => {
+      const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      try {
+        await probe.connect();
+        return (await probe.ping()) === 'PONG';
+      } catch {
+        return false;
+      } finally {
+        probe.disconnect();
+      }
+    },
+    10_000,
+    'the private Redis to answer',
+  );
   return {
     url,
     async stop() {

@@ -6,7 +6,18 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
   fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)) }),
-  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '%00', "'; DROP TABLE auth.users; --", '<img src=x onerror=alert(1)>', '../../etc/passwd', '\u202e', ' '),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udfffy',
+    '%00',
+    "'; DROP TABLE auth.users; --",
+    '<img src=x onerror=alert(1)>',
+    '../../etc/passwd',
+    '\u202e',
+    ' ',
+  ),
   fc.integer({ min: 1, max: 20 }).map((n) => 'x'.repeat(n * 1000)),
 );
 
@@ -60,7 +71,10 @@ export function arbitraryNear(schema: z.ZodType): fc.Arbitrary<unknown> {
     case 'object': {
       const fields = Object.fromEntries(Object.entries(def.shape ?? {}).map(([key, field]) => [key, arbitraryNear(field)]));
       const record = fc.record(fields, { requiredKeys: [] });
-      return fc.oneof({ weight: 5, arbitrary: record }, { weight: 1, arbitrary: fc.tuple(record, fc.dictionary(fc.string(), fc.anything())).map(([a, b]) => ({ ...b, ...a })) });
+      return fc.oneof(
+        { weight: 5, arbitrary: record },
+        { weight: 1, arbitrary: fc.tuple(record, fc.dictionary(fc.string(), fc.anything())).map(([a, b]) => ({ ...b, ...a })) },
+      );
     }
     case 'string':
       return stringNear(def);

@@ -54,10 +54,17 @@ export function clientPhrase(text: string, maxWords: number): ClientPhrase | nul
 }
 
 /** How the phrase reads in a sentence: the client's exact words in quotation marks. */
-export const shown = (phrase: ClientPhrase) => (phrase.verbatim ? `“${phrase.text}”` : phrase.text.replace(/^(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec))\p{Lu}(?!\p{Lu})/u, (first) => first.toLowerCase()));
+export const shown = (phrase: ClientPhrase) =>
+  phrase.verbatim
+    ? `“${phrase.text}”`
+    : phrase.text.replace(/^(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec))\p{Lu}(?!\p{Lu})/u, (first) =>
+        first.toLowerCase(),
+      );
 
 const stopWords = new Set(
-  'with that this have from they what when your about after before then into more less just every really want need like time keep make feel being them their because would could should over only still even much many some also very been were will there where which while until than those these other always never often usually most each does doing done going through around again without myself yourself able back well good better best lose gain stop start stay feel feeling much para como pero porque entre antes despues después todo todos cada sobre avec pour dans plus tous mais sont nicht eine einen oder auch noch immer'.split(' '),
+  'with that this have from they what when your about after before then into more less just every really want need like time keep make feel being them their because would could should over only still even much many some also very been were will there where which while until than those these other always never often usually most each does doing done going through around again without myself yourself able back well good better best lose gain stop start stay feel feeling much para como pero porque entre antes despues después todo todos cada sobre avec pour dans plus tous mais sont nicht eine einen oder auch noch immer'.split(
+    ' ',
+  ),
 );
 const stem = (word: string) => word.slice(0, 5);
 
@@ -65,7 +72,18 @@ const stem = (word: string) => word.slice(0, 5);
 export function contentStems(text: string): string[] {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   // Scripts without spaces between words (Japanese, Chinese) count every run of two or more characters.
-  return [...new Set(words.filter((word) => (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u.test(word) ? word.length >= 2 : word.length >= 4 && !stopWords.has(word)) && !/^\d+$/.test(word)).map(stem))];
+  return [
+    ...new Set(
+      words
+        .filter(
+          (word) =>
+            (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u.test(word)
+              ? word.length >= 2
+              : word.length >= 4 && !stopWords.has(word)) && !/^\d+$/.test(word),
+        )
+        .map(stem),
+    ),
+  ];
 }
 
 /** True when the text uses any of the answer's meaningful words. */

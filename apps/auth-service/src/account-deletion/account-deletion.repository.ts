@@ -4,9 +4,7 @@ import { decodeCursor, type Keyed, pageOf, positionOfRow } from '@spark/persiste
 import type { DataSource } from 'typeorm';
 import { LIVE_ACCESS_WINDOW_SECONDS } from '../sessions/session-revocations';
 
-export type Confirmation =
-  | { outcome: 'erased'; deletionId: string; userId: string; liveFamilies: string[] }
-  | { outcome: 'invalid' };
+export type Confirmation = { outcome: 'erased'; deletionId: string; userId: string; liveFamilies: string[] } | { outcome: 'invalid' };
 
 interface DeletionRow {
   id: string;
@@ -50,10 +48,9 @@ export class AccountDeletionRepository {
   async confirm(tokenHash: Buffer, deletionId: string, beforeCommit: (userId: string, liveFamilies: string[]) => Promise<void>): Promise<Confirmation> {
     return this.dataSource.transaction(async (manager) => {
       // An UPDATE or DELETE answers [rows, count] through TypeORM.
-      const [[spent]] = (await manager.query(
-        `DELETE FROM auth.deletion_confirmations WHERE token_hash = $1 AND expires_at > now() RETURNING user_id`,
-        [tokenHash],
-      )) as [{ user_id: string }[], number];
+      const [[spent]] = (await manager.query(`DELETE FROM auth.deletion_confirmations WHERE token_hash = $1 AND expires_at > now() RETURNING user_id`, [
+        tokenHash,
+      ])) as [{ user_id: string }[], number];
       if (!spent) return { outcome: 'invalid' };
       const [user] = (await manager.query(`SELECT id, email FROM auth.users WHERE id = $1 FOR UPDATE`, [spent.user_id])) as { id: string; email: string }[];
       if (!user) return { outcome: 'invalid' };
@@ -91,10 +88,10 @@ export class AccountDeletionRepository {
 
   /** Whom an unfinished deletion erases; undefined when it is complete or unknown. */
   async subject(deletionId: string): Promise<DeletionSubject | undefined> {
-    const [row] = (await this.dataSource.query(
-      `SELECT user_id, email FROM auth.account_deletions WHERE id = $1 AND completed_at IS NULL`,
-      [deletionId],
-    )) as { user_id: string; email: string }[];
+    const [row] = (await this.dataSource.query(`SELECT user_id, email FROM auth.account_deletions WHERE id = $1 AND completed_at IS NULL`, [deletionId])) as {
+      user_id: string;
+      email: string;
+    }[];
     return row ? { userId: row.user_id, email: row.email } : undefined;
   }
 
@@ -110,7 +107,10 @@ export class AccountDeletionRepository {
       }[];
       if (!record) return undefined;
       if (record.completed_at) return { completed: true };
-      await manager.query(`UPDATE auth.account_deletion_parts SET done_at = now() WHERE deletion_id = $1 AND part = $2 AND done_at IS NULL`, [deletionId, part]);
+      await manager.query(`UPDATE auth.account_deletion_parts SET done_at = now() WHERE deletion_id = $1 AND part = $2 AND done_at IS NULL`, [
+        deletionId,
+        part,
+      ]);
       const [, completed] = (await manager.query(
         `UPDATE auth.account_deletions SET completed_at = now(), user_id = NULL, email = NULL
          WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM auth.account_deletion_parts WHERE deletion_id = $1 AND done_at IS NULL)`,

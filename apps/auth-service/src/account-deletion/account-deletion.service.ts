@@ -35,13 +35,16 @@ export class AccountDeletionService {
       data: { email, confirmUrl, expiresAt: expiresAt.toISOString() },
     }));
     if (!user) throw new DomainError('NOT_FOUND', 'Account not found.');
-    if (user.role !== 'client') throw new DomainError('FORBIDDEN', 'Only a client account can be deleted here. A coach or admin account is removed by an admin.');
+    if (user.role !== 'client')
+      throw new DomainError('FORBIDDEN', 'Only a client account can be deleted here. A coach or admin account is removed by an admin.');
     this.outbox.kick();
     return { sent: true };
   }
 
   async confirm({ token }: PayloadOf<'auth.confirm-account-deletion'>): Promise<{ deletionId: string }> {
-    const result = await this.repository.confirm(hashToken(token), randomUUID(), (userId, liveFamilies) => this.revocations.accountDeleted(userId, liveFamilies));
+    const result = await this.repository.confirm(hashToken(token), randomUUID(), (userId, liveFamilies) =>
+      this.revocations.accountDeleted(userId, liveFamilies),
+    );
     if (result.outcome === 'invalid') throw new DomainError('NOT_FOUND', INVALID_DELETION_LINK);
     this.outbox.kick();
     return { deletionId: result.deletionId };

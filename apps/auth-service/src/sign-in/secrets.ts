@@ -12,8 +12,7 @@ export const newSignInCode = () => String(randomInt(0, 1_000_000)).padStart(6, '
  * A 6-digit code has only a million values, so a plain hash would fall to a table; it is keyed
  * with the server secret (not in the database) and bound to the e-mail.
  */
-export const hashSignInCode = (pepper: string, email: string, code: string) =>
-  createHmac('sha256', pepper).update(`${email}\n${code}`).digest();
+export const hashSignInCode = (pepper: string, email: string, code: string) => createHmac('sha256', pepper).update(`${email}\n${code}`).digest();
 
 /**
  * The link the e-mail carries. The token travels in the fragment, which browsers send to no server

@@ -60,7 +60,10 @@ describe('sign-in timing for known and unknown addresses (real PostgreSQL and Re
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = await initializeWithMigrations(createServiceDataSource({ url: database.url, schema: 'auth', entities: [], migrations: authMigrations }), 'auth');
+    dataSource = await initializeWithMigrations(
+      createServiceDataSource({ url: database.url, schema: 'auth', entities: [], migrations: authMigrations }),
+      'auth',
+    );
     redis = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
     jobs = new JobQueues(redis, prefix);
     outbox = new OutboxRelay(dataSource, 'auth', jobs, createLogger('auth-timing', 'silent'));

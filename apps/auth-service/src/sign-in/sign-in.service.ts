@@ -64,7 +64,9 @@ export class SignInService {
    */
   async invite(request: PayloadOf<'auth.invite'>): Promise<InviteResponse> {
     const prepared = this.prepare(request.email, request.next, request.approved === true, 'invite');
-    const invited = await this.repository.inviteAndIssue({ id: randomUUID(), role: request.role, fullName: request.fullName ?? null }, prepared.link, [prepared.job]);
+    const invited = await this.repository.inviteAndIssue({ id: randomUUID(), role: request.role, fullName: request.fullName ?? null }, prepared.link, [
+      prepared.job,
+    ]);
     this.outbox.kick();
     const { developmentMode } = this.options;
     const echoLink = developmentMode && invited.role === 'client';

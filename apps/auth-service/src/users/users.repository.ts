@@ -23,9 +23,7 @@ export interface OwnMetadataChanges {
   transformation_goal?: string | null;
 }
 
-export type RoleChange =
-  | { outcome: 'actor-not-admin' | 'user-not-found' | 'last-admin' }
-  | { outcome: 'unchanged' | 'changed'; user: UserRow };
+export type RoleChange = { outcome: 'actor-not-admin' | 'user-not-found' | 'last-admin' } | { outcome: 'unchanged' | 'changed'; user: UserRow };
 
 export class UsersRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -97,10 +95,10 @@ export class UsersRepository {
    */
   async setRole(actorId: string, userId: string, role: UserRole, beforeCommit: (liveFamilies: string[]) => Promise<void>): Promise<RoleChange> {
     return this.dataSource.transaction(async (manager) => {
-      const locked = (await manager.query(
-        `SELECT id, role FROM auth.users WHERE id IN ($1, $2) OR role = 'admin' ORDER BY id FOR UPDATE`,
-        [actorId, userId],
-      )) as { id: string; role: UserRole }[];
+      const locked = (await manager.query(`SELECT id, role FROM auth.users WHERE id IN ($1, $2) OR role = 'admin' ORDER BY id FOR UPDATE`, [
+        actorId,
+        userId,
+      ])) as { id: string; role: UserRole }[];
       const admins = locked.filter((row) => row.role === 'admin');
       const target = locked.find((row) => row.id === userId);
       if (!admins.some((row) => row.id === actorId)) return { outcome: 'actor-not-admin' };

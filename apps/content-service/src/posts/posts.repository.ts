@@ -47,10 +47,7 @@ export class PostsRepository {
   }
 
   async findBySlug(slug: string): Promise<PostRow | undefined> {
-    const rows: PostRow[] = await this.dataSource.query(
-      `SELECT id, slug, title, markdown, created_at FROM content.posts WHERE slug = $1`,
-      [slug],
-    );
+    const rows: PostRow[] = await this.dataSource.query(`SELECT id, slug, title, markdown, created_at FROM content.posts WHERE slug = $1`, [slug]);
     return rows[0];
   }
 

@@ -16,7 +16,10 @@ export interface ProfileEvaluation {
 }
 
 /** Plans one profile with the given planner and runs every check on the plan. */
-export function evaluateProfile(profile: EvaluationProfile, plan: (context: DayPlanContext) => DitlPlan = (context) => buildOfflinePlan(context.answers, context)): ProfileEvaluation {
+export function evaluateProfile(
+  profile: EvaluationProfile,
+  plan: (context: DayPlanContext) => DitlPlan = (context) => buildOfflinePlan(context.answers, context),
+): ProfileEvaluation {
   const context = planContext(onboardingAnswersSchema.parse(profile.answers));
   const written = plan(context);
   const violations = checkPlan(written, context);

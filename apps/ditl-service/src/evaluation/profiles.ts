@@ -55,7 +55,8 @@ export const evaluationProfiles: EvaluationProfile[] = [
       gender: 'male',
       occupation: 'Machine operator, rotating shifts',
       familyStatus: 'parent',
-      typicalDay: 'Rotating shifts at the plant: early weeks 6 AM to 2 PM, late weeks 2 PM to 10 PM. On early weeks I am up at 4:45 and in bed by 9:30. Two days off after each block.',
+      typicalDay:
+        'Rotating shifts at the plant: early weeks 6 AM to 2 PM, late weeks 2 PM to 10 PM. On early weeks I am up at 4:45 and in bed by 9:30. Two days off after each block.',
       biggestChallenge: 'Fast food on the drive home after my shift',
       timeZone: 'America/Detroit',
     },
@@ -92,7 +93,8 @@ export const evaluationProfiles: EvaluationProfile[] = [
       gender: 'female',
       occupation: 'Part-time bank teller',
       familyStatus: 'parent',
-      typicalDay: 'The twins wake us at 6. Daycare drop-off at 8, part-time at the bank 9 to 2, pick-up at 3, dinner at 5:30, bath and bed for them at 7, then I collapse on the couch until 11.',
+      typicalDay:
+        'The twins wake us at 6. Daycare drop-off at 8, part-time at the bank 9 to 2, pick-up at 3, dinner at 5:30, bath and bed for them at 7, then I collapse on the couch until 11.',
       biggestChallenge: "Eating the kids' leftovers and snacking on the couch at night",
       timeZone: 'Europe/London',
     },
@@ -127,7 +129,8 @@ export const evaluationProfiles: EvaluationProfile[] = [
       gender: 'female',
       occupation: 'Retired teacher',
       familyStatus: 'partnered',
-      typicalDay: 'Wake at 7 without an alarm, coffee and the newspaper, walk the dog at 9, lunch at noon, nap at 2, garden in the afternoon, dinner at 6, TV until 10:30.',
+      typicalDay:
+        'Wake at 7 without an alarm, coffee and the newspaper, walk the dog at 9, lunch at noon, nap at 2, garden in the afternoon, dinner at 6, TV until 10:30.',
       biggestChallenge: 'Feeling stiff in the mornings and losing strength',
       currentWin: 'I walk the dog every day, rain or shine',
       timeZone: 'America/New_York',
@@ -146,7 +149,8 @@ export const evaluationProfiles: EvaluationProfile[] = [
       gender: 'female',
       occupation: 'Office administrator (from home)',
       familyStatus: 'caregiver',
-      typicalDay: "I care for my mum, who has dementia. Up at 6:30 to get her breakfast and meds, her carer comes 10 to 1 while I do my admin job from home, afternoons are appointments, she's in bed by 8, then I finally have time for myself until 11.",
+      typicalDay:
+        "I care for my mum, who has dementia. Up at 6:30 to get her breakfast and meds, her carer comes 10 to 1 while I do my admin job from home, afternoons are appointments, she's in bed by 8, then I finally have time for myself until 11.",
       biggestChallenge: 'No time for myself, so I eat whatever is quickest standing up',
       timeZone: 'Europe/London',
     },
@@ -164,7 +168,8 @@ export const evaluationProfiles: EvaluationProfile[] = [
       gender: 'non_binary',
       occupation: 'Software engineer working remotely',
       familyStatus: 'partnered',
-      typicalDay: 'Work from home: laptop open at 8:30, back-to-back calls until lunch at 1, slump around 3pm, log off at 6, dinner with my partner at 7, Netflix until midnight.',
+      typicalDay:
+        'Work from home: laptop open at 8:30, back-to-back calls until lunch at 1, slump around 3pm, log off at 6, dinner with my partner at 7, Netflix until midnight.',
       biggestChallenge: 'The 3 PM slump and the sugar cravings that come with it',
       timeZone: 'America/Los_Angeles',
     },
@@ -182,7 +187,8 @@ export const evaluationProfiles: EvaluationProfile[] = [
       gender: 'female',
       occupation: 'Management consultant',
       familyStatus: 'single',
-      typicalDay: 'Every week is different. Monday I fly out at 6 AM, client meetings 9 to 6 in a new city, hotel dinners, back home Thursday night. On travel days I am up at 4:30.',
+      typicalDay:
+        'Every week is different. Monday I fly out at 6 AM, client meetings 9 to 6 in a new city, hotel dinners, back home Thursday night. On travel days I am up at 4:30.',
       biggestChallenge: 'Airport food and hotel bars',
       timeZone: 'Europe/Madrid',
     },

@@ -30,7 +30,10 @@ export class GenerationsModule {
       module: GenerationsModule,
       controllers: [GenerationsHandler],
       providers: [
-        { provide: GenerationsService, useValue: new GenerationsService(new GenerationsRepository(dataSource.manager), outbox, storage, config.DITL_DAILY_GENERATIONS) },
+        {
+          provide: GenerationsService,
+          useValue: new GenerationsService(new GenerationsRepository(dataSource.manager), outbox, storage, config.DITL_DAILY_GENERATIONS),
+        },
         { provide: DitlResources, useValue: new DitlResources(closers) },
       ],
     };

@@ -74,10 +74,9 @@ export class GenerationsRepository {
 
   /** The user's unfinished generation, if any (there is at most one). */
   async findUnfinished(userId: string): Promise<string | undefined> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM ditl.generations WHERE user_id = $1 AND status IN ('queued', 'generating')`,
-      [userId],
-    );
+    const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM ditl.generations WHERE user_id = $1 AND status IN ('queued', 'generating')`, [
+      userId,
+    ]);
     return rows[0]?.id;
   }
 
@@ -136,10 +135,10 @@ export class GenerationsRepository {
   }
 
   async reportProgress(id: string, progress: number): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE ditl.generations SET progress = GREATEST(progress, $2), updated_at = now() WHERE id = $1 AND status = 'generating'`,
-      [id, progress],
-    );
+    await this.dataSource.query(`UPDATE ditl.generations SET progress = GREATEST(progress, $2), updated_at = now() WHERE id = $1 AND status = 'generating'`, [
+      id,
+      progress,
+    ]);
   }
 
   /**

@@ -31,11 +31,24 @@ const englishWords = /\b(?:the|and|at|my|to|up|for|with)\b/i;
 /** What to call one of the client's events in a sentence: their own word in English answers, a plain noun otherwise. */
 function eventName(event: DayEvent): string {
   if (event.kind === 'meal') return mealName(event.minute);
-  const own = englishWords.test(event.phrase) ? /\b(run|swim|gym|yoga|ride|walk the dog|dog walk|walk|training|school run|pick-?up|drop-?off|lectures?|class)\b/i.exec(event.phrase)?.[1] : undefined;
+  const own = englishWords.test(event.phrase)
+    ? /\b(run|swim|gym|yoga|ride|walk the dog|dog walk|walk|training|school run|pick-?up|drop-?off|lectures?|class)\b/i.exec(event.phrase)?.[1]
+    : undefined;
   if (own) return /walk the dog/i.test(own) ? 'dog walk' : own.toLowerCase();
   const nouns: Record<DayEvent['kind'], string> = {
-    wake: 'wake-up', sleep: 'bedtime', work: 'work', meal: 'meal', exercise: 'training', family: 'family time', care: 'care duties',
-    commute: 'commute', study: 'study block', screens: 'screen time', rest: 'break', travel: 'travel', other: 'plans',
+    wake: 'wake-up',
+    sleep: 'bedtime',
+    work: 'work',
+    meal: 'meal',
+    exercise: 'training',
+    family: 'family time',
+    care: 'care duties',
+    commute: 'commute',
+    study: 'study block',
+    screens: 'screen time',
+    rest: 'break',
+    travel: 'travel',
+    other: 'plans',
   };
   return nouns[event.kind];
 }
@@ -63,7 +76,11 @@ function wakeMoment(writer: MomentWriter): Moment {
   else if (schedule.workPattern === 'night-shift' && known(wake)) opening = `Your day starts at ${writer.at(wake.minute)}, after your daytime sleep.`;
   else if (known(wake)) opening = `Your day starts at ${writer.at(wake.minute)}.`;
   else {
-    const first = schedule.work ? `work at ${writer.at(schedule.work.start)}` : schedule.events[0] ? `your ${eventName(schedule.events[0])} at ${writer.at(schedule.events[0].minute)}` : 'the day asks things of you';
+    const first = schedule.work
+      ? `work at ${writer.at(schedule.work.start)}`
+      : schedule.events[0]
+        ? `your ${eventName(schedule.events[0])} at ${writer.at(schedule.events[0].minute)}`
+        : 'the day asks things of you';
     opening = `The first minutes after you wake, before ${first}, are yours.`;
   }
   return {
@@ -84,7 +101,8 @@ function workMoment(writer: MomentWriter): Moment | null {
   const start = writer.at(work.start);
   const shift = schedule.workPattern === 'night-shift' || schedule.workPattern === 'rotating-shifts' || schedule.workPattern === 'weekend-work';
   if (shift) {
-    const rotation = schedule.workPattern === 'rotating-shifts' ? ' When your shifts rotate, this moment moves with them: it is always the half hour before you leave.' : '';
+    const rotation =
+      schedule.workPattern === 'rotating-shifts' ? ' When your shifts rotate, this moment moves with them: it is always the half hour before you leave.' : '';
     return {
       role: 'work',
       minute: onClock(work.start - 30),
@@ -194,12 +212,16 @@ function eveningMoment(writer: MomentWriter): Moment | null {
   // Work that ends close to bedtime leaves no evening to plan.
   if (schedule.work && schedule.workPattern !== 'night-shift' && minutesAfter(schedule.work.end, schedule.sleep.minute) <= 3 * 60) return null;
   const half = wakingSpan(schedule) / 2;
-  const later = schedule.events.filter((event) => sinceWaking(schedule, event.minute) >= half && sinceWaking(schedule, event.minute) < wakingSpan(schedule) - 90);
+  const later = schedule.events.filter(
+    (event) => sinceWaking(schedule, event.minute) >= half && sinceWaking(schedule, event.minute) < wakingSpan(schedule) - 90,
+  );
   const dinner = later.find((event) => event.kind === 'meal' && event.minute >= 16 * 60);
   const anchor = dinner ?? later.find((event) => (event.kind === 'family' || event.kind === 'care') && event.minute >= 16 * 60);
   const line =
     familyLines[answers.familyStatus ?? ''] ??
-    (schedule.hoursKnown ? 'The evening is yours: a short prep for tomorrow keeps the morning simple.' : 'It is an anchor you already have: you give it your full attention.');
+    (schedule.hoursKnown
+      ? 'The evening is yours: a short prep for tomorrow keeps the morning simple.'
+      : 'It is an anchor you already have: you give it your full attention.');
   let minute: number | null = null;
   let opening = '';
   if (!schedule.hoursKnown) opening = 'Your main meal of the day.';
@@ -210,14 +232,16 @@ function eveningMoment(writer: MomentWriter): Moment | null {
     minute = onClock(schedule.work.start - 90);
     opening = 'You have an hour before you head out for the night.';
   } else {
-    minute = schedule.work && minutesAfter(schedule.work.end, schedule.sleep.minute) > 4 * 60 ? onClock(schedule.work.end + 90) : onClock(schedule.sleep.minute - 150);
+    minute =
+      schedule.work && minutesAfter(schedule.work.end, schedule.sleep.minute) > 4 * 60 ? onClock(schedule.work.end + 90) : onClock(schedule.sleep.minute - 150);
   }
   const mealTime = !schedule.hoursKnown || dinner !== undefined;
   return {
     role: 'evening',
     minute,
     time: minute === null ? relativeTimes.mainMeal : writer.at(minute),
-    title: answers.familyStatus === 'parent' ? 'Together, on purpose' : schedule.workPattern === 'night-shift' ? 'Time before the night' : 'Evening with purpose',
+    title:
+      answers.familyStatus === 'parent' ? 'Together, on purpose' : schedule.workPattern === 'night-shift' ? 'Time before the night' : 'Evening with purpose',
     narrative: opening ? `${opening} ${line}` : line,
     sparkToCapture: answers.familyStatus === 'parent' ? 'A photo from your shared walk or game.' : 'One photo of tomorrow already prepared.',
     habitSlots: mealTime ? ['meal', 'evening', 'anytime'] : ['evening', 'anytime'],
@@ -230,7 +254,10 @@ function windDownMoment(writer: MomentWriter): Moment {
   const win = answers.currentWin?.trim() ? clientPhrase(answers.currentWin, 10) : null;
   const keep = win ? `Keep what already works: ${shown(win)}. ` : 'You notice one thing that went well, however small. ';
   const bedtime = schedule.hoursKnown && known(schedule.sleep) ? `Bed at ${writer.at(schedule.sleep.minute)}` : 'Sleep';
-  const homeFromShift = schedule.workPattern === 'night-shift' && schedule.work ? `Your shift ends at ${writer.at(schedule.work.end)}; on the way home, sunglasses on, so daylight does not wake you up. ` : '';
+  const homeFromShift =
+    schedule.workPattern === 'night-shift' && schedule.work
+      ? `Your shift ends at ${writer.at(schedule.work.end)}; on the way home, sunglasses on, so daylight does not wake you up. `
+      : '';
   return {
     role: 'windDown',
     minute,
@@ -295,7 +322,18 @@ function dayPosition(moment: Moment, context: DayPlanContext): number {
 
 /** The moments of this client's day, in the order they live them. */
 export function dayMoments(writer: MomentWriter): Moment[] {
-  const candidates = [wakeMoment(writer), workMoment(writer), movementMoment(writer), challengeMoment(writer), eveningMoment(writer), windDownMoment(writer), dayOffMoment(writer)];
-  const moments = spaceOut(candidates.filter((moment): moment is Moment => moment !== null), writer.context);
+  const candidates = [
+    wakeMoment(writer),
+    workMoment(writer),
+    movementMoment(writer),
+    challengeMoment(writer),
+    eveningMoment(writer),
+    windDownMoment(writer),
+    dayOffMoment(writer),
+  ];
+  const moments = spaceOut(
+    candidates.filter((moment): moment is Moment => moment !== null),
+    writer.context,
+  );
   return moments.sort((a, b) => dayPosition(a, writer.context) - dayPosition(b, writer.context));
 }

@@ -20,7 +20,12 @@ export function workStyleOf({ answers, schedule }: DayPlanContext): WorkStyle {
   const text = `${answers.occupation ?? ''} ${answers.typicalDay}`;
   if (retiredWords.test(text)) return 'none';
   if (/student|lectures?|university|college|estudiante|étudiant|studium/i.test(text)) return 'student';
-  if (/nurse|cook|chef|waiter|server|retail|barista|warehouse|operator|plant|construction|paramedic|cleaner|trades|restaurant|profesor|teacher|enfermer|mechanic|care worker/i.test(text)) return 'on-feet';
+  if (
+    /nurse|cook|chef|waiter|server|retail|barista|warehouse|operator|plant|construction|paramedic|cleaner|trades|restaurant|profesor|teacher|enfermer|mechanic|care worker/i.test(
+      text,
+    )
+  )
+    return 'on-feet';
   if (schedule.workPattern === 'none') return 'none';
   return 'desk';
 }
@@ -122,7 +127,10 @@ export function movementHabit(context: DayPlanContext): Habit {
 
 const challengeHabits: [RegExp, string][] = [
   [/late meals?|late dinners?|after closing/i, 'Eat a proper meal on your break, so closing time is not when you first sit down to eat.'],
-  [/vending|snack|sugar|sweet|crav|candy|chocolate|junk|fast food|takeaway|leftover|picar|food|eat|meal/i, 'Have a planned snack ready (protein plus fruit), so the craving meets a decision you already made.'],
+  [
+    /vending|snack|sugar|sweet|crav|candy|chocolate|junk|fast food|takeaway|leftover|picar|food|eat|meal/i,
+    'Have a planned snack ready (protein plus fruit), so the craving meets a decision you already made.',
+  ],
   [/scroll|phone|screen|netflix|\btv\b|gaming|instagram|tiktok|youtube/i, 'Phone on its charger in another room; a book or a podcast takes its place.'],
   [/tired|energy|exhaust|crash|slump|fatigue|drinks?/i, 'Two minutes outside and a glass of water before you decide anything.'],
   [/stiff|strength|pain|joint|ache/i, 'Five minutes of gentle mobility before you get going: neck, shoulders, hips.'],

@@ -15,7 +15,11 @@ export const systemPrompt = [
   'Write 5 to 7 slides, one per moment of their day, in the order they live it, each with one concrete habit and a "spark" (a photo or note) to capture. Include the weekly rhythm: Sunday alignment, Friday check-in with the coach, and rest.',
   'Name each slide\'s "moment": wake, work (the start of work or the run-up to a shift), movement, challenge, evening, windDown, dayOff, or other; use each name once where you can.',
   'Rules your answer is checked against:',
-  `1. Every slide time is a clock time written like "${formatClock(15 * 60 + 30, '12h')}" (or "15:30" when schedule.clock is "24h") between the client's wake and sleep times, never while they sleep. When schedule.hoursKnown is false, use no clock time at all: use only these times: ${Object.values(relativeTimes).map((label) => `"${label}"`).join(', ')}.`,
+  `1. Every slide time is a clock time written like "${formatClock(15 * 60 + 30, '12h')}" (or "15:30" when schedule.clock is "24h") between the client's wake and sleep times, never while they sleep. When schedule.hoursKnown is false, use no clock time at all: use only these times: ${Object.values(
+    relativeTimes,
+  )
+    .map((label) => `"${label}"`)
+    .join(', ')}.`,
   '2. When schedule.challenge is set, one slide within an hour of that time deals with the challenge.',
   '3. Wind-down habits (screens off, before bed) sit in the last three hours before bedtime; waking habits in the first two hours after waking.',
   '4. No habit appears twice.',
@@ -61,4 +65,8 @@ export function describeClient(context: DayPlanContext): string {
 
 /** The second request: what the first answer broke, for the model to fix. */
 export const revisionRequest = (violations: PlanViolation[]) =>
-  ['Your plan breaks these rules:', ...violations.map((violation) => `- ${violation.message}`), 'Write the whole plan again in the same JSON format, fixing every one of them.'].join('\n');
+  [
+    'Your plan breaks these rules:',
+    ...violations.map((violation) => `- ${violation.message}`),
+    'Write the whole plan again in the same JSON format, fixing every one of them.',
+  ].join('\n');

@@ -19,10 +19,7 @@ export const relativeTimes = {
 /** Minutes before bedtime a "Before you sleep" moment stands for. */
 export const WIND_DOWN_LEAD = 45;
 
-export type MomentTime =
-  | { type: 'clock'; minute: number }
-  | { type: 'relative'; minute: number | null; dayOff: boolean }
-  | { type: 'unreadable' };
+export type MomentTime = { type: 'clock'; minute: number } | { type: 'relative'; minute: number | null; dayOff: boolean } | { type: 'unreadable' };
 
 const shifts: Record<string, number> = { before: -30, after: 30, around: 0, by: 0, at: 0 };
 

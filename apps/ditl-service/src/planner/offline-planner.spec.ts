@@ -66,7 +66,9 @@ describe('the offline planner', () => {
 
   it('never gives the same habit twice', () => {
     for (const { answers } of evaluationProfiles) {
-      const written = habits(plan({ ...answers, goalTags: ['Weight Loss', 'Fitness', 'Strength', 'Nutrition', 'Sleep', 'Productivity', 'Energy', 'Stress', 'Other'] }));
+      const written = habits(
+        plan({ ...answers, goalTags: ['Weight Loss', 'Fitness', 'Strength', 'Nutrition', 'Sleep', 'Productivity', 'Energy', 'Stress', 'Other'] }),
+      );
       expect(new Set(written).size).toBe(written.length);
     }
   });

@@ -17,10 +17,19 @@ function habitsFor(moments: Moment[], context: DayPlanContext): Map<Moment, Habi
   const used = new Set<string>();
   const chosen = new Map<Moment, Habit>();
   for (const moment of [...moments].sort((a, b) => choosingOrder.indexOf(a.role) - choosingOrder.indexOf(b.role))) {
-    const own = moment.role === 'movement' ? movementHabit(context) : moment.role === 'challenge' ? challengeHabit(context) : moment.role === 'dayOff' ? dayOffHabit(context) : null;
+    const own =
+      moment.role === 'movement'
+        ? movementHabit(context)
+        : moment.role === 'challenge'
+          ? challengeHabit(context)
+          : moment.role === 'dayOff'
+            ? dayOffHabit(context)
+            : null;
     const fromTags = tagged.find((habit) => !used.has(habit.id) && moment.habitSlots.includes(habit.slot));
     const fallback = moment.habitSlots[0] ? defaultHabit(moment.habitSlots[0], context) : null;
-    const habit = [own, fromTags, fallback].find((candidate): candidate is Habit => candidate !== null && candidate !== undefined && !used.has(candidate.id)) ?? defaultHabit('windDown', context);
+    const habit =
+      [own, fromTags, fallback].find((candidate): candidate is Habit => candidate !== null && candidate !== undefined && !used.has(candidate.id)) ??
+      defaultHabit('windDown', context);
     used.add(habit.id);
     chosen.set(moment, habit);
   }
@@ -59,8 +68,24 @@ export class OfflinePlanner implements DitlPlanner {
 }
 
 const warmUpAnswers: OnboardingAnswers[] = [
-  { firstName: 'Sam', transformationGoal: 'More energy', goalTags: ['Energy', 'Sleep'], age: 30, activityLevel: 'sedentary', typicalDay: 'Up at 6:30, work 9 to 5, dinner at 7, bed by 11. On weekends I sleep in.', biggestChallenge: 'Snacking after work' },
-  { firstName: 'Ana', transformationGoal: 'Dormir mejor', goalTags: [], age: 40, activityLevel: 'lightly_active', typicalDay: 'Me levanto a las 7, trabajo de 8 a 15 y ceno a las 21.', biggestChallenge: 'Picar por la tarde' },
+  {
+    firstName: 'Sam',
+    transformationGoal: 'More energy',
+    goalTags: ['Energy', 'Sleep'],
+    age: 30,
+    activityLevel: 'sedentary',
+    typicalDay: 'Up at 6:30, work 9 to 5, dinner at 7, bed by 11. On weekends I sleep in.',
+    biggestChallenge: 'Snacking after work',
+  },
+  {
+    firstName: 'Ana',
+    transformationGoal: 'Dormir mejor',
+    goalTags: [],
+    age: 40,
+    activityLevel: 'lightly_active',
+    typicalDay: 'Me levanto a las 7, trabajo de 8 a 15 y ceno a las 21.',
+    biggestChallenge: 'Picar por la tarde',
+  },
 ];
 
 /**

@@ -34,7 +34,11 @@ export class OpenAiPlanner implements DitlPlanner {
     const first = await this.ask(conversation);
     const firstViolations = checkPlan(first.plan, context);
     if (!firstViolations.length) return { plan: first.plan, planner: 'openai' };
-    const second = await this.ask([...conversation, { role: 'assistant', content: first.content }, { role: 'user', content: revisionRequest(firstViolations) }]);
+    const second = await this.ask([
+      ...conversation,
+      { role: 'assistant', content: first.content },
+      { role: 'user', content: revisionRequest(firstViolations) },
+    ]);
     const secondViolations = checkPlan(second.plan, context);
     if (!secondViolations.length) return { plan: second.plan, planner: 'openai', rejectedViolations: firstViolations };
     return { plan: this.fallback(answers, context), planner: 'offline', rejectedViolations: secondViolations };

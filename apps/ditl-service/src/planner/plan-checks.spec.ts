@@ -24,10 +24,27 @@ describe('the plan checks', () => {
     ['screens off as a mid-shift habit', withSlide(4, { habit: 'Screens off 45 minutes before bed.' }), 'habitTiming'],
     ['a waking habit at 3 AM', withSlide(4, { habit: 'A glass of water and daylight within 15 minutes of waking.' }), 'habitTiming'],
     ['the same habit twice', withSlide(2, { habit: good.slides[0]?.habit ?? '' }), 'uniqueHabits'],
-    ['the typical day pasted back in the first person', withSlide(0, { narrative: 'Your day today: I sleep from 9 AM to 3 PM, work 7 PM to 7 AM three nights a week.' }), 'secondPerson'],
+    [
+      'the typical day pasted back in the first person',
+      withSlide(0, { narrative: 'Your day today: I sleep from 9 AM to 3 PM, work 7 PM to 7 AM three nights a week.' }),
+      'secondPerson',
+    ],
     ['a narrative not addressed to the client', withSlide(1, { narrative: 'Daylight helps sleep later.' }), 'secondPerson'],
     ['a long quotation', withSlide(1, { narrative: 'You said “this is a very long quotation of many words that goes on and on and on”.' }), 'secondPerson'],
-    ['no word about the challenge', { ...good, slides: good.slides.map((slide, index) => ({ ...slide, title: 'A moment', narrative: 'You keep going.', habit: `Habit number ${index + 1}.`, sparkToCapture: 'A photo.' })) }, 'answersReflected'],
+    [
+      'no word about the challenge',
+      {
+        ...good,
+        slides: good.slides.map((slide, index) => ({
+          ...slide,
+          title: 'A moment',
+          narrative: 'You keep going.',
+          habit: `Habit number ${index + 1}.`,
+          sparkToCapture: 'A photo.',
+        })),
+      },
+      'answersReflected',
+    ],
     ['no days-off moment', { ...good, slides: good.slides.slice(0, -1) }, 'answersReflected'],
   ])('catch %s', (_name, plan, check) => {
     expect(failedChecks(plan)).toContain(check);
@@ -42,6 +59,8 @@ describe('the plan checks', () => {
     const minimal = planContext(onboardingAnswersSchema.parse(evaluationProfiles.find((profile) => profile.id === 'minimal')?.answers));
     const plan = buildOfflinePlan(minimal.answers, minimal);
     expect(checkPlan(plan, minimal)).toEqual([]);
-    expect(failedChecks({ ...plan, slides: plan.slides.map((slide, index) => (index === 0 ? { ...slide, time: '6:30 AM' } : slide)) }, minimal)).toEqual(['awake']);
+    expect(failedChecks({ ...plan, slides: plan.slides.map((slide, index) => (index === 0 ? { ...slide, time: '6:30 AM' } : slide)) }, minimal)).toEqual([
+      'awake',
+    ]);
   });
 });

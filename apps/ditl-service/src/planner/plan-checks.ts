@@ -29,7 +29,13 @@ const PASTED_RUN_WORDS = 8;
 const windDownHabit = /before (?:bed|you sleep|sleep)|bedtime|screens? off|wind[- ]down|lights out|blackout/i;
 const morningHabit = /of waking|when you wake|on waking|after (?:you )?wak|first thing|morning anchor/i;
 
-const texts = (plan: DitlPlan) => [plan.title, plan.subtitle, ...plan.slides.flatMap((slide) => [slide.title, slide.narrative, slide.habit, slide.sparkToCapture]), ...Object.values(plan.weeklyRhythm), plan.closing];
+const texts = (plan: DitlPlan) => [
+  plan.title,
+  plan.subtitle,
+  ...plan.slides.flatMap((slide) => [slide.title, slide.narrative, slide.habit, slide.sparkToCapture]),
+  ...Object.values(plan.weeklyRhythm),
+  plan.closing,
+];
 const slideText = (slide: DitlPlan['slides'][number]) => `${slide.title} ${slide.narrative} ${slide.habit} ${slide.sparkToCapture}`;
 const minuteOf = (time: MomentTime) => (time.type === 'unreadable' ? null : time.minute);
 
@@ -55,10 +61,20 @@ function checkAwake(plan: DitlPlan, { schedule }: DayPlanContext, times: MomentT
   return times.flatMap((time, index): PlanViolation[] => {
     const label = `Slide ${index + 1} (“${plan.slides[index]?.time}”)`;
     if (time.type === 'clock' && !schedule.hoursKnown) {
-      return [{ check: 'awake', message: `${label} gives a clock time, but the client's answers name no hours: use a time such as “${relativeTimes.wake}” or “${relativeTimes.sleep}”.` }];
+      return [
+        {
+          check: 'awake',
+          message: `${label} gives a clock time, but the client's answers name no hours: use a time such as “${relativeTimes.wake}” or “${relativeTimes.sleep}”.`,
+        },
+      ];
     }
     if (time.type === 'unreadable' && schedule.hoursKnown) {
-      return [{ check: 'awake', message: `${label} is neither a clock time like “${clock(schedule.wake.minute)}” nor one of: ${Object.values(relativeTimes).join(', ')}.` }];
+      return [
+        {
+          check: 'awake',
+          message: `${label} is neither a clock time like “${clock(schedule.wake.minute)}” nor one of: ${Object.values(relativeTimes).join(', ')}.`,
+        },
+      ];
     }
     if (time.type === 'clock' && isAsleep(schedule, time.minute)) return [{ check: 'awake', message: `${label} falls while the client sleeps (${asleep}).` }];
     return [];
@@ -75,7 +91,9 @@ function checkChallengeTimed(plan: DitlPlan, context: DayPlanContext, times: Mom
   });
   if (near) return [];
   const at = formatClock(challenge.minute, context.schedule.clock);
-  return [{ check: 'challengeTimed', message: `The challenge shows up around ${at} (“${challenge.phrase}”), but no slide within an hour of ${at} deals with it.` }];
+  return [
+    { check: 'challengeTimed', message: `The challenge shows up around ${at} (“${challenge.phrase}”), but no slide within an hour of ${at} deals with it.` },
+  ];
 }
 
 function checkHabitTiming(plan: DitlPlan, { schedule }: DayPlanContext, times: MomentTime[]): PlanViolation[] {
@@ -86,10 +104,20 @@ function checkHabitTiming(plan: DitlPlan, { schedule }: DayPlanContext, times: M
     if (minute === null || (time?.type === 'relative' && time.dayOff)) return [];
     const sinceWake = sinceWaking(schedule, minute);
     if (windDownHabit.test(slide.habit) && sinceWake < wakingSpan(schedule) - 180) {
-      return [{ check: 'habitTiming', message: `Slide ${index + 1} (“${slide.time}”) has a wind-down habit, but bedtime is ${clock(schedule.sleep.minute)}: it belongs in the last hours before bed.` }];
+      return [
+        {
+          check: 'habitTiming',
+          message: `Slide ${index + 1} (“${slide.time}”) has a wind-down habit, but bedtime is ${clock(schedule.sleep.minute)}: it belongs in the last hours before bed.`,
+        },
+      ];
     }
     if (morningHabit.test(slide.habit) && sinceWake > 120) {
-      return [{ check: 'habitTiming', message: `Slide ${index + 1} (“${slide.time}”) has a waking habit, but the client wakes at ${clock(schedule.wake.minute)}: it belongs right after waking.` }];
+      return [
+        {
+          check: 'habitTiming',
+          message: `Slide ${index + 1} (“${slide.time}”) has a waking habit, but the client wakes at ${clock(schedule.wake.minute)}: it belongs right after waking.`,
+        },
+      ];
     }
     return [];
   });
@@ -105,7 +133,10 @@ function checkUniqueHabits(plan: DitlPlan): PlanViolation[] {
       const shared = [...words].filter((word) => earlier.has(word)).length;
       // Most of the meaningful words in common: the same habit said twice.
       if (shared / Math.max(1, Math.min(words.size, earlier.size)) >= 0.6) {
-        violations.push({ check: 'uniqueHabits', message: `Slides ${earlierIndex + 1} and ${index + 1} repeat the same habit (“${plan.slides[index]?.habit}”).` });
+        violations.push({
+          check: 'uniqueHabits',
+          message: `Slides ${earlierIndex + 1} and ${index + 1} repeat the same habit (“${plan.slides[index]?.habit}”).`,
+        });
       }
     });
   });
@@ -118,16 +149,23 @@ function checkSecondPerson(plan: DitlPlan, { answers }: DayPlanContext): PlanVio
   const voiced = all.find((text) => speaksInFirstPerson(withoutQuotes(text)));
   if (voiced) violations.push({ check: 'secondPerson', message: `Speak to the client as “you”, not as “I” or “my”: “${voiced.slice(0, 80)}”.` });
   const longQuote = all.flatMap(quotedSpans).find((quote) => wordCount(quote) > LONGEST_QUOTE_WORDS);
-  if (longQuote) violations.push({ check: 'secondPerson', message: `Quote at most ${LONGEST_QUOTE_WORDS} of the client's words, not “${longQuote.slice(0, 80)}”.` });
+  if (longQuote)
+    violations.push({ check: 'secondPerson', message: `Quote at most ${LONGEST_QUOTE_WORDS} of the client's words, not “${longQuote.slice(0, 80)}”.` });
   const pasted = pastedRun(answers.typicalDay, all.join(' '));
-  if (pasted) violations.push({ check: 'secondPerson', message: `Do not paste the typical-day answer back (“${pasted}”): describe the day in your own words.` });
+  if (pasted)
+    violations.push({ check: 'secondPerson', message: `Do not paste the typical-day answer back (“${pasted}”): describe the day in your own words.` });
   plan.slides.forEach((slide, index) => {
-    if (!/\byou(?:r|rs|'re|’re|'ll|’ll|'ve|’ve)?\b/i.test(slide.narrative)) violations.push({ check: 'secondPerson', message: `Slide ${index + 1}'s narrative is not written to the client (“you”).` });
+    if (!/\byou(?:r|rs|'re|’re|'ll|’ll|'ve|’ve)?\b/i.test(slide.narrative))
+      violations.push({ check: 'secondPerson', message: `Slide ${index + 1}'s narrative is not written to the client (“you”).` });
   });
   return violations;
 }
 
-const normalise = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const normalise = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 /** The first run of the answer's words that the plan repeats verbatim, if it is long enough to be a paste. */
 function pastedRun(answer: string, plan: string): string | null {
@@ -151,7 +189,8 @@ function checkAnswersReflected(plan: DitlPlan, context: DayPlanContext, times: M
   const whole = texts(plan).join(' ');
   const slides = plan.slides.map(slideText).join(' ');
   const missing: string[] = [];
-  if (![plan.title, plan.subtitle, plan.closing].some((text) => text.includes(answers.firstName))) missing.push('the client’s first name (in the title or closing)');
+  if (![plan.title, plan.subtitle, plan.closing].some((text) => text.includes(answers.firstName)))
+    missing.push('the client’s first name (in the title or closing)');
   if (!reflects(whole, answers.transformationGoal)) missing.push('their goal, in their words');
   if (!reflects(slides, answers.biggestChallenge)) missing.push('their biggest challenge, in a slide');
   if (answers.currentWin?.trim() && !reflects(whole, answers.currentWin)) missing.push('their current win');

@@ -2,7 +2,6 @@ import type { DitlPlan } from '@spark/contracts';
 import { escapeHtml } from '@spark/writing';
 import type { PlannerName } from './planner';
 
-
 const styles = `
 *{box-sizing:border-box}body{margin:0;font-family:ui-sans-serif,system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#17143d;background:#fff8eb}
 main{max-width:760px;margin:0 auto;padding:24px 16px 40px}

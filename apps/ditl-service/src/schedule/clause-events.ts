@@ -85,7 +85,8 @@ export function resolveTime(time: WrittenTime, kind: DayEventKind, clause: strin
 }
 
 // Sleeping and waking said of someone else ("she's in bed by 8", "bath and bed for them at 7").
-const aboutSomeoneElse = /^\W*(?:then\s+)?(?:she|he|they|her|his|their|the kids|kids|the children|the twins|the baby|my (?:son|daughter|mother|mum|mom|father|dad|kids|children|husband|wife|partner))\b|\bfor (?:them|her|him|the kids)\b/i;
+const aboutSomeoneElse =
+  /^\W*(?:then\s+)?(?:she|he|they|her|his|their|the kids|kids|the children|the twins|the baby|my (?:son|daughter|mother|mum|mom|father|dad|kids|children|husband|wife|partner))\b|\bfor (?:them|her|him|the kids)\b/i;
 const wakesTheClient = /\bwakes? (?:us|me)\b|\bgets? (?:us|me) up\b/i;
 const relativeAnchors: [RegExp, DayAnchor][] = [
   [/\bmid-?morning\b/i, 'mid-morning'],
@@ -103,7 +104,7 @@ const relativeAnchors: [RegExp, DayAnchor][] = [
 ];
 
 function mainKind(kinds: KindWord[]): DayEventKind | null {
-  return kinds.length ? [...kinds].sort((a, b) => kindPriority.indexOf(a.kind) - kindPriority.indexOf(b.kind))[0]?.kind ?? null : null;
+  return kinds.length ? ([...kinds].sort((a, b) => kindPriority.indexOf(a.kind) - kindPriority.indexOf(b.kind))[0]?.kind ?? null) : null;
 }
 
 export interface ClauseReading {
@@ -114,9 +115,16 @@ export interface ClauseReading {
 }
 
 /** Reads one clause of the typical day: its clock times with their kinds, and the moments named without a clock. */
-export function readClause(clause: string, language: DayLanguage, cursor: number | null, inherited: DayEventKind | null, othersKind: 'family' | 'care' = 'family'): ClauseReading {
+export function readClause(
+  clause: string,
+  language: DayLanguage,
+  cursor: number | null,
+  inherited: DayEventKind | null,
+  othersKind: 'family' | 'care' = 'family',
+): ClauseReading {
   let kinds = kindsIn(clause, language);
-  if (aboutSomeoneElse.test(clause) && !wakesTheClient.test(clause)) kinds = kinds.map((item) => (item.kind === 'sleep' || item.kind === 'wake' ? { ...item, kind: othersKind } : item));
+  if (aboutSomeoneElse.test(clause) && !wakesTheClient.test(clause))
+    kinds = kinds.map((item) => (item.kind === 'sleep' || item.kind === 'wake' ? { ...item, kind: othersKind } : item));
   // "sleep until 10" and "sleep in until 9" say when the client wakes.
   if (/\bsleep(?:s|ing)?(?: in)? until\b|\bsleep in\b|\blie-?in\b|\bduermo hasta\b|\bschlafe bis\b|\bdors jusqu/i.test(clause)) {
     kinds = [{ kind: 'wake', index: 0, word: 'sleep in' }, ...kinds.filter((item) => item.kind !== 'sleep')];
@@ -131,9 +139,13 @@ export function readClause(clause: string, language: DayLanguage, cursor: number
   let last = cursor;
   for (const mention of clocks) {
     const before = kinds.filter((item) => item.index >= position && item.index < mention.index);
-    const kind = (mention.end && kinds.some((item) => item.kind === 'work' || item.kind === 'study') && !kinds.some((item) => item.kind === 'sleep')
-      ? kinds.find((item) => item.kind === 'work' || item.kind === 'study')?.kind
-      : mainKind(before)) ?? clauseKind ?? (mention.end ? inherited : null) ?? 'other';
+    const kind =
+      (mention.end && kinds.some((item) => item.kind === 'work' || item.kind === 'study') && !kinds.some((item) => item.kind === 'sleep')
+        ? kinds.find((item) => item.kind === 'work' || item.kind === 'study')?.kind
+        : mainKind(before)) ??
+      clauseKind ??
+      (mention.end ? inherited : null) ??
+      'other';
     const isEnd = !mention.end && endWords.test(clause.slice(Math.max(position, mention.index - 24), mention.index + mention.text.length));
     const minute = resolveTime(mention.start, kind, clause, isEnd, { cursor: last, hint: mention.start.meridiem ? null : hint });
     const endMinute = mention.end ? resolveTime(mention.end, kind, clause, true, { cursor: minute, hint: null, start: minute }) : undefined;

@@ -22,8 +22,7 @@ export function formatClock(minute: number, style: DaySchedule['clock']): string
 export const wakingSpan = (schedule: Pick<DaySchedule, 'wake' | 'sleep'>) => minutesAfter(schedule.wake.minute, schedule.sleep.minute) || MINUTES_PER_DAY;
 
 /** True when the client is asleep at that minute: at or after bedtime and before waking. */
-export const isAsleep = (schedule: Pick<DaySchedule, 'wake' | 'sleep'>, minute: number) =>
-  minutesAfter(schedule.wake.minute, minute) >= wakingSpan(schedule);
+export const isAsleep = (schedule: Pick<DaySchedule, 'wake' | 'sleep'>, minute: number) => minutesAfter(schedule.wake.minute, minute) >= wakingSpan(schedule);
 
 /** Where a time falls in the client's own day: 0 at waking, growing until bedtime. */
 export const sinceWaking = (schedule: Pick<DaySchedule, 'wake'>, minute: number) => minutesAfter(schedule.wake.minute, minute);

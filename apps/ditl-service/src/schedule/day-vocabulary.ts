@@ -27,12 +27,18 @@ export function detectLanguage(text: string): DayLanguage {
 /** What each kind of moment is called in the languages read; the first match in a clause wins ties. */
 const kindWords: Record<DayLanguage, Partial<Record<DayEventKind, RegExp>>> = {
   en: {
-    wake: words(String.raw`wake|wakes|waking|woken|(?<!pick[- ]|set[- ]|catch[- ])up at|get up|gets? (?:me|us) up|wake us|alarm|rise|i'm up|am up|(?<!pick[- ])up by|out of bed`),
+    wake: words(
+      String.raw`wake|wakes|waking|woken|(?<!pick[- ]|set[- ]|catch[- ])up at|get up|gets? (?:me|us) up|wake us|alarm|rise|i'm up|am up|(?<!pick[- ])up by|out of bed`,
+    ),
     sleep: words(String.raw`sleep|asleep|bed|lights out|bedtime|go down|turn in`),
-    work: words(String.raw`work|works|working|shift|shifts|office|job|desk|meetings?|calls|clinic|ward|laptop|log off|log on|clock in|clock out|at the bank|restaurant|café|cafe|on duty|my day starts|start work|done at|finish`),
+    work: words(
+      String.raw`work|works|working|shift|shifts|office|job|desk|meetings?|calls|clinic|ward|laptop|log off|log on|clock in|clock out|at the bank|restaurant|café|cafe|on duty|my day starts|start work|done at|finish`,
+    ),
     meal: words(String.raw`breakfast|lunch|dinner|supper|meals?|eat|eating|snacks?|brunch|coffee`),
     exercise: words(String.raw`run|runs|running|jog|gym|train|training|swim|swimming|cycle|bike|ride|yoga|pilates|workout|hike|walk the dog|dog walk|walk`),
-    family: words(String.raw`kids?|children|child|son|daughter|school run|drop-?off|pick-?up|daycare|nursery|bath|bathtime|bedtime story|toddlers?|twins|baby|family|partner|wife|husband|grandchildren`),
+    family: words(
+      String.raw`kids?|children|child|son|daughter|school run|drop-?off|pick-?up|daycare|nursery|bath|bathtime|bedtime story|toddlers?|twins|baby|family|partner|wife|husband|grandchildren`,
+    ),
     care: words(String.raw`care for|caring|carer|caregiver|my mother|my mum|my mom|my father|my dad|meds|medication|appointments`),
     commute: words(String.raw`commute|commuting|train|bus|drive|driving|tube|subway|metro`),
     study: words(String.raw`lectures?|class|classes|library|study|studying|seminar|homework|revision|exams?`),
@@ -90,7 +96,9 @@ export function kindsIn(clause: string, language: DayLanguage): KindWord[] {
 }
 
 /** Words that make a time the end of a block: "until 6", "log off at 6", "home by 7". */
-export const endWords = words(String.raw`until|till|til|log off|logging off|clock out|finish|finishes|done at|leave work|home by|home at|get home|hasta|salgo|jusqu'à|bis|feierabend`);
+export const endWords = words(
+  String.raw`until|till|til|log off|logging off|clock out|finish|finishes|done at|leave work|home by|home at|get home|hasta|salgo|jusqu'à|bis|feierabend`,
+);
 
 /** Days off, described in so many words: the clause is about another day than the working one. */
 export const daysOffWords = words(
@@ -98,6 +106,8 @@ export const daysOffWords = words(
 );
 /** "three nights a week": the other days are days off even if the client never says so. */
 export const partWeekWords = /\b(one|two|three|four|five|six|1|2|3|4|5|6)\s+(?:nights?|days?|shifts?)\s+(?:a|per|each)\s+week\b/i;
-export const rotatingWords = words(String.raw`rotating|rotation|rotas?|some weeks|other weeks|alternate|alternating|shifts change|changing shifts|every third week|turnos rotativos|schichtdienst|wechselschicht`);
+export const rotatingWords = words(
+  String.raw`rotating|rotation|rotas?|some weeks|other weeks|alternate|alternating|shifts change|changing shifts|every third week|turnos rotativos|schichtdienst|wechselschicht`,
+);
 export const nightWords = words(String.raw`night shifts?|nights|nightshift|noche|nuit|nachtschicht|nachtdienst`);
 export const retiredWords = words(String.raw`retired|retiree|retirement|pension|jubilado|jubilada|retraité|retraitée|rentner|rentnerin|ruhestand`);

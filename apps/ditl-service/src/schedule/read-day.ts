@@ -20,7 +20,13 @@ const offWords = /\b(?:off|free|rest|libres?|repos|freie?n?)\b/i;
 const isDaysOffClause = (clause: string, language: DayLanguage) =>
   daysOffWords.test(clause) && (offWords.test(clause) || !kindsIn(clause, language).some((item) => item.kind === 'work'));
 // "On weekends," alone: the clause after it tells what happens on those days.
-const isBareDaysOff = (clause: string) => clause.replace(daysOffWords, '').replace(/\b(?:on|at|the|my|los|les|am|an)\b/gi, '').trim().split(/\s+/).filter(Boolean).length < 2;
+const isBareDaysOff = (clause: string) =>
+  clause
+    .replace(daysOffWords, '')
+    .replace(/\b(?:on|at|the|my|los|les|am|an)\b/gi, '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean).length < 2;
 
 /** The words that describe the days off: "Two days off after each block", or up to "days off" when more follows. */
 function daysOffPhrase(clause: string): string {
@@ -69,12 +75,16 @@ function workBlock(events: ClockEvent[]): DaySchedule['work'] {
   const work = events.filter((event) => (event.kind === 'work' || event.kind === 'study') && event.source === 'stated');
   const range = work.find((event) => event.endMinute !== undefined);
   if (range?.endMinute !== undefined) {
-    const laterEnd = work.find((event) => event.isEnd && minutesAfter(range.minute, event.minute) > minutesAfter(range.minute, range.endMinute ?? range.minute));
+    const laterEnd = work.find(
+      (event) => event.isEnd && minutesAfter(range.minute, event.minute) > minutesAfter(range.minute, range.endMinute ?? range.minute),
+    );
     return { start: range.minute, end: laterEnd?.minute ?? range.endMinute, source: 'stated', phrase: range.phrase };
   }
   const start = work.find((event) => !event.isEnd);
   // "calls until lunch at 1 … log off at 6": the block ends at the last end told.
-  const end = start ? work.filter((event) => event.isEnd).sort((a, b) => minutesAfter(start.minute, b.minute) - minutesAfter(start.minute, a.minute))[0] : work.find((event) => event.isEnd);
+  const end = start
+    ? work.filter((event) => event.isEnd).sort((a, b) => minutesAfter(start.minute, b.minute) - minutesAfter(start.minute, a.minute))[0]
+    : work.find((event) => event.isEnd);
   if (start && end) return { start: start.minute, end: end.minute, source: 'stated', phrase: start.phrase };
   if (start) return { start: start.minute, end: onClock(start.minute + 8 * 60), source: 'implied', phrase: start.phrase };
   if (end) return { start: onClock(end.minute - 8 * 60), end: end.minute, source: 'implied', phrase: end.phrase };
@@ -125,7 +135,11 @@ function sleepWindow(events: ClockEvent[], work: DaySchedule['work'], pattern: W
 const at = (minute: number, schedule: Pick<DaySchedule, 'wake' | 'sleep'>, fallback: number) => (isAsleep(schedule, minute) ? fallback : minute);
 
 /** The clock time of a moment named without one, in this client's day. */
-export function anchorMinute(anchor: DayAnchor, schedule: Pick<DaySchedule, 'wake' | 'sleep' | 'work' | 'workPattern'>, events: Pick<DayEvent, 'kind' | 'minute' | 'phrase'>[]): number | null {
+export function anchorMinute(
+  anchor: DayAnchor,
+  schedule: Pick<DaySchedule, 'wake' | 'sleep' | 'work' | 'workPattern'>,
+  events: Pick<DayEvent, 'kind' | 'minute' | 'phrase'>[],
+): number | null {
   const { wake, sleep, work } = schedule;
   const span = sinceWaking(schedule, sleep.minute);
   const inDay = (fraction: number) => onClock(wake.minute + span * fraction);
@@ -136,7 +150,10 @@ export function anchorMinute(anchor: DayAnchor, schedule: Pick<DaySchedule, 'wak
       return at(10 * 60 + 30, schedule, inDay(0.25));
     case 'noon':
     case 'lunch':
-      return events.find((event) => event.kind === 'meal' && /lunch|almuerzo|comida|déjeuner|mittag/i.test(event.phrase))?.minute ?? at(12 * 60 + 30, schedule, inDay(0.4));
+      return (
+        events.find((event) => event.kind === 'meal' && /lunch|almuerzo|comida|déjeuner|mittag/i.test(event.phrase))?.minute ??
+        at(12 * 60 + 30, schedule, inDay(0.4))
+      );
     case 'afternoon':
     case 'mid-afternoon':
       return at(15 * 60, schedule, inDay(0.5));
@@ -206,7 +223,8 @@ function readChallenge(answers: DayAnswers, language: DayLanguage, schedule: Omi
   return null;
 }
 
-const twelveHourZones = /^(?:Europe\/(?:London|Dublin)|America\/(?!Sao_Paulo|Argentina|Santiago|Bogota|Lima|Caracas|Montevideo|Asuncion|La_Paz|Havana|Mexico_City)|US\/|Canada\/|Australia\/|Pacific\/Auckland|Asia\/(?:Kolkata|Calcutta|Manila|Karachi|Dhaka)|Africa\/Cairo)/;
+const twelveHourZones =
+  /^(?:Europe\/(?:London|Dublin)|America\/(?!Sao_Paulo|Argentina|Santiago|Bogota|Lima|Caracas|Montevideo|Asuncion|La_Paz|Havana|Mexico_City)|US\/|Canada\/|Australia\/|Pacific\/Auckland|Asia\/(?:Kolkata|Calcutta|Manila|Karachi|Dhaka)|Africa\/Cairo)/;
 
 function clockStyle(answers: DayAnswers): DaySchedule['clock'] {
   const text = `${answers.typicalDay} ${answers.biggestChallenge}`;

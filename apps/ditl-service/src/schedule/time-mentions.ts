@@ -12,8 +12,7 @@ export interface WrittenTime {
 export type DayPart = 'morning' | 'noon' | 'afternoon' | 'evening' | 'night' | 'midnight';
 
 export type TimeMention =
-  | { type: 'clock'; index: number; text: string; start: WrittenTime; end: WrittenTime | null }
-  | { type: 'part'; index: number; text: string; part: DayPart };
+  { type: 'clock'; index: number; text: string; start: WrittenTime; end: WrittenTime | null } | { type: 'part'; index: number; text: string; part: DayPart };
 
 // chrono reads "at 9", "7 PM to 7 AM" and "from 9:00 to 17:30" on its own, but not a bare hour after
 // "until", "by" or "around", nor "10-12": this parser adds exactly those, in each language we read.
@@ -21,11 +20,22 @@ export type TimeMention =
 const connectors: Record<DayLanguage, { before: string; range: string }> = {
   en: { before: 'until|till|til|by|around|about|before|after|at|from|between|since|from about', range: '-|–|to|and|until|till' },
   es: { before: 'hasta|sobre|hacia|antes de las|después de las|a las|de|desde|entre', range: '-|–|a|hasta|y' },
-  fr: { before: "jusqu'à|vers|avant|après|à|de|dès|entre", range: '-|–|à|jusqu\'à|et' },
+  fr: { before: "jusqu'à|vers|avant|après|à|de|dès|entre", range: "-|–|à|jusqu'à|et" },
   de: { before: 'bis|gegen|um|vor|nach|ab|von|zwischen', range: '-|–|bis|und' },
 };
 const numberWords: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
 };
 const notATime = String.raw`(?![:.]?\d|\s*(?:%|a\.?m\b|p\.?m\b|min|minutes?|hours?|hrs?|days?|nights?|weeks?|months?|years?|yrs?|kids?|children|km\b|k\b|miles?|kg|lbs?|times|x\b|th\b|st\b|nd\b|rd\b|shifts?|people|of\b|mins|sets|reps|steps|cups?|glass|kilos?|años|horas|minutos|heures|stunden|uhr\b))`;
 
@@ -66,7 +76,14 @@ const parsers = Object.fromEntries(
   }),
 ) as Record<DayLanguage, chrono.Chrono>;
 
-const partByHour: [number, DayPart][] = [[0, 'midnight'], [6, 'morning'], [12, 'noon'], [15, 'afternoon'], [20, 'evening'], [22, 'night']];
+const partByHour: [number, DayPart][] = [
+  [0, 'midnight'],
+  [6, 'morning'],
+  [12, 'noon'],
+  [15, 'afternoon'],
+  [20, 'evening'],
+  [22, 'night'],
+];
 
 function writtenTime(components: chrono.ParsedComponents, text: string): WrittenTime {
   const hour = components.get('hour') ?? 0;
@@ -85,7 +102,15 @@ export function findTimeMentions(text: string, language: DayLanguage): TimeMenti
     // "for 45 minutes", "in an hour": durations, not times of day.
     if (result.tags().has('result/relativeDate')) return [];
     if (result.start.isCertain('hour')) {
-      return [{ type: 'clock', index: result.index, text: result.text, start: writtenTime(result.start, result.text), end: result.end?.isCertain('hour') ? writtenTime(result.end, result.text) : null }];
+      return [
+        {
+          type: 'clock',
+          index: result.index,
+          text: result.text,
+          start: writtenTime(result.start, result.text),
+          end: result.end?.isCertain('hour') ? writtenTime(result.end, result.text) : null,
+        },
+      ];
     }
     // "at night", "tonight", "this afternoon": chrono implies an hour for the part of the day.
     const implied = result.start.get('hour');

@@ -17,7 +17,10 @@ export interface DitlGeneratorOptions {
 
 /** Every model call failed (timeouts, invalid output): retrying the job would not help. */
 export class GenerationFailedError extends Error {
-  constructor(readonly generationId: string, cause: unknown) {
+  constructor(
+    readonly generationId: string,
+    cause: unknown,
+  ) {
     super(`DITL ${generationId} failed: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'GenerationFailedError';
   }

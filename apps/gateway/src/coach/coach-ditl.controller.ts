@@ -1,12 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import {
-  type CoachDitlView,
-  ditlMomentEditBodySchema,
-  ditlMomentKeySchema,
-  type GenerateDitlResponse,
-  type PayloadOf,
-  uuidSchema,
-} from '@spark/contracts';
+import { type CoachDitlView, ditlMomentEditBodySchema, ditlMomentKeySchema, type GenerateDitlResponse, type PayloadOf, uuidSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
@@ -52,7 +45,10 @@ export class CoachDitlController {
   @Responds('ditl.coach-reset-moment')
   @Delete('moments/:moment')
   @Audited('client.ditl-reset', { type: 'client', id: { param: 'userId' } })
-  resetMoment(@Param('userId', new ZodPipe(uuidSchema)) userId: string, @Param('moment', new ZodPipe(ditlMomentKeySchema)) moment: string): Promise<CoachDitlView> {
+  resetMoment(
+    @Param('userId', new ZodPipe(uuidSchema)) userId: string,
+    @Param('moment', new ZodPipe(ditlMomentKeySchema)) moment: string,
+  ): Promise<CoachDitlView> {
     return this.bus.request('ditl.coach-reset-moment', { userId, moment });
   }
 }

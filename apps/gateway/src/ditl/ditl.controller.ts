@@ -23,7 +23,10 @@ export class DitlController {
   @Responds('ditl.generate')
   @Post()
   @HttpCode(202)
-  generate(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(generateDitlBodySchema)) body: z.output<typeof generateDitlBodySchema>): Promise<GenerateDitlResponse> {
+  generate(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodPipe(generateDitlBodySchema)) body: z.output<typeof generateDitlBodySchema>,
+  ): Promise<GenerateDitlResponse> {
     return this.bus.request('ditl.generate', { userId: user.id, email: user.email, leadId: body.leadId, answers: body.onboardingData });
   }
 

@@ -25,7 +25,12 @@ describe('the OpenAPI document', () => {
       const operation = operationOf(route);
       expect([route, operation === undefined]).toEqual([route, false]);
       const statuses = Object.keys(operation.responses);
-      expect([route, statuses.some((status) => /^2\d\d$/.test(status)), statuses.includes('503'), statuses.includes('default')]).toEqual([route, true, true, true]);
+      expect([route, statuses.some((status) => /^2\d\d$/.test(status)), statuses.includes('503'), statuses.includes('default')]).toEqual([
+        route,
+        true,
+        true,
+        true,
+      ]);
       if (access !== 'public') expect([route, statuses.includes('401'), operation.security]).toEqual([route, true, [{ bearer: [] }]]);
       if (Array.isArray(access)) expect([route, statuses.includes('403')]).toEqual([route, true]);
     }
@@ -38,7 +43,9 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(operationOf('GET /api/progress/me/reminders').responses['200']?.content?.['application/json'].schema.properties ?? {})).toEqual(
       expect.arrayContaining(['enabled', 'localTime', 'quietHours', 'push']),
     );
-    expect(operationOf('GET /api/coach/clients').parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(expect.arrayContaining(['query:limit', 'query:cursor']));
+    expect(operationOf('GET /api/coach/clients').parameters?.map((parameter) => `${parameter.in}:${parameter.name}`)).toEqual(
+      expect.arrayContaining(['query:limit', 'query:cursor']),
+    );
     expect(operationOf('GET /api/progress/me/exports/:exportId').parameters).toEqual([expect.objectContaining({ name: 'exportId', in: 'path' })]);
     expect(Object.keys(operationOf('POST /api/auth/sign-out').responses)).toContain('204');
   });

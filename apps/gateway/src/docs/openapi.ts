@@ -40,7 +40,11 @@ export function operationOf(route: DeclaredRoute): object {
   const validated = validatedArguments(route);
   const body = validated.find((argument) => argument.kind === RouteParamtypes.BODY);
   const parameters = validated.flatMap((argument) =>
-    argument.kind === RouteParamtypes.QUERY ? parametersOf('query', argument.schema) : argument.kind === RouteParamtypes.PARAM ? parametersOf('path', argument.schema, argument.name) : [],
+    argument.kind === RouteParamtypes.QUERY
+      ? parametersOf('query', argument.schema)
+      : argument.kind === RouteParamtypes.PARAM
+        ? parametersOf('path', argument.schema, argument.name)
+        : [],
   );
   const errors: Record<string, object> = {
     ...(validated.length > 0 ? { '400': errorResponse('Invalid input: `fieldErrors` names each field') } : {}),
@@ -86,7 +90,10 @@ export function openApiDocument(controllers: readonly Type[], version: string): 
 export function openApiPages(controllers: readonly Type[], version: string): Record<'/api/docs' | '/api/docs/openapi.json', InternalPage> {
   let document: string | undefined;
   const rows = declaredRoutes(controllers)
-    .map(({ method, path, access }) => `<tr><td><code>${method}</code></td><td><code>${path}</code></td><td>${Array.isArray(access) ? access.join(', ') : access}</td></tr>`)
+    .map(
+      ({ method, path, access }) =>
+        `<tr><td><code>${method}</code></td><td><code>${path}</code></td><td>${Array.isArray(access) ? access.join(', ') : access}</td></tr>`,
+    )
     .join('');
   const index = `<!doctype html><title>Spark API</title><body style="font-family:system-ui;max-width:900px;margin:40px auto"><h1>Spark API</h1><p>Machine-readable, with every request, response and error schema: <a href="/api/docs/openapi.json">openapi.json</a>. Errors share one shape: statusCode, code, message, fieldErrors, correlationId.</p><table cellpadding="6">${rows}</table></body>`;
   return {

@@ -36,10 +36,7 @@ export function observeHttp(fastify: FastifyInstance, registry: Registry): void 
     registers: [registry],
   });
   fastify.addHook('onResponse', (request, reply, done) => {
-    duration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    duration.observe({ method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) }, reply.elapsedTime / 1000);
     done();
   });
 }

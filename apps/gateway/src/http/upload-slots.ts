@@ -56,7 +56,9 @@ export class UploadSlots {
   /** Takes a slot for `userId`'s (or an address's) upload holding up to `bytes`, or throws RATE_LIMITED; the returned function gives it back (once). */
   async take(userId: string, bytes: number): Promise<() => void> {
     if (this.heldBytes + bytes > this.limits.gatewayMemoryBytes) {
-      throw new DomainError('RATE_LIMITED', `Too many uploads in progress right now. Please try again in ${RETRY_AFTER_SECONDS} seconds.`, { retryAfterSeconds: RETRY_AFTER_SECONDS });
+      throw new DomainError('RATE_LIMITED', `Too many uploads in progress right now. Please try again in ${RETRY_AFTER_SECONDS} seconds.`, {
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+      });
     }
     this.heldBytes += bytes;
     const key = `${this.keyPrefix}:gateway:upload-slots:${userId}`;
@@ -64,11 +66,9 @@ export class UploadSlots {
     try {
       const taken = await this.redis.eval(TAKE_SLOT, 1, key, this.limits.perUser, this.limits.leaseMs, slot);
       if (taken !== 1) {
-        throw new DomainError(
-          'RATE_LIMITED',
-          `You already have ${this.limits.perUser} uploads in progress. Please wait for one to finish, then try again.`,
-          { retryAfterSeconds: RETRY_AFTER_SECONDS },
-        );
+        throw new DomainError('RATE_LIMITED', `You already have ${this.limits.perUser} uploads in progress. Please wait for one to finish, then try again.`, {
+          retryAfterSeconds: RETRY_AFTER_SECONDS,
+        });
       }
     } catch (error) {
       this.heldBytes -= bytes;

@@ -18,7 +18,12 @@ describe('DeckFiles', () => {
 
   it('links each commitment level to its configured payment page', async () => {
     const page = await new DeckFiles(storage, { ...config, PAYMENT_URL_EVOLUTION: 'https://pay.test/500' }).donatePage();
-    expect(page.commitmentLevels.map((level) => `${level.amount} ${level.name}`)).toEqual(['100 Pivot', '250 Alignment', '500 Evolution', '1000 Transformation']);
+    expect(page.commitmentLevels.map((level) => `${level.amount} ${level.name}`)).toEqual([
+      '100 Pivot',
+      '250 Alignment',
+      '500 Evolution',
+      '1000 Transformation',
+    ]);
     expect(page.commitmentLevels[2]?.paymentUrl).toBe('https://pay.test/500');
   });
 

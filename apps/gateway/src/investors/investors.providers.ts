@@ -17,9 +17,5 @@ class InvestorStorageShutdown implements OnModuleDestroy {
 /** The deck files and the Developer's Log images share one S3 client, closed with the app. */
 export const investorProviders = (config: GatewayConfig): Provider[] => {
   const storage = new ObjectStorage(config);
-  return [
-    { provide: INVESTOR_STORAGE, useValue: storage },
-    InvestorStorageShutdown,
-    { provide: DeckFiles, useValue: new DeckFiles(storage, config) },
-  ];
+  return [{ provide: INVESTOR_STORAGE, useValue: storage }, InvestorStorageShutdown, { provide: DeckFiles, useValue: new DeckFiles(storage, config) }];
 };

@@ -1,6 +1,7 @@
 import { sniffFileType } from './file-sniffer';
 
-const bytes = (...parts: (number[] | string)[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
+const bytes = (...parts: (number[] | string)[]) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
 
 describe('sniffFileType', () => {
   it.each([

@@ -13,7 +13,10 @@ const EMPTY_EXIF = Buffer.from([0, 0, 0, 0, 0x4d, 0x4d, 0x00, 0x2a, 0, 0, 0, 8, 
 const EMPTY_XMP = Buffer.from('<x:xmpmeta xmlns:x="adobe:ns:meta/"/>', 'latin1');
 
 export const uncleanable = () =>
-  new DomainError('UNSUPPORTED_MEDIA_TYPE', 'This file could not be checked for location data, so it was not saved. Please export it again or choose another one.');
+  new DomainError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    'This file could not be checked for location data, so it was not saved. Please export it again or choose another one.',
+  );
 
 interface Box {
   type: string;
@@ -23,7 +26,7 @@ interface Box {
 }
 
 function* childBoxes(buffer: Buffer, start: number, end: number): Generator<Box> {
-  for (let at = start; at + 8 <= end; ) {
+  for (let at = start; at + 8 <= end;) {
     let size = buffer.readUInt32BE(at);
     let header = 8;
     if (size === 1) {
@@ -47,7 +50,16 @@ class Reader {
 
   uint(bytes: number): number {
     if (this.at + bytes > this.end) throw uncleanable();
-    const value = bytes === 0 ? 0 : bytes === 2 ? this.buffer.readUInt16BE(this.at) : bytes === 4 ? this.buffer.readUInt32BE(this.at) : bytes === 8 ? Number(this.buffer.readBigUInt64BE(this.at)) : NaN;
+    const value =
+      bytes === 0
+        ? 0
+        : bytes === 2
+          ? this.buffer.readUInt16BE(this.at)
+          : bytes === 4
+            ? this.buffer.readUInt32BE(this.at)
+            : bytes === 8
+              ? Number(this.buffer.readBigUInt64BE(this.at))
+              : NaN;
     if (Number.isNaN(value)) throw uncleanable();
     this.at += bytes;
     return value;
@@ -152,6 +164,12 @@ export function heifMetadataPatches(meta: Buffer, metaStart: number, headerLengt
   const items = metadataItems(meta, iinf);
   if (items.size === 0) return [];
   if (!iloc) throw uncleanable();
-  const extents = itemExtents(meta, metaStart, iloc, children.find((box) => box.type === 'idat'), items);
+  const extents = itemExtents(
+    meta,
+    metaStart,
+    iloc,
+    children.find((box) => box.type === 'idat'),
+    items,
+  );
   return [...extents].flatMap(([itemId, list]) => patchesFor(items.get(itemId) as 'exif' | 'xmp', list));
 }

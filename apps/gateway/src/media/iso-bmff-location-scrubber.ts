@@ -72,7 +72,12 @@ export class IsoBmffLocationScrubber {
     if (!header) return false;
     const parentEnd = this.open[this.open.length - 1]?.end ?? Infinity;
     if (header.end > parentEnd) throw uncleanable();
-    const action = actionFor(header.type, this.open.map((box) => box.type), this.flavour, header.userType);
+    const action = actionFor(
+      header.type,
+      this.open.map((box) => box.type),
+      this.flavour,
+      header.userType,
+    );
     if (action === 'collect') return this.collectHeifMeta(header, out);
     const headerBytes = this.take(header.length);
     if (action === 'descend') {

@@ -18,7 +18,10 @@ export class OnboardingController {
   @Responds(finishOnboardingResponseSchema)
   @Post()
   @HttpCode(200)
-  async finish(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(onboardingAnswersSchema)) answers: OnboardingAnswers): Promise<FinishOnboardingResponse> {
+  async finish(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodPipe(onboardingAnswersSchema)) answers: OnboardingAnswers,
+  ): Promise<FinishOnboardingResponse> {
     const saved = await this.bus.request('progress.complete-onboarding', { userId: user.id, email: user.email, answers });
     const updated = await this.bus.request('auth.update-user', {
       userId: user.id,

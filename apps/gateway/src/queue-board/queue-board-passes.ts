@@ -54,7 +54,12 @@ export class QueueBoardPasses {
     const stored = await this.redis.getdel(this.ticketKey(ticket));
     const claims = accessTokenClaimsSchema.omit({ iat: true }).safeParse(stored ? JSON.parse(stored) : undefined);
     if (!claims.success) return false;
-    const pass = await this.jwt.signAsync(claims.data, { algorithm: 'HS256', issuer: ACCESS_TOKEN_ISSUER, audience: PASS_AUDIENCE, expiresIn: PASS_TTL_SECONDS });
+    const pass = await this.jwt.signAsync(claims.data, {
+      algorithm: 'HS256',
+      issuer: ACCESS_TOKEN_ISSUER,
+      audience: PASS_AUDIENCE,
+      expiresIn: PASS_TTL_SECONDS,
+    });
     void reply.header('set-cookie', `${PASS_COOKIE}=${pass}; Max-Age=${PASS_TTL_SECONDS}; ${this.cookieAttributes}`);
     return true;
   }

@@ -33,8 +33,7 @@ const isPage = (request: FastifyRequest) => {
  */
 const retryRoute = new RegExp(`^${QUEUE_BOARD_PATH}/api/queues/[^/]+/(?:[^/]+/retry|retry/failed)$`);
 const isAllowedWrite = (request: FastifyRequest) => request.method === 'PUT' && retryRoute.test(request.url.split('?')[0] ?? '');
-const readOnly = () =>
-  new DomainError('FORBIDDEN', 'The queue dashboard shows jobs and retries failed ones; it does not change, add, move or delete them.');
+const readOnly = () => new DomainError('FORBIDDEN', 'The queue dashboard shows jobs and retries failed ones; it does not change, add, move or delete them.');
 
 /**
  * Job fields that carry a secret (a magic-link job's sign-in link and code, a data export's signed download

@@ -39,7 +39,10 @@ export class RemindersController {
   /** On or off, the local time, quiet hours: 400 when the time falls in the quiet hours, 409 before onboarding. */
   @Responds('progress.set-reminders')
   @Put('api/progress/me/reminders')
-  update(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(updateReminderSettingsBodySchema)) body: UpdateReminderSettingsBody): Promise<ReminderSettings> {
+  update(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodPipe(updateReminderSettingsBodySchema)) body: UpdateReminderSettingsBody,
+  ): Promise<ReminderSettings> {
     return this.bus.request('progress.set-reminders', { ...body, userId: user.id });
   }
 

@@ -55,21 +55,23 @@ export class SparksController {
         throw new DomainError('VALIDATION_FAILED', 'Some fields are invalid.', { fieldErrors: toFieldErrors(capture.error) });
       }
       const stored = await storeSparkFile(this.storage, user.id, part.file);
-      recorded = await this.bus.request('progress.record-spark', {
-        userId: user.id,
-        email: user.email,
-        clientSparkId: capture.data.clientSparkId,
-        sparkType: stored.type.kind === 'image' ? 'photo' : 'file',
-        fileKey: stored.key,
-        fileType: stored.type.mime,
-        fileBytes: stored.bytes,
-        note: capture.data.note,
-        timeZone: capture.data.timeZone,
-      }).catch(async (error: unknown) => {
-        // Refused for the client's storage quota: nothing was recorded, so the file must not stay either.
-        if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') await this.storage.delete(stored.key).catch(() => undefined);
-        throw error;
-      });
+      recorded = await this.bus
+        .request('progress.record-spark', {
+          userId: user.id,
+          email: user.email,
+          clientSparkId: capture.data.clientSparkId,
+          sparkType: stored.type.kind === 'image' ? 'photo' : 'file',
+          fileKey: stored.key,
+          fileType: stored.type.mime,
+          fileBytes: stored.bytes,
+          note: capture.data.note,
+          timeZone: capture.data.timeZone,
+        })
+        .catch(async (error: unknown) => {
+          // Refused for the client's storage quota: nothing was recorded, so the file must not stay either.
+          if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') await this.storage.delete(stored.key).catch(() => undefined);
+          throw error;
+        });
       // A retried upload of a spark already recorded: keep the first file, drop this copy.
       if (!recorded.created) await this.storage.delete(stored.key).catch(() => undefined);
     }

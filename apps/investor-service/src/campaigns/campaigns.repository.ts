@@ -49,10 +49,7 @@ export class CampaignsRepository {
   async deliveries(campaignId: string): Promise<DeliveryRow[] | undefined> {
     const [campaign]: unknown[] = await this.dataSource.query(`SELECT 1 FROM investor.campaigns WHERE id = $1`, [campaignId]);
     if (!campaign) return undefined;
-    return this.dataSource.query(
-      `SELECT id, email, status FROM investor.campaign_deliveries WHERE campaign_id = $1 ORDER BY email`,
-      [campaignId],
-    );
+    return this.dataSource.query(`SELECT id, email, status FROM investor.campaign_deliveries WHERE campaign_id = $1 ORDER BY email`, [campaignId]);
   }
 
   /** Queued deliveries of the last day, oldest first: what a reconciliation pass looks at. */
@@ -79,9 +76,10 @@ export class CampaignsRepository {
   }
 
   async markFailed(deliveryId: string, at: Date, error: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE investor.campaign_deliveries SET status = 'failed', finished_at = $2, error = $3 WHERE id = $1 AND status = 'queued'`,
-      [deliveryId, at, error.slice(0, 2000)],
-    );
+    await this.dataSource.query(`UPDATE investor.campaign_deliveries SET status = 'failed', finished_at = $2, error = $3 WHERE id = $1 AND status = 'queued'`, [
+      deliveryId,
+      at,
+      error.slice(0, 2000),
+    ]);
   }
 }

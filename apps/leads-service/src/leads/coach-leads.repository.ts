@@ -53,9 +53,7 @@ export class CoachLeadsRepository {
 
   /** Non-investor leads per status and account; a sum over the trigger-kept shard rows, not a count of leads. */
   counters(): Promise<CounterRow[]> {
-    return this.dataSource.query(
-      `SELECT approval_status, user_created, sum(count) AS count FROM leads.lead_counters GROUP BY approval_status, user_created`,
-    );
+    return this.dataSource.query(`SELECT approval_status, user_created, sum(count) AS count FROM leads.lead_counters GROUP BY approval_status, user_created`);
   }
 
   async find(id: string): Promise<(LeadRow & { claimed: boolean }) | undefined> {

@@ -4,4 +4,11 @@ import { CreateLeads1763800000001 } from './1763800000001-create-leads';
 import { CoachLeadIndexes1763800000002 } from './1763800000002-coach-lead-indexes';
 import { LeadCounters1763800000003 } from './1763800000003-lead-counters';
 
-export const leadsMigrations = [CreateOutbox1763800000000, CreateLeads1763800000001, CoachLeadIndexes1763800000002, LeadCounters1763800000003, ConfirmOutboxJobs1764100000000, CreateHandledRequests1764200000000];
+export const leadsMigrations = [
+  CreateOutbox1763800000000,
+  CreateLeads1763800000001,
+  CoachLeadIndexes1763800000002,
+  LeadCounters1763800000003,
+  ConfirmOutboxJobs1764100000000,
+  CreateHandledRequests1764200000000,
+];

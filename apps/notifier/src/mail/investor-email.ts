@@ -5,7 +5,10 @@ import type { OutgoingMail } from './mailer';
 
 /** An admin's campaign e-mail to one investor: their text, paragraphs kept, HTML escaped. */
 export function investorEmail(data: JobPayload<'mail', 'investor-email'>): OutgoingMail {
-  const paragraphs = data.body.split(/\n{2,}/).map((paragraph) => paragraph.trim()).filter(Boolean);
+  const paragraphs = data.body
+    .split(/\n{2,}/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
   return { to: data.email, subject: data.subject, text: data.body, html: layout(data.subject, paragraphs) };
 }
 

@@ -43,9 +43,7 @@ export function leadAlert(data: JobPayload<'mail', 'lead-alert'>, context: Templ
 export function magicLink(data: JobPayload<'mail', 'magic-link'>): OutgoingMail {
   const invited = data.purpose === 'invite';
   const paragraphs = [
-    invited
-      ? 'Your coach approved your request. Use the button below to sign in and begin your onboarding.'
-      : 'Use the button below to sign in to The Spark.',
+    invited ? 'Your coach approved your request. Use the button below to sign in and begin your onboarding.' : 'Use the button below to sign in to The Spark.',
     `Or enter this code on the sign-in page: ${data.code}`,
     'The link and the code work once and expire in 1 hour. If you did not ask for this, you can ignore this e-mail.',
   ];
@@ -89,7 +87,7 @@ export function ditlReady(data: JobPayload<'mail', 'ditl-ready'>, context: Templ
 
 export function dataExportReady(data: JobPayload<'mail', 'data-export-ready'>): OutgoingMail {
   const paragraphs = [
-    'Your Spark data is ready: your profile and onboarding answers, every spark with its original file and note, your coach\'s notes to you, your Day in the Life, and your evolutions and streak history.',
+    "Your Spark data is ready: your profile and onboarding answers, every spark with its original file and note, your coach's notes to you, your Day in the Life, and your evolutions and streak history.",
     `The download link works until ${new Date(data.expiresAt).toUTCString()}. After that, ask for a new export from your home screen.`,
     'Keep this link to yourself: anyone who has it can download your data until it expires.',
   ];
@@ -103,7 +101,7 @@ export function dataExportReady(data: JobPayload<'mail', 'data-export-ready'>): 
 
 export function accountDeletionConfirm(data: JobPayload<'mail', 'account-deletion-confirm'>): OutgoingMail {
   const paragraphs = [
-    'You asked to delete your Spark account. Confirming deletes your profile, onboarding answers, every spark and its file, your coach\'s notes, your Day in the Life and your streak history, and signs you out everywhere. It cannot be undone.',
+    "You asked to delete your Spark account. Confirming deletes your profile, onboarding answers, every spark and its file, your coach's notes, your Day in the Life and your streak history, and signs you out everywhere. It cannot be undone.",
     `The link works until ${new Date(data.expiresAt).toUTCString()}. Want a copy first? Use "Download my data" on your home screen before you confirm.`,
     'If you did not ask for this, ignore this e-mail: nothing is deleted unless the link is used.',
   ];
@@ -127,7 +125,10 @@ export function sparkReminder(data: JobPayload<'mail', 'spark-reminder'>, contex
     to: data.email,
     subject: 'A spark for today?',
     text: [...paragraphs, `Capture a spark: ${captureUrl}`, `Turn off these reminders: ${turnOffUrl}`].join('\n\n'),
-    html: layout('A spark for today?', [...paragraphs, `No longer want them? Turn off reminders: ${turnOffUrl}`], { label: 'Capture a spark', url: captureUrl }),
+    html: layout('A spark for today?', [...paragraphs, `No longer want them? Turn off reminders: ${turnOffUrl}`], {
+      label: 'Capture a spark',
+      url: captureUrl,
+    }),
     unsubscribeUrl,
   };
 }

@@ -21,10 +21,7 @@ export class SentMailRepository {
       [key, jobName, recipient],
     );
     if (claimed.length > 0) return 'claimed';
-    const [row]: { status: string }[] = await this.dataSource.query(
-      `SELECT status FROM notifier.sent_emails WHERE idempotency_key = $1`,
-      [key],
-    );
+    const [row]: { status: string }[] = await this.dataSource.query(`SELECT status FROM notifier.sent_emails WHERE idempotency_key = $1`, [key]);
     return row?.status === 'sent' ? 'already-sent' : 'in-flight';
   }
 
@@ -36,9 +33,9 @@ export class SentMailRepository {
   }
 
   async markFailed(key: string, error: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE notifier.sent_emails SET status = 'failed', error = $2, updated_at = now() WHERE idempotency_key = $1`,
-      [key, error.slice(0, 2000)],
-    );
+    await this.dataSource.query(`UPDATE notifier.sent_emails SET status = 'failed', error = $2, updated_at = now() WHERE idempotency_key = $1`, [
+      key,
+      error.slice(0, 2000),
+    ]);
   }
 }

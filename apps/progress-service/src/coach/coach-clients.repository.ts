@@ -43,7 +43,8 @@ const idleDays = `(${localToday} - coalesce(last_spark_date, evolution_start_dat
  * function holding a subquery, which made the attention sort several times slower (figures in docs/streaks.md).
  */
 function restDaysBetween(row: string, after: string, through: string): string {
-  const restWeekdayOn = (day: string) => `(CASE WHEN ${row}.rest_weekday_from IS NULL OR ${day} >= ${row}.rest_weekday_from THEN ${row}.rest_weekday ELSE ${row}.earlier_rest_weekday END)`;
+  const restWeekdayOn = (day: string) =>
+    `(CASE WHEN ${row}.rest_weekday_from IS NULL OR ${day} >= ${row}.rest_weekday_from THEN ${row}.rest_weekday ELSE ${row}.earlier_rest_weekday END)`;
   return `(progress.rest_weekdays_between(${row}.rest_weekday, ${row}.rest_weekday_from, ${row}.earlier_rest_weekday, ${after}, ${through})
     + (SELECT count(*)::int FROM progress.pause_days p WHERE p.user_id = ${row}.user_id AND p.pause_date > ${after} AND p.pause_date <= ${through}
        AND extract(dow FROM p.pause_date)::int IS DISTINCT FROM ${restWeekdayOn('p.pause_date')}))`;
@@ -94,7 +95,10 @@ export class CoachClientsRepository {
   }
 
   async find(userId: string): Promise<ClientRow | undefined> {
-    const rows: ClientRow[] = await this.dataSource.query(`SELECT ${columnsOf('user_progress')}, '' AS sort_key FROM progress.user_progress ${withKnownZone} WHERE user_id = $1`, [userId]);
+    const rows: ClientRow[] = await this.dataSource.query(
+      `SELECT ${columnsOf('user_progress')}, '' AS sort_key FROM progress.user_progress ${withKnownZone} WHERE user_id = $1`,
+      [userId],
+    );
     return rows[0];
   }
 
@@ -134,10 +138,9 @@ export class CoachClientsRepository {
   }
 
   nudges(userId: string): Promise<NoteRow[]> {
-    return this.dataSource.query(
-      `SELECT id, message, is_pinned, created_at FROM progress.coach_notes WHERE user_id = $1 ORDER BY created_at DESC LIMIT 20`,
-      [userId],
-    );
+    return this.dataSource.query(`SELECT id, message, is_pinned, created_at FROM progress.coach_notes WHERE user_id = $1 ORDER BY created_at DESC LIMIT 20`, [
+      userId,
+    ]);
   }
 
   async presetEvolution(email: string, customEvolutionDays: number): Promise<void> {

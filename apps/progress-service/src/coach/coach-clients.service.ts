@@ -23,10 +23,7 @@ export class CoachClientsService {
   constructor(private readonly clients: CoachClientsRepository) {}
 
   async list(request: PayloadOf<'progress.coach-list-clients'>): Promise<ClientPage> {
-    const [rows, total] = await Promise.all([
-      this.clients.list(request.sort, request.limit, decodeCursor(request.cursor, 'digits')),
-      this.clients.count(),
-    ]);
+    const [rows, total] = await Promise.all([this.clients.list(request.sort, request.limit, decodeCursor(request.cursor, 'digits')), this.clients.count()]);
     const page = pageOf(rows, request.limit, (row) => ({ key: row.sort_key, id: row.user_id }));
     return { items: page.items.map(toClientSummary), nextCursor: page.nextCursor, total };
   }
@@ -40,10 +37,7 @@ export class CoachClientsService {
     if (!row) throw notFound();
     // The chart runs from the cycle's first day to today, or to its end once it is over.
     const lastDay = row.today < row.evolution_end_date ? row.today : row.evolution_end_date;
-    const [buckets, nudges] = await Promise.all([
-      this.clients.captureBuckets(userId, row.time_zone, row.evolution_start_date),
-      this.clients.nudges(userId),
-    ]);
+    const [buckets, nudges] = await Promise.all([this.clients.captureBuckets(userId, row.time_zone, row.evolution_start_date), this.clients.nudges(userId)]);
     const client = toClientSummary(row);
     return {
       client,

@@ -15,7 +15,11 @@ const record: CoachingRecord = {
   today,
   idleDays: 2,
 };
-const answers = { fullName: 'Maya Lindqvist', goal: 'I want to run a half marathon by June and feel strong', challenge: 'Snacking late at night after my kids are asleep' };
+const answers = {
+  fullName: 'Maya Lindqvist',
+  goal: 'I want to run a half marathon by June and feel strong',
+  challenge: 'Snacking late at night after my kids are asleep',
+};
 const sparks = new Map([
   ['2026-11-14', 1],
   ['2026-11-15', 2],
@@ -32,7 +36,15 @@ function factsFor(changes: Partial<CoachingRecord>, perDay = sparks, pauseDays: 
 describe('coaching facts', () => {
   it('reads a streak that ended yesterday with its length and days', () => {
     const facts = factsFor({});
-    expect(facts).toMatchObject({ firstName: 'Maya', situation: 'streak-broke', daysSinceLastSpark: 2, currentStreak: 0, sparksThisWeek: 6, evolutionDay: 20, evolutionDays: 21 });
+    expect(facts).toMatchObject({
+      firstName: 'Maya',
+      situation: 'streak-broke',
+      daysSinceLastSpark: 2,
+      currentStreak: 0,
+      sparksThisWeek: 6,
+      evolutionDay: 20,
+      evolutionDays: 21,
+    });
     expect(facts.endedStreak).toEqual({ days: 6, from: '2026-11-13', to: '2026-11-18' });
     expect(facts.goal).toBe(answers.goal);
   });
@@ -87,7 +99,12 @@ describe('offline nudge', () => {
   });
 
   it('writes the same words for the same facts, and every situation passes the draft checks', () => {
-    const situations = [factsFor({}), factsFor({ lastSparkDate: '2026-11-14', idleDays: 6 }), factsFor({ lastSparkDate: null, streakCount: 0, idleDays: 19 }, new Map()), factsFor({ lastSparkDate: '2026-11-19', idleDays: 1 })];
+    const situations = [
+      factsFor({}),
+      factsFor({ lastSparkDate: '2026-11-14', idleDays: 6 }),
+      factsFor({ lastSparkDate: null, streakCount: 0, idleDays: 19 }, new Map()),
+      factsFor({ lastSparkDate: '2026-11-19', idleDays: 1 }),
+    ];
     for (const facts of situations) {
       expect(writeOfflineNudge(facts)).toBe(writeOfflineNudge(structuredClone(facts)));
       expect(checkDraft(writeOfflineNudge(facts), facts, { maxChars: NUDGE_MAX_CHARS })).toEqual([]);
@@ -98,14 +115,26 @@ describe('offline nudge', () => {
 describe('offline check-in', () => {
   it('says how long a live streak is', () => {
     const facts = factsFor({ lastSparkDate: '2026-11-19', streakCount: 7, idleDays: 1 });
-    const summary = writeOfflineCheckIn(facts, { sparkDays: 6, missedDays: [], longestRun: { days: 6, from: '2026-11-14', to: '2026-11-19' }, clientNotes: [] });
-    expect(summary).toContain("here's your week: 6 sparks on 6 days, and your streak is at 7 days. What went well: your 6-day run from Saturday to Thursday. What slipped: nothing.");
+    const summary = writeOfflineCheckIn(facts, {
+      sparkDays: 6,
+      missedDays: [],
+      longestRun: { days: 6, from: '2026-11-14', to: '2026-11-19' },
+      clientNotes: [],
+    });
+    expect(summary).toContain(
+      "here's your week: 6 sparks on 6 days, and your streak is at 7 days. What went well: your 6-day run from Saturday to Thursday. What slipped: nothing.",
+    );
   });
 
   it('sums up the week: sparks, streak, what went well and what slipped', () => {
     const facts = factsFor({});
     const week = weekOf(today, sparks, []);
-    const checkIn = { sparkDays: 5, missedDays: missedDaysOf(week, record.evolutionStartDate, today), longestRun: longestRunOf(week), clientNotes: ['Ran 5 km before work, legs are sore'] };
+    const checkIn = {
+      sparkDays: 5,
+      missedDays: missedDaysOf(week, record.evolutionStartDate, today),
+      longestRun: longestRunOf(week),
+      clientNotes: ['Ran 5 km before work, legs are sore'],
+    };
     const summary = writeOfflineCheckIn(facts, checkIn);
     expect(summary).toBe(
       "Hi Maya, here's your week: 6 sparks on 5 days. Your next spark starts a new streak. What went well: your 5-day run from Saturday to Wednesday and you wrote “Ran 5 km before work”. " +

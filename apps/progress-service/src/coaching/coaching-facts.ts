@@ -60,7 +60,10 @@ export function coachingFactsOf(record: CoachingRecord, answers: CoachingAnswers
     idleDays: Math.max(0, record.idleDays),
     daysSinceLastSpark,
     currentStreak: streak,
-    endedStreak: ended && record.lastSparkDate ? { days: record.streakCount, from: addDays(record.lastSparkDate, 1 - record.streakCount), to: record.lastSparkDate } : null,
+    endedStreak:
+      ended && record.lastSparkDate
+        ? { days: record.streakCount, from: addDays(record.lastSparkDate, 1 - record.streakCount), to: record.lastSparkDate }
+        : null,
     goal: record.goal?.trim() || answers?.goal.trim() || null,
     challenge: answers?.challenge.trim() || null,
     evolutionNumber: record.evolutionNumber,

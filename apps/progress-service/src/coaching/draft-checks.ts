@@ -13,8 +13,22 @@ export const CHECK_IN_MAX_CHARS = 900;
 export const MAX_QUOTED_WORDS = 12;
 
 const numberWords: Record<string, number> = {
-  two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, twenty: 20, thirty: 30,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
 };
 
 /** Every number the text states, in digits or as a word ("two days"); "one" is too often not a number to count. */
@@ -26,7 +40,16 @@ export function numbersIn(text: string): number[] {
 
 /** The numbers a draft may state: the facts', the week's, and any the client wrote in their own goal or challenge. */
 export function factNumbers(facts: CoachingFacts, week?: CheckInWeek): Set<number> {
-  const values = [facts.idleDays, facts.daysSinceLastSpark, facts.currentStreak, facts.endedStreak?.days, facts.evolutionNumber, facts.evolutionDay, facts.evolutionDays, facts.sparksThisWeek];
+  const values = [
+    facts.idleDays,
+    facts.daysSinceLastSpark,
+    facts.currentStreak,
+    facts.endedStreak?.days,
+    facts.evolutionNumber,
+    facts.evolutionDay,
+    facts.evolutionDays,
+    facts.sparksThisWeek,
+  ];
   if (week) values.push(week.sparkDays, week.missedDays.length, week.longestRun?.days);
   const clientWords = [facts.goal, facts.challenge, ...(week?.clientNotes ?? [])].filter((text): text is string => !!text);
   return new Set([...values.filter((value): value is number => typeof value === 'number'), ...clientWords.flatMap(numbersIn)]);
@@ -34,9 +57,14 @@ export function factNumbers(facts: CoachingFacts, week?: CheckInWeek): Set<numbe
 
 /** A real fact the text names: a number that only the facts give, or the client's goal or challenge in other words. */
 function namesAFact(text: string, facts: CoachingFacts, week?: CheckInWeek): boolean {
-  const specific = [facts.daysSinceLastSpark, facts.endedStreak?.days, facts.sparksThisWeek, facts.currentStreak, facts.evolutionDay, week?.missedDays.length].filter(
-    (value): value is number => typeof value === 'number' && value > 0,
-  );
+  const specific = [
+    facts.daysSinceLastSpark,
+    facts.endedStreak?.days,
+    facts.sparksThisWeek,
+    facts.currentStreak,
+    facts.evolutionDay,
+    week?.missedDays.length,
+  ].filter((value): value is number => typeof value === 'number' && value > 0);
   const stated = new Set(numbersIn(text));
   if (specific.some((value) => stated.has(value))) return true;
   return [facts.goal, facts.challenge].some((answer) => !!answer && reflects(text, answer));
@@ -56,7 +84,10 @@ export function checkDraft(text: string, facts: CoachingFacts, options: { maxCha
     violations.push({ rule: 'first-name', message: `Address the client by their first name, ${facts.firstName}.` });
   }
   if (!namesAFact(trimmed, facts, options.week)) {
-    violations.push({ rule: 'names-a-fact', message: 'Name at least one real fact: the days since the last spark, the streak, the sparks this week, or the client\'s goal or challenge.' });
+    violations.push({
+      rule: 'names-a-fact',
+      message: "Name at least one real fact: the days since the last spark, the streak, the sparks this week, or the client's goal or challenge.",
+    });
   }
   const allowed = factNumbers(facts, options.week);
   const invented = [...new Set(numbersIn(trimmed).filter((value) => !allowed.has(value)))];
@@ -65,7 +96,10 @@ export function checkDraft(text: string, facts: CoachingFacts, options: { maxCha
   }
   const longQuote = quotedSpans(trimmed).find((span) => wordCount(span) > MAX_QUOTED_WORDS);
   if (longQuote) {
-    violations.push({ rule: 'short-quotes', message: `Quote at most ${MAX_QUOTED_WORDS} words of the client's answers; “${longQuote.slice(0, 60)}…” is longer.` });
+    violations.push({
+      rule: 'short-quotes',
+      message: `Quote at most ${MAX_QUOTED_WORDS} words of the client's answers; “${longQuote.slice(0, 60)}…” is longer.`,
+    });
   }
   return violations;
 }

@@ -48,9 +48,13 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
       await storage.uploadStream({ key, body: archive, contentType: 'application/zip' });
       const expiresAt = new Date(Date.now() + config.EXPORT_LINK_SECONDS * 1000).toISOString();
       const downloadUrl = await storage.signedGetUrl(key, { expiresInSeconds: config.EXPORT_LINK_SECONDS, downloadName: 'spark-data.zip' });
-      await dataSource.query(outboxInsertSql('progress', 1), outboxRows([{ queue: QUEUES.mail, name: 'data-export-ready', data: { email: data.email, downloadUrl, expiresAt } }]));
+      await dataSource.query(
+        outboxInsertSql('progress', 1),
+        outboxRows([{ queue: QUEUES.mail, name: 'data-export-ready', data: { email: data.email, downloadUrl, expiresAt } }]),
+      );
       // The page waiting for it (a small export) offers the download now.
-      if (data.exportId) await dataSource.query(`UPDATE progress.data_exports SET status = 'ready', object_key = $2, ready_at = now() WHERE id = $1`, [data.exportId, key]);
+      if (data.exportId)
+        await dataSource.query(`UPDATE progress.data_exports SET status = 'ready', object_key = $2, ready_at = now() WHERE id = $1`, [data.exportId, key]);
       deps.kickOutbox();
       logger.info({ userId: data.userId, requestedBy: data.requestedBy, key }, 'data export ready');
     },

@@ -25,7 +25,10 @@ export class ExportRequests {
        SELECT coalesce((SELECT stored_bytes FROM progress.user_progress WHERE user_id = $2), 0)::float8 AS stored_bytes`,
       [exportId, request.userId],
     )) as [{ stored_bytes: number }];
-    await this.dataSource.query(outboxInsertSql('progress', 1), outboxRows([{ queue: QUEUES.export, name: 'export-client-data', data: { ...request, exportId } }]));
+    await this.dataSource.query(
+      outboxInsertSql('progress', 1),
+      outboxRows([{ queue: QUEUES.export, name: 'export-client-data', data: { ...request, exportId } }]),
+    );
     this.outbox.kick();
     return { queued: true, exportId, estimatedBytes };
   }

@@ -36,10 +36,7 @@ export class ExportRepository {
   }
 
   coachNotes(userId: string): Promise<Record<string, unknown>[]> {
-    return this.dataSource.query(
-      `SELECT id, message, is_pinned, created_at FROM progress.coach_notes WHERE user_id = $1 ORDER BY created_at, id`,
-      [userId],
-    );
+    return this.dataSource.query(`SELECT id, message, is_pinned, created_at FROM progress.coach_notes WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
   }
 
   /** One row per day with sparks, in the client's own time zone, and the pause days taken. */

@@ -40,6 +40,8 @@ export class RestAndPauseDays1763800000025 implements MigrationInterface {
     await runner.query(`DROP FUNCTION progress.rest_weekdays_between(smallint, date, smallint, date, date)`);
     await runner.query(`DROP FUNCTION progress.weekdays_between(smallint, date, date)`);
     await runner.query(`DROP TABLE progress.pause_days`);
-    await runner.query(`ALTER TABLE progress.user_progress DROP COLUMN pause_days_allowance, DROP COLUMN earlier_rest_weekday, DROP COLUMN rest_weekday_from, DROP COLUMN rest_weekday`);
+    await runner.query(
+      `ALTER TABLE progress.user_progress DROP COLUMN pause_days_allowance, DROP COLUMN earlier_rest_weekday, DROP COLUMN rest_weekday_from, DROP COLUMN rest_weekday`,
+    );
   }
 }

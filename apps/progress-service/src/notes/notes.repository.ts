@@ -58,9 +58,8 @@ export class NotesRepository {
   }
 
   async listPrivateNotes(userId: string): Promise<PrivateNoteRow[]> {
-    return this.dataSource.query(
-      `SELECT ${privateNoteColumns} FROM progress.coach_private_notes WHERE user_id = $1 ORDER BY created_at DESC LIMIT 100`,
-      [userId],
-    );
+    return this.dataSource.query(`SELECT ${privateNoteColumns} FROM progress.coach_private_notes WHERE user_id = $1 ORDER BY created_at DESC LIMIT 100`, [
+      userId,
+    ]);
   }
 }

@@ -43,7 +43,16 @@ export class OnboardingRepository {
            transformation_goal = EXCLUDED.transformation_goal, updated_at = now()
          RETURNING evolution_number, to_char(evolution_start_date, 'YYYY-MM-DD') AS evolution_start_date,
            to_char(evolution_end_date, 'YYYY-MM-DD') AS evolution_end_date, status`,
-        [progress.userId, progress.email, progress.fullName, progress.transformationGoal, progress.customEvolutionDays, progress.startDate, progress.endDate, progress.timeZone],
+        [
+          progress.userId,
+          progress.email,
+          progress.fullName,
+          progress.transformationGoal,
+          progress.customEvolutionDays,
+          progress.startDate,
+          progress.endDate,
+          progress.timeZone,
+        ],
       );
       return rows[0];
     });

@@ -13,7 +13,11 @@ const CLAIM_BATCH = 1000;
 const jobFor = (reminder: DueReminder): JobRequest =>
   reminder.push_subscription
     ? { queue: QUEUES.push, name: 'spark-reminder-push', data: { subscription: reminder.push_subscription, firstName: reminder.first_name } }
-    : { queue: QUEUES.mail, name: 'spark-reminder', data: { email: reminder.email, firstName: reminder.first_name, unsubscribeToken: reminder.unsubscribe_token } };
+    : {
+        queue: QUEUES.mail,
+        name: 'spark-reminder',
+        data: { email: reminder.email, firstName: reminder.first_name, unsubscribeToken: reminder.unsubscribe_token },
+      };
 
 /**
  * The reminder tick: a BullMQ job scheduler adds one `send-due-reminders` job every REMINDER_TICK_MS, whichever
@@ -27,13 +31,17 @@ export function startReminderTick(deps: { config: ProgressConfig; dataSource: Se
   const prefix = bullPrefix(config.BUS_PREFIX);
   const queue = new Queue(QUEUES.reminders, { connection, prefix });
   queue
-    .upsertJobScheduler('reminder-tick', { every: config.REMINDER_TICK_MS }, { name: 'send-due-reminders', data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } })
+    .upsertJobScheduler(
+      'reminder-tick',
+      { every: config.REMINDER_TICK_MS },
+      { name: 'send-due-reminders', data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
+    )
     .catch((error: unknown) => logger.error({ err: error }, 'could not schedule the reminder tick'));
 
   const handlers: JobHandlers<typeof QUEUES.reminders> = {
     'send-due-reminders': async () => {
       let sent = 0;
-      for (let claimed = CLAIM_BATCH; claimed === CLAIM_BATCH; ) {
+      for (let claimed = CLAIM_BATCH; claimed === CLAIM_BATCH;) {
         const batch = await inUnitOfWork(dataSource, async () => {
           const result = await repository.claimDue(CLAIM_BATCH);
           if (result.due.length > 0) await dataSource.query(outboxInsertSql('progress', 1), outboxRows(result.due.map(jobFor)));

@@ -48,13 +48,12 @@ export class RemindersRepository {
 
   /** Undefined when the client has no progress yet (not onboarded). */
   async update(userId: string, settings: UpdateReminderSettingsBody): Promise<ReminderSettings | undefined> {
-    return this.upsert(userId, `enabled = $2, local_time = $3::time, quiet_start = $4::time, quiet_end = $5::time,
-      next_due_at = progress.next_local_occurrence($3::time, p.time_zone, now())`, [
-      settings.enabled,
-      settings.localTime,
-      settings.quietHours?.start ?? null,
-      settings.quietHours?.end ?? null,
-    ]);
+    return this.upsert(
+      userId,
+      `enabled = $2, local_time = $3::time, quiet_start = $4::time, quiet_end = $5::time,
+      next_due_at = progress.next_local_occurrence($3::time, p.time_zone, now())`,
+      [settings.enabled, settings.localTime, settings.quietHours?.start ?? null, settings.quietHours?.end ?? null],
+    );
   }
 
   async setPushSubscription(userId: string, subscription: PushSubscriptionJson | null): Promise<ReminderSettings | undefined> {

@@ -46,7 +46,10 @@ export class RestDaysRepository {
   }
 
   async setPauseDaysAllowance(userId: string, allowance: number): Promise<boolean> {
-    const [rows]: [unknown[], number] = await this.dataSource.query(`UPDATE progress.user_progress SET pause_days_allowance = $2, updated_at = now() WHERE user_id = $1 RETURNING user_id`, [userId, allowance]);
+    const [rows]: [unknown[], number] = await this.dataSource.query(
+      `UPDATE progress.user_progress SET pause_days_allowance = $2, updated_at = now() WHERE user_id = $1 RETURNING user_id`,
+      [userId, allowance],
+    );
     return rows.length > 0;
   }
 }

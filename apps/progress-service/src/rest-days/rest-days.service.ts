@@ -1,13 +1,4 @@
-import {
-  calendarDateLabel,
-  type PayloadOf,
-  PAUSE_WINDOW_DAYS,
-  pauseDaysLeft,
-  pauseWindowOf,
-  restKindOf,
-  type RestDays,
-  weekdayNames,
-} from '@spark/contracts';
+import { calendarDateLabel, type PayloadOf, PAUSE_WINDOW_DAYS, pauseDaysLeft, pauseWindowOf, restKindOf, type RestDays, weekdayNames } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import type { EntityManager } from 'typeorm';
 import type { RestDaysRepository, RestDaysRow } from './rest-days.repository';
@@ -46,7 +37,8 @@ export class RestDaysService {
       const taken = await this.repository.pauseDays(userId, row.evolution_start_date, row.evolution_end_date, manager);
       if (taken.includes(date)) return this.view(row, manager);
       if (date < row.today) throw invalidDate('A pause day is today or later: past days cannot be paused.');
-      if (date > row.evolution_end_date) throw invalidDate(`Pause days stay within this evolution, which ends on ${calendarDateLabel(row.evolution_end_date)}.`);
+      if (date > row.evolution_end_date)
+        throw invalidDate(`Pause days stay within this evolution, which ends on ${calendarDateLabel(row.evolution_end_date)}.`);
       if (row.last_spark_date && date <= row.last_spark_date) throw invalidDate('You already sparked that day, so it counts toward your streak.');
       if (restKindOf({ restWeekday: row.rest_weekday, pauseDays: [] }, date)) {
         throw invalidDate(`${weekdayNames[row.rest_weekday ?? 0]} is already your rest day.`);

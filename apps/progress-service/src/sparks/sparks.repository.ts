@@ -104,7 +104,18 @@ export class SparksRepository {
         recorded = { spark: existing, created: false, progress };
       } else {
         const next = update(progress);
-        const values = [spark.userId, spark.clientSparkId, spark.sparkType, spark.fileKey, spark.fileType, spark.note, next.streakCount, next.lastSparkDate, spark.timeZone, spark.fileBytes];
+        const values = [
+          spark.userId,
+          spark.clientSparkId,
+          spark.sparkType,
+          spark.fileKey,
+          spark.fileType,
+          spark.note,
+          next.streakCount,
+          next.lastSparkDate,
+          spark.timeZone,
+          spark.fileBytes,
+        ];
         const { rows } = await client.query<SparkRow & { progress: ProgressRow }>({ ...recordStatement, values });
         if (rows[0]) {
           const { progress: counted, ...row } = rows[0];
@@ -122,7 +133,10 @@ export class SparksRepository {
   }
 
   private async findByClientId(client: PoolClient, spark: NewSpark): Promise<SparkRow | undefined> {
-    const existing = await client.query<SparkRow>(`SELECT ${sparkColumns} FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2`, [spark.userId, spark.clientSparkId]);
+    const existing = await client.query<SparkRow>(`SELECT ${sparkColumns} FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2`, [
+      spark.userId,
+      spark.clientSparkId,
+    ]);
     return existing.rows[0];
   }
 
@@ -140,10 +154,10 @@ export class SparksRepository {
 
   /** `ownerId` narrows the lookup to one user's sparks: someone else's id is simply not found. */
   async find(sparkId: string, ownerId?: string): Promise<SparkRow | undefined> {
-    const rows: SparkRow[] = await this.dataSource.query(
-      `SELECT ${sparkColumns} FROM progress.sparks WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2)`,
-      [sparkId, ownerId ?? null],
-    );
+    const rows: SparkRow[] = await this.dataSource.query(`SELECT ${sparkColumns} FROM progress.sparks WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2)`, [
+      sparkId,
+      ownerId ?? null,
+    ]);
     return rows[0];
   }
 

@@ -48,7 +48,10 @@ export class SparksService {
       .catch((error: unknown) => {
         if (!(error instanceof StorageFullError)) throw error;
         const used = readableSize(error.storedBytes);
-        throw new DomainError('PAYLOAD_TOO_LARGE', `Your storage is full: your sparks already use ${used} of your ${readableSize(this.storageQuotaBytes)}, so this one was not saved. Please ask your coach to make room.`);
+        throw new DomainError(
+          'PAYLOAD_TOO_LARGE',
+          `Your storage is full: your sparks already use ${used} of your ${readableSize(this.storageQuotaBytes)}, so this one was not saved. Please ask your coach to make room.`,
+        );
       });
     const progress = toProgress(result.progress);
     return { spark: toSpark(result.spark), created: result.created, progress, milestone: milestoneMessage(progress.sparkCount) };

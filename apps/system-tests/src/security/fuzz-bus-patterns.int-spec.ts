@@ -30,7 +30,11 @@ const schemaOf = (pattern: PatternName): z.ZodType => patterns[pattern].request;
 /** Runs `task` over `items`, at most `limit` at a time. */
 async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => { for (let item = items[next++]; item !== undefined; item = items[next++]) await task(item); }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      for (let item = items[next++]; item !== undefined; item = items[next++]) await task(item);
+    }),
+  );
 }
 
 describe('fuzzing every bus pattern with fast-check, through the real transport', () => {
@@ -43,7 +47,12 @@ describe('fuzzing every bus pattern with fast-check, through the real transport'
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
     // A raw client: it sends whatever it is given, as anything that can write to Redis could.
-    bus = new RedisStreamsClient({ redisUrl: stack.env.REDIS_URL ?? '', prefix: stack.env.BUS_PREFIX, timeoutMs: 15_000, logger: createLogger('fuzz', 'silent') });
+    bus = new RedisStreamsClient({
+      redisUrl: stack.env.REDIS_URL ?? '',
+      prefix: stack.env.BUS_PREFIX,
+      timeoutMs: 15_000,
+      logger: createLogger('fuzz', 'silent'),
+    });
     await bus.connect();
   });
   afterAll(async () => {
@@ -61,7 +70,9 @@ describe('fuzzing every bus pattern with fast-check, through the real transport'
 
   // Classified as the service will see them: after JSON, which drops undefined fields.
   const samples = patternNames.flatMap((pattern) =>
-    fc.sample(arbitraryPayload(schemaOf(pattern)), { numRuns: RUNS }).map((payload): { pattern: PatternName; payload: unknown } => ({ pattern, payload: JSON.parse(JSON.stringify(payload ?? null)) })),
+    fc
+      .sample(arbitraryPayload(schemaOf(pattern)), { numRuns: RUNS })
+      .map((payload): { pattern: PatternName; payload: unknown } => ({ pattern, payload: JSON.parse(JSON.stringify(payload ?? null)) })),
   );
   const refused = samples.filter(({ pattern, payload }) => !schemaOf(pattern).safeParse(payload).success);
   const accepted = samples.filter(({ pattern, payload }) => schemaOf(pattern).safeParse(payload).success);

@@ -114,8 +114,14 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'PUT /api/progress/me/reminders': { access: 'signed-in', why: "the caller's own reminder settings" },
   'PUT /api/progress/me/push-subscription': { access: 'signed-in', why: "the caller's own device; the endpoint must be at a known push service" },
   'GET /api/reminders/push-config': { access: 'public', why: 'the VAPID public key, public by design' },
-  'POST /api/reminders/unsubscribe': { access: 'public', why: "the e-mail's one-click unsubscribe; the random token in the address is the credential and only turns reminders off" },
-  'POST /api/account-deletion/confirm': { access: 'public', why: "spends the e-mailed link's token; the token is the credential (the link may open on another device)" },
+  'POST /api/reminders/unsubscribe': {
+    access: 'public',
+    why: "the e-mail's one-click unsubscribe; the random token in the address is the credential and only turns reminders off",
+  },
+  'POST /api/account-deletion/confirm': {
+    access: 'public',
+    why: "spends the e-mailed link's token; the token is the credential (the link may open on another device)",
+  },
   'POST /api/admin/queue-board/tickets': {
     access: admins,
     why: 'opens the queue dashboard (/admin/queues, Bull Board on Fastify directly, outside this matrix: its own pass cookie, checked per request)',
@@ -148,6 +154,10 @@ export function renderRouteMatrix(): string {
   const header = ['route', 'access', 'anonymous', 'client (owner)', 'other client', 'coach', 'admin'];
   const rows = Object.entries(routeExpectations)
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([route, expectation]) => [`\`${route}\``, accessText(expectation.access), ...identities.map((identity) => cellText(expectedCell(expectation, identity)))]);
+    .map(([route, expectation]) => [
+      `\`${route}\``,
+      accessText(expectation.access),
+      ...identities.map((identity) => cellText(expectedCell(expectation, identity))),
+    ]);
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }

@@ -48,7 +48,15 @@ describe('every gateway route, called as anonymous, client, other client, coach 
     form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'matrix.png');
     const capture = await call('POST', '/api/sparks', 'client', form);
     params.id = recordSparkResponseSchema.parse(await capture.json()).spark.id;
-    const answers = { firstName: 'Owner', transformationGoal: 'Sleep more', age: 30, activityLevel: 'moderately_active', typicalDay: 'Desk work.', biggestChallenge: 'Late nights', timeZone: 'Europe/Berlin' };
+    const answers = {
+      firstName: 'Owner',
+      transformationGoal: 'Sleep more',
+      age: 30,
+      activityLevel: 'moderately_active',
+      typicalDay: 'Desk work.',
+      biggestChallenge: 'Late nights',
+      timeZone: 'Europe/Berlin',
+    };
     const generation = await call('POST', '/api/ditl/generations', 'client', JSON.stringify({ onboardingData: answers }));
     params.generationId = generateDitlResponseSchema.parse(await generation.json()).generationId;
     await eventually(

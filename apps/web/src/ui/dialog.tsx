@@ -28,9 +28,15 @@ export function Dialog({ open, onOpenChange, title, children, placement = 'cente
         >
           <div className="mb-4 flex items-center justify-between gap-4">
             <RadixDialog.Title className="text-lg font-semibold text-ink-950">{title}</RadixDialog.Title>
-            <RadixDialog.Close className="rounded-lg p-2 text-slate-600 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-spark-500" aria-label="Close">
+            <RadixDialog.Close
+              className="rounded-lg p-2 text-slate-600 hover:bg-slate-100 focus-visible:outline-3 focus-visible:outline-spark-500"
+              aria-label="Close"
+            >
               <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5">
-                <path fill="currentColor" d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z" />
+                <path
+                  fill="currentColor"
+                  d="M5.3 5.3a1 1 0 0 1 1.4 0L10 8.6l3.3-3.3a1 1 0 1 1 1.4 1.4L11.4 10l3.3 3.3a1 1 0 0 1-1.4 1.4L10 11.4l-3.3 3.3a1 1 0 0 1-1.4-1.4L8.6 10 5.3 6.7a1 1 0 0 1 0-1.4Z"
+                />
               </svg>
             </RadixDialog.Close>
           </div>

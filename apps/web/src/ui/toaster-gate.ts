@@ -18,5 +18,9 @@ function subscribe(listener: () => void): () => void {
 }
 
 export function useToasterNeeded(): boolean {
-  return useSyncExternalStore(subscribe, () => toasterNeeded, () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => toasterNeeded,
+    () => false,
+  );
 }

@@ -40,8 +40,7 @@ export function subscribeToSession(listener: () => void): () => void {
 export const currentSessionState = (): SessionState => state;
 
 // Network failures, outages and rate limits pass; a 4xx means the cookie is gone or spent.
-const isTransient = (error: unknown) =>
-  error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
+const isTransient = (error: unknown) => error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
 
 // Another tab may be rotating the same cookie: a reused refresh token revokes the whole family.
 async function acrossTabs(work: () => Promise<Session | null>): Promise<Session | null> {

@@ -25,7 +25,10 @@ export function Section({ id, eyebrow, title, intro, children, className, tone =
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
         <div className="max-w-3xl">
           {eyebrow && <p className={classNames('text-sm font-semibold tracking-widest uppercase', dark ? 'text-spark-300' : 'text-spark-700')}>{eyebrow}</p>}
-          <h2 id={id ? `${id}-title` : undefined} className={classNames('mt-3 text-3xl font-bold tracking-tight sm:text-4xl', dark ? 'text-white' : 'text-ink-950')}>
+          <h2
+            id={id ? `${id}-title` : undefined}
+            className={classNames('mt-3 text-3xl font-bold tracking-tight sm:text-4xl', dark ? 'text-white' : 'text-ink-950')}
+          >
             {title}
           </h2>
           {intro && <div className={classNames('mt-5 text-lg leading-relaxed', dark ? 'text-slate-300' : 'text-slate-600')}>{intro}</div>}

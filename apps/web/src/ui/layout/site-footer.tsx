@@ -41,8 +41,7 @@ export function SiteFooter() {
         <div className="space-y-4">
           <Logo inverse />
           <p className="max-w-sm text-sm leading-relaxed">
-            A closed-loop coaching system built on doctoral research: small daily sparks, fixed evolution cycles and a coach who
-            sees the whole picture.
+            A closed-loop coaching system built on doctoral research: small daily sparks, fixed evolution cycles and a coach who sees the whole picture.
           </p>
           <Link to="/signin" className={`${linkClasses} inline-block text-sm font-semibold text-spark-300`}>
             Returning user? Sign in here
@@ -64,9 +63,7 @@ export function SiteFooter() {
         ))}
       </div>
       <div className="border-t border-white/10">
-        <p className="mx-auto max-w-6xl px-4 py-6 text-xs text-slate-400 sm:px-6">
-          © {year} Spark Evolution Labs, Inc. All rights reserved.
-        </p>
+        <p className="mx-auto max-w-6xl px-4 py-6 text-xs text-slate-400 sm:px-6">© {year} Spark Evolution Labs, Inc. All rights reserved.</p>
       </div>
     </footer>
   );

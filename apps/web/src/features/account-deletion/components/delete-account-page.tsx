@@ -37,7 +37,8 @@ export default function DeleteAccountPage() {
           <div role="status" data-testid="account-deleted">
             <h1 className="text-2xl font-bold text-ink-950">Your account is deleted</h1>
             <p className="mt-3 text-slate-600">
-              You are signed out everywhere. Your sparks, notes, Day in the Life and history are being erased from every part of Spark; this takes a few minutes.
+              You are signed out everywhere. Your sparks, notes, Day in the Life and history are being erased from every part of Spark; this takes a few
+              minutes.
             </p>
             <p className="mt-3 font-mono text-xs text-slate-500">Reference {confirm.data.deletionId}</p>
             <Link to="/" className="mt-6 inline-block font-semibold text-spark-700 hover:underline">

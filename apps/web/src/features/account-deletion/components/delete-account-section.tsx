@@ -8,7 +8,8 @@ import { accountDeletionApi } from '../api/account-deletion-api';
 export function DeleteAccountSection() {
   const [asking, setAsking] = useState(false);
   const request = useMutation({ mutationFn: accountDeletionApi.request });
-  const failure = request.error instanceof ApiError && request.error.status !== 0 ? request.error.message : 'Could not reach Spark. Please try again when you are online.';
+  const failure =
+    request.error instanceof ApiError && request.error.status !== 0 ? request.error.message : 'Could not reach Spark. Please try again when you are online.';
   return (
     <div className="mt-5 border-t border-slate-100 pt-4" data-testid="delete-account">
       {request.isSuccess ? (
@@ -18,7 +19,8 @@ export function DeleteAccountSection() {
       ) : asking ? (
         <div>
           <p className="text-sm text-slate-700">
-            Deleting your account erases your sparks, notes, Day in the Life and history for good. We'll e-mail you a link to confirm; nothing is deleted until you use it.
+            Deleting your account erases your sparks, notes, Day in the Life and history for good. We'll e-mail you a link to confirm; nothing is deleted until
+            you use it.
           </p>
           <div className="mt-3 flex flex-wrap gap-2">
             <Button variant="danger" disabled={request.isPending} onClick={() => request.mutate()}>

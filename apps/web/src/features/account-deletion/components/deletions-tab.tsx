@@ -60,7 +60,8 @@ export default function DeletionsTab() {
       <div className="border-b border-slate-100 p-4 sm:p-6">
         <h2 className="text-xl font-semibold text-ink-950">Account Deletions</h2>
         <p className="text-sm text-slate-600">
-          Each confirmed deletion and the parts of Spark that have erased their share. Once every part is done, the record keeps only these dates: not whose account it was.
+          Each confirmed deletion and the parts of Spark that have erased their share. Once every part is done, the record keeps only these dates: not whose
+          account it was.
         </p>
       </div>
       {deletions.isPending ? (

@@ -29,7 +29,9 @@ export default function AuditLogTab() {
       <div className="space-y-4 border-b border-slate-100 p-4 sm:p-6">
         <div>
           <h2 className="text-xl font-semibold text-ink-950">Audit Log</h2>
-          <p className="text-sm text-slate-600">Every approval, rejection, client change, access code, campaign and post by an admin or coach, and every refused attempt.</p>
+          <p className="text-sm text-slate-600">
+            Every approval, rejection, client change, access code, campaign and post by an admin or coach, and every refused attempt.
+          </p>
         </div>
         <div className="grid gap-3 sm:grid-cols-[16rem_1fr]">
           <label className="text-sm font-medium text-ink-900">

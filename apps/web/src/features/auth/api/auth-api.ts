@@ -4,8 +4,7 @@ import { apiRequest } from '../../../api/client';
 // Session calls ride on the httpOnly refresh cookie; a bearer token would add nothing.
 const cookieOnly = { authenticate: false } as const;
 
-export const sendMagicLink = (request: MagicLinkRequest) =>
-  apiRequest<MagicLinkResponse>('POST', '/auth/magic-link', request, cookieOnly);
+export const sendMagicLink = (request: MagicLinkRequest) => apiRequest<MagicLinkResponse>('POST', '/auth/magic-link', request, cookieOnly);
 
 /** Whose a sign-in link is; spends nothing. */
 export const fetchLinkOwner = (request: LinkInfoRequest) => apiRequest<LinkInfo>('POST', '/auth/link-info', request, cookieOnly);

@@ -11,9 +11,7 @@ export function AuthLayout({ children }: { children: ReactNode }) {
       <main id="main" className="flex flex-1 items-start justify-center px-4 pt-4 pb-12 sm:items-center sm:px-6">
         <div className="w-full max-w-lg">{children}</div>
       </main>
-      <footer className="px-4 py-6 text-center text-xs text-slate-500">
-        © {new Date().getFullYear()} Spark Evolution Labs, Inc. All rights reserved.
-      </footer>
+      <footer className="px-4 py-6 text-center text-xs text-slate-500">© {new Date().getFullYear()} Spark Evolution Labs, Inc. All rights reserved.</footer>
     </div>
   );
 }

@@ -27,7 +27,13 @@ const messageFor = (error: unknown) =>
 function LinkSignIn({ link }: { link: EmailedLink }) {
   const navigate = useNavigate();
   const token = link.token ?? '';
-  const owner = useQuery({ queryKey: ['sign-in-link', token], queryFn: () => fetchLinkOwner({ token }), enabled: token !== '', retry: false, staleTime: Infinity });
+  const owner = useQuery({
+    queryKey: ['sign-in-link', token],
+    queryFn: () => fetchLinkOwner({ token }),
+    enabled: token !== '',
+    retry: false,
+    staleTime: Infinity,
+  });
   const redeem = useMutation({
     mutationFn: () => redeemSignIn({ token }),
     onSuccess: (session) => rememberSignIn(session, { approved: link.approved }),

@@ -44,8 +44,23 @@ export function CaptureDialog({ open, initialFile, uploading, onCapture, onClose
 
   return (
     <Dialog open={open} onOpenChange={(next) => !next && !uploading && onClose()} title={initialFile ? 'Quick Capture' : 'Capture Your Spark'}>
-      <input ref={cameraInput} type="file" accept="image/*" capture="environment" className="hidden" data-testid="camera-input" onChange={(event) => choose(event.currentTarget)} />
-      <input ref={fileInput} type="file" accept="image/*,video/*" className="hidden" data-testid="file-input" onChange={(event) => choose(event.currentTarget)} />
+      <input
+        ref={cameraInput}
+        type="file"
+        accept="image/*"
+        capture="environment"
+        className="hidden"
+        data-testid="camera-input"
+        onChange={(event) => choose(event.currentTarget)}
+      />
+      <input
+        ref={fileInput}
+        type="file"
+        accept="image/*,video/*"
+        className="hidden"
+        data-testid="file-input"
+        onChange={(event) => choose(event.currentTarget)}
+      />
       {!file ? (
         <div className="grid grid-cols-2 gap-3">
           <PickButton icon="camera" label="Take Photo" onClick={() => cameraInput.current?.click()} />
@@ -58,7 +73,12 @@ export function CaptureDialog({ open, initialFile, uploading, onCapture, onClose
           ) : (
             <p className="rounded-xl bg-slate-100 px-4 py-6 text-center text-sm text-slate-700">{file.name}</p>
           )}
-          <button type="button" className="text-sm font-medium text-ink-700 underline-offset-2 hover:underline" onClick={() => setFile(null)} disabled={uploading}>
+          <button
+            type="button"
+            className="text-sm font-medium text-ink-700 underline-offset-2 hover:underline"
+            onClick={() => setFile(null)}
+            disabled={uploading}
+          >
             Choose a different file
           </button>
         </div>

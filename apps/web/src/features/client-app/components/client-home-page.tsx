@@ -35,9 +35,19 @@ export default function ClientHomePage() {
     removeStored(storageKeys.clientHomeSnapshot);
     void signOut();
   };
-  if (user) return <SignedInHome userId={user.id} fullName={user.user_metadata.full_name} goal={user.user_metadata.transformation_goal} online={online} onSignOut={signOutFromApp} />;
+  if (user)
+    return (
+      <SignedInHome
+        userId={user.id}
+        fullName={user.user_metadata.full_name}
+        goal={user.user_metadata.transformation_goal}
+        online={online}
+        onSignOut={signOutFromApp}
+      />
+    );
   // The session could not be restored without a network: the device's last data still opens.
-  if (!online && snapshot) return <SignedInHome userId={snapshot.userId} fullName={snapshot.fullName} goal={snapshot.goal} online={false} onSignOut={signOutFromApp} />;
+  if (!online && snapshot)
+    return <SignedInHome userId={snapshot.userId} fullName={snapshot.fullName} goal={snapshot.goal} online={false} onSignOut={signOutFromApp} />;
   return <NotAuthenticated />;
 }
 

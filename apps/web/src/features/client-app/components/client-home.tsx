@@ -108,7 +108,11 @@ export function ClientHome({ userId, fullName, goal, progress, pinnedNote, restD
             </svg>
             Quick Capture
           </Button>
-          <button type="button" className="mt-3 text-sm font-medium text-ink-700 underline-offset-2 hover:underline" onClick={() => setDialog({ open: true, file: null })}>
+          <button
+            type="button"
+            className="mt-3 text-sm font-medium text-ink-700 underline-offset-2 hover:underline"
+            onClick={() => setDialog({ open: true, file: null })}
+          >
             or add a note with your capture
           </button>
         </div>
@@ -130,7 +134,9 @@ export function ClientHome({ userId, fullName, goal, progress, pinnedNote, restD
         ) : (
           <Card className="p-5" data-testid="welcome-card">
             <p className="text-lg font-semibold text-ink-950">Welcome to your evolution</p>
-            <p className="mt-1 text-slate-600">Capture one spark a day: a photo or a moment that shows the change you're making. Your coach will see your progress.</p>
+            <p className="mt-1 text-slate-600">
+              Capture one spark a day: a photo or a moment that shows the change you're making. Your coach will see your progress.
+            </p>
           </Card>
         )}
 
@@ -150,7 +156,13 @@ export function ClientHome({ userId, fullName, goal, progress, pinnedNote, restD
         {!offline && <YourDataCard />}
       </main>
 
-      <CaptureDialog open={dialog.open} initialFile={dialog.file} uploading={uploading} onCapture={capture} onClose={() => setDialog({ open: false, file: null })} />
+      <CaptureDialog
+        open={dialog.open}
+        initialFile={dialog.file}
+        uploading={uploading}
+        onCapture={capture}
+        onClose={() => setDialog({ open: false, file: null })}
+      />
     </div>
   );
 }

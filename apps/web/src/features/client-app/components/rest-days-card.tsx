@@ -22,7 +22,8 @@ export function RestDaysCard({ restDays, evolutionEndDate, offline }: { restDays
   const [error, setError] = useState<string | null>(null);
   // The home query (and with it the offline snapshot) takes the answer at once.
   const keep = (next: RestDays) => queryClient.setQueryData<HomeResponse>(homeQueryKey, (home) => (home ? { ...home, restDays: next } : home));
-  const fail = (cause: unknown) => setError(cause instanceof ApiError && cause.status !== 0 ? cause.message : 'Could not reach Spark. Please try again when you are online.');
+  const fail = (cause: unknown) =>
+    setError(cause instanceof ApiError && cause.status !== 0 ? cause.message : 'Could not reach Spark. Please try again when you are online.');
   const pause = useMutation({
     mutationFn: () => takePauseDay(date),
     onSuccess: (next) => {
@@ -45,7 +46,11 @@ export function RestDaysCard({ restDays, evolutionEndDate, offline }: { restDays
         <div>
           <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Rest and recovery</p>
           <p className="mt-2 text-lg font-semibold text-ink-950" data-testid="rest-today">
-            {kindToday === 'rest' ? 'Rest day today: your streak is safe.' : kindToday === 'pause' ? 'Pause day today: your streak is safe.' : 'Rest days keep your streak alive.'}
+            {kindToday === 'rest'
+              ? 'Rest day today: your streak is safe.'
+              : kindToday === 'pause'
+                ? 'Pause day today: your streak is safe.'
+                : 'Rest days keep your streak alive.'}
           </p>
         </div>
         <p className="shrink-0 rounded-full bg-spark-50 px-3 py-1 text-sm font-medium text-spark-700" data-testid="pause-days-left">
@@ -53,7 +58,8 @@ export function RestDaysCard({ restDays, evolutionEndDate, offline }: { restDays
         </p>
       </div>
       <p className="mt-1 text-sm text-slate-600">
-        Your coach gives you {plural(restDays.pauseDaysAllowance, 'pause day')} every {restDays.windowDays} days, this stretch until {calendarDateLabel(restDays.window.end)}. A rest or pause day neither breaks nor adds to your streak.
+        Your coach gives you {plural(restDays.pauseDaysAllowance, 'pause day')} every {restDays.windowDays} days, this stretch until{' '}
+        {calendarDateLabel(restDays.window.end)}. A rest or pause day neither breaks nor adds to your streak.
       </p>
 
       <label className="mt-4 block text-sm font-medium text-ink-900" htmlFor="rest-weekday">
@@ -99,7 +105,15 @@ export function RestDaysCard({ restDays, evolutionEndDate, offline }: { restDays
         >
           <label className="flex-1 text-sm font-medium text-ink-900">
             Pause on
-            <Input type="date" className="mt-1" value={date} min={today} max={evolutionEndDate} required onChange={(event) => setDate(event.currentTarget.value)} />
+            <Input
+              type="date"
+              className="mt-1"
+              value={date}
+              min={today}
+              max={evolutionEndDate}
+              required
+              onChange={(event) => setDate(event.currentTarget.value)}
+            />
           </label>
           <div className="flex gap-2">
             <Button type="submit" disabled={pause.isPending}>

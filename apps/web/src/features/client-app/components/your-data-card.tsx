@@ -29,12 +29,16 @@ function ReadyInPage({ exportId }: { exportId: string }) {
 /** "Download my data": everything Spark holds about the client, as a ZIP whose link is e-mailed; and leaving for good. */
 export function YourDataCard() {
   const exportData = useMutation({ mutationFn: requestDataExport });
-  const failure = exportData.error instanceof ApiError && exportData.error.status !== 0 ? exportData.error.message : 'Could not reach Spark. Please try again when you are online.';
+  const failure =
+    exportData.error instanceof ApiError && exportData.error.status !== 0
+      ? exportData.error.message
+      : 'Could not reach Spark. Please try again when you are online.';
   return (
     <Card className="p-5" data-testid="your-data">
       <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Your data</p>
       <p className="mt-2 text-slate-600">
-        A ZIP of everything Spark keeps about you: your profile and answers, every spark with its file and note, your coach's notes to you, your Day in the Life, and your streak history.
+        A ZIP of everything Spark keeps about you: your profile and answers, every spark with its file and note, your coach's notes to you, your Day in the
+        Life, and your streak history.
       </p>
       {exportData.isSuccess ? (
         <>

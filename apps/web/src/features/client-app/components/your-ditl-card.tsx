@@ -9,7 +9,10 @@ export function YourDitlCard() {
   const generation = current.data?.generation;
   if (!generation) return null;
   return (
-    <Link to={`/ditl-welcome?generationId=${encodeURIComponent(generation.generationId)}`} className="block rounded-2xl focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-spark-500">
+    <Link
+      to={`/ditl-welcome?generationId=${encodeURIComponent(generation.generationId)}`}
+      className="block rounded-2xl focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-spark-500"
+    >
       <Card className="flex items-center justify-between gap-4 p-5 transition-shadow hover:shadow-lg" data-testid="your-ditl">
         <div>
           <p className="text-xs font-semibold tracking-wide text-spark-600 uppercase">Your plan</p>

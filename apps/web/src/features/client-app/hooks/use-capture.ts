@@ -28,7 +28,15 @@ export function useCapture(userId: string) {
   useEffect(() => onSparkRefused(showUploadFailed), []);
 
   async function capture(file: File, note: string): Promise<CaptureOutcome> {
-    const spark = { clientSparkId: crypto.randomUUID(), file, fileName: file.name || 'spark', note, timeZone: deviceTimeZone(), userId, createdAt: new Date().toISOString() };
+    const spark = {
+      clientSparkId: crypto.randomUUID(),
+      file,
+      fileName: file.name || 'spark',
+      note,
+      timeZone: deviceTimeZone(),
+      userId,
+      createdAt: new Date().toISOString(),
+    };
     setUploading(true);
     try {
       await enqueueSpark(spark);

@@ -63,8 +63,7 @@ export const coachApi = {
   sparks: (userId: string) => apiRequest<SparkPage>('GET', `/progress/clients/${userId}/sparks?limit=20`),
   privateNotes: (userId: string) => apiRequest<{ items: PrivateNote[] }>('GET', `/progress/clients/${userId}/private-notes`),
   addPrivateNote: (userId: string, note: string) => apiRequest<PrivateNote>('POST', `/progress/clients/${userId}/private-notes`, { note }),
-  sendNudge: (userId: string, message: string, isPinned: boolean) =>
-    apiRequest<CoachNote>('POST', `/progress/clients/${userId}/notes`, { message, isPinned }),
+  sendNudge: (userId: string, message: string, isPinned: boolean) => apiRequest<CoachNote>('POST', `/progress/clients/${userId}/notes`, { message, isPinned }),
 };
 
 /** US English, short month, day, year, hour and minute (docs/product.md §9). */

@@ -39,8 +39,12 @@ export function AddClientLeadDialog({ open, onOpenChange }: { open: boolean; onO
           <Input inputMode="numeric" value={days} onChange={(event) => setDays(event.target.value)} placeholder="90" className="mt-1" />
         </label>
         <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>Cancel</Button>
-          <Button type="submit" disabled={add.isPending}>{add.isPending ? 'Sending...' : 'Add & Send Magic Link'}</Button>
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={add.isPending}>
+            {add.isPending ? 'Sending...' : 'Add & Send Magic Link'}
+          </Button>
         </div>
       </form>
     </Dialog>

@@ -20,7 +20,8 @@ const statusLabels: Record<DitlGenerationSummary['status'], { label: string; ton
   failed: { label: 'Failed', tone: 'bg-rose-100 text-rose-800' },
 };
 
-const plannerLabel = (planner: DitlGenerationSummary['planner']) => (planner === 'openai' ? 'the AI model' : planner === 'offline' ? 'the offline planner' : null);
+const plannerLabel = (planner: DitlGenerationSummary['planner']) =>
+  planner === 'openai' ? 'the AI model' : planner === 'offline' ? 'the offline planner' : null;
 
 function GenerationStatus({ latest, onRegenerate, regenerating }: { latest: DitlGenerationSummary | null; onRegenerate: () => void; regenerating: boolean }) {
   const running = inProgress(latest);
@@ -37,7 +38,10 @@ function GenerationStatus({ latest, onRegenerate, regenerating }: { latest: Ditl
                 </span>
                 {planner && <span>Made by {planner}</span>}
               </p>
-              <p className="text-xs text-slate-600">Requested {formatDateTime(latest.createdAt)}{latest.completedAt && ` · finished ${formatDateTime(latest.completedAt)}`}</p>
+              <p className="text-xs text-slate-600">
+                Requested {formatDateTime(latest.createdAt)}
+                {latest.completedAt && ` · finished ${formatDateTime(latest.completedAt)}`}
+              </p>
             </>
           ) : (
             <p className="text-sm text-slate-600">No Day in the Life yet. It is created from the client's answers when they finish onboarding.</p>
@@ -52,16 +56,32 @@ function GenerationStatus({ latest, onRegenerate, regenerating }: { latest: Ditl
       </div>
       {running && latest && (
         <div className="mt-3" aria-label="Generation progress">
-          <div className="h-2 rounded-full bg-white"><div className="h-2 rounded-full bg-spark-500 transition-all" style={{ width: `${Math.max(5, latest.progress)}%` }} /></div>
+          <div className="h-2 rounded-full bg-white">
+            <div className="h-2 rounded-full bg-spark-500 transition-all" style={{ width: `${Math.max(5, latest.progress)}%` }} />
+          </div>
           <p className="mt-1 text-xs text-slate-600">Writing a new plan from the client's latest answers ({latest.progress}%). Your edits carry over.</p>
         </div>
       )}
-      {latest?.status === 'failed' && <p className="mt-2 text-xs text-rose-700">This generation failed. The client still sees the plan below; try Regenerate again later.</p>}
+      {latest?.status === 'failed' && (
+        <p className="mt-2 text-xs text-rose-700">This generation failed. The client still sees the plan below; try Regenerate again later.</p>
+      )}
     </div>
   );
 }
 
-function MomentEditor({ moment, saving, fieldErrors, onSave, onCancel }: { moment: CoachDitlMoment; saving: boolean; fieldErrors: Record<string, string[]>; onSave: (narrative: string, habit: string) => void; onCancel: () => void }) {
+function MomentEditor({
+  moment,
+  saving,
+  fieldErrors,
+  onSave,
+  onCancel,
+}: {
+  moment: CoachDitlMoment;
+  saving: boolean;
+  fieldErrors: Record<string, string[]>;
+  onSave: (narrative: string, habit: string) => void;
+  onCancel: () => void;
+}) {
   const [narrative, setNarrative] = useState(moment.narrative);
   const [habit, setHabit] = useState(moment.habit);
   const submit = (event: FormEvent) => {
@@ -72,17 +92,35 @@ function MomentEditor({ moment, saving, fieldErrors, onSave, onCancel }: { momen
     <form onSubmit={submit} className="mt-3 space-y-3">
       <label className="block text-sm font-medium text-ink-900">
         What happens
-        <textarea value={narrative} onChange={(event) => setNarrative(event.target.value)} rows={4} maxLength={800} className={classNames(fieldClasses, 'mt-1 text-sm')} />
-        {fieldErrors.narrative?.map((error) => <span key={error} className="mt-1 block text-xs text-rose-700">{error}</span>)}
+        <textarea
+          value={narrative}
+          onChange={(event) => setNarrative(event.target.value)}
+          rows={4}
+          maxLength={800}
+          className={classNames(fieldClasses, 'mt-1 text-sm')}
+        />
+        {fieldErrors.narrative?.map((error) => (
+          <span key={error} className="mt-1 block text-xs text-rose-700">
+            {error}
+          </span>
+        ))}
       </label>
       <label className="block text-sm font-medium text-ink-900">
         Habit
         <Input value={habit} onChange={(event) => setHabit(event.target.value)} maxLength={300} className="mt-1 text-sm" />
-        {fieldErrors.habit?.map((error) => <span key={error} className="mt-1 block text-xs text-rose-700">{error}</span>)}
+        {fieldErrors.habit?.map((error) => (
+          <span key={error} className="mt-1 block text-xs text-rose-700">
+            {error}
+          </span>
+        ))}
       </label>
       <div className="flex gap-2">
-        <Button type="submit" disabled={saving}>{saving ? 'Saving...' : 'Save'}</Button>
-        <Button variant="ghost" onClick={onCancel} disabled={saving}>Cancel</Button>
+        <Button type="submit" disabled={saving}>
+          {saving ? 'Saving...' : 'Save'}
+        </Button>
+        <Button variant="ghost" onClick={onCancel} disabled={saving}>
+          Cancel
+        </Button>
       </div>
     </form>
   );
@@ -100,7 +138,8 @@ function MomentCard({ userId, moment }: { userId: string; moment: CoachDitlMomen
       toast.success('Moment saved', { description: 'The client sees your version, and it stays through every regenerate.' });
     },
     onError: (error) => {
-      if (!(error instanceof ApiError && error.status === 400)) toast.error(error instanceof ApiError ? error.message : 'An unexpected error occurred. Please try again.');
+      if (!(error instanceof ApiError && error.status === 400))
+        toast.error(error instanceof ApiError ? error.message : 'An unexpected error occurred. Please try again.');
     },
   });
   const reset = useMutation({
@@ -113,7 +152,10 @@ function MomentCard({ userId, moment }: { userId: string; moment: CoachDitlMomen
   });
   const edited = moment.editedAt !== null;
   return (
-    <li className={classNames('rounded-xl border border-l-4 border-slate-200 bg-white p-4', edited ? 'border-l-ink-500' : 'border-l-spark-500')} data-moment={moment.key}>
+    <li
+      className={classNames('rounded-xl border border-l-4 border-slate-200 bg-white p-4', edited ? 'border-l-ink-500' : 'border-l-spark-500')}
+      data-moment={moment.key}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span className="rounded-full bg-spark-100 px-2.5 py-0.5 text-xs font-bold tracking-wide text-spark-800 uppercase">{moment.time}</span>
         {edited && <span className="rounded-full bg-ink-100 px-2.5 py-0.5 text-xs font-semibold text-ink-800">Edited by coach</span>}
@@ -133,10 +175,18 @@ function MomentCard({ userId, moment }: { userId: string; moment: CoachDitlMomen
       ) : (
         <>
           <p className="mt-1 text-sm leading-relaxed text-ink-900">{moment.narrative}</p>
-          <p className="mt-2 text-sm text-ink-900"><span className="font-semibold text-ink-700">Habit:</span> {moment.habit}</p>
-          {edited && moment.editedAt && <p className="mt-2 text-xs text-slate-500">Edited {formatDateTime(moment.editedAt)}. The planner wrote: “{moment.generated.habit}”</p>}
+          <p className="mt-2 text-sm text-ink-900">
+            <span className="font-semibold text-ink-700">Habit:</span> {moment.habit}
+          </p>
+          {edited && moment.editedAt && (
+            <p className="mt-2 text-xs text-slate-500">
+              Edited {formatDateTime(moment.editedAt)}. The planner wrote: “{moment.generated.habit}”
+            </p>
+          )}
           <div className="mt-3 flex flex-wrap gap-2">
-            <Button variant="secondary" onClick={() => setEditing(true)} aria-label={`Edit ${moment.title}`}>Edit</Button>
+            <Button variant="secondary" onClick={() => setEditing(true)} aria-label={`Edit ${moment.title}`}>
+              Edit
+            </Button>
             {edited && (
               <Button variant="ghost" onClick={() => reset.mutate()} disabled={reset.isPending}>
                 {reset.isPending ? 'Resetting...' : 'Reset to generated'}
@@ -167,7 +217,12 @@ export function ClientDitlTab({ client }: { client: ClientSummary }) {
     onError: (error) => toast.error(error instanceof ApiError ? error.message : 'An unexpected error occurred. Please try again.'),
   });
 
-  if (view.isPending) return <div className="flex justify-center py-8"><Spinner label="Loading the Day in the Life" /></div>;
+  if (view.isPending)
+    return (
+      <div className="flex justify-center py-8">
+        <Spinner label="Loading the Day in the Life" />
+      </div>
+    );
   if (view.isError) return <p className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800">The Day in the Life could not be loaded. Please try again.</p>;
   const { latest, current } = view.data;
   return (
@@ -175,7 +230,11 @@ export function ClientDitlTab({ client }: { client: ClientSummary }) {
       <GenerationStatus latest={latest} onRegenerate={() => regenerate.mutate()} regenerating={regenerate.isPending} />
       {current && (
         <section aria-label="The client's plan" className="space-y-3">
-          {current.generation.generationId !== latest?.generationId && <p className="text-xs text-slate-600">The client sees the plan finished {current.generation.completedAt ? formatDateTime(current.generation.completedAt) : ''}.</p>}
+          {current.generation.generationId !== latest?.generationId && (
+            <p className="text-xs text-slate-600">
+              The client sees the plan finished {current.generation.completedAt ? formatDateTime(current.generation.completedAt) : ''}.
+            </p>
+          )}
           {current.title && (
             <div>
               <h3 className="font-display text-lg font-bold text-ink-950">{current.title}</h3>
@@ -184,10 +243,14 @@ export function ClientDitlTab({ client }: { client: ClientSummary }) {
           )}
           {current.moments.length ? (
             <ol className="space-y-3">
-              {current.moments.map((moment) => <MomentCard key={`${current.generation.generationId}-${moment.key}`} userId={client.userId} moment={moment} />)}
+              {current.moments.map((moment) => (
+                <MomentCard key={`${current.generation.generationId}-${moment.key}`} userId={client.userId} moment={moment} />
+              ))}
             </ol>
           ) : (
-            <p className="rounded-xl border border-dashed border-slate-200 p-4 text-center text-sm text-slate-600">This plan was made before its moments were kept apart. Regenerate it to edit its moments.</p>
+            <p className="rounded-xl border border-dashed border-slate-200 p-4 text-center text-sm text-slate-600">
+              This plan was made before its moments were kept apart. Regenerate it to edit its moments.
+            </p>
           )}
         </section>
       )}

@@ -10,7 +10,8 @@ export function ClientExportTab({ client }: { client: ClientSummary }) {
   return (
     <div className="space-y-3" data-testid="client-export">
       <p className="text-sm text-slate-600">
-        When a client asks for their data by e-mail, send them the same export they get from "Download my data": a ZIP of their profile, answers, sparks with files and notes, coach notes addressed to them (not private notes), Day in the Life and streak history.
+        When a client asks for their data by e-mail, send them the same export they get from "Download my data": a ZIP of their profile, answers, sparks with
+        files and notes, coach notes addressed to them (not private notes), Day in the Life and streak history.
       </p>
       <p className="text-sm text-slate-600">The download link goes to {client.email} only and works for 24 hours.</p>
       {exportData.isSuccess ? (

@@ -26,10 +26,16 @@ export function ClientRestDaysTab({ client, onUpdated }: { client: ClientSummary
       void queryClient.invalidateQueries({ queryKey: homeKey });
       onUpdated();
     },
-    onError: (cause) => setError(cause instanceof ApiError ? (cause.fieldErrors.pauseDaysAllowance?.[0] ?? cause.message) : 'Failed to update pause days. Please try again.'),
+    onError: (cause) =>
+      setError(cause instanceof ApiError ? (cause.fieldErrors.pauseDaysAllowance?.[0] ?? cause.message) : 'Failed to update pause days. Please try again.'),
   });
 
-  if (home.isPending) return <div className="flex justify-center p-6"><Spinner /></div>;
+  if (home.isPending)
+    return (
+      <div className="flex justify-center p-6">
+        <Spinner />
+      </div>
+    );
   if (!restDays) return <p className="text-sm text-slate-600">Rest days appear once the client has finished onboarding.</p>;
   const upcoming = restDays.pauseDays.filter((day) => day >= restDays.today);
   const taken = restDays.pauseDays.filter((day) => day < restDays.today);
@@ -41,7 +47,9 @@ export function ClientRestDaysTab({ client, onUpdated }: { client: ClientSummary
           <p className="text-xs text-slate-600">Weekly rest day</p>
         </div>
         <div className="rounded-xl bg-slate-50 p-3">
-          <p className="text-lg font-bold text-ink-950">{restDays.pauseDaysLeft} of {restDays.pauseDaysAllowance}</p>
+          <p className="text-lg font-bold text-ink-950">
+            {restDays.pauseDaysLeft} of {restDays.pauseDaysAllowance}
+          </p>
           <p className="text-xs text-slate-600">Pause days left until {calendarDateLabel(restDays.window.end, 'short')}</p>
         </div>
       </div>
@@ -51,20 +59,48 @@ export function ClientRestDaysTab({ client, onUpdated }: { client: ClientSummary
           <p className="rounded-xl border border-dashed border-slate-200 p-3 text-center text-sm text-slate-500">No pause days taken yet.</p>
         ) : (
           <ul className="flex flex-wrap gap-2" data-testid="client-pause-days">
-            {upcoming.map((day) => <li key={day} className="rounded-full bg-ink-950 px-3 py-1 text-sm font-medium text-white">{day === restDays.today ? 'Today' : calendarDateLabel(day, 'short')}</li>)}
-            {taken.map((day) => <li key={day} className="rounded-full bg-slate-100 px-3 py-1 text-sm text-slate-600">{calendarDateLabel(day, 'short')} · taken</li>)}
+            {upcoming.map((day) => (
+              <li key={day} className="rounded-full bg-ink-950 px-3 py-1 text-sm font-medium text-white">
+                {day === restDays.today ? 'Today' : calendarDateLabel(day, 'short')}
+              </li>
+            ))}
+            {taken.map((day) => (
+              <li key={day} className="rounded-full bg-slate-100 px-3 py-1 text-sm text-slate-600">
+                {calendarDateLabel(day, 'short')} · taken
+              </li>
+            ))}
           </ul>
         )}
         <p className="mt-2 text-xs text-slate-500">Rest and pause days neither break nor extend the streak, and they do not count toward "Needs attention".</p>
       </div>
-      <form onSubmit={(event) => { event.preventDefault(); if (allowance) save.mutate(allowance.trim()); }} className="space-y-2">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (allowance) save.mutate(allowance.trim());
+        }}
+        className="space-y-2"
+      >
         <label className="block text-sm font-medium text-ink-900">
           Pause days allowed every {restDays.windowDays} days
-          <Input inputMode="numeric" className="mt-1" value={allowance ?? String(restDays.pauseDaysAllowance)} onChange={(event) => setAllowance(event.target.value)} aria-describedby="allowance-hint" />
+          <Input
+            inputMode="numeric"
+            className="mt-1"
+            value={allowance ?? String(restDays.pauseDaysAllowance)}
+            onChange={(event) => setAllowance(event.target.value)}
+            aria-describedby="allowance-hint"
+          />
         </label>
-        <p id="allowance-hint" className="text-xs text-slate-500">Between 0 and {MAX_PAUSE_DAYS_ALLOWANCE}; the default is 2.</p>
-        {error && <p role="alert" className="text-sm font-medium text-rose-700">{error}</p>}
-        <Button type="submit" disabled={save.isPending || !allowance?.trim()}>{save.isPending ? 'Saving...' : 'Save pause days'}</Button>
+        <p id="allowance-hint" className="text-xs text-slate-500">
+          Between 0 and {MAX_PAUSE_DAYS_ALLOWANCE}; the default is 2.
+        </p>
+        {error && (
+          <p role="alert" className="text-sm font-medium text-rose-700">
+            {error}
+          </p>
+        )}
+        <Button type="submit" disabled={save.isPending || !allowance?.trim()}>
+          {save.isPending ? 'Saving...' : 'Save pause days'}
+        </Button>
       </form>
     </div>
   );

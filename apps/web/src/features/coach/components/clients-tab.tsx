@@ -12,7 +12,13 @@ import { ManageClientDialog } from './manage-client-dialog';
 
 function StatusBadge({ status }: { status: string }) {
   const solid = status === 'active';
-  return <span className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${solid ? 'bg-emerald-600 text-white' : 'text-slate-700 ring-1 ring-slate-300'}`}>{status || 'active'}</span>;
+  return (
+    <span
+      className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-semibold ${solid ? 'bg-emerald-600 text-white' : 'text-slate-700 ring-1 ring-slate-300'}`}
+    >
+      {status || 'active'}
+    </span>
+  );
 }
 
 type ClientDialog = 'manage' | 'nudge' | 'check-in';
@@ -25,17 +31,27 @@ function ClientRow({ client, onOpen }: { client: ClientSummary; onOpen: (dialog:
           <p className="font-semibold text-ink-950">{client.fullName ?? 'Name not set'}</p>
           <StatusBadge status={client.status} />
           <span className="text-xs text-slate-500">Evolution {client.evolutionNumber}</span>
-          {client.restingToday && <span className="inline-flex rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-800" data-testid="resting-today">{restingTodayLabel[client.restingToday]}</span>}
+          {client.restingToday && (
+            <span className="inline-flex rounded-full bg-sky-100 px-2.5 py-0.5 text-xs font-semibold text-sky-800" data-testid="resting-today">
+              {restingTodayLabel[client.restingToday]}
+            </span>
+          )}
         </div>
         <p className="truncate text-sm text-slate-600">{client.email}</p>
-        <p className="text-sm text-slate-600">Sparks: <b>{client.sparkCount}</b> · Streak: <b>{client.streakCount}</b></p>
+        <p className="text-sm text-slate-600">
+          Sparks: <b>{client.sparkCount}</b> · Streak: <b>{client.streakCount}</b>
+        </p>
         {client.transformationGoal && <p className="text-sm text-slate-600">Goal: {client.transformationGoal}</p>}
         {client.attention.slipping && <p className="mt-1 text-sm font-medium text-rose-700">{client.attention.reason}</p>}
       </div>
       <div className="flex flex-wrap gap-2 sm:shrink-0 sm:justify-end">
         {client.attention.slipping && <Button onClick={() => onOpen('nudge')}>Draft a nudge</Button>}
-        <Button variant="secondary" onClick={() => onOpen('check-in')}>Friday check-in</Button>
-        <Button variant="secondary" onClick={() => onOpen('manage')}>Manage Client</Button>
+        <Button variant="secondary" onClick={() => onOpen('check-in')}>
+          Friday check-in
+        </Button>
+        <Button variant="secondary" onClick={() => onOpen('manage')}>
+          Manage Client
+        </Button>
       </div>
     </li>
   );
@@ -70,22 +86,36 @@ export function ClientsTab() {
         </div>
       </div>
       {clients.isPending ? (
-        <div className="flex justify-center p-10"><Spinner /></div>
+        <div className="flex justify-center p-10">
+          <Spinner />
+        </div>
       ) : items.length === 0 ? (
         <div className="p-10 text-center">
           <p className="font-semibold text-ink-950">No active clients yet</p>
           <p className="text-sm text-slate-600">Clients will appear here after completing onboarding</p>
         </div>
       ) : (
-        <ul>{items.map((client) => <ClientRow key={client.userId} client={client} onOpen={(dialog) => setOpened({ client, dialog })} />)}</ul>
+        <ul>
+          {items.map((client) => (
+            <ClientRow key={client.userId} client={client} onOpen={(dialog) => setOpened({ client, dialog })} />
+          ))}
+        </ul>
       )}
       {clients.hasNextPage && (
         <div className="border-t border-slate-100 p-4 text-center">
-          <Button variant="secondary" onClick={() => void clients.fetchNextPage()} disabled={clients.isFetchingNextPage}>{clients.isFetchingNextPage ? 'Loading...' : 'Load more'}</Button>
+          <Button variant="secondary" onClick={() => void clients.fetchNextPage()} disabled={clients.isFetchingNextPage}>
+            {clients.isFetchingNextPage ? 'Loading...' : 'Load more'}
+          </Button>
         </div>
       )}
       <AddClientLeadDialog open={adding} onOpenChange={setAdding} />
-      {opened?.dialog === 'manage' && <ManageClientDialog client={items.find((client) => client.userId === opened.client.userId) ?? opened.client} onClose={() => setOpened(null)} onUpdated={reload} />}
+      {opened?.dialog === 'manage' && (
+        <ManageClientDialog
+          client={items.find((client) => client.userId === opened.client.userId) ?? opened.client}
+          onClose={() => setOpened(null)}
+          onUpdated={reload}
+        />
+      )}
       {opened?.dialog === 'nudge' && <NudgeDraftDialog client={opened.client} onClose={() => setOpened(null)} />}
       {opened?.dialog === 'check-in' && <FridayCheckInDialog client={opened.client} onClose={() => setOpened(null)} />}
     </Card>

@@ -37,7 +37,12 @@ function Dashboard() {
     toast.success('Signed out successfully');
     await signOut();
   };
-  if (!counts) return <div className="flex min-h-screen items-center justify-center"><Spinner /></div>;
+  if (!counts)
+    return (
+      <div className="flex min-h-screen items-center justify-center">
+        <Spinner />
+      </div>
+    );
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="bg-ink-950 text-white">
@@ -45,34 +50,82 @@ function Dashboard() {
           <div>
             <h1 className="text-2xl font-bold">Coach Dashboard</h1>
             <p className="text-sm text-spark-200">Guide every transformation, one spark at a time.</p>
-            <p className="mt-2 text-sm text-slate-300">Lead Management · <span data-testid="lead-total">{counts.leads.total}</span> total leads</p>
+            <p className="mt-2 text-sm text-slate-300">
+              Lead Management · <span data-testid="lead-total">{counts.leads.total}</span> total leads
+            </p>
           </div>
           <div className="flex shrink-0 flex-col gap-2 sm:flex-row">
             {isAdmin && <QueuesButton />}
-            <Button variant="inverse" onClick={() => void handleSignOut()}>Sign Out</Button>
+            <Button variant="inverse" onClick={() => void handleSignOut()}>
+              Sign Out
+            </Button>
           </div>
         </div>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-6">
         <Tabs.Root defaultValue="leads">
           <Tabs.List className="mb-6 flex gap-1 overflow-x-auto rounded-xl bg-slate-200/70 p-1" aria-label="Dashboard sections">
-            <Tabs.Trigger value="leads" className={tabClass}>Leads ({counts.leads.total})</Tabs.Trigger>
-            <Tabs.Trigger value="clients" className={tabClass}>Clients ({counts.clients})</Tabs.Trigger>
-            {isAdmin && <Tabs.Trigger value="investors" className={tabClass}><InvestorsTabLabel /></Tabs.Trigger>}
-            {isAdmin && <Tabs.Trigger value="dev-log" className={tabClass}>Developer's Log</Tabs.Trigger>}
-            {isAdmin && <Tabs.Trigger value="team" className={tabClass}>Team</Tabs.Trigger>}
-            {isAdmin && <Tabs.Trigger value="audit" className={tabClass}>Audit Log</Tabs.Trigger>}
-            {isAdmin && <Tabs.Trigger value="deletions" className={tabClass}>Deletions</Tabs.Trigger>}
+            <Tabs.Trigger value="leads" className={tabClass}>
+              Leads ({counts.leads.total})
+            </Tabs.Trigger>
+            <Tabs.Trigger value="clients" className={tabClass}>
+              Clients ({counts.clients})
+            </Tabs.Trigger>
+            {isAdmin && (
+              <Tabs.Trigger value="investors" className={tabClass}>
+                <InvestorsTabLabel />
+              </Tabs.Trigger>
+            )}
+            {isAdmin && (
+              <Tabs.Trigger value="dev-log" className={tabClass}>
+                Developer's Log
+              </Tabs.Trigger>
+            )}
+            {isAdmin && (
+              <Tabs.Trigger value="team" className={tabClass}>
+                Team
+              </Tabs.Trigger>
+            )}
+            {isAdmin && (
+              <Tabs.Trigger value="audit" className={tabClass}>
+                Audit Log
+              </Tabs.Trigger>
+            )}
+            {isAdmin && (
+              <Tabs.Trigger value="deletions" className={tabClass}>
+                Deletions
+              </Tabs.Trigger>
+            )}
           </Tabs.List>
-          <Tabs.Content value="leads"><LeadsTab counts={counts.leads} isAdmin={isAdmin} /></Tabs.Content>
-          <Tabs.Content value="clients"><ClientsTab /></Tabs.Content>
+          <Tabs.Content value="leads">
+            <LeadsTab counts={counts.leads} isAdmin={isAdmin} />
+          </Tabs.Content>
+          <Tabs.Content value="clients">
+            <ClientsTab />
+          </Tabs.Content>
           {isAdmin && (
-            <Suspense fallback={<div className="flex justify-center p-10"><Spinner /></div>}>
-              <Tabs.Content value="investors"><InvestorsTab /></Tabs.Content>
-              <Tabs.Content value="dev-log"><DevLogTab /></Tabs.Content>
-              <Tabs.Content value="team"><TeamTab /></Tabs.Content>
-              <Tabs.Content value="audit"><AuditLogTab /></Tabs.Content>
-              <Tabs.Content value="deletions"><DeletionsTab /></Tabs.Content>
+            <Suspense
+              fallback={
+                <div className="flex justify-center p-10">
+                  <Spinner />
+                </div>
+              }
+            >
+              <Tabs.Content value="investors">
+                <InvestorsTab />
+              </Tabs.Content>
+              <Tabs.Content value="dev-log">
+                <DevLogTab />
+              </Tabs.Content>
+              <Tabs.Content value="team">
+                <TeamTab />
+              </Tabs.Content>
+              <Tabs.Content value="audit">
+                <AuditLogTab />
+              </Tabs.Content>
+              <Tabs.Content value="deletions">
+                <DeletionsTab />
+              </Tabs.Content>
             </Suspense>
           )}
         </Tabs.Root>

@@ -8,7 +8,8 @@ import { Spinner } from '../../../ui/spinner';
 import { toast } from '../../../ui/toaster';
 import { coachApi, coachKeys, formatDateTime } from '../api/coach-api';
 
-const weekdayOf = (isoDate: string, style: 'short' | 'narrow' = 'short') => new Date(`${isoDate}T12:00:00Z`).toLocaleDateString('en-US', { weekday: style, timeZone: 'UTC' });
+const weekdayOf = (isoDate: string, style: 'short' | 'narrow' = 'short') =>
+  new Date(`${isoDate}T12:00:00Z`).toLocaleDateString('en-US', { weekday: style, timeZone: 'UTC' });
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** The facts the draft was written from, so the coach sees what it rests on before editing it. */
@@ -50,14 +51,23 @@ function SendAsNote({ client, draft, label, onSent }: { client: ClientSummary; d
     <form onSubmit={submit} className="space-y-3">
       <label className="block text-sm font-medium text-ink-900">
         {label}
-        <textarea aria-label={label} rows={8} maxLength={2000} className={`${fieldClasses} mt-1 min-h-44 resize-y leading-relaxed`} value={message} onChange={(event) => setMessage(event.target.value)} />
+        <textarea
+          aria-label={label}
+          rows={8}
+          maxLength={2000}
+          className={`${fieldClasses} mt-1 min-h-44 resize-y leading-relaxed`}
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+        />
       </label>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <label className="flex items-center gap-2 text-sm text-slate-700">
           <input type="checkbox" checked={pinned} onChange={(event) => setPinned(event.target.checked)} className="size-4 accent-spark-500" /> Pin
           <span className="text-slate-500">(shows on the client’s home)</span>
         </label>
-        <Button type="submit" disabled={send.isPending || !message.trim()}>{send.isPending ? 'Sending...' : 'Send as note'}</Button>
+        <Button type="submit" disabled={send.isPending || !message.trim()}>
+          {send.isPending ? 'Sending...' : 'Send as note'}
+        </Button>
       </div>
     </form>
   );
@@ -65,18 +75,30 @@ function SendAsNote({ client, draft, label, onSent }: { client: ClientSummary; d
 
 /** "Draft a nudge": the drafted message for a client the attention ordering flagged, edited before sending. */
 export function NudgeDraftDialog({ client, onClose }: { client: ClientSummary; onClose: () => void }) {
-  const draft = useQuery({ queryKey: [...coachKeys.client(client.userId), 'nudge-draft'], queryFn: () => coachApi.nudgeDraft(client.userId), staleTime: 0, gcTime: 0 });
+  const draft = useQuery({
+    queryKey: [...coachKeys.client(client.userId), 'nudge-draft'],
+    queryFn: () => coachApi.nudgeDraft(client.userId),
+    staleTime: 0,
+    gcTime: 0,
+  });
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={`Nudge ${client.fullName ?? client.email}`}>
       {draft.isPending ? (
-        <div className="flex flex-col items-center gap-2 p-8 text-sm text-slate-600"><Spinner />Drafting from this week…</div>
+        <div className="flex flex-col items-center gap-2 p-8 text-sm text-slate-600">
+          <Spinner />
+          Drafting from this week…
+        </div>
       ) : draft.isError ? (
         <p className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800">The draft could not be loaded. Please try again.</p>
       ) : (
         <div className="space-y-4">
           {client.attention.reason && <p className="rounded-xl bg-rose-50 p-3 text-sm font-medium text-rose-800">{client.attention.reason}</p>}
           <ul className="flex flex-wrap gap-2" aria-label="What the draft is based on">
-            {factChips(draft.data.facts).map((chip) => <li key={chip} className="rounded-full bg-slate-100 px-3 py-1 text-xs font-medium text-slate-700">{chip}</li>)}
+            {factChips(draft.data.facts).map((chip) => (
+              <li key={chip} className="rounded-full bg-slate-100 px-3 py-1 text-xs font-medium text-slate-700">
+                {chip}
+              </li>
+            ))}
           </ul>
           <SendAsNote key={draft.data.message} client={client} draft={draft.data.message} label="Your message" onSent={onClose} />
           <p className="text-xs text-slate-500">{writerNote(draft.data.writer)} Edit anything before you send; nothing is sent until you click Send as note.</p>
@@ -91,7 +113,11 @@ function WeekStrip({ checkIn }: { checkIn: WeeklyCheckIn }) {
     <ol className="grid grid-cols-7 gap-1 text-center" aria-label="This week">
       {checkIn.days.map((day) => {
         const missed = checkIn.missedDays.includes(day.date);
-        const tone = day.sparks ? 'bg-emerald-50 text-emerald-800 ring-emerald-200' : missed ? 'bg-rose-50 text-rose-800 ring-rose-200' : 'bg-slate-50 text-slate-500 ring-slate-200';
+        const tone = day.sparks
+          ? 'bg-emerald-50 text-emerald-800 ring-emerald-200'
+          : missed
+            ? 'bg-rose-50 text-rose-800 ring-rose-200'
+            : 'bg-slate-50 text-slate-500 ring-slate-200';
         return (
           <li key={day.date} className={`rounded-lg py-2 ring-1 ring-inset ${tone}`} title={day.paused ? 'Pause day' : undefined}>
             <p className="text-xs">{weekdayOf(day.date)}</p>
@@ -105,21 +131,38 @@ function WeekStrip({ checkIn }: { checkIn: WeeklyCheckIn }) {
 
 /** The Friday check-in: the week at a glance, its sparks as thumbnails, and a summary the coach edits and sends. */
 export function FridayCheckInDialog({ client, onClose }: { client: ClientSummary; onClose: () => void }) {
-  const checkIn = useQuery({ queryKey: [...coachKeys.client(client.userId), 'weekly-check-in'], queryFn: () => coachApi.weeklyCheckIn(client.userId), staleTime: 0, gcTime: 0 });
+  const checkIn = useQuery({
+    queryKey: [...coachKeys.client(client.userId), 'weekly-check-in'],
+    queryFn: () => coachApi.weeklyCheckIn(client.userId),
+    staleTime: 0,
+    gcTime: 0,
+  });
   const week = checkIn.data;
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={`Friday check-in: ${client.fullName ?? client.email}`}>
       <div className="max-h-[72vh] overflow-y-auto pr-1">
         {checkIn.isPending ? (
-          <div className="flex flex-col items-center gap-2 p-8 text-sm text-slate-600"><Spinner />Reading the week…</div>
+          <div className="flex flex-col items-center gap-2 p-8 text-sm text-slate-600">
+            <Spinner />
+            Reading the week…
+          </div>
         ) : !week ? (
           <p className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800">The check-in could not be loaded. Please try again.</p>
         ) : (
           <div className="space-y-4">
-            <p className="text-sm text-slate-600">{weekdayOf(week.weekStart)} {week.weekStart.slice(5).replace('-', '/')} – {weekdayOf(week.weekEnd)} {week.weekEnd.slice(5).replace('-', '/')}</p>
+            <p className="text-sm text-slate-600">
+              {weekdayOf(week.weekStart)} {week.weekStart.slice(5).replace('-', '/')} – {weekdayOf(week.weekEnd)} {week.weekEnd.slice(5).replace('-', '/')}
+            </p>
             <div className="grid grid-cols-3 gap-2 text-center">
-              {[['Sparks this week', week.facts.sparksThisWeek], ['Streak', week.currentStreak], ['Missed days', week.missedDays.length]].map(([label, value]) => (
-                <div key={label} className="rounded-xl bg-slate-50 p-3"><p className="text-2xl font-bold text-ink-950">{value}</p><p className="text-xs text-slate-600">{label}</p></div>
+              {[
+                ['Sparks this week', week.facts.sparksThisWeek],
+                ['Streak', week.currentStreak],
+                ['Missed days', week.missedDays.length],
+              ].map(([label, value]) => (
+                <div key={label} className="rounded-xl bg-slate-50 p-3">
+                  <p className="text-2xl font-bold text-ink-950">{value}</p>
+                  <p className="text-xs text-slate-600">{label}</p>
+                </div>
               ))}
             </div>
             <WeekStrip checkIn={week} />
@@ -129,8 +172,23 @@ export function FridayCheckInDialog({ client, onClose }: { client: ClientSummary
                 <ul className="grid grid-cols-4 gap-2 sm:grid-cols-5">
                   {week.sparks.map((spark) => (
                     <li key={spark.id}>
-                      <a href={spark.fileUrl} target="_blank" rel="noreferrer" className="block overflow-hidden rounded-lg bg-slate-100" title={spark.note ?? formatDateTime(spark.createdAt)}>
-                        {spark.fileType.startsWith('image/') ? <img src={spark.fileUrl} alt={spark.note ?? `Spark of ${formatDateTime(spark.createdAt)}`} loading="lazy" className="aspect-square w-full object-cover" /> : <span className="flex aspect-square items-center justify-center text-xs text-slate-600">Open file</span>}
+                      <a
+                        href={spark.fileUrl}
+                        target="_blank"
+                        rel="noreferrer"
+                        className="block overflow-hidden rounded-lg bg-slate-100"
+                        title={spark.note ?? formatDateTime(spark.createdAt)}
+                      >
+                        {spark.fileType.startsWith('image/') ? (
+                          <img
+                            src={spark.fileUrl}
+                            alt={spark.note ?? `Spark of ${formatDateTime(spark.createdAt)}`}
+                            loading="lazy"
+                            className="aspect-square w-full object-cover"
+                          />
+                        ) : (
+                          <span className="flex aspect-square items-center justify-center text-xs text-slate-600">Open file</span>
+                        )}
                       </a>
                     </li>
                   ))}
@@ -142,12 +200,20 @@ export function FridayCheckInDialog({ client, onClose }: { client: ClientSummary
             <div className="grid gap-2 sm:grid-cols-2">
               <div className="rounded-xl bg-emerald-50 p-3 text-sm text-emerald-900">
                 <p className="font-semibold">What went well</p>
-                <p>{week.longestRun ? `${plural(week.longestRun.days, 'day')} in a row, ${weekdayOf(week.longestRun.from)}–${weekdayOf(week.longestRun.to)}` : 'No run of sparks yet this week'}</p>
+                <p>
+                  {week.longestRun
+                    ? `${plural(week.longestRun.days, 'day')} in a row, ${weekdayOf(week.longestRun.from)}–${weekdayOf(week.longestRun.to)}`
+                    : 'No run of sparks yet this week'}
+                </p>
                 {week.clientNotes[0] && <p className="mt-1 italic">“{week.clientNotes[0]}”</p>}
               </div>
               <div className="rounded-xl bg-rose-50 p-3 text-sm text-rose-900">
                 <p className="font-semibold">What slipped</p>
-                <p>{week.missedDays.length ? `No spark on ${week.missedDays.map((day) => weekdayOf(day)).join(', ')}` : 'Nothing: every day that counted had a spark'}</p>
+                <p>
+                  {week.missedDays.length
+                    ? `No spark on ${week.missedDays.map((day) => weekdayOf(day)).join(', ')}`
+                    : 'Nothing: every day that counted had a spark'}
+                </p>
               </div>
             </div>
             <SendAsNote key={week.summary} client={client} draft={week.summary} label="Check-in summary" onSent={onClose} />

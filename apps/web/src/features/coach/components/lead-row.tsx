@@ -76,7 +76,8 @@ export function LeadRow({ lead, isAdmin, onChanged }: { lead: Lead; isAdmin: boo
         </div>
         <p className="truncate text-sm text-slate-600">{lead.email}</p>
         <p className="mt-1 text-sm text-slate-600">
-          <span className="font-medium text-slate-700">Primary Challenge:</span> {lead.primaryChallenge ? primaryChallenges[lead.primaryChallenge] : 'Not specified'}
+          <span className="font-medium text-slate-700">Primary Challenge:</span>{' '}
+          {lead.primaryChallenge ? primaryChallenges[lead.primaryChallenge] : 'Not specified'}
         </p>
         <p className="text-xs text-slate-500">Submitted: {formatDateTime(lead.createdAt)}</p>
       </div>

@@ -47,17 +47,30 @@ export function LeadsTab({ counts, isAdmin }: { counts: LeadCounters; isAdmin: b
       <Card className="overflow-hidden p-0!">
         <div className="flex flex-col gap-3 border-b border-slate-100 p-4 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-sm text-slate-600">Review and approve leads to send magic link access to The Spark onboarding</p>
-          <Input type="search" placeholder="Search e-mail or name" aria-label="Search leads" value={search} onChange={(event) => setSearch(event.target.value)} className="sm:max-w-xs" />
+          <Input
+            type="search"
+            placeholder="Search e-mail or name"
+            aria-label="Search leads"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            className="sm:max-w-xs"
+          />
         </div>
         {leads.isPending ? (
-          <div className="flex justify-center p-10"><Spinner /></div>
+          <div className="flex justify-center p-10">
+            <Spinner />
+          </div>
         ) : items.length === 0 ? (
           <div className="p-10 text-center">
             <p className="font-semibold text-ink-950">No leads yet</p>
             <p className="text-sm text-slate-600">Leads will appear here when users express interest</p>
           </div>
         ) : (
-          <ul>{items.map((lead) => <LeadRow key={lead.id} lead={lead} isAdmin={isAdmin} onChanged={refresh} />)}</ul>
+          <ul>
+            {items.map((lead) => (
+              <LeadRow key={lead.id} lead={lead} isAdmin={isAdmin} onChanged={refresh} />
+            ))}
+          </ul>
         )}
         {leads.hasNextPage && (
           <div className="border-t border-slate-100 p-4 text-center">

@@ -15,7 +15,8 @@ import { ClientRestDaysTab } from './client-rest-days-tab';
 import { SparksChart } from './sparks-chart';
 
 const weekdayNames = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const tabClass = 'whitespace-nowrap rounded-lg px-3 py-1.5 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-ink-950 data-[state=active]:shadow';
+const tabClass =
+  'whitespace-nowrap rounded-lg px-3 py-1.5 text-sm font-medium text-slate-600 data-[state=active]:bg-white data-[state=active]:text-ink-950 data-[state=active]:shadow';
 
 function Overview({ client }: { client: ClientSummary }) {
   const detail = useQuery({ queryKey: coachKeys.client(client.userId), queryFn: () => coachApi.client(client.userId) });
@@ -24,13 +25,25 @@ function Overview({ client }: { client: ClientSummary }) {
   return (
     <div className="space-y-4">
       <div className="grid grid-cols-3 gap-2 text-center">
-        {[['Days left', cycle.daysLeft], ['Sparks', client.sparkCount], ['Streak', client.streakCount]].map(([label, value]) => (
-          <div key={label} className="rounded-xl bg-slate-50 p-3"><p className="text-2xl font-bold text-ink-950">{value}</p><p className="text-xs text-slate-600">{label}</p></div>
+        {[
+          ['Days left', cycle.daysLeft],
+          ['Sparks', client.sparkCount],
+          ['Streak', client.streakCount],
+        ].map(([label, value]) => (
+          <div key={label} className="rounded-xl bg-slate-50 p-3">
+            <p className="text-2xl font-bold text-ink-950">{value}</p>
+            <p className="text-xs text-slate-600">{label}</p>
+          </div>
         ))}
       </div>
       <div>
-        <div className="flex justify-between text-xs text-slate-600"><span>Evolution {client.evolutionNumber}</span><span>{cycle.percentComplete}% complete</span></div>
-        <div className="mt-1 h-2 rounded-full bg-slate-100"><div className="h-2 rounded-full bg-spark-500" style={{ width: `${cycle.percentComplete}%` }} /></div>
+        <div className="flex justify-between text-xs text-slate-600">
+          <span>Evolution {client.evolutionNumber}</span>
+          <span>{cycle.percentComplete}% complete</span>
+        </div>
+        <div className="mt-1 h-2 rounded-full bg-slate-100">
+          <div className="h-2 rounded-full bg-spark-500" style={{ width: `${cycle.percentComplete}%` }} />
+        </div>
       </div>
       {trends && (
         <>
@@ -40,23 +53,41 @@ function Overview({ client }: { client: ClientSummary }) {
             <p className="rounded-xl bg-rose-50 p-3 text-sm font-medium text-rose-800">Needs attention: {trends.attention.reason}</p>
           ) : (
             <p className="rounded-xl bg-emerald-50 p-3 text-sm text-emerald-800">
-              {trends.daysSinceLastSpark === null ? 'No sparks yet.' : trends.daysSinceLastSpark === 0 ? 'Sparked today.' : `Last spark ${trends.daysSinceLastSpark} day(s) ago.`}
+              {trends.daysSinceLastSpark === null
+                ? 'No sparks yet.'
+                : trends.daysSinceLastSpark === 0
+                  ? 'Sparked today.'
+                  : `Last spark ${trends.daysSinceLastSpark} day(s) ago.`}
             </p>
           )}
           <div>
             <p className="mb-1 text-sm font-medium text-ink-900">Sparks per day</p>
-            {trends.sparksPerDay.some((day) => day.count > 0) ? <SparksChart days={trends.sparksPerDay} /> : <p className="rounded-xl border border-dashed border-slate-200 p-4 text-center text-sm text-slate-500">The chart fills in as sparks arrive.</p>}
+            {trends.sparksPerDay.some((day) => day.count > 0) ? (
+              <SparksChart days={trends.sparksPerDay} />
+            ) : (
+              <p className="rounded-xl border border-dashed border-slate-200 p-4 text-center text-sm text-slate-500">The chart fills in as sparks arrive.</p>
+            )}
           </div>
           <div>
             <p className="mb-1 text-sm font-medium text-ink-900">Time of day</p>
             <div className="grid grid-cols-4 gap-2 text-center">
-              {Object.entries(trends.timeOfDay).map(([part, count]) => <div key={part} className="rounded-lg bg-slate-50 py-2"><p className="font-semibold text-ink-950">{count}</p><p className="text-xs text-slate-600 capitalize">{part}</p></div>)}
+              {Object.entries(trends.timeOfDay).map(([part, count]) => (
+                <div key={part} className="rounded-lg bg-slate-50 py-2">
+                  <p className="font-semibold text-ink-950">{count}</p>
+                  <p className="text-xs text-slate-600 capitalize">{part}</p>
+                </div>
+              ))}
             </div>
           </div>
           <div>
             <p className="mb-1 text-sm font-medium text-ink-900">Weekdays</p>
             <div className="grid grid-cols-7 gap-1 text-center">
-              {trends.weekdays.map((count, day) => <div key={weekdayNames[day]} className="rounded-lg bg-slate-50 py-2"><p className="font-semibold text-ink-950">{count}</p><p className="text-xs text-slate-600">{weekdayNames[day]}</p></div>)}
+              {trends.weekdays.map((count, day) => (
+                <div key={weekdayNames[day]} className="rounded-lg bg-slate-50 py-2">
+                  <p className="font-semibold text-ink-950">{count}</p>
+                  <p className="text-xs text-slate-600">{weekdayNames[day]}</p>
+                </div>
+              ))}
             </div>
           </div>
         </>
@@ -88,14 +119,27 @@ function EditRecord({ client, onUpdated }: { client: ClientSummary; onUpdated: (
   };
   return (
     <form onSubmit={submit} className="space-y-4">
-      <label className="block text-sm font-medium text-ink-900">Transformation goal<Input value={goal} onChange={(event) => setGoal(event.target.value)} className="mt-1" /></label>
-      <label className="block text-sm font-medium text-ink-900">Status
+      <label className="block text-sm font-medium text-ink-900">
+        Transformation goal
+        <Input value={goal} onChange={(event) => setGoal(event.target.value)} className="mt-1" />
+      </label>
+      <label className="block text-sm font-medium text-ink-900">
+        Status
         <Select value={status} onChange={(event) => setStatus(event.target.value)} className="mt-1">
-          {clientStatuses.map((value) => <option key={value} value={value}>{value}</option>)}
+          {clientStatuses.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
         </Select>
       </label>
-      <label className="block text-sm font-medium text-ink-900">Custom evolution days<Input inputMode="numeric" value={days} placeholder="90" onChange={(event) => setDays(event.target.value)} className="mt-1" /></label>
-      <Button type="submit" disabled={save.isPending}>{save.isPending ? 'Saving...' : 'Save changes'}</Button>
+      <label className="block text-sm font-medium text-ink-900">
+        Custom evolution days
+        <Input inputMode="numeric" value={days} placeholder="90" onChange={(event) => setDays(event.target.value)} className="mt-1" />
+      </label>
+      <Button type="submit" disabled={save.isPending}>
+        {save.isPending ? 'Saving...' : 'Save changes'}
+      </Button>
     </form>
   );
 }
@@ -108,30 +152,84 @@ function Activity({ client }: { client: ClientSummary }) {
   const [nudge, setNudge] = useState('');
   const [pinned, setPinned] = useState(true);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: coachKeys.client(client.userId) });
-  const addNote = useMutation({ mutationFn: () => coachApi.addPrivateNote(client.userId, note), onSuccess: () => { setNote(''); refresh(); toast.success('Private note saved'); }, onError: () => toast.error('An unexpected error occurred. Please try again.') });
-  const sendNudge = useMutation({ mutationFn: () => coachApi.sendNudge(client.userId, nudge, pinned), onSuccess: () => { setNudge(''); refresh(); toast.success('Nudge sent'); }, onError: () => toast.error('An unexpected error occurred. Please try again.') });
+  const addNote = useMutation({
+    mutationFn: () => coachApi.addPrivateNote(client.userId, note),
+    onSuccess: () => {
+      setNote('');
+      refresh();
+      toast.success('Private note saved');
+    },
+    onError: () => toast.error('An unexpected error occurred. Please try again.'),
+  });
+  const sendNudge = useMutation({
+    mutationFn: () => coachApi.sendNudge(client.userId, nudge, pinned),
+    onSuccess: () => {
+      setNudge('');
+      refresh();
+      toast.success('Nudge sent');
+    },
+    onError: () => toast.error('An unexpected error occurred. Please try again.'),
+  });
   return (
     <div className="space-y-5">
       <div className="grid grid-cols-3 gap-2 sm:grid-cols-4">
         {sparks.data?.items.map((spark) => (
-          <a key={spark.id} href={spark.fileUrl} target="_blank" rel="noreferrer" className="group block overflow-hidden rounded-lg bg-slate-100" title={spark.note ?? formatDateTime(spark.createdAt)}>
-            {spark.fileType.startsWith('image/') ? <img src={spark.fileUrl} alt={spark.note ?? 'Spark'} loading="lazy" className="aspect-square w-full object-cover" /> : <span className="flex aspect-square items-center justify-center text-xs text-slate-600">Open file</span>}
+          <a
+            key={spark.id}
+            href={spark.fileUrl}
+            target="_blank"
+            rel="noreferrer"
+            className="group block overflow-hidden rounded-lg bg-slate-100"
+            title={spark.note ?? formatDateTime(spark.createdAt)}
+          >
+            {spark.fileType.startsWith('image/') ? (
+              <img src={spark.fileUrl} alt={spark.note ?? 'Spark'} loading="lazy" className="aspect-square w-full object-cover" />
+            ) : (
+              <span className="flex aspect-square items-center justify-center text-xs text-slate-600">Open file</span>
+            )}
           </a>
         ))}
         {sparks.data?.items.length === 0 && <p className="col-span-full text-sm text-slate-600">No sparks yet.</p>}
       </div>
-      <form onSubmit={(event) => { event.preventDefault(); if (nudge.trim()) sendNudge.mutate(); }} className="space-y-2">
-        <p className="text-sm font-medium text-ink-900">Send a nudge <span className="font-normal text-slate-500">(the client sees the latest pinned one on their home)</span></p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (nudge.trim()) sendNudge.mutate();
+        }}
+        className="space-y-2"
+      >
+        <p className="text-sm font-medium text-ink-900">
+          Send a nudge <span className="font-normal text-slate-500">(the client sees the latest pinned one on their home)</span>
+        </p>
         <Input value={nudge} onChange={(event) => setNudge(event.target.value)} placeholder="You've got this: one spark today!" aria-label="Nudge message" />
-        <label className="flex items-center gap-2 text-sm text-slate-600"><input type="checkbox" checked={pinned} onChange={(event) => setPinned(event.target.checked)} /> Pin to the client's home</label>
-        <Button type="submit" disabled={sendNudge.isPending || !nudge.trim()}>{sendNudge.isPending ? 'Sending...' : 'Send Nudge'}</Button>
+        <label className="flex items-center gap-2 text-sm text-slate-600">
+          <input type="checkbox" checked={pinned} onChange={(event) => setPinned(event.target.checked)} /> Pin to the client's home
+        </label>
+        <Button type="submit" disabled={sendNudge.isPending || !nudge.trim()}>
+          {sendNudge.isPending ? 'Sending...' : 'Send Nudge'}
+        </Button>
       </form>
-      <form onSubmit={(event) => { event.preventDefault(); if (note.trim()) addNote.mutate(); }} className="space-y-2">
-        <p className="text-sm font-medium text-ink-900">Private note <span className="font-normal text-slate-500">(coaches only)</span></p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (note.trim()) addNote.mutate();
+        }}
+        className="space-y-2"
+      >
+        <p className="text-sm font-medium text-ink-900">
+          Private note <span className="font-normal text-slate-500">(coaches only)</span>
+        </p>
         <Input value={note} onChange={(event) => setNote(event.target.value)} aria-label="Private note" />
-        <Button type="submit" variant="secondary" disabled={addNote.isPending || !note.trim()}>Add Note</Button>
+        <Button type="submit" variant="secondary" disabled={addNote.isPending || !note.trim()}>
+          Add Note
+        </Button>
         <ul className="space-y-2">
-          {notes.data?.items.map((item) => <li key={item.id} className="rounded-lg bg-slate-50 p-2 text-sm"><p>{item.note}</p><p className="text-xs text-slate-500">{formatDateTime(item.createdAt)}</p></li>)}
+          {notes.data?.items.map((item) => (
+            <li key={item.id} className="rounded-lg bg-slate-50 p-2 text-sm">
+              <p>{item.note}</p>
+              <p className="text-xs text-slate-500">{formatDateTime(item.createdAt)}</p>
+            </li>
+          ))}
         </ul>
       </form>
     </div>
@@ -144,19 +242,47 @@ export function ManageClientDialog({ client, onClose, onUpdated }: { client: Cli
     <Dialog open onOpenChange={(open) => !open && onClose()} title={client.fullName ?? client.email}>
       <Tabs.Root defaultValue="overview" className="max-h-[70vh] overflow-y-auto">
         <Tabs.List className="mb-4 flex flex-wrap gap-1 rounded-xl bg-slate-100 p-1">
-          <Tabs.Trigger value="overview" className={tabClass}>Overview</Tabs.Trigger>
-          <Tabs.Trigger value="edit" className={tabClass}>Edit Record</Tabs.Trigger>
-          <Tabs.Trigger value="activity" className={tabClass}>Activity</Tabs.Trigger>
-          <Tabs.Trigger value="rest" className={tabClass}>Rest Days</Tabs.Trigger>
-          <Tabs.Trigger value="ditl" className={tabClass}>Day in the Life</Tabs.Trigger>
-          {isAdmin && <Tabs.Trigger value="data" className={tabClass}>Data Export</Tabs.Trigger>}
+          <Tabs.Trigger value="overview" className={tabClass}>
+            Overview
+          </Tabs.Trigger>
+          <Tabs.Trigger value="edit" className={tabClass}>
+            Edit Record
+          </Tabs.Trigger>
+          <Tabs.Trigger value="activity" className={tabClass}>
+            Activity
+          </Tabs.Trigger>
+          <Tabs.Trigger value="rest" className={tabClass}>
+            Rest Days
+          </Tabs.Trigger>
+          <Tabs.Trigger value="ditl" className={tabClass}>
+            Day in the Life
+          </Tabs.Trigger>
+          {isAdmin && (
+            <Tabs.Trigger value="data" className={tabClass}>
+              Data Export
+            </Tabs.Trigger>
+          )}
         </Tabs.List>
-        <Tabs.Content value="overview"><Overview client={client} /></Tabs.Content>
-        <Tabs.Content value="edit"><EditRecord client={client} onUpdated={onUpdated} /></Tabs.Content>
-        <Tabs.Content value="activity"><Activity client={client} /></Tabs.Content>
-        <Tabs.Content value="rest"><ClientRestDaysTab client={client} onUpdated={onUpdated} /></Tabs.Content>
-        <Tabs.Content value="ditl"><ClientDitlTab client={client} /></Tabs.Content>
-        {isAdmin && <Tabs.Content value="data"><ClientExportTab client={client} /></Tabs.Content>}
+        <Tabs.Content value="overview">
+          <Overview client={client} />
+        </Tabs.Content>
+        <Tabs.Content value="edit">
+          <EditRecord client={client} onUpdated={onUpdated} />
+        </Tabs.Content>
+        <Tabs.Content value="activity">
+          <Activity client={client} />
+        </Tabs.Content>
+        <Tabs.Content value="rest">
+          <ClientRestDaysTab client={client} onUpdated={onUpdated} />
+        </Tabs.Content>
+        <Tabs.Content value="ditl">
+          <ClientDitlTab client={client} />
+        </Tabs.Content>
+        {isAdmin && (
+          <Tabs.Content value="data">
+            <ClientExportTab client={client} />
+          </Tabs.Content>
+        )}
       </Tabs.Root>
     </Dialog>
   );

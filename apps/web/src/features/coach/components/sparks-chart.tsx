@@ -8,7 +8,11 @@ export function SparksChart({ days }: { days: ClientTrends['sparksPerDay'] }) {
     <svg viewBox={`0 0 ${width} 60`} preserveAspectRatio="none" className="h-24 w-full" role="img" aria-label="Sparks per day over this evolution">
       {days.map((day, index) => {
         const height = (day.count / max) * 56;
-        return <rect key={day.date} x={index * 6 + 1} y={60 - height} width={4} height={height} rx={1} className="fill-spark-500"><title>{`${day.date}: ${day.count}`}</title></rect>;
+        return (
+          <rect key={day.date} x={index * 6 + 1} y={60 - height} width={4} height={height} rx={1} className="fill-spark-500">
+            <title>{`${day.date}: ${day.count}`}</title>
+          </rect>
+        );
       })}
       <line x1={0} x2={width} y1={59.5} y2={59.5} className="stroke-slate-200" />
     </svg>

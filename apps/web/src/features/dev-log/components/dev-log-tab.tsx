@@ -54,7 +54,10 @@ export default function DevLogTab() {
       const used = images.filter((image) => wikiImageNames(markdown).includes(image.name));
       setStage({ step: 'preview', markdown, images: await Promise.all(used.map((image) => devLogApi.uploadImage(image))) });
     } catch (error) {
-      setProblem({ title: error instanceof ApiError && error.status === 401 ? 'Not authenticated' : 'Processing failed', detail: error instanceof Error ? error.message : '' });
+      setProblem({
+        title: error instanceof ApiError && error.status === 401 ? 'Not authenticated' : 'Processing failed',
+        detail: error instanceof Error ? error.message : '',
+      });
     } finally {
       setBusy(false);
     }
@@ -68,7 +71,9 @@ export default function DevLogTab() {
       setStage({ step: 'published', postUrl: published.postUrl });
       toast.success('Published', { description: postTitleOf(stage.markdown) });
     } catch (error) {
-      toast.error(error instanceof ApiError && error.status === 401 ? 'Not authenticated' : 'Publishing failed', { description: error instanceof Error ? error.message : undefined });
+      toast.error(error instanceof ApiError && error.status === 401 ? 'Not authenticated' : 'Publishing failed', {
+        description: error instanceof Error ? error.message : undefined,
+      });
     } finally {
       setBusy(false);
     }
@@ -120,7 +125,11 @@ export default function DevLogTab() {
             ['upload', 'Upload Files'],
             ['entry', 'New Entry'],
           ].map(([value, label]) => (
-            <Tabs.Trigger key={value} value={value ?? ''} className="rounded-lg px-4 py-2 text-sm font-medium text-slate-700 data-[state=active]:bg-white data-[state=active]:text-ink-950 data-[state=active]:shadow">
+            <Tabs.Trigger
+              key={value}
+              value={value ?? ''}
+              className="rounded-lg px-4 py-2 text-sm font-medium text-slate-700 data-[state=active]:bg-white data-[state=active]:text-ink-950 data-[state=active]:shadow"
+            >
               {label}
             </Tabs.Trigger>
           ))}
@@ -140,10 +149,24 @@ export default function DevLogTab() {
           {files.length > 0 && <p className="mt-2 text-sm text-slate-600">{files.map((file) => file.name).join(', ')}</p>}
         </Tabs.Content>
         <Tabs.Content value="entry" className="mt-4 space-y-3">
-          <textarea aria-label="Entry markdown" rows={12} className={fieldClasses} placeholder={'# Title\n\nWhat we built this week...'} value={entry} onChange={(event) => setEntry(event.target.value)} />
+          <textarea
+            aria-label="Entry markdown"
+            rows={12}
+            className={fieldClasses}
+            placeholder={'# Title\n\nWhat we built this week...'}
+            value={entry}
+            onChange={(event) => setEntry(event.target.value)}
+          />
           <label className="block text-sm text-slate-600">
             Images for this entry
-            <input type="file" multiple aria-label="Entry images" accept=".png,.jpg,.jpeg,.gif,.webp" className={`mt-1 ${fileInputClasses}`} onChange={(event) => setFiles([...(event.target.files ?? [])])} />
+            <input
+              type="file"
+              multiple
+              aria-label="Entry images"
+              accept=".png,.jpg,.jpeg,.gif,.webp"
+              className={`mt-1 ${fileInputClasses}`}
+              onChange={(event) => setFiles([...(event.target.files ?? [])])}
+            />
           </label>
         </Tabs.Content>
       </Tabs.Root>

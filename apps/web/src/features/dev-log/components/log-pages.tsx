@@ -54,7 +54,11 @@ export function LogListPage() {
 export function LogPostPage() {
   const { slug = '' } = useParams();
   const post = useQuery({ queryKey: devLogKeys.post(slug), queryFn: () => devLogApi.post(slug) });
-  usePageMeta({ title: post.data?.title ?? "Developer's Log", description: post.data?.excerpt ?? 'An entry of the Spark developer log.', path: `/log/${slug}` });
+  usePageMeta({
+    title: post.data?.title ?? "Developer's Log",
+    description: post.data?.excerpt ?? 'An entry of the Spark developer log.',
+    path: `/log/${slug}`,
+  });
   return (
     <LogShell>
       <Link to="/log" className="text-sm font-medium text-spark-700 hover:underline">

@@ -64,7 +64,9 @@ function DitlWelcome() {
       <div className="mb-6 text-center">
         <p className="text-sm font-semibold tracking-wide text-spark-700 uppercase">Welcome to The Spark</p>
         <h1 className="mt-1 font-display text-3xl text-ink-950 sm:text-4xl">Your Day in the Life</h1>
-        <p className="mx-auto mt-2 max-w-xl text-slate-600">A preview of one day in your evolution: the habits, the sparks to capture and your weekly rhythm.</p>
+        <p className="mx-auto mt-2 max-w-xl text-slate-600">
+          A preview of one day in your evolution: the habits, the sparks to capture and your weekly rhythm.
+        </p>
       </div>
       <Card className="p-2 sm:p-6">
         <DitlBody view={view} />

@@ -8,7 +8,11 @@ import { methodLoop } from '../method-loop';
 
 const cycles = [
   { length: '21 days', name: 'Spark cycle', text: 'A focused sprint to install one small habit and prove to yourself that change is possible.' },
-  { length: '90 days', name: 'Evolution cycle', text: 'The full evolution: long enough for a habit to become part of who you are. The default for every client.' },
+  {
+    length: '90 days',
+    name: 'Evolution cycle',
+    text: 'The full evolution: long enough for a habit to become part of who you are. The default for every client.',
+  },
 ];
 
 const week: ReadonlyArray<{ icon: IconName; name: string; text: string }> = [
@@ -31,8 +35,7 @@ export default function EvolutionsPage() {
           <p className="text-sm font-semibold tracking-widest text-spark-300 uppercase">Evolutions</p>
           <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-5xl">Change happens in cycles, not in one leap</h1>
           <p className="mt-5 max-w-2xl text-lg text-slate-300">
-            An evolution is a fixed stretch of time with a clear goal, a weekly rhythm and a reflection at the end. When it ends,
-            the next one begins, stronger.
+            An evolution is a fixed stretch of time with a clear goal, a weekly rhythm and a reflection at the end. When it ends, the next one begins, stronger.
           </p>
         </div>
       </section>

@@ -32,9 +32,8 @@ export default function FounderPage() {
             <p className="text-sm font-semibold tracking-widest text-spark-300 uppercase">The Proof</p>
             <h1 className="mt-3 text-4xl font-bold tracking-tight text-balance sm:text-5xl">Research first. Then a product.</h1>
             <p className="mt-5 text-lg leading-relaxed text-slate-300">
-              Spark’s founder spent years as a certified trainer watching motivated people lose their momentum, then went back to
-              study why. The doctoral research that followed became the Spark method: fixed cycles, small daily evidence, and a
-              coach who can see it.
+              Spark’s founder spent years as a certified trainer watching motivated people lose their momentum, then went back to study why. The doctoral
+              research that followed became the Spark method: fixed cycles, small daily evidence, and a coach who can see it.
             </p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
               <a href={`mailto:${bookingEmail}?subject=Speaking%20inquiry`} className={buttonClasses('primary', 'lg')}>
@@ -46,7 +45,13 @@ export default function FounderPage() {
             </div>
           </div>
           <figure className="mx-auto w-full max-w-xs">
-            <img src="/founder-portrait.svg" alt="Illustrated portrait of Spark's founder" width={320} height={400} className="h-auto w-full rounded-3xl shadow-2xl" />
+            <img
+              src="/founder-portrait.svg"
+              alt="Illustrated portrait of Spark's founder"
+              width={320}
+              height={400}
+              className="h-auto w-full rounded-3xl shadow-2xl"
+            />
           </figure>
         </div>
       </section>

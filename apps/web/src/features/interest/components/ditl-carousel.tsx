@@ -47,7 +47,10 @@ function SlideTrack({ slides }: { slides: DitlSlide[] }) {
                 height={slide.height}
                 loading="lazy"
                 decoding="async"
-                className={classNames('h-auto w-full rounded-2xl shadow-2xl ring-1 ring-white/15 transition-opacity', index === selectedIndex ? 'opacity-100' : 'opacity-60')}
+                className={classNames(
+                  'h-auto w-full rounded-2xl shadow-2xl ring-1 ring-white/15 transition-opacity',
+                  index === selectedIndex ? 'opacity-100' : 'opacity-60',
+                )}
               />
             </li>
           ))}

@@ -62,7 +62,12 @@ export function InterestForm({ tone = 'light' }: InterestFormProps) {
   const labelClasses = classNames('mb-1.5 block text-sm font-medium', tone === 'dark' ? 'text-slate-200' : 'text-ink-950');
 
   return (
-    <form onSubmit={(event) => void submit(event)} onFocus={() => void loadLeadSubmission()} aria-label="Express interest" className="grid gap-4 sm:grid-cols-[1.4fr_1fr_auto] sm:items-end">
+    <form
+      onSubmit={(event) => void submit(event)}
+      onFocus={() => void loadLeadSubmission()}
+      aria-label="Express interest"
+      className="grid gap-4 sm:grid-cols-[1.4fr_1fr_auto] sm:items-end"
+    >
       <div>
         <label htmlFor={`${fieldId}-email`} className={labelClasses}>
           Email

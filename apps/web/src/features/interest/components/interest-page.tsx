@@ -27,8 +27,7 @@ export default function InterestPage() {
             Turn small daily sparks into a <span className="text-spark-400">lasting transformation</span>
           </h1>
           <p className="mt-5 max-w-2xl text-lg leading-relaxed text-slate-300">
-            Tell us who you are and a coach will review your request within 24-48 hours. Approved members get a one-time
-            sign-in link to begin onboarding.
+            Tell us who you are and a coach will review your request within 24-48 hours. Approved members get a one-time sign-in link to begin onboarding.
           </p>
           <div className="mt-10 max-w-4xl rounded-2xl bg-white/5 p-5 ring-1 ring-white/10 sm:p-6">
             <InterestForm tone="dark" />
@@ -82,7 +81,9 @@ export default function InterestPage() {
           {testimonials.map((testimonial) => (
             <li key={testimonial.name}>
               <Card className="flex h-full flex-col">
-                <p aria-hidden="true" className="font-display text-5xl leading-none text-spark-400">“</p>
+                <p aria-hidden="true" className="font-display text-5xl leading-none text-spark-400">
+                  “
+                </p>
                 <blockquote className="mt-2 flex-1 leading-relaxed text-slate-700">{testimonial.quote}</blockquote>
                 <p className="mt-6 font-semibold text-ink-950">{testimonial.name}</p>
                 <p className="text-sm text-slate-600">{testimonial.detail}</p>

@@ -58,7 +58,14 @@ export function ComposeEmailDialog({ draft, onClose, onSent }: { draft: ComposeD
         <div className="space-y-4">
           <p className="truncate text-sm text-slate-600">To: {draft.emails.join(', ')}</p>
           <Input aria-label="Subject" placeholder="Subject" value={subject} onChange={(event) => setSubject(event.target.value)} />
-          <textarea aria-label="Message" placeholder="Message" rows={8} className={fieldClasses} value={body} onChange={(event) => setBody(event.target.value)} />
+          <textarea
+            aria-label="Message"
+            placeholder="Message"
+            rows={8}
+            className={fieldClasses}
+            value={body}
+            onChange={(event) => setBody(event.target.value)}
+          />
           {errors.length > 0 && (
             <ul role="alert" className="text-sm text-red-800">
               {errors.map((error) => (

@@ -68,7 +68,13 @@ function DeckRequestForm() {
         </label>
         <label className="block text-sm font-medium text-ink-900">
           Access code <span className="font-normal text-slate-500">(optional)</span>
-          <Input className="mt-1 font-mono tracking-tighter sm:tracking-normal" value={accessCode} onChange={(event) => setAccessCode(event.target.value)} placeholder="SPARK-XXXX-XXXX-XXXX-XXXX-XXXX" autoComplete="off" />
+          <Input
+            className="mt-1 font-mono tracking-tighter sm:tracking-normal"
+            value={accessCode}
+            onChange={(event) => setAccessCode(event.target.value)}
+            placeholder="SPARK-XXXX-XXXX-XXXX-XXXX-XXXX"
+            autoComplete="off"
+          />
         </label>
         <Button type="submit" size="lg" className="w-full" disabled={request.isPending}>
           {request.isPending ? 'Requesting...' : accessCode.trim() ? 'Download Deck' : 'Request Full Deck'}
@@ -109,7 +115,9 @@ export default function DonatePage() {
         <div className="mx-auto max-w-6xl">
           <p className="text-sm font-semibold tracking-widest text-spark-300 uppercase">Invest in Spark</p>
           <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-5xl">Back the habit platform built on research.</h1>
-          <p className="mt-5 max-w-2xl text-lg text-slate-300">We are raising a pre-seed round of $150K-$250K to bring coach-guided, evidence-based habit change to more people.</p>
+          <p className="mt-5 max-w-2xl text-lg text-slate-300">
+            We are raising a pre-seed round of $150K-$250K to bring coach-guided, evidence-based habit change to more people.
+          </p>
         </div>
       </section>
       <section className="bg-slate-50 px-4 py-14 sm:px-6">
@@ -119,7 +127,9 @@ export default function DonatePage() {
             {page.data?.hasDeckPreview ? (
               <DeckPreview />
             ) : (
-              <p className="mt-4 rounded-xl bg-slate-100 p-10 text-center text-slate-600">The deck preview is on its way. Request the full deck to be notified.</p>
+              <p className="mt-4 rounded-xl bg-slate-100 p-10 text-center text-slate-600">
+                The deck preview is on its way. Request the full deck to be notified.
+              </p>
             )}
           </Card>
           <DeckRequestForm />

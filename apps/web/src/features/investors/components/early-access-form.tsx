@@ -17,7 +17,9 @@ export function EarlyAccessForm() {
     mutationFn: () => investorsApi.earlyAccess({ email }),
     onSuccess: () => toast.success("Thanks! We'll keep you posted."),
     onError: (error) =>
-      toast.error(error instanceof ApiError && error.status < 500 && error.status > 0 ? `Database error: ${error.message}` : 'Something went wrong. Please try again.'),
+      toast.error(
+        error instanceof ApiError && error.status < 500 && error.status > 0 ? `Database error: ${error.message}` : 'Something went wrong. Please try again.',
+      ),
   });
   useEffect(() => {
     if (!keepPosted.isSuccess) return;
@@ -41,7 +43,11 @@ export function EarlyAccessForm() {
               {keepPosted.isPending ? 'Sending...' : 'Keep me posted'}
             </Button>
           </form>
-          {keepPosted.isSuccess && <p role="status" className="mt-4 text-sm text-emerald-800">You're on the list. Taking you home...</p>}
+          {keepPosted.isSuccess && (
+            <p role="status" className="mt-4 text-sm text-emerald-800">
+              You're on the list. Taking you home...
+            </p>
+          )}
         </Card>
       </section>
     </PublicLayout>

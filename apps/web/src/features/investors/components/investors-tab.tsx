@@ -34,8 +34,19 @@ function AddInvestorDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title="Add Investor">
       <form className="space-y-4" onSubmit={submit}>
-        <Input type="email" required aria-label="Investor email" placeholder="investor@fund.com" value={email} onChange={(event) => setEmail(event.target.value)} />
-        {add.isError && <p role="alert" className="text-sm text-red-800">Failed to create investor. Email may already exist.</p>}
+        <Input
+          type="email"
+          required
+          aria-label="Investor email"
+          placeholder="investor@fund.com"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        {add.isError && (
+          <p role="alert" className="text-sm text-red-800">
+            Failed to create investor. Email may already exist.
+          </p>
+        )}
         <div className="flex justify-end gap-3">
           <Button variant="secondary" onClick={onClose}>
             Cancel
@@ -102,7 +113,9 @@ export default function InvestorsTab() {
         {investors.isPending && <Spinner className="mt-6" />}
         {investors.isError && <p className="mt-6 text-red-800">Investors could not be loaded.</p>}
         {investors.data && items.length === 0 && (
-          <p className="mt-6 rounded-xl bg-slate-50 p-6 text-center text-slate-600">No investors yet. Investors appear here when visitors express interest via /donate.</p>
+          <p className="mt-6 rounded-xl bg-slate-50 p-6 text-center text-slate-600">
+            No investors yet. Investors appear here when visitors express interest via /donate.
+          </p>
         )}
         <ul className="mt-4">
           {items.map((investor) => (

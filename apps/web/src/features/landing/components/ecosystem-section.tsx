@@ -19,9 +19,7 @@ export function EcosystemSection() {
       <ol className="grid gap-4 md:grid-cols-4">
         {loop.map((stage, index) => (
           <li key={stage.name} className="relative rounded-2xl bg-white p-6 shadow-soft ring-1 ring-slate-200/70">
-            <span className="inline-flex size-9 items-center justify-center rounded-full bg-ink-950 text-sm font-bold text-spark-300">
-              {index + 1}
-            </span>
+            <span className="inline-flex size-9 items-center justify-center rounded-full bg-ink-950 text-sm font-bold text-spark-300">{index + 1}</span>
             <h3 className="mt-4 font-semibold text-ink-950">{stage.name}</h3>
             <p className="mt-1 text-sm leading-relaxed text-slate-600">{stage.text}</p>
           </li>

@@ -30,8 +30,7 @@ export function ResearchSection() {
         </ul>
         <figure className="rounded-2xl bg-white/5 p-6 ring-1 ring-white/10 sm:p-8">
           <blockquote className="font-display text-xl leading-relaxed text-white">
-            “Lasting change rarely comes from one big decision. It comes from many small, noticed moments, inside a structure that
-            makes the next one easy.”
+            “Lasting change rarely comes from one big decision. It comes from many small, noticed moments, inside a structure that makes the next one easy.”
           </blockquote>
           <figcaption className="mt-6 text-sm text-slate-400">
             From the founder’s dissertation research.{' '}

@@ -39,13 +39,24 @@ export default function GoalPage() {
               What Sparked your Transformation?
             </label>
           </div>
-          <textarea id="goal" value={goal} onChange={(event) => setGoal(event.target.value)} className={textareaClasses} placeholder="Describe the change you want to make..." autoFocus />
+          <textarea
+            id="goal"
+            value={goal}
+            onChange={(event) => setGoal(event.target.value)}
+            className={textareaClasses}
+            placeholder="Describe the change you want to make..."
+            autoFocus
+          />
           <div className="space-y-2">
             <p className="text-sm font-semibold text-slate-700">Need inspiration? Tap one:</p>
             <ul className="space-y-2">
               {examples.map((example) => (
                 <li key={example}>
-                  <button type="button" onClick={() => setGoal(example)} className="w-full rounded-xl bg-spark-50 px-4 py-2.5 text-left text-sm text-ink-900 ring-1 ring-spark-200 hover:bg-spark-100">
+                  <button
+                    type="button"
+                    onClick={() => setGoal(example)}
+                    className="w-full rounded-xl bg-spark-50 px-4 py-2.5 text-left text-sm text-ink-900 ring-1 ring-spark-200 hover:bg-spark-100"
+                  >
                     {example}
                   </button>
                 </li>

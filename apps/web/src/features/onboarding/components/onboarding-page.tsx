@@ -64,7 +64,14 @@ function OnboardingSteps() {
           </span>
           <span>About 4 minutes</span>
         </div>
-        <div className="h-2 overflow-hidden rounded-full bg-ink-100" role="progressbar" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100} aria-label="Onboarding progress">
+        <div
+          className="h-2 overflow-hidden rounded-full bg-ink-100"
+          role="progressbar"
+          aria-valuenow={percent}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-label="Onboarding progress"
+        >
           <div className="h-full rounded-full bg-spark-500 transition-all" style={{ width: `${percent}%` }} />
         </div>
       </div>

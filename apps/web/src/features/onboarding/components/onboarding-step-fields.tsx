@@ -14,8 +14,7 @@ interface StepFieldsProps {
 }
 
 const labelOf = (value: string) => value.replace(/_/g, ' ').replace(/^\w/, (char) => char.toUpperCase());
-const errorProps = (errors: FieldErrors, key: keyof OnboardingDraft) =>
-  errors[key] ? { 'aria-invalid': true, 'aria-describedby': `${key}-error` } : {};
+const errorProps = (errors: FieldErrors, key: keyof OnboardingDraft) => (errors[key] ? { 'aria-invalid': true, 'aria-describedby': `${key}-error` } : {});
 
 /** The fields of one of the four steps (docs/product.md §2, /onboarding). */
 export function StepFields({ step, draft, errors, onChange }: StepFieldsProps) {

@@ -27,8 +27,8 @@ export default function ProductsPage() {
           <p className="text-sm font-semibold tracking-widest text-spark-300 uppercase">Products</p>
           <h1 className="mt-3 max-w-3xl text-4xl font-bold tracking-tight text-balance sm:text-5xl">Four tools built around one method</h1>
           <p className="mt-5 max-w-2xl text-lg text-slate-300">
-            Clients capture, coaches guide and two AI engines learn from every cycle. Coaches pay one flat rate, with no tiers:
-            professional infrastructure, fair pricing.
+            Clients capture, coaches guide and two AI engines learn from every cycle. Coaches pay one flat rate, with no tiers: professional infrastructure,
+            fair pricing.
           </p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
             <ButtonLink to="/interest" size="lg">

@@ -23,7 +23,10 @@ export const remindersApi = {
 
 /** The browser's key format for `applicationServerKey`: the VAPID public key is base64url. */
 function keyBytes(base64Url: string): Uint8Array<ArrayBuffer> {
-  const base64 = base64Url.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(base64Url.length / 4) * 4, '=');
+  const base64 = base64Url
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(base64Url.length / 4) * 4, '=');
   return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 }
 

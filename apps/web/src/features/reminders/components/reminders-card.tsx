@@ -8,7 +8,11 @@ import { Input } from '../../../ui/input';
 import { pushSupported, reminderKeys, remindersApi, subscribeThisDevice } from '../api/reminders-api';
 
 const messageOf = (error: unknown) =>
-  error instanceof ApiError && error.status !== 0 ? error.message : error instanceof Error && !(error instanceof ApiError) ? error.message : 'Could not reach Spark. Please try again when you are online.';
+  error instanceof ApiError && error.status !== 0
+    ? error.message
+    : error instanceof Error && !(error instanceof ApiError)
+      ? error.message
+      : 'Could not reach Spark. Please try again when you are online.';
 
 function ReminderForm({ settings }: { settings: ReminderSettings }) {
   const queryClient = useQueryClient();
@@ -96,8 +100,14 @@ export function RemindersCard() {
   return (
     <Card className="p-5" data-testid="reminders">
       <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Daily reminder</p>
-      <p className="mt-2 text-slate-600">A nudge at the time you choose, only on days you have not captured a spark yet. Never twice a day, never in your quiet hours.</p>
-      {settings.data ? <ReminderForm settings={settings.data} /> : settings.isError ? <p className="mt-3 text-sm text-red-700">{messageOf(settings.error)}</p> : null}
+      <p className="mt-2 text-slate-600">
+        A nudge at the time you choose, only on days you have not captured a spark yet. Never twice a day, never in your quiet hours.
+      </p>
+      {settings.data ? (
+        <ReminderForm settings={settings.data} />
+      ) : settings.isError ? (
+        <p className="mt-3 text-sm text-red-700">{messageOf(settings.error)}</p>
+      ) : null}
     </Card>
   );
 }

@@ -23,9 +23,5 @@ export function RequireSession({ children, signedOutTo = '/signin' }: RequireSes
 /** Like RequireSession, and a signed-in user of another role sees "Access Denied". */
 export function RequireRole({ roles, children, signedOutTo }: RequireSessionProps & { roles: readonly UserRole[] }) {
   const { user } = useSession();
-  return (
-    <RequireSession signedOutTo={signedOutTo}>
-      {user && roles.includes(user.user_metadata.role) ? children : <AccessDenied />}
-    </RequireSession>
-  );
+  return <RequireSession signedOutTo={signedOutTo}>{user && roles.includes(user.user_metadata.role) ? children : <AccessDenied />}</RequireSession>;
 }

@@ -35,7 +35,8 @@ export function ChangeRoleDialog({ member, role, isSelf, onClose, onOwnRoleChang
       <div className="space-y-4">
         <p className="text-slate-700">
           Make <strong className="text-ink-950">{who}</strong>
-          {who !== member.email && <span className="wrap-anywhere"> ({member.email})</span>} <strong className="text-ink-950">{roleNames[role].withArticle}</strong>?
+          {who !== member.email && <span className="wrap-anywhere"> ({member.email})</span>}{' '}
+          <strong className="text-ink-950">{roleNames[role].withArticle}</strong>?
         </p>
         <p className="rounded-xl bg-slate-50 p-3 text-sm text-slate-700">{roleRights[role]}</p>
         <p className="text-sm text-slate-600">

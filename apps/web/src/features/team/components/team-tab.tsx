@@ -98,7 +98,14 @@ export default function TeamTab() {
               </button>
             ))}
           </div>
-          <Input type="search" placeholder="Search by e-mail" aria-label="Search by e-mail" value={search} onChange={(event) => setSearch(event.target.value)} className="sm:max-w-xs" />
+          <Input
+            type="search"
+            placeholder="Search by e-mail"
+            aria-label="Search by e-mail"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            className="sm:max-w-xs"
+          />
         </div>
       </div>
       {members.isPending ? (
@@ -113,7 +120,12 @@ export default function TeamTab() {
       ) : (
         <ul>
           {items.map((member) => (
-            <MemberRow key={member.id} member={member} isSelf={member.id === me?.id} onChoose={(role) => role !== member.user_metadata.role && setChange({ member, role })} />
+            <MemberRow
+              key={member.id}
+              member={member}
+              isSelf={member.id === me?.id}
+              onChoose={(role) => role !== member.user_metadata.role && setChange({ member, role })}
+            />
           ))}
         </ul>
       )}
@@ -125,7 +137,13 @@ export default function TeamTab() {
         </div>
       )}
       {change && (
-        <ChangeRoleDialog member={change.member} role={change.role} isSelf={change.member.id === me?.id} onClose={() => setChange(null)} onOwnRoleChanged={signOut} />
+        <ChangeRoleDialog
+          member={change.member}
+          role={change.role}
+          isSelf={change.member.id === me?.id}
+          onClose={() => setChange(null)}
+          onOwnRoleChanged={signOut}
+        />
       )}
     </Card>
   );
