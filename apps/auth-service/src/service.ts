@@ -5,7 +5,6 @@ import { authMigrations } from './migrations';
 
 export const authService: ServiceDefinition = {
   name: 'auth',
-  entities: [],
   migrations: authMigrations,
   // `this` is the definition startService was given: its env (a test stack's) holds the auth
   // settings too, which the shared service config does not parse.

@@ -4,7 +4,6 @@ import { PostsModule } from './posts/posts.module';
 
 export const contentService: ServiceDefinition = {
   name: 'content',
-  entities: [],
   migrations: contentMigrations,
   module: (infrastructure) => PostsModule.register(infrastructure),
 };

@@ -12,7 +12,6 @@ class DitlModule {}
 
 export const ditlService: ServiceDefinition = {
   name: 'ditl',
-  entities: [],
   migrations: ditlMigrations,
   // It runs a DITL worker too unless DITL_WORKER_ENABLED=false: a generation in flight finishes before it exits.
   drainSeconds: DRAIN_SECONDS.ditlWorker,

@@ -4,7 +4,6 @@ import { investorMigrations } from './migrations';
 
 export const investorService: ServiceDefinition = {
   name: 'investor',
-  entities: [],
   migrations: investorMigrations,
   module: (infrastructure) => InvestorsModule.register(infrastructure),
 };

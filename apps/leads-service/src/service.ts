@@ -5,7 +5,6 @@ import { leadsMigrations } from './migrations';
 
 export const leadsService: ServiceDefinition = {
   name: 'leads',
-  entities: [],
   migrations: leadsMigrations,
   module: (infrastructure) => LeadsModule.register(infrastructure),
   accountErasure: ({ dataSource }) => ({ part: 'leads', eraser: leadEraser(dataSource) }),

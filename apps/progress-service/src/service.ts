@@ -21,7 +21,6 @@ class ProgressModule {}
 
 export const progressService: ServiceDefinition = {
   name: 'progress',
-  entities: [],
   migrations: progressMigrations,
   metrics: (registry, jobs) => queueDepthMetric(registry, [jobs.queue(QUEUES.export), jobs.queue(QUEUES.reminders)]),
   // `this` is the definition startService was given: its env (a test stack's) holds the progress

@@ -1,3 +1,4 @@
 export * from './start-service';
 export * from './account-erasure';
 export * from './closed-with-module';
+export * from './boot-app';
