@@ -68,8 +68,9 @@ export class SparksController {
           timeZone: capture.data.timeZone,
         })
         .catch(async (error: unknown) => {
-          // Refused for the client's storage quota: nothing was recorded, so the file must not stay either.
-          if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') await this.storage.delete(stored.key).catch(() => undefined);
+          // Refused (the storage quota, a field the service rejects): nothing was recorded, so the file must not stay
+          // either. A 5xx (the service unreachable or too slow) may still have recorded it: that file is kept.
+          if (error instanceof DomainError && error.status < 500) await this.storage.delete(stored.key).catch(() => undefined);
           throw error;
         });
       // A retried upload of a spark already recorded: keep the first file, drop this copy.
