@@ -65,15 +65,16 @@ describe('ObjectStorage against a real S3-compatible server', () => {
 
   it('sends a stream of at most one part as a single PUT', async () => {
     const sent = await s3Operations(() => storage.put({ key: 'user-1/one-part.bin', body: chunked(PART_SIZE, 1), contentType: 'application/octet-stream' }));
-    expect(sent).toEqual(['PutObject']);
+    expect(sent).toEqual(['PUT /sparks/user-1/one-part.bin']);
     expect(sha256(await readBack('user-1/one-part.bin'))).toBe(sha256(Buffer.alloc(PART_SIZE, 1)));
   });
 
-  it('streams a longer body in 5 MiB parts and reads back every byte, and the next upload carries none of them', async () => {
+  it('streams a longer body in 5 MiB parts and reads back every byte, also when part buffers are reused', async () => {
     const first = Buffer.concat([Buffer.alloc(2 * PART_SIZE, 'a'), Buffer.alloc(123, 'z')]);
     const chunks = [first.subarray(0, 2 * PART_SIZE - 5), first.subarray(2 * PART_SIZE - 5)];
     const sent = await s3Operations(() => storage.put({ key: 'user-1/a.bin', body: Readable.from(chunks), contentType: 'application/octet-stream' }));
     expect(sent).toEqual(['CreateMultipartUpload', 'UploadPart', 'UploadPart', 'UploadPart', 'CompleteMultipartUpload']);
+    // A shorter upload through the same (reused) buffers must carry none of the first one's bytes.
     await storage.put({ key: 'user-1/b.bin', body: chunked(PART_SIZE + 10, 0x62), contentType: 'application/octet-stream' });
     expect(sha256(await readBack('user-1/a.bin'))).toBe(sha256(first));
     expect(sha256(await readBack('user-1/b.bin'))).toBe(sha256(Buffer.alloc(PART_SIZE + 10, 0x62)));
@@ -81,7 +82,9 @@ describe('ObjectStorage against a real S3-compatible server', () => {
 
   it('signs keys with spaces and reserved characters, and offers a download name', async () => {
     const key = "user-1/it's a (sample) +1 ünïcode!.txt";
-    expect(await s3Operations(() => storage.put({ key, body: 'odd name', contentType: 'text/plain' }))).toEqual(['PutObject']);
+    expect(await s3Operations(() => storage.put({ key, body: 'odd name', contentType: 'text/plain' }))).toEqual([
+      'PUT /sparks/user-1/it%27s%20a%20%28sample%29%20%2B1%20%C3%BCn%C3%AFcode%21.txt',
+    ]);
     expect((await readBack(key)).toString()).toBe('odd name');
     const response = await fetch(await storage.signedGetUrl(key, { downloadName: 'odd "name".txt' }));
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="odd name.txt"');
@@ -91,10 +94,10 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     const sent = await s3Operations(() =>
       expect(storage.put({ bucket: 'missing', key: 'a.txt', body: 'x', contentType: 'text/plain' })).rejects.toMatchObject({
         name: 'NoSuchBucket',
-        $metadata: { httpStatusCode: 404 },
+        statusCode: 404,
       }),
     );
-    expect(sent).toEqual(['PutObject']);
+    expect(sent).toEqual(['PUT /missing/a.txt']);
   });
 
   it('fails with the stream’s own error and leaves no object when the body breaks after the first part', async () => {
@@ -108,9 +111,7 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     const sent = await s3Operations(() =>
       expect(storage.put({ key: 'user-1/broken.bin', body, contentType: 'application/octet-stream' })).rejects.toThrow('connection cut'),
     );
-    expect(sent[0]).toBe('CreateMultipartUpload');
-    expect(sent.at(-1)).toBe('AbortMultipartUpload');
-    expect(sent).not.toContain('CompleteMultipartUpload');
+    expect(sent).toEqual(['CreateMultipartUpload', 'UploadPart', 'AbortMultipartUpload']);
     expect(await storage.exists('user-1/broken.bin')).toBe(false);
   });
 });
