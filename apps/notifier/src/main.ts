@@ -40,7 +40,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY
         ? { publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, subject: config.VAPID_SUBJECT }
         : undefined;
-    const push = startPushSender({ redis, busPrefix: config.BUS_PREFIX, vapid, sent, logger });
+    const push = startPushSender({ redis, redisUrl: config.REDIS_URL, busPrefix: config.BUS_PREFIX, busTimeoutMs: config.BUS_TIMEOUT_MS, vapid, sent, logger });
     const erasure = startAccountErasure({
       part: 'notifier',
       eraser: sentMailEraser(dataSource),

@@ -156,7 +156,7 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
   });
 
   it.each([
-    ['notifier', (redis: Redis) => redis.xadd(`${prefix}:svc:progress`, '*', 'p', 'progress.request-export', 'd', '{}')],
+    ['notifier', (redis: Redis) => redis.xadd(`${prefix}:svc:investor`, '*', 'p', 'investor.create', 'd', '{}')],
     ['leads', (redis: Redis) => redis.xadd(`${prefix}:svc:investor`, '*', 'p', 'investor.create', 'd', '{}')],
     ['gateway', (redis: Redis) => redis.xrange(`${prefix}:svc:auth`, '-', '+')],
     ['gateway', (redis: Redis) => redis.get(`${prefix}:auth:mail-cooldown:x`)],

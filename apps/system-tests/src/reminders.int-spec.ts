@@ -33,6 +33,7 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
   let stopSecondProgress: () => Promise<void>;
   let db: Client;
   const people: Record<'byMail' | 'byPush' | 'sparked' | 'quiet' | 'paused' | 'off', Person> = {} as never;
+  let deviceHash = '';
 
   const send = (method: string, path: string, person: Person | undefined, body?: unknown, contentType = 'application/json') =>
     fetch(`${stack.baseUrl}${path}`, {
@@ -101,6 +102,7 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
         })
       ).json()) as { data: { endpoint: string; keys: { p256dh: string; auth: string }; clientHash: string } }
     ).data;
+    deviceHash = subscription.clientHash;
     const device = await send('PUT', '/api/progress/me/push-subscription', people.byPush, {
       subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
     });
@@ -172,6 +174,23 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
     await eventually(async () => ((await ticks()) >= ticksAfterMoving + 2 ? true : undefined), 20_000, 'two more ticks');
     expect(await pushesTo(subscription.clientHash)).toHaveLength(1);
   }, 90_000);
+
+  it('forgets a device the push service has dropped, and reminds that client by e-mail from then on', async () => {
+    expect((await fetch(`${pushUrl}/expire-subscription/${encodeURIComponent(deviceHash)}`, { method: 'POST' })).status).toBe(200);
+    const remindAgain = () =>
+      db.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second', last_sent_on = NULL WHERE user_id = $1`, [people.byPush.id]);
+    await remindAgain();
+    await eventually(
+      async () => {
+        const settings = reminderSettingsSchema.parse(await (await send('GET', '/api/progress/me/reminders', people.byPush)).json());
+        return settings.push ? undefined : settings;
+      },
+      20_000,
+      'the dropped device forgotten',
+    );
+    await remindAgain();
+    await eventually(async () => (mailsTo(people.byPush).length === 1 ? true : undefined), 20_000, 'the reminder by e-mail');
+  }, 60_000);
 
   it("schedules the next reminder at the wall-clock time in the client's zone, across DST and when the zone changes", async () => {
     const next = async (time: string, zone: string, after: string) =>

@@ -108,6 +108,8 @@ import {
 } from './account-deletion';
 import {
   getRemindersRequestSchema,
+  pushSubscriptionGoneRequestSchema,
+  pushSubscriptionGoneResponseSchema,
   reminderSettingsSchema,
   setPushSubscriptionRequestSchema,
   setRemindersRequestSchema,
@@ -191,6 +193,7 @@ export const patterns = {
   'progress.set-reminders': { request: setRemindersRequestSchema, response: reminderSettingsSchema },
   'progress.set-push-subscription': { request: setPushSubscriptionRequestSchema, response: reminderSettingsSchema },
   'progress.unsubscribe-reminders': { request: unsubscribeRemindersRequestSchema, response: unsubscribeRemindersResponseSchema },
+  'progress.push-subscription-gone': { request: pushSubscriptionGoneRequestSchema, response: pushSubscriptionGoneResponseSchema },
 } as const;
 
 /**
@@ -211,6 +214,7 @@ export const replaySafePatterns: Readonly<Partial<Record<PatternName, string>>> 
   'progress.set-reminders': 'sets the settings to the values sent: a repeat leaves the same',
   'progress.set-push-subscription': 'sets the subscription to the one sent: a repeat leaves the same',
   'progress.unsubscribe-reminders': 'turns reminders off: a repeat leaves them off',
+  'progress.push-subscription-gone': 'forgets that one endpoint: a repeat finds nothing to forget',
   'ditl.check-status': 'reads',
   'ditl.get-presentation': 'reads',
   'ditl.current': 'reads',

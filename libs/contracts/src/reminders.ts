@@ -76,4 +76,13 @@ export const sparkReminderMailJobSchema = z.object({
 });
 
 /** `push` queue, `spark-reminder-push`: the same reminder as a notification on the client's device. */
-export const sparkReminderPushJobSchema = z.object({ subscription: pushSubscriptionSchema, firstName: textSchema().max(100).nullable() });
+export const sparkReminderPushJobSchema = z.object({
+  subscription: pushSubscriptionSchema,
+  firstName: textSchema().max(100).nullable(),
+  /** Whose device it is, so a subscription the push service reports gone can be forgotten (absent on older jobs). */
+  userId: uuidSchema.optional(),
+});
+
+/** `progress.push-subscription-gone`: the push service no longer knows this endpoint; reminders go by e-mail again. */
+export const pushSubscriptionGoneRequestSchema = z.object({ userId: uuidSchema, endpoint: z.url().max(2000) }).strict();
+export const pushSubscriptionGoneResponseSchema = z.object({ forgotten: z.boolean() });

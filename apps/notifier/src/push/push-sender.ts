@@ -1,6 +1,7 @@
 import { QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, bullPrefix, type JobHandlers, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
+import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import webpush from 'web-push';
@@ -24,10 +25,21 @@ const reminderNotification = (firstName: string | null) => ({
  * e-mail, each job is claimed in the notifier's ledger first, so a redelivered job does not notify twice. Without
  * VAPID keys a push job fails at once: it cannot be sent by waiting.
  */
-export function startPushSender(deps: { redis: Redis; busPrefix: string; vapid?: VapidKeys; sent: SentMailRepository; logger: Logger }) {
+export function startPushSender(deps: {
+  redis: Redis;
+  redisUrl: string;
+  busPrefix: string;
+  busTimeoutMs: number;
+  vapid?: VapidKeys;
+  sent: SentMailRepository;
+  logger: Logger;
+}) {
   const { vapid, sent, logger } = deps;
+  // Tells the progress-service of a subscription the push service has dropped, so the next reminder goes by e-mail.
+  const busClient = new RedisStreamsClient({ redisUrl: deps.redisUrl, prefix: deps.busPrefix, timeoutMs: deps.busTimeoutMs, logger });
+  const bus = new ServiceBus(busClient);
   const handlers: JobHandlers<typeof QUEUES.push> = {
-    'spark-reminder-push': async ({ subscription, firstName }, job) => {
+    'spark-reminder-push': async ({ subscription, firstName, userId }, job) => {
       if (!vapid) throw new UnrecoverableError('Web Push is not configured (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY)');
       const key = `${job.queueName}:${job.id}`;
       const claim = await sent.claim(key, job.name, 'push');
@@ -51,8 +63,11 @@ export function startPushSender(deps: { redis: Redis; busPrefix: string; vapid?:
       });
       if (!response.ok) {
         await sent.markFailed(key, `push service answered ${response.status}`);
-        // The device unsubscribed or the subscription expired: retrying cannot help.
-        if (response.status === 404 || response.status === 410) throw new UnrecoverableError(`push subscription gone (${response.status})`);
+        // The device unsubscribed or the subscription expired: retrying cannot help; the client is reminded by e-mail next.
+        if (response.status === 404 || response.status === 410) {
+          if (userId) await bus.request('progress.push-subscription-gone', { userId, endpoint: subscription.endpoint });
+          throw new UnrecoverableError(`push subscription gone (${response.status})`);
+        }
         throw new Error(`push service answered ${response.status}`);
       }
       await sent.markSent(key, 'push');
@@ -71,6 +86,7 @@ export function startPushSender(deps: { redis: Redis; busPrefix: string; vapid?:
     async close() {
       await worker.close();
       connection.disconnect();
+      await busClient.close();
     },
   };
 }

@@ -12,7 +12,11 @@ const CLAIM_BATCH = 1000;
 
 const jobFor = (reminder: DueReminder): JobRequest =>
   reminder.push_subscription
-    ? { queue: QUEUES.push, name: 'spark-reminder-push', data: { subscription: reminder.push_subscription, firstName: reminder.first_name } }
+    ? {
+        queue: QUEUES.push,
+        name: 'spark-reminder-push',
+        data: { subscription: reminder.push_subscription, firstName: reminder.first_name, userId: reminder.user_id },
+      }
     : {
         queue: QUEUES.mail,
         name: 'spark-reminder',

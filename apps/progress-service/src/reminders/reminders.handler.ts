@@ -22,6 +22,11 @@ export class RemindersHandler {
     return this.reminders.setPushSubscription(request);
   }
 
+  @MessagePattern('progress.push-subscription-gone')
+  pushSubscriptionGone(@Payload() request: PayloadOf<'progress.push-subscription-gone'>) {
+    return this.reminders.pushSubscriptionGone(request);
+  }
+
   @MessagePattern('progress.unsubscribe-reminders')
   unsubscribe(@Payload() request: PayloadOf<'progress.unsubscribe-reminders'>) {
     return this.reminders.unsubscribe(request);

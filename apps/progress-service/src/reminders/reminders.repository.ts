@@ -60,6 +60,15 @@ export class RemindersRepository {
     return this.upsert(userId, `push_subscription = $2::jsonb`, [subscription ? JSON.stringify(subscription) : null]);
   }
 
+  /** Forgets the client's subscription if it is still this endpoint (a newer device's is kept). */
+  async forgetPushSubscription(userId: string, endpoint: string): Promise<boolean> {
+    const [, count] = (await this.dataSource.query(
+      `UPDATE progress.reminder_settings SET push_subscription = NULL, updated_at = now() WHERE user_id = $1 AND push_subscription->>'endpoint' = $2`,
+      [userId, endpoint],
+    )) as [unknown[], number];
+    return count > 0;
+  }
+
   /** True when the token named a client (their reminders are now off). */
   async unsubscribe(token: string): Promise<boolean> {
     const [, count] = (await this.dataSource.query(`UPDATE progress.reminder_settings SET enabled = false, updated_at = now() WHERE unsubscribe_token = $1`, [

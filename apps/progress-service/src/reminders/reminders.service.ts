@@ -29,6 +29,10 @@ export class RemindersService {
     return (await this.repository.setPushSubscription(userId, subscription)) ?? Promise.reject(notOnboarded());
   }
 
+  async pushSubscriptionGone({ userId, endpoint }: PayloadOf<'progress.push-subscription-gone'>): Promise<{ forgotten: boolean }> {
+    return { forgotten: await this.repository.forgetPushSubscription(userId, endpoint) };
+  }
+
   async unsubscribe({ token }: PayloadOf<'progress.unsubscribe-reminders'>): Promise<{ unsubscribed: true }> {
     if (!(await this.repository.unsubscribe(token))) throw new DomainError('NOT_FOUND', 'This unsubscribe link is not valid.');
     return { unsubscribed: true };
