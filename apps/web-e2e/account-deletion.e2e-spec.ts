@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, launchBrowser, phoneViewport } from './support/browser';
+import type { Browser, Page } from 'playwright-core';
+import { insertProgress } from '@spark/testing';
+import { closeUsers, createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
+import { launchBrowser, phoneViewport } from './support/browser';
 import { listEmails, sentTo } from './support/mailbox';
 
 jest.setTimeout(120_000);
@@ -12,15 +13,6 @@ const client = { email: uniqueEmail('delete-client'), userId: '' };
 const adminEmail = uniqueEmail('delete-admin');
 
 const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/s22-deletion-${name}.png`, fullPage: true });
-
-async function signIn(email: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
-  const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-  const page = await context.newPage();
-  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
-  expect(redeemed.status()).toBe(200);
-  return { context, page };
-}
 
 async function confirmationLink(): Promise<string> {
   const confirmations = async () =>
@@ -37,11 +29,7 @@ async function confirmationLink(): Promise<string> {
 beforeAll(async () => {
   browser = await launchBrowser();
   client.userId = await createUser(client.email, 'client', 'Noor Haddad');
-  await db.query(
-    `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
-     VALUES ($1, $2, 'Noor Haddad', 'Sleep eight hours', current_date - 10, current_date + 80, 'UTC')`,
-    [client.userId, client.email],
-  );
+  await insertProgress(db, { userId: client.userId, email: client.email, fullName: 'Noor Haddad', goal: 'Sleep eight hours', daysIn: 10 });
   await createUser(adminEmail, 'admin', 'Ada Admin');
 });
 
@@ -52,10 +40,8 @@ afterAll(async () => {
 
 describe('Delete my account', () => {
   it('asks on the client home, confirms from the e-mailed link, and the admin sees every part erased', async () => {
-    const { context, page } = await signIn(client.email, phoneViewport);
-    await page.goto('/');
-    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
-    await page.goto('/app');
+    const { context, page } = await signedInContext(browser, client.email, { viewport: phoneViewport });
+    await openClientHome(page);
     const section = page.getByTestId('delete-account');
     await section.getByRole('button', { name: 'Delete my account' }).click();
     await section.getByRole('button', { name: 'E-mail me the confirmation link' }).click();
@@ -75,7 +61,7 @@ describe('Delete my account', () => {
     await page.waitForURL((url) => url.pathname !== '/app');
     await context.close();
 
-    const admin = await signIn(adminEmail, laptop);
+    const admin = await signedInContext(browser, adminEmail, { viewport: laptop });
     await admin.page.goto('/coach');
     await admin.page.getByRole('tab', { name: 'Deletions' }).click();
     const record = admin.page.getByTestId('deletion-record').first();

@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, launchBrowser, phoneViewport } from './support/browser';
+import type { Browser, Page } from 'playwright-core';
+import { insertProgress } from '@spark/testing';
+import { closeUsers, createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
+import { launchBrowser, phoneViewport } from './support/browser';
 import { listEmails, sentTo } from './support/mailbox';
 
 jest.setTimeout(120_000);
@@ -13,15 +14,6 @@ const adminEmail = uniqueEmail('export-admin');
 const exportSubject = 'Your Spark data is ready to download';
 
 const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/s21-export-${name}.png`, fullPage: true });
-
-async function signIn(email: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
-  const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-  const page = await context.newPage();
-  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
-  expect(redeemed.status()).toBe(200);
-  return { context, page };
-}
 
 /** The download link of the `count`-th export e-mail to the client, once it arrived. */
 async function exportLink(count: number): Promise<string> {
@@ -38,11 +30,7 @@ async function exportLink(count: number): Promise<string> {
 beforeAll(async () => {
   browser = await launchBrowser();
   client.userId = await createUser(client.email, 'client', 'Maya Lopez');
-  await db.query(
-    `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
-     VALUES ($1, $2, 'Maya Lopez', 'Run a half marathon by spring', current_date - 10, current_date + 80, 'UTC')`,
-    [client.userId, client.email],
-  );
+  await insertProgress(db, { userId: client.userId, email: client.email, fullName: 'Maya Lopez', goal: 'Run a half marathon by spring', daysIn: 10 });
   await createUser(adminEmail, 'admin', 'Ada Admin');
 });
 
@@ -53,10 +41,8 @@ afterAll(async () => {
 
 describe('Download my data', () => {
   it('queues the export from the client home and the e-mailed link downloads a ZIP', async () => {
-    const { context, page } = await signIn(client.email, phoneViewport);
-    await page.goto('/');
-    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
-    await page.goto('/app');
+    const { context, page } = await signedInContext(browser, client.email, { viewport: phoneViewport });
+    await openClientHome(page);
     const card = page.getByTestId('your-data');
     await card.getByRole('button', { name: 'Download my data' }).click();
     await card.getByText("We're preparing your data. A download link is on its way to your e-mail; it works for 24 hours.").waitFor();
@@ -76,7 +62,7 @@ describe('Download my data', () => {
   });
 
   it('lets an admin send the export to a client from Manage Client', async () => {
-    const admin = await signIn(adminEmail, laptop);
+    const admin = await signedInContext(browser, adminEmail, { viewport: laptop });
     await admin.page.goto('/coach');
     await admin.page.getByRole('tab', { name: /^Clients/ }).click();
     const row = admin.page.getByTestId('client-row').filter({ hasText: client.email });

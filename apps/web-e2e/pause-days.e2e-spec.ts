@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, launchBrowser, phoneViewport } from './support/browser';
+import type { Browser, Page } from 'playwright-core';
+import { closeUsers, createUser, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
+import { launchBrowser, phoneViewport } from './support/browser';
 
 jest.setTimeout(120_000);
 
@@ -14,15 +14,6 @@ const coachEmail = uniqueEmail('pause-coach');
 let restWeekdayName = '';
 
 const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/w4-pause-days-${name}.png`, fullPage: true });
-
-async function signIn(email: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page }> {
-  const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), timezoneId: zone, extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-  const page = await context.newPage();
-  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
-  expect(redeemed.status()).toBe(200);
-  return { context, page };
-}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -49,10 +40,8 @@ afterAll(async () => {
 
 describe('rest and pause days', () => {
   it('lets the client choose a rest day and take a pause day on the home screen, and the coach sees it', async () => {
-    const { context, page } = await signIn(client.email, phoneViewport);
-    await page.goto('/');
-    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
-    await page.goto('/app');
+    const { context, page } = await signedInContext(browser, client.email, { viewport: phoneViewport, timezoneId: zone });
+    await openClientHome(page);
     const card = page.getByTestId('rest-days');
     await card.getByText('Rest and recovery').waitFor();
     await expect(card.getByTestId('pause-days-left').textContent()).resolves.toBe('2 pause days left');
@@ -97,7 +86,7 @@ describe('rest and pause days', () => {
     await expect(card.getByText('Pause day today: your streak is safe.').isVisible()).resolves.toBe(true);
     await context.close();
 
-    const coach = await signIn(coachEmail, laptop);
+    const coach = await signedInContext(browser, coachEmail, { viewport: laptop, timezoneId: zone });
     await coach.page.goto('/coach');
     await coach.page.getByRole('tab', { name: /^Clients/ }).click();
     await coach.page.getByLabel('Sort clients').selectOption('attention');

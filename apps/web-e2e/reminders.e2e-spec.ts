@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { insertProgress } from '@spark/testing';
+import { closeUsers, createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
 import { baseUrl, launchBrowser, phoneViewport } from './support/browser';
 import { listEmails, sentTo } from './support/mailbox';
 
@@ -14,11 +15,14 @@ const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/s
 beforeAll(async () => {
   browser = await launchBrowser();
   client.userId = await createUser(client.email, 'client', 'Lena Park');
-  await db.query(
-    `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
-     VALUES ($1, $2, 'Lena Park', 'Write every morning', current_date - 5, current_date + 85, 'Europe/Stockholm')`,
-    [client.userId, client.email],
-  );
+  await insertProgress(db, {
+    userId: client.userId,
+    email: client.email,
+    fullName: 'Lena Park',
+    goal: 'Write every morning',
+    timeZone: 'Europe/Stockholm',
+    daysIn: 5,
+  });
 });
 
 afterAll(async () => {
@@ -28,13 +32,8 @@ afterAll(async () => {
 
 describe('Daily reminder', () => {
   it('is set on the client home, arrives by e-mail on a day without a spark, and turns off from the e-mail', async () => {
-    const { token } = await requestSignIn(client.email);
-    const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-    const page = await context.newPage();
-    expect((await page.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
-    await page.goto('/');
-    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
-    await page.goto('/app');
+    const { context, page } = await signedInContext(browser, client.email, { viewport: phoneViewport });
+    await openClientHome(page);
 
     const card = page.getByTestId('reminders');
     await card.getByText('A nudge at the time you choose, only on days you have not captured a spark yet.').waitFor();

@@ -41,15 +41,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
         ? { publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, subject: config.VAPID_SUBJECT }
         : undefined;
     const push = startPushSender({ redis, redisUrl: config.REDIS_URL, busPrefix: config.BUS_PREFIX, busTimeoutMs: config.BUS_TIMEOUT_MS, vapid, sent, logger });
-    const erasure = startAccountErasure({
-      part: 'notifier',
-      eraser: sentMailEraser(dataSource),
-      dataSource,
-      redisUrl: config.REDIS_URL,
-      busPrefix: config.BUS_PREFIX,
-      busTimeoutMs: config.BUS_TIMEOUT_MS,
-      logger,
-    });
+    const erasure = startAccountErasure({ part: 'notifier', eraser: sentMailEraser(dataSource) }, { config, dataSource, logger });
     return async () => {
       await app.close();
       await erasure.close();

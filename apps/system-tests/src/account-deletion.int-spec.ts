@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { accountDeletionPageSchema, confirmAccountDeletionResponseSchema, errorBodySchema, generateDitlResponseSchema } from '@spark/contracts';
 import { startService } from '@spark/service-runtime';
-import { eventually, TINY_PNG } from '@spark/testing';
+import { eventually, insertProgress, TINY_PNG } from '@spark/testing';
 import { Client } from 'pg';
 import { leadsService } from '../../leads-service/src/service';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -78,11 +78,14 @@ describe('account deletion: every row and object about the client gone, each ser
       `INSERT INTO leads.leads (id, email, role, full_name, interest, user_created) VALUES ($1, $2, 'client', 'Noor Haddad', 'Sleep better', true)`,
       [randomUUID(), client.email],
     );
-    await db.query(
-      `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
-       VALUES ($1, $2, 'Noor Haddad', 'Sleep better', current_date - 3, current_date + 87, 'Europe/Stockholm')`,
-      [client.id, client.email],
-    );
+    await insertProgress(db, {
+      userId: client.id,
+      email: client.email,
+      fullName: 'Noor Haddad',
+      goal: 'Sleep better',
+      timeZone: 'Europe/Stockholm',
+      daysIn: 3,
+    });
     await db.query(`INSERT INTO progress.onboarding_data (user_id, data) VALUES ($1, $2)`, [client.id, { challenge: 'Late screens' }]);
     await db.query(`INSERT INTO progress.coach_notes (user_id, coach_id, message) VALUES ($1, $2, 'Good week')`, [client.id, admin.id]);
     await db.query(`INSERT INTO progress.coach_private_notes (user_id, coach_id, note) VALUES ($1, $2, 'Ask about naps')`, [client.id, admin.id]);

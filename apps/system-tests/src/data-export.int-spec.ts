@@ -8,7 +8,7 @@ import {
   requestExportResponseSchema,
 } from '@spark/contracts';
 import { ObjectStorage } from '@spark/storage';
-import { eventually, TINY_PNG } from '@spark/testing';
+import { eventually, insertProgress, TINY_PNG } from '@spark/testing';
 import { Client } from 'pg';
 import { Entry, fromBuffer, type ZipFile } from 'yauzl';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -99,11 +99,14 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     client = await createSignedInUser(db, 'maya@spark.test');
     coach = await createSignedInUser(db, 'coach@spark.test', 'coach');
     admin = await createSignedInUser(db, 'admin@spark.test', 'admin');
-    await db.query(
-      `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
-       VALUES ($1, $2, 'Maya Lindqvist', 'Run a half marathon', current_date - 3, current_date + 87, 'Europe/Stockholm')`,
-      [client.id, client.email],
-    );
+    await insertProgress(db, {
+      userId: client.id,
+      email: client.email,
+      fullName: 'Maya Lindqvist',
+      goal: 'Run a half marathon',
+      timeZone: 'Europe/Stockholm',
+      daysIn: 3,
+    });
     await db.query(`INSERT INTO progress.onboarding_data (user_id, data) VALUES ($1, $2)`, [client.id, { challenge: 'Evenings, "after work", slip away' }]);
     await db.query(`INSERT INTO progress.coach_notes (user_id, coach_id, message) VALUES ($1, $2, 'Proud of your week, Maya')`, [client.id, coach.id]);
     await db.query(`INSERT INTO progress.coach_private_notes (user_id, coach_id, note) VALUES ($1, $2, 'PRIVATE: ask about her knee')`, [client.id, coach.id]);

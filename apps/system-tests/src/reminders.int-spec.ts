@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { reminderSettingsSchema } from '@spark/contracts';
 import { startService } from '@spark/service-runtime';
-import { eventually, freePort } from '@spark/testing';
+import { eventually, freePort, insertProgress } from '@spark/testing';
 import { Client } from 'pg';
 import webpush from 'web-push';
 import { progressService } from '../../progress-service/src/service';
@@ -76,11 +76,14 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
     await db.connect();
     for (const name of Object.keys({ byMail: 0, byPush: 0, sparked: 0, quiet: 0, paused: 0, off: 0 }) as (keyof typeof people)[]) {
       people[name] = await createSignedInUser(db, `reminder-${name.toLowerCase()}@spark.test`);
-      await db.query(
-        `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date, time_zone)
-         VALUES ($1, $2, $3, 'Sleep better', current_date - 3, current_date + 87, $4)`,
-        [people[name].id, people[name].email, `Sam ${name}`, zone],
-      );
+      await insertProgress(db, {
+        userId: people[name].id,
+        email: people[name].email,
+        fullName: `Sam ${name}`,
+        goal: 'Sleep better',
+        timeZone: zone,
+        daysIn: 3,
+      });
     }
   }, 60_000);
 

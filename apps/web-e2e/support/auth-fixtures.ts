@@ -2,6 +2,7 @@
 // database (the product's only other way is an approved lead), the link read from the mailbox.
 import { randomInt } from 'node:crypto';
 import { Pool } from 'pg';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { insertUser } from '@spark/testing';
 import { baseUrl } from './browser';
 import { sentTo, waitForEmail } from './mailbox';
@@ -55,4 +56,25 @@ export async function requestSignIn(email: string): Promise<SignInEmail> {
   });
   if (response.status !== 202) throw new Error(`magic-link answered ${response.status}: ${await response.text()}`);
   return signInEmail(email);
+}
+
+/** A browser context signed in as `email` (its e-mailed link redeemed), calling from an address of its own. */
+export async function signedInContext(
+  browser: Browser,
+  email: string,
+  options: { viewport: { width: number; height: number }; timezoneId?: string },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const { token } = await requestSignIn(email);
+  const context = await browser.newContext({ ...options, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const page = await context.newPage();
+  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
+  expect(redeemed.status()).toBe(200);
+  return { context, page };
+}
+
+/** Opens the client home as a client who has finished onboarding sees it. */
+export async function openClientHome(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+  await page.goto('/app');
 }

@@ -1,11 +1,12 @@
 import { type DeletionSubject, deletionQueues, type ErasedPart } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { bullPrefix, deleteOutboxRowsAboutSql, type JobHandlers, runJob } from '@spark/jobs';
-import { type Logger, runWithCorrelationId } from '@spark/logging';
+import { runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
-import { inUnitOfWork, type ServiceDataSource } from '@spark/persistence';
+import { inUnitOfWork } from '@spark/persistence';
 import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { AppInfrastructure } from './boot-app';
 
 /** What one service erases of a deleted account. */
 export interface AccountEraser {
@@ -17,16 +18,11 @@ export interface AccountEraser {
   close?(): void;
 }
 
-export interface AccountErasureOptions {
+export interface AccountErasure {
   part: ErasedPart;
   eraser: AccountEraser;
-  dataSource: ServiceDataSource;
   /** The schema whose outbox is cleared of the subject's jobs too (sent or not: nobody is left to receive them). */
   outboxSchema?: string;
-  redisUrl: string;
-  busPrefix: string;
-  busTimeoutMs: number;
-  logger: Logger;
 }
 
 /**
@@ -34,10 +30,12 @@ export interface AccountErasureOptions {
  * then reports the part done. A service that was down when the deletion was confirmed finds the job waiting when it
  * starts; a deletion already complete (a repeated job) is acknowledged without work. See docs/data-rights.md.
  */
-export function startAccountErasure(options: AccountErasureOptions): { close(): Promise<void> } {
-  const { part, eraser, dataSource, logger } = options;
+export function startAccountErasure(
+  { part, eraser, outboxSchema }: AccountErasure,
+  { config, dataSource, logger }: Pick<AppInfrastructure, 'config' | 'dataSource' | 'logger'>,
+): { close(): Promise<void> } {
   const queue = deletionQueues[part];
-  const busClient = new RedisStreamsClient({ redisUrl: options.redisUrl, prefix: options.busPrefix, timeoutMs: options.busTimeoutMs, logger });
+  const busClient = new RedisStreamsClient({ redisUrl: config.REDIS_URL, prefix: config.BUS_PREFIX, timeoutMs: config.BUS_TIMEOUT_MS, logger });
   const bus = new ServiceBus(busClient);
   const handlers: JobHandlers<typeof queue> = {
     'erase-account': async ({ deletionId }) => {
@@ -51,16 +49,16 @@ export function startAccountErasure(options: AccountErasureOptions): { close(): 
       }
       await inUnitOfWork(dataSource, async () => {
         await eraser.erase(subject);
-        if (options.outboxSchema) await dataSource.query(deleteOutboxRowsAboutSql(options.outboxSchema), [subject.userId, subject.email]);
+        if (outboxSchema) await dataSource.query(deleteOutboxRowsAboutSql(outboxSchema), [subject.userId, subject.email]);
       });
       const { completed } = await bus.request('auth.deletion-part-done', { deletionId, part });
       logger.info({ deletionId, part, completed }, 'account deletion part erased');
     },
   };
-  const connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null });
+  const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   const worker = new Worker(queue, (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(queue, handlers, job)), {
     connection,
-    prefix: bullPrefix(options.busPrefix),
+    prefix: bullPrefix(config.BUS_PREFIX),
     concurrency: 2,
   });
   worker.on('error', (error) => logger.warn({ err: error }, 'account erasure worker error'));

@@ -1,14 +1,14 @@
 import { type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { ServiceConfig } from '@spark/config';
-import type { ErasedPart, ServiceName } from '@spark/contracts';
+import type { ServiceName } from '@spark/contracts';
 import type { JobQueues, OutboxRelay } from '@spark/jobs';
 import { type Logger, PinoNestLogger } from '@spark/logging';
 import { RedisStreamsServer } from '@spark/messaging';
 import type { ServiceDataSource, ServiceDataSourceOptions } from '@spark/persistence';
 import { busServerMetrics, DRAIN_SECONDS, onShutdown } from '@spark/runtime';
 import type { Registry } from 'prom-client';
-import { type AccountEraser, startAccountErasure } from './account-erasure';
+import { type AccountErasure, startAccountErasure } from './account-erasure';
 import { bootApp } from './boot-app';
 import { startCommandLedger } from './command-ledger';
 import { NotDoneFilter } from './not-done.filter';
@@ -32,7 +32,7 @@ export interface ServiceDefinition {
   /** Metrics of its own beyond the bus and outbox ones every service has (a queue it works, say). */
   metrics?: (registry: Registry, jobs: JobQueues) => void;
   /** The part of a deleted account this service erases, and how (docs/data-rights.md, "Account deletion"). */
-  accountErasure?: (infrastructure: ServiceInfrastructure) => { part: ErasedPart; eraser: AccountEraser };
+  accountErasure?: (infrastructure: ServiceInfrastructure) => Pick<AccountErasure, 'part' | 'eraser'>;
 }
 
 /**
@@ -65,17 +65,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     microservice.useGlobalFilters(new NotDoneFilter(definition.name));
     await microservice.listen();
     const erasure = definition.accountErasure?.(infrastructure);
-    const erasureWorker =
-      erasure &&
-      startAccountErasure({
-        ...erasure,
-        dataSource,
-        outboxSchema: definition.name,
-        redisUrl: config.REDIS_URL,
-        busPrefix: config.BUS_PREFIX,
-        busTimeoutMs: config.BUS_TIMEOUT_MS,
-        logger,
-      });
+    const erasureWorker = erasure && startAccountErasure({ ...erasure, outboxSchema: definition.name }, { config, dataSource, logger });
     return async () => {
       await microservice.close();
       await erasureWorker?.close();

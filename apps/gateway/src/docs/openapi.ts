@@ -70,7 +70,7 @@ export function operationOf(route: DeclaredRoute): object {
 }
 
 /** The OpenAPI 3.1 document of every route the controllers declare, built from their decorators and contract schemas. */
-export function openApiDocument(controllers: readonly Type[], version: string): { openapi: string; paths: Record<string, Record<string, object>> } {
+export function openApiDocument(controllers: readonly Type[], version: string) {
   const paths: Record<string, Record<string, object>> = {};
   for (const route of declaredRoutes(controllers)) {
     (paths[route.path.replace(/:(\w+)/g, '{$1}')] ??= {})[route.method.toLowerCase()] = operationOf(route);
@@ -80,7 +80,7 @@ export function openApiDocument(controllers: readonly Type[], version: string): 
     info: { title: 'Spark API', version },
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     paths,
-  } as { openapi: string; paths: Record<string, Record<string, object>> };
+  };
 }
 
 /**

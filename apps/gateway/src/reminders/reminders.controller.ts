@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Inject, Post, Put, Query, Req } from '@nestjs/common';
 import {
+  type PayloadOf,
   type PushConfig,
   pushConfigSchema,
   type ReminderSettings,
@@ -72,7 +73,7 @@ export class RemindersController {
   @Public()
   @Post(ONE_CLICK_UNSUBSCRIBE_PATH.slice(1))
   @HttpCode(200)
-  async unsubscribe(@Req() request: FastifyRequest, @Query(new ZodPipe(unsubscribeRemindersRequestSchema)) query: { token: string }) {
+  async unsubscribe(@Req() request: FastifyRequest, @Query(new ZodPipe(unsubscribeRemindersRequestSchema)) query: PayloadOf<'progress.unsubscribe-reminders'>) {
     await this.limiter.hit({ limit: UNSUBSCRIBES_PER_IP, subject: request.ip });
     return this.bus.request('progress.unsubscribe-reminders', query);
   }

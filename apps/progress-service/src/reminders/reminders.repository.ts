@@ -109,12 +109,10 @@ export class RemindersRepository {
              last_sent_on = CASE WHEN judged.needed THEN judged.local_now::date ELSE r.last_sent_on END
          FROM judged WHERE r.user_id = judged.user_id
        )
-       SELECT (SELECT count(*)::int FROM judged) AS claimed, needed.user_id, needed.email, split_part(needed.full_name, ' ', 1) AS first_name,
-              needed.push_subscription, needed.unsubscribe_token
-       FROM (SELECT 1) AS one LEFT JOIN (SELECT * FROM judged WHERE needed) AS needed ON true`,
+       SELECT user_id, needed, email, split_part(full_name, ' ', 1) AS first_name, push_subscription, unsubscribe_token FROM judged`,
       [limit, REMINDER_GRACE_MINUTES],
-    )) as (DueReminder & { claimed: number })[];
-    return { claimed: rows[0]?.claimed ?? 0, due: rows.filter((row) => row.user_id !== null).map(({ claimed: _claimed, ...reminder }) => reminder) };
+    )) as (DueReminder & { needed: boolean })[];
+    return { claimed: rows.length, due: rows.filter((row) => row.needed).map(({ needed: _needed, ...reminder }) => reminder) };
   }
 
   /** `set` assigns from $2 on (`values`); `p` is the client's progress row. */

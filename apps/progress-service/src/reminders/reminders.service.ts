@@ -17,7 +17,9 @@ export class RemindersService {
   }
 
   async set({ userId, ...settings }: PayloadOf<'progress.set-reminders'>): Promise<ReminderSettings> {
-    return (await this.repository.update(userId, settings)) ?? Promise.reject(notOnboarded());
+    const saved = await this.repository.update(userId, settings);
+    if (!saved) throw notOnboarded();
+    return saved;
   }
 
   async setPushSubscription({ userId, subscription }: PayloadOf<'progress.set-push-subscription'>): Promise<ReminderSettings> {
@@ -26,7 +28,9 @@ export class RemindersService {
         fieldErrors: { 'subscription.endpoint': ['Not a known push service'] },
       });
     }
-    return (await this.repository.setPushSubscription(userId, subscription)) ?? Promise.reject(notOnboarded());
+    const saved = await this.repository.setPushSubscription(userId, subscription);
+    if (!saved) throw notOnboarded();
+    return saved;
   }
 
   async pushSubscriptionGone({ userId, endpoint }: PayloadOf<'progress.push-subscription-gone'>): Promise<{ forgotten: boolean }> {

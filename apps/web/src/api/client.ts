@@ -13,6 +13,10 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell a person whose request failed: the server's own words, or that Spark could not be reached (status 0). */
+export const failureMessage = (error: unknown): string =>
+  error instanceof ApiError && error.status !== 0 ? error.message : 'Could not reach Spark. Please try again when you are online.';
+
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Where requests get their bearer token; the session module registers itself here. */

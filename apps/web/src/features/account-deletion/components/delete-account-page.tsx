@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { ApiError } from '../../../api/client';
+import { Link } from 'react-router-dom';
+import { failureMessage } from '../../../api/client';
+import { useFragmentToken } from '../../../lib/use-fragment-token';
 import { usePageMeta } from '../../../lib/use-page-meta';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
@@ -9,21 +9,13 @@ import { signOut } from '../../auth/sign-out';
 import { AuthLayout } from '../../auth/components/auth-layout';
 import { accountDeletionApi } from '../api/account-deletion-api';
 
-const messageFor = (error: unknown) =>
-  error instanceof ApiError && error.status !== 0 ? error.message : 'Could not reach Spark. Please try again when you are online.';
-
 /**
  * /account/delete: the e-mailed link's page. Opening it deletes nothing (a mail scanner may open it); the client
  * reads what goes and confirms with a click. The token leaves the address bar at once, as a sign-in link's does.
  */
 export default function DeleteAccountPage() {
   usePageMeta({ title: 'Delete your account', description: 'Confirm deleting your Spark account.', path: '/account/delete' });
-  const location = useLocation();
-  const navigate = useNavigate();
-  const [token] = useState(() => new URLSearchParams(location.hash.replace(/^#/, '')).get('token'));
-  useEffect(() => {
-    if (location.hash) void navigate({ hash: '' }, { replace: true });
-  }, [location.hash, navigate]);
+  const token = useFragmentToken();
   const confirm = useMutation({
     mutationFn: () => accountDeletionApi.confirm(token ?? ''),
     // The account is gone; this browser forgets its session and stored flags too.
@@ -68,7 +60,7 @@ export default function DeleteAccountPage() {
             </Link>
             {confirm.isError && (
               <p className="mt-4 text-sm text-red-700" role="alert">
-                {messageFor(confirm.error)}
+                {failureMessage(confirm.error)}
               </p>
             )}
           </div>

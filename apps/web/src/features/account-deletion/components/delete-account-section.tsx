@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError } from '../../../api/client';
+import { failureMessage } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { accountDeletionApi } from '../api/account-deletion-api';
 
@@ -8,8 +8,6 @@ import { accountDeletionApi } from '../api/account-deletion-api';
 export function DeleteAccountSection() {
   const [asking, setAsking] = useState(false);
   const request = useMutation({ mutationFn: accountDeletionApi.request });
-  const failure =
-    request.error instanceof ApiError && request.error.status !== 0 ? request.error.message : 'Could not reach Spark. Please try again when you are online.';
   return (
     <div className="mt-5 border-t border-slate-100 pt-4" data-testid="delete-account">
       {request.isSuccess ? (
@@ -38,7 +36,7 @@ export function DeleteAccountSection() {
       )}
       {request.isError && (
         <p className="mt-3 text-sm text-red-700" role="alert">
-          {failure}
+          {failureMessage(request.error)}
         </p>
       )}
     </div>

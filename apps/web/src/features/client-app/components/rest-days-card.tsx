@@ -1,7 +1,7 @@
 import { addDays, calendarDateLabel, type HomeResponse, type RestDays, restKindOf, weekdayNames } from '@spark/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError } from '../../../api/client';
+import { failureMessage } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
@@ -22,8 +22,7 @@ export function RestDaysCard({ restDays, evolutionEndDate, offline }: { restDays
   const [error, setError] = useState<string | null>(null);
   // The home query (and with it the offline snapshot) takes the answer at once.
   const keep = (next: RestDays) => queryClient.setQueryData<HomeResponse>(homeQueryKey, (home) => (home ? { ...home, restDays: next } : home));
-  const fail = (cause: unknown) =>
-    setError(cause instanceof ApiError && cause.status !== 0 ? cause.message : 'Could not reach Spark. Please try again when you are online.');
+  const fail = (cause: unknown) => setError(failureMessage(cause));
   const pause = useMutation({
     mutationFn: () => takePauseDay(date),
     onSuccess: (next) => {

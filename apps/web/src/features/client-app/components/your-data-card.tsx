@@ -1,7 +1,7 @@
 import { IMMEDIATE_EXPORT_MAX_BYTES } from '@spark/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError } from '../../../api/client';
+import { failureMessage } from '../../../api/client';
 import { Button, buttonClasses } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { DeleteAccountSection } from '../../account-deletion/components/delete-account-section';
@@ -29,10 +29,6 @@ function ReadyInPage({ exportId }: { exportId: string }) {
 /** "Download my data": everything Spark holds about the client, as a ZIP whose link is e-mailed; and leaving for good. */
 export function YourDataCard() {
   const exportData = useMutation({ mutationFn: requestDataExport });
-  const failure =
-    exportData.error instanceof ApiError && exportData.error.status !== 0
-      ? exportData.error.message
-      : 'Could not reach Spark. Please try again when you are online.';
   return (
     <Card className="p-5" data-testid="your-data">
       <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Your data</p>
@@ -54,7 +50,7 @@ export function YourDataCard() {
       )}
       {exportData.isError && (
         <p className="mt-3 text-sm text-red-700" role="alert">
-          {failure}
+          {failureMessage(exportData.error)}
         </p>
       )}
       <DeleteAccountSection />

@@ -1,18 +1,14 @@
 import { inQuietHours, type ReminderSettings } from '@spark/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiError } from '../../../api/client';
+import { ApiError, failureMessage } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { pushSupported, reminderKeys, remindersApi, subscribeThisDevice } from '../api/reminders-api';
 
-const messageOf = (error: unknown) =>
-  error instanceof ApiError && error.status !== 0
-    ? error.message
-    : error instanceof Error && !(error instanceof ApiError)
-      ? error.message
-      : 'Could not reach Spark. Please try again when you are online.';
+// Subscribing this device can fail in the browser itself (notifications blocked): its own words then.
+const messageOf = (error: unknown) => (error instanceof Error && !(error instanceof ApiError) ? error.message : failureMessage(error));
 
 function ReminderForm({ settings }: { settings: ReminderSettings }) {
   const queryClient = useQueryClient();

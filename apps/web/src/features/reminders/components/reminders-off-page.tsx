@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
-import { ApiError } from '../../../api/client';
+import { Link } from 'react-router-dom';
+import { failureMessage } from '../../../api/client';
+import { useFragmentToken } from '../../../lib/use-fragment-token';
 import { usePageMeta } from '../../../lib/use-page-meta';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
@@ -11,15 +11,8 @@ import { remindersApi } from '../api/reminders-api';
 /** /reminders/off: the reminder e-mail's "turn off" link. Opening it changes nothing; the click does. */
 export default function RemindersOffPage() {
   usePageMeta({ title: 'Turn off reminders', description: 'Stop the daily spark reminders.', path: '/reminders/off' });
-  const location = useLocation();
-  const navigate = useNavigate();
-  const [token] = useState(() => new URLSearchParams(location.hash.replace(/^#/, '')).get('token'));
-  useEffect(() => {
-    if (location.hash) void navigate({ hash: '' }, { replace: true });
-  }, [location.hash, navigate]);
+  const token = useFragmentToken();
   const off = useMutation({ mutationFn: () => remindersApi.unsubscribe(token ?? '') });
-  const failure = off.error instanceof ApiError && off.error.status !== 0 ? off.error.message : 'Could not reach Spark. Please try again when you are online.';
-
   return (
     <AuthLayout>
       <Card className="p-6 sm:p-8">
@@ -40,7 +33,7 @@ export default function RemindersOffPage() {
             </Button>
             {(off.isError || !token) && (
               <p className="mt-4 text-sm text-red-700" role="alert">
-                {token ? failure : 'This link is incomplete. Open it from your e-mail again.'}
+                {token ? failureMessage(off.error) : 'This link is incomplete. Open it from your e-mail again.'}
               </p>
             )}
           </div>
