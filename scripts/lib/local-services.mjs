@@ -2,6 +2,7 @@
 // browser) and s3rver (S3-compatible storage on disk).
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { waitForPort } from './network.mjs';
 import { startProcess } from './processes.mjs';
 
@@ -9,6 +10,7 @@ const require = createRequire(import.meta.url);
 const binary = (name, relative) => require.resolve(`${name}/${relative}`);
 
 export const S3_BUCKETS = ['sparks', 'log'];
+const SPARKS_CORS = fileURLToPath(new URL('../../deploy/s3/cors.xml', import.meta.url));
 export const S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 /** maildev on `smtpPort` (SMTP) and `webPort` (web UI and REST API, GET /email). */
@@ -30,7 +32,8 @@ export async function startMailbox({ smtpPort, webPort, output }) {
 export async function startObjectStorage({ port, directory, output }) {
   const url = `http://127.0.0.1:${port}`;
   mkdirSync(directory, { recursive: true });
-  const buckets = S3_BUCKETS.flatMap((bucket) => ['--configure-bucket', bucket]);
+  // The sparks bucket takes uploads straight from the browser (deploy/s3/cors.xml).
+  const buckets = S3_BUCKETS.flatMap((bucket) => ['--configure-bucket', bucket, ...(bucket === 'sparks' ? [SPARKS_CORS] : [])]);
   const storage = startProcess(
     's3rver',
     process.execPath,

@@ -18,6 +18,7 @@ import { DitlController } from './ditl/ditl.controller';
 import { authProviders } from './auth/auth.providers';
 import { HealthController } from './health/health.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
+import { MultipartRegistration } from './http/multipart-registration';
 import { RateLimiter } from './http/rate-limiter';
 import { UploadSlots, UploadSlotsInterceptor } from './http/upload-slots';
 import { LeadsController } from './leads/leads.controller';
@@ -72,6 +73,7 @@ export class GatewayModule {
       providers: [
         { provide: ServiceBus, useValue: bus },
         { provide: Redis, useValue: redis },
+        MultipartRegistration,
         { provide: APP_FILTER, useValue: new AllExceptionsFilter(logger, auditTrail) },
         { provide: APP_INTERCEPTOR, useValue: new AuditInterceptor(auditTrail) },
         { provide: RateLimiter, useValue: new RateLimiter(redis, config.BUS_PREFIX, config.RATE_LIMIT_FACTOR) },

@@ -34,7 +34,7 @@ export const progressService: ServiceDefinition = {
       imports: [
         OnboardingModule.register(infrastructure, timeZones),
         ProgressHomeModule.register(infrastructure),
-        SparksModule.register(infrastructure, { timeZones, storageQuotaBytes: config.STORAGE_QUOTA_BYTES }),
+        SparksModule.register(infrastructure, { timeZones, config }),
         NotesModule.register(infrastructure),
         CoachModule.register(infrastructure),
         CoachingModule.register(infrastructure, config),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { accountDeletionPageSchema, confirmAccountDeletionResponseSchema, errorBodySchema, generateDitlResponseSchema } from '@spark/contracts';
 import { startService } from '@spark/service-runtime';
-import { eventually, insertProgress, TINY_PNG } from '@spark/testing';
+import { eventually, insertProgress, TINY_PNG, captureSpark } from '@spark/testing';
 import { Client } from 'pg';
 import { leadsService } from '../../leads-service/src/service';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -91,12 +91,8 @@ describe('account deletion: every row and object about the client gone, each ser
     await db.query(`INSERT INTO progress.coach_private_notes (user_id, coach_id, note) VALUES ($1, $2, 'Ask about naps')`, [client.id, admin.id]);
     await db.query(`INSERT INTO progress.pause_days (user_id, pause_date) VALUES ($1, current_date + 1)`, [client.id]);
     await db.query(`INSERT INTO progress.evolution_presets (email, custom_evolution_days) VALUES ($1, 60)`, [client.email]);
-    const form = new FormData();
-    form.append('clientSparkId', randomUUID());
-    form.append('timeZone', 'Europe/Stockholm');
-    form.append('note', 'Lights out at ten');
-    form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'night.png');
-    expect((await fetch(`${stack.baseUrl}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${client.token}` }, body: form })).status).toBe(201);
+    const captured = await captureSpark(stack.baseUrl, { authorization: `Bearer ${client.token}` }, { bytes: TINY_PNG, timeZone: 'Europe/Stockholm', note: 'Lights out at ten' });
+    expect(captured.status).toBe(201);
     const answers = {
       firstName: 'Noor',
       transformationGoal: 'Sleep better',

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createTestDatabase, TINY_PNG, type TestDatabase } from '@spark/testing';
+import { createTestDatabase, TINY_PNG, type TestDatabase, captureSpark } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
@@ -63,12 +63,8 @@ describe('a PostgreSQL backup restored into an empty database', () => {
       coach: await createSignedInUser(db, `coach-${randomUUID().slice(0, 8)}@example.com`, 'coach'),
       client: await createSignedInUser(db, `client-${randomUUID().slice(0, 8)}@example.com`),
     }));
-    const form = new FormData();
-    form.append('clientSparkId', randomUUID());
-    form.append('timeZone', 'Europe/Berlin');
-    form.append('note', 'Morning walk before the backup');
-    form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'walk.png');
-    expect((await call('/api/sparks', { method: 'POST', body: form }, client.token)).status).toBe(201);
+    const captured = await captureSpark(stack.baseUrl, { authorization: `Bearer ${client.token}` }, { bytes: TINY_PNG, note: 'Morning walk before the backup' });
+    expect(captured.status).toBe(201);
     const noted = await call(
       `/api/progress/clients/${client.id}/notes`,
       { method: 'POST', body: JSON.stringify({ message: 'Keep the morning walk.', isPinned: true }) },

@@ -8,7 +8,7 @@ import {
   requestExportResponseSchema,
 } from '@spark/contracts';
 import { ObjectStorage } from '@spark/storage';
-import { eventually, insertProgress, TINY_PNG } from '@spark/testing';
+import { eventually, insertProgress, TINY_PNG, captureSpark } from '@spark/testing';
 import { Client } from 'pg';
 import { Entry, fromBuffer, type ZipFile } from 'yauzl';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -70,13 +70,8 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
 
   const call = (method: string, path: string, person: Person) =>
     fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${person.token}` } });
-  const capture = async (person: Person, file: Buffer, type: string, name: string, note: string) => {
-    const form = new FormData();
-    form.append('clientSparkId', randomUUID());
-    form.append('timeZone', 'Europe/Stockholm');
-    form.append('note', note);
-    form.append('file', new Blob([new Uint8Array(file)], { type }), name);
-    const response = await fetch(`${stack.baseUrl}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${person.token}` }, body: form });
+  const capture = async (person: Person, file: Buffer, type: string, note: string) => {
+    const response = await captureSpark(stack.baseUrl, { authorization: `Bearer ${person.token}` }, { bytes: file, contentType: type, timeZone: 'Europe/Stockholm', note });
     expect(response.status).toBe(201);
   };
   const exportMail = async (email: string, count: number) => {
@@ -111,9 +106,9 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     await db.query(`INSERT INTO progress.coach_notes (user_id, coach_id, message) VALUES ($1, $2, 'Proud of your week, Maya')`, [client.id, coach.id]);
     await db.query(`INSERT INTO progress.coach_private_notes (user_id, coach_id, note) VALUES ($1, $2, 'PRIVATE: ask about her knee')`, [client.id, coach.id]);
     await db.query(`INSERT INTO progress.pause_days (user_id, pause_date) VALUES ($1, current_date + 1)`, [client.id]);
-    await capture(client, TINY_PNG, 'image/png', 'morning.png', 'Morning run, 5 km, "easy"');
-    await capture(client, movieOf(randomBytes(300_000)), 'video/mp4', 'plan.mp4', 'Training plan\nweek 1');
-    await capture(client, TINY_PNG, 'image/png', 'stretch.png', '');
+    await capture(client, TINY_PNG, 'image/png', 'Morning run, 5 km, "easy"');
+    await capture(client, movieOf(randomBytes(300_000)), 'video/mp4', 'Training plan\nweek 1');
+    await capture(client, TINY_PNG, 'image/png', '');
     const answers = {
       firstName: 'Maya',
       transformationGoal: 'Run a half marathon',
@@ -239,8 +234,8 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
 
   it('exports a spark whose file is gone from storage as a row without a file', async () => {
     const forgetful = await createSignedInUser(db, 'forgetful@spark.test');
-    await capture(forgetful, TINY_PNG, 'image/png', 'kept.png', 'kept');
-    await capture(forgetful, TINY_PNG, 'image/png', 'lost.png', 'lost');
+    await capture(forgetful, TINY_PNG, 'image/png', 'kept');
+    await capture(forgetful, TINY_PNG, 'image/png', 'lost');
     const { rows } = await db.query(`SELECT id, file_key, note FROM progress.sparks WHERE user_id = $1 ORDER BY created_at, id`, [forgetful.id]);
     const lost = (rows as { id: string; file_key: string; note: string }[]).find((row) => row.note === 'lost');
     await storage.delete(lost?.file_key ?? '');

@@ -133,7 +133,7 @@ describe('the public edge of the gateway', () => {
       expect(policy['form-action']).toEqual(["'self'"]);
       expect(policy['worker-src']).toEqual(["'self'"]);
       expect(policy['manifest-src']).toEqual(["'self'"]);
-      expect(policy['connect-src']).toEqual(["'self'"]);
+      expect(policy['connect-src']).toEqual(["'self'", S3_ORIGIN]);
       for (const directive of ['img-src', 'media-src', 'frame-src']) expect(policy[directive]).toContain(S3_ORIGIN);
       expect(policy['upgrade-insecure-requests']).toBeUndefined();
     };

@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { startGateway } from '../../gateway/src/main';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
-import { TINY_PNG } from '@spark/testing';
+import { TINY_PNG, captureSpark } from '@spark/testing';
 
 // Node's ICU still knows this old alias; PostgreSQL's time zone database dropped it.
 const ZONE_ONLY_NODE_KNOWS = 'US/Pacific-New';
@@ -80,12 +80,8 @@ describe('input an attacker controls', () => {
   describe('time zones PostgreSQL does not know', () => {
     it("records a capture sent with such a zone under the zone's current name, and the Clients list still answers", async () => {
       const client = await createSignedInUser(db, 'traveller@hostile.test');
-      const form = new FormData();
-      form.append('clientSparkId', randomUUID());
-      form.append('timeZone', ZONE_ONLY_NODE_KNOWS);
-      form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'spark.png');
-
-      expect((await send('POST', '/api/sparks', form, client.token)).status).toBe(201);
+      const captured = await captureSpark(stack.baseUrl, { authorization: `Bearer ${client.token}` }, { bytes: TINY_PNG, timeZone: ZONE_ONLY_NODE_KNOWS });
+      expect(captured.status).toBe(201);
       expect(await storedZone(client.id)).toBe('America/Los_Angeles');
       const list = await get('/api/coach/clients?sort=attention', coach.token);
       expect(list.status).toBe(200);

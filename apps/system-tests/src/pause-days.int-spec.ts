@@ -10,7 +10,7 @@ import {
   restDaysSchema,
   weekdayOf,
 } from '@spark/contracts';
-import { TINY_PNG } from '@spark/testing';
+import { TINY_PNG, captureSpark } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
@@ -31,13 +31,7 @@ describe('rest days and pause days through the gateway', () => {
       headers: { ...(person ? { authorization: `Bearer ${person.token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const capture = (person: Person) => {
-    const form = new FormData();
-    form.append('clientSparkId', randomUUID());
-    form.append('timeZone', 'UTC');
-    form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'spark.png');
-    return fetch(`${stack.baseUrl}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${person.token}` }, body: form });
-  };
+  const capture = (person: Person) => captureSpark(stack.baseUrl, { authorization: `Bearer ${person.token}` }, { bytes: TINY_PNG, timeZone: 'UTC' });
   /** A client whose evolution began `startedDaysAgo` and whose last spark (a streak of `streak`) was `lastSparkDaysAgo`. */
   const seed = (person: Person, email: string, startedDaysAgo: number, lastSparkDaysAgo: number | null, streak = 0) =>
     db.query(

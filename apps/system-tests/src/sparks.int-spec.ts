@@ -9,13 +9,14 @@ import {
   recordSparkResponseSchema,
   sparkPageSchema,
   sparkSchema,
+  sparkUploadGrantSchema,
   type UserRole,
 } from '@spark/contracts';
 import { ObjectStorage } from '@spark/storage';
 import { Client } from 'pg';
 import sharp from 'sharp';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
-import { TINY_PNG } from '@spark/testing';
+import { captureSpark, type SparkCaptureInput, TINY_PNG } from '@spark/testing';
 
 const JWT_SECRET = 'sparks-system-test-secret';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
@@ -31,30 +32,21 @@ const newUser = (role: UserRole = 'client') => {
 
 const EXECUTABLE = Buffer.concat([Buffer.from('MZ\x90\0\x03\0\0\0\x04\0\0\0\xff\xff', 'latin1'), Buffer.alloc(512)]);
 
-interface CaptureInput {
-  file?: { bytes: Buffer; name: string; type: string };
-  clientSparkId?: string;
-  note?: string;
-  timeZone?: string;
-}
-
-function captureForm(input: CaptureInput): FormData {
-  const form = new FormData();
-  form.append('clientSparkId', input.clientSparkId ?? randomUUID());
-  form.append('timeZone', input.timeZone ?? 'Europe/Berlin');
-  if (input.note !== undefined) form.append('note', input.note);
-  if (input.file) form.append('file', new Blob([new Uint8Array(input.file.bytes)], { type: input.file.type }), input.file.name);
-  return form;
-}
-
-describe('spark capture, from a multipart upload to S3 and the progress counters', () => {
+describe('spark capture, from a direct upload to S3 to the progress counters', () => {
   let stack: InProcessStack;
   let db: Client;
   let storage: ObjectStorage;
   const client = newUser();
 
-  const capture = (user: { id: string; email: string; role: UserRole }, input: CaptureInput) =>
-    fetch(`${stack.baseUrl}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${tokenFor(user)}` }, body: captureForm(input) });
+  const capture = (user: { id: string; email: string; role: UserRole }, input: SparkCaptureInput) =>
+    captureSpark(stack.baseUrl, { authorization: `Bearer ${tokenFor(user)}` }, input);
+  const post = (user: { id: string; email: string; role: UserRole }, path: string, body: unknown) =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokenFor(user)}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const objectsUnder = async (prefix: string) => (await stack.s3.keysUnder(`${prefix}/`)).length;
   const get = (user: { id: string; email: string; role: UserRole }, path: string) =>
     fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${tokenFor(user)}` } });
   const counters = async (userId: string) =>
@@ -76,7 +68,7 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
   });
 
   it('stores the photo in S3 under {userId}/{timestamp}.png and records the spark with its counters', async () => {
-    const response = await capture(client, { file: { bytes: TINY_PNG, name: 'morning.png', type: 'image/png' }, note: '  First walk  ' });
+    const response = await capture(client, { bytes: TINY_PNG, note: '  First walk  ' });
     expect(response.status).toBe(201);
     const body = recordSparkResponseSchema.parse(await response.json());
     expect(body.created).toBe(true);
@@ -90,51 +82,83 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
   });
 
   it('stores an empty note as null', async () => {
-    const response = await capture(client, { file: { bytes: TINY_PNG, name: 'b.png', type: 'image/png' }, note: '   ' });
+    const response = await capture(client, { bytes: TINY_PNG, note: '   ' });
     expect(recordSparkResponseSchema.parse(await response.json()).spark.note).toBeNull();
   });
 
   it('refuses an executable named .png with 415 and stores nothing', async () => {
     const before = await sparkCount(client.id);
-    const response = await capture(client, { file: { bytes: EXECUTABLE, name: 'cat.png', type: 'image/png' } });
+    const response = await capture(client, { bytes: EXECUTABLE });
     expect(response.status).toBe(415);
     expect(await errorCode(response)).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(await sparkCount(client.id)).toBe(before);
+    expect(await objectsUnder(`incoming/${client.id}`)).toBe(0);
   });
 
   it('refuses a photo over 15 MB with 413, records nothing and leaves no object behind', async () => {
     const user = newUser();
     const oversized = Buffer.concat([TINY_PNG, Buffer.alloc(15 * 1024 * 1024)]);
-    const response = await capture(user, { file: { bytes: oversized, name: 'huge.png', type: 'image/png' } });
+    const response = await capture(user, { bytes: oversized, contentType: 'video/mp4' });
     expect(response.status).toBe(413);
     expect(await errorCode(response)).toBe('PAYLOAD_TOO_LARGE');
     expect(await sparkCount(user.id)).toBe(0);
+    expect(await objectsUnder(user.id)).toBe(0);
+    expect(await objectsUnder(`incoming/${user.id}`)).toBe(0);
   });
 
-  it('answers 400 "Please select a photo or file to capture" when no file is sent', async () => {
-    const response = await capture(client, {});
-    expect(response.status).toBe(400);
-    expect(errorBodySchema.parse(await response.json()).message).toBe('Please select a photo or file to capture');
+  it('answers 404 for an upload that was never made, and 400 with field errors for a capture without one', async () => {
+    const missing = await post(client, '/api/sparks', { clientSparkId: randomUUID(), uploadId: randomUUID(), timeZone: 'UTC' });
+    expect(missing.status).toBe(404);
+    expect(errorBodySchema.parse(await missing.json()).message).toBe('This upload was not found. Please capture your spark again.');
+    const invalid = await post(client, '/api/sparks', { clientSparkId: randomUUID() });
+    expect(invalid.status).toBe(400);
+    expect(errorBodySchema.parse(await invalid.json()).fieldErrors).toHaveProperty('uploadId');
+  });
+
+  it('refuses at once an upload larger than its kind allows, and signs the declared size and type into the URL', async () => {
+    const photo = await post(client, '/api/sparks/uploads', { bytes: 16 * 1024 * 1024, contentType: 'image/jpeg' });
+    expect(photo.status).toBe(413);
+    expect(errorBodySchema.parse(await photo.json()).message).toBe('Photos can be at most 15 MB.');
+    const video = await post(client, '/api/sparks/uploads', { bytes: 100 * 1024 * 1024 + 1, contentType: 'video/mp4' });
+    expect(video.status).toBe(400);
+    const grant = sparkUploadGrantSchema.parse(await (await post(client, '/api/sparks/uploads', { bytes: TINY_PNG.length, contentType: 'image/png' })).json());
+    // S3 refuses a body of another length or type (s3rver does not check signed headers, so the claim re-checks the size).
+    expect(new URL(grant.url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
+    expect(Number(new URL(grant.url).searchParams.get('X-Amz-Expires'))).toBe(15 * 60);
+  });
+
+  it('keeps uploads to their owner: a client cannot record another client’s upload', async () => {
+    const owner = newUser();
+    const grant = sparkUploadGrantSchema.parse(await (await post(owner, '/api/sparks/uploads', { bytes: TINY_PNG.length, contentType: 'image/png' })).json());
+    expect(new URL(grant.url).pathname).toBe(`/sparks/incoming/${owner.id}/${grant.uploadId}`);
+    expect((await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: new Uint8Array(TINY_PNG) })).ok).toBe(true);
+    const thief = newUser();
+    const stolen = await post(thief, '/api/sparks', { clientSparkId: randomUUID(), uploadId: grant.uploadId, timeZone: 'UTC' });
+    expect(stolen.status).toBe(404);
+    expect(await sparkCount(thief.id)).toBe(0);
   });
 
   it('records a retried upload with the same client id once, counting it once', async () => {
     const user = newUser();
     const clientSparkId = randomUUID();
     const first = recordSparkResponseSchema.parse(
-      await (await capture(user, { clientSparkId, file: { bytes: TINY_PNG, name: 'a.png', type: 'image/png' } })).json(),
+      await (await capture(user, { clientSparkId, bytes: TINY_PNG })).json(),
     );
-    const retry = await capture(user, { clientSparkId, file: { bytes: TINY_PNG, name: 'a.png', type: 'image/png' } });
+    const retry = await capture(user, { clientSparkId, bytes: TINY_PNG });
     expect(retry.status).toBe(201);
     const second = recordSparkResponseSchema.parse(await retry.json());
     expect(second.created).toBe(false);
     expect(second.spark.id).toBe(first.spark.id);
     expect(await sparkCount(user.id)).toBe(1);
     expect(await counters(user.id)).toMatchObject({ spark_count: 1, streak_count: 1 });
+    // The retry's copy of the file is gone: one stored file, no upload left.
+    expect(await objectsUnder(user.id)).toBe(1);
+    expect(await objectsUnder(`incoming/${user.id}`)).toBe(0);
   });
 
   it('keeps the counters right under 12 concurrent captures of one client', async () => {
     const user = newUser();
-    const responses = await Promise.all(Array.from({ length: 12 }, () => capture(user, { file: { bytes: TINY_PNG, name: 'c.png', type: 'image/png' } })));
+    const responses = await Promise.all(Array.from({ length: 12 }, () => capture(user, { bytes: TINY_PNG })));
     expect(responses.map((response) => response.status)).toEqual(Array(12).fill(201));
     expect(await sparkCount(user.id)).toBe(12);
     expect(await counters(user.id)).toMatchObject({ spark_count: 12, streak_count: 1 });
@@ -143,7 +167,7 @@ describe('spark capture, from a multipart upload to S3 and the progress counters
   it('never lets a client read another client’s spark', async () => {
     const owner = newUser();
     const other = newUser();
-    const created = recordSparkResponseSchema.parse(await (await capture(owner, { file: { bytes: TINY_PNG, name: 'o.png', type: 'image/png' } })).json());
+    const created = recordSparkResponseSchema.parse(await (await capture(owner, { bytes: TINY_PNG })).json());
     const ownRead = await get(owner, `/api/sparks/${created.spark.id}`);
     expect(sparkSchema.parse(await ownRead.json()).id).toBe(created.spark.id);
     const foreignRead = await get(other, `/api/sparks/${created.spark.id}`);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, errorBodySchema, recordSparkResponseSchema } from '@spark/contracts';
+import { captureSpark } from '@spark/testing';
 import { Client } from 'pg';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 import { locationFixture } from './location-traces';
@@ -46,12 +47,8 @@ describe('the per-client storage quota', () => {
     await stack.stop();
   });
 
-  const capture = (client: { token: string }, clientSparkId = randomUUID()) => {
-    const form = new FormData();
-    form.append('clientSparkId', clientSparkId);
-    form.append('file', new Blob([new Uint8Array(VIDEO)], { type: 'video/mp4' }), 'walk.mp4');
-    return fetch(`${stack.baseUrl}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${client.token}` }, body: form });
-  };
+  const capture = (client: { token: string }, clientSparkId = randomUUID()) =>
+    captureSpark(stack.baseUrl, { authorization: `Bearer ${client.token}` }, { bytes: VIDEO, contentType: 'video/mp4', clientSparkId });
   const storedObjects = async (userId: string) =>
     (await s3.send(new ListObjectsV2Command({ Bucket: stack.s3.config.S3_BUCKET, Prefix: `${userId}/` }))).KeyCount ?? 0;
   const recorded = async (userId: string) => {

@@ -19,6 +19,7 @@ export const QUEUES = Object.freeze({
   deletionNotifier: 'account-deletion-notifier',
   reminders: 'reminders',
   push: 'push',
+  sparkUploads: 'spark-uploads',
 } as const);
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -65,6 +66,9 @@ export const mailJobs = {
 export const reminderJobs = { 'send-due-reminders': sendDueRemindersJobSchema } as const;
 export const pushJobs = { 'spark-reminder-push': sparkReminderPushJobSchema } as const;
 
+/** A repeating sweep (one job per run, whichever replica takes it) of spark uploads granted and never recorded. */
+export const sparkUploadJobs = { 'sweep-unclaimed-uploads': z.object({}) } as const;
+
 /** The DITL worker's queue: one job per generation (job id = the outbox row id). */
 export const ditlJobs = {
   'generate-ditl': generateDitlJobSchema,
@@ -90,6 +94,7 @@ export const jobsByQueue = {
   [QUEUES.deletionNotifier]: accountDeletionJobs,
   [QUEUES.reminders]: reminderJobs,
   [QUEUES.push]: pushJobs,
+  [QUEUES.sparkUploads]: sparkUploadJobs,
 } as const;
 
 export type MailJobName = keyof typeof mailJobs;

@@ -68,23 +68,42 @@ export const privateNoteSchema = z.object({
 });
 export type PrivateNote = z.infer<typeof privateNoteSchema>;
 
-/** The multipart fields the SPA sends before the file of `POST /api/sparks`. */
-export const captureFieldsSchema = z.object({
+/** How long a granted upload URL stays valid, in seconds. */
+export const SPARK_UPLOAD_GRANT_SECONDS = 15 * 60;
+
+/** `POST /api/sparks/uploads`: the file the browser is about to upload straight to storage. */
+export const sparkUploadGrantRequestSchema = z.object({
+  bytes: z.number().int().min(1, 'The file is empty').max(SPARK_VIDEO_MAX_BYTES, 'Files can be at most 100 MB.'),
+  /** The browser's type for the file; the real type is read from its first bytes once it is uploaded. */
+  contentType: textSchema()
+    .max(100)
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'Not a media type')
+    .default('application/octet-stream'),
+});
+export type SparkUploadGrantRequest = z.infer<typeof sparkUploadGrantRequestSchema>;
+
+/** Where to PUT the file (exactly the declared bytes, with these headers) before recording the spark with `uploadId`. */
+export const sparkUploadGrantSchema = z.object({
+  uploadId: uuidSchema,
+  url: z.string(),
+  headers: z.record(z.string(), z.string()),
+});
+export type SparkUploadGrant = z.infer<typeof sparkUploadGrantSchema>;
+
+/** `POST /api/sparks`: records the spark whose file was uploaded under `uploadId`. */
+export const captureBodySchema = z.object({
   clientSparkId: uuidSchema,
+  uploadId: uuidSchema,
   timeZone: timeZoneSchema.default('UTC'),
   note: textSchema().max(SPARK_NOTE_MAX_CHARS).optional(),
 });
-export type CaptureFields = z.infer<typeof captureFieldsSchema>;
+export type CaptureBody = z.infer<typeof captureBodySchema>;
 
-/** `progress.record-spark`: the file is already in storage; counters move with the row. */
+/** `progress.record-spark`: the service claims the uploaded file (checked, cleaned, stored); counters move with the row. */
 export const recordSparkRequestSchema = z.object({
   userId: uuidSchema,
   clientSparkId: uuidSchema,
-  sparkType: sparkTypeSchema,
-  fileKey: textSchema().min(1).max(300),
-  fileType: textSchema().min(1).max(100),
-  /** The stored object's size, counted against the client's storage quota. */
-  fileBytes: z.number().int().min(0),
+  uploadId: uuidSchema,
   note: textSchema()
     .max(SPARK_NOTE_MAX_CHARS)
     .nullish()

@@ -1,2 +1,1 @@
 export * from './object-storage';
-export * from './media-keys';

@@ -8,3 +8,4 @@ export * from './database-fingerprint';
 export * from './private-postgres';
 export * from './users';
 export * from './private-redis';
+export * from './spark-capture';

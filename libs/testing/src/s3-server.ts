@@ -1,6 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '@spark/config';
 import S3rver from 's3rver';
 
@@ -8,13 +10,26 @@ export interface TestS3 {
   config: StorageConfig;
   /** The same settings as environment variables, for apps started with an env. */
   env: Record<string, string>;
+  /** The keys of the objects under `prefix` in `bucket` (the sparks bucket by default). */
+  keysUnder(prefix: string, bucket?: string): Promise<string[]>;
   close(): Promise<void>;
+}
+
+/** A file of the repository, from the sources or from their build under dist/. */
+function repositoryFile(relative: string): string {
+  for (let directory = __dirname; directory !== dirname(directory); directory = dirname(directory)) {
+    if (existsSync(join(directory, relative))) return join(directory, relative);
+  }
+  throw new Error(`${relative} not found above ${__dirname}`);
 }
 
 /** A real S3-compatible server (s3rver) on loopback with the product's buckets, data in a temp dir. */
 export async function startTestS3(buckets = ['sparks', 'log']): Promise<TestS3> {
   const directory = await mkdtemp(join(tmpdir(), 'spark-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true, configureBuckets: buckets.map((name) => ({ name })) });
+  // The sparks bucket takes uploads straight from the browser, as in every deployment (deploy/s3/cors.xml).
+  const cors = await readFile(repositoryFile('deploy/s3/cors.xml'));
+  const configureBuckets = buckets.map((name) => ({ name, configs: name === 'sparks' ? [cors] : [] }));
+  const server = new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true, configureBuckets });
   const { port } = await server.run();
   const config: StorageConfig = {
     S3_ENDPOINT: `http://127.0.0.1:${port}`,
@@ -24,10 +39,21 @@ export async function startTestS3(buckets = ['sparks', 'log']): Promise<TestS3> 
     S3_ACCESS_KEY_ID: 'S3RVER',
     S3_SECRET_ACCESS_KEY: 'S3RVER',
   };
+  const client = new S3Client({
+    endpoint: config.S3_ENDPOINT,
+    region: config.S3_REGION,
+    forcePathStyle: true,
+    credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY },
+  });
   return {
     config,
     env: { ...config },
+    async keysUnder(prefix, bucket = config.S3_BUCKET) {
+      const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+      return (listed.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
+    },
     async close() {
+      client.destroy();
       await server.close();
       await rm(directory, { recursive: true, force: true });
     },

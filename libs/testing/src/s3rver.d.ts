@@ -6,7 +6,7 @@ declare module 's3rver' {
     address?: string;
     directory: string;
     silent?: boolean;
-    configureBuckets?: { name: string }[];
+    configureBuckets?: { name: string; configs?: Buffer[] }[];
   }
   export default class S3rver {
     constructor(options: S3rverOptions);

@@ -16,7 +16,7 @@ import { Audited } from '../audit/audited.decorator';
 import { UploadRoute } from '../http/upload-route';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { imageContentType, readUploadedFile } from '../investors/uploaded-file';
-import { type RasterFormat, reencodeImage } from '../media/image-reencoder';
+import { type RasterFormat, reencodeImage } from '@spark/media';
 import { LogImages } from './log-images';
 import { Responds, RespondsWithout } from '../docs/responds.decorator';
 

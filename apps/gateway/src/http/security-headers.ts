@@ -29,7 +29,8 @@ export async function registerSecurityHeaders(fastify: FastifyInstance, options:
         imgSrc: ["'self'", 'data:', 'blob:', storage],
         mediaSrc: ["'self'", 'blob:', storage],
         frameSrc: ["'self'", storage],
-        connectSrc: ["'self'"],
+        // Spark files are uploaded from the browser straight to storage, with a signed URL the gateway grants.
+        connectSrc: ["'self'", storage],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
         objectSrc: ["'none'"],

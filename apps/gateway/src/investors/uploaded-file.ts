@@ -1,7 +1,7 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { DomainError } from '@spark/errors';
 import type { FastifyRequest } from 'fastify';
-import { sniffFileType } from '../media/file-sniffer';
+import { sniffFileType } from '@spark/media';
 
 const noFile = () => new DomainError('VALIDATION_FAILED', 'Choose a file to upload.', { fieldErrors: { file: ['No file selected'] } });
 

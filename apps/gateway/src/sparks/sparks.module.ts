@@ -1,10 +1,10 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy } from '@nestjs/common';
 import type { GatewayConfig } from '@spark/config';
 import { ServiceBus } from '@spark/messaging';
+import { SparkMedia } from '@spark/media';
 import { ObjectStorage } from '@spark/storage';
 import { CoachingController } from '../coach/coaching.controller';
 import { ProgressController } from '../progress/progress.controller';
-import { MultipartRegistration } from './multipart-registration';
 import { SignedSparks } from './signed-sparks';
 import { SparksController } from './sparks.controller';
 
@@ -29,10 +29,10 @@ export class SparksModule {
       module: SparksModule,
       controllers: sparksControllers,
       providers: [
-        MultipartRegistration,
         StorageShutdown,
         { provide: ServiceBus, useValue: bus },
         { provide: ObjectStorage, useValue: storage },
+        { provide: SparkMedia, useValue: new SparkMedia(storage) },
         { provide: SignedSparks, useValue: new SignedSparks(storage) },
       ],
     };

@@ -1,19 +1,21 @@
 import type { StorageConfig } from '@spark/config';
 import type { AccountEraser } from '@spark/service-runtime';
-import { ObjectStorage, sparkMediaPrefix } from '@spark/storage';
+import { incomingSparkPrefix, sparkMediaPrefix } from '@spark/media';
+import { ObjectStorage } from '@spark/storage';
 import type { DataSource } from 'typeorm';
 import { exportPrefix } from '../export/export-worker';
 
 /**
  * Everything the progress schema holds about a client (sparks, notes to and about them, onboarding answers,
  * pause days, progress, a coach's evolution preset for the address, export records) and their objects in S3: spark files under
- * `<userId>/`, data exports under `exports/<userId>/`.
+ * `<userId>/`, uploads not yet recorded under `incoming/<userId>/`, data exports under `exports/<userId>/`.
  */
 export function progressEraser(dataSource: DataSource, storageConfig: StorageConfig): AccountEraser {
   const storage = new ObjectStorage(storageConfig);
   return {
     async erase({ userId, email }) {
       await storage.deleteUnder(sparkMediaPrefix(userId));
+      await storage.deleteUnder(incomingSparkPrefix(userId));
       await storage.deleteUnder(exportPrefix(userId));
       await dataSource.query(
         `WITH sparks AS (DELETE FROM progress.sparks WHERE user_id = $1),

@@ -45,7 +45,7 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
       const otherServices = await otherServicesData(bus, data.userId);
       const key = exportKey(data.userId, job.id ?? 'unknown');
       const archive = clientArchive(data.userId, { repository, otherServices, openFile: (fileKey) => storage.getStream(fileKey) });
-      await storage.uploadStream({ key, body: archive, contentType: 'application/zip' });
+      await storage.put({ key, body: archive, contentType: 'application/zip' });
       const expiresAt = new Date(Date.now() + config.EXPORT_LINK_SECONDS * 1000).toISOString();
       const downloadUrl = await storage.signedGetUrl(key, { expiresInSeconds: config.EXPORT_LINK_SECONDS, downloadName: 'spark-data.zip' });
       await dataSource.query(

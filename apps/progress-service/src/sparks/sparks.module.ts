@@ -1,17 +1,33 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { ServiceInfrastructure } from '@spark/service-runtime';
+import type { ProgressConfig } from '@spark/config';
+import { SparkMedia } from '@spark/media';
+import { ClosedWithModule, type ServiceInfrastructure } from '@spark/service-runtime';
+import { ObjectStorage } from '@spark/storage';
 import type { TimeZoneResolver } from '../progress/database-time-zones';
 import { SparksHandler } from './sparks.handler';
 import { SparksRepository } from './sparks.repository';
 import { SparksService } from './sparks.service';
+import { startUploadSweep } from './upload-sweep';
 
 @Module({})
 export class SparksModule {
-  static register({ dataSource }: ServiceInfrastructure, options: { timeZones: TimeZoneResolver; storageQuotaBytes: number }): DynamicModule {
+  static register({ dataSource, logger }: ServiceInfrastructure, options: { timeZones: TimeZoneResolver; config: ProgressConfig }): DynamicModule {
+    const storage = new ObjectStorage(options.config);
+    const media = new SparkMedia(storage);
+    const sweep = startUploadSweep({ config: options.config, media, logger });
     return {
       module: SparksModule,
       controllers: [SparksHandler],
-      providers: [{ provide: SparksService, useValue: new SparksService(new SparksRepository(dataSource), options.timeZones, options.storageQuotaBytes) }],
+      providers: [
+        { provide: SparksService, useValue: new SparksService(new SparksRepository(dataSource), media, options.timeZones, options.config.STORAGE_QUOTA_BYTES) },
+        {
+          provide: ClosedWithModule,
+          useValue: new ClosedWithModule(async () => {
+            await sweep.close();
+            storage.close();
+          }),
+        },
+      ],
     };
   }
 }

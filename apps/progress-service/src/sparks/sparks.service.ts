@@ -11,6 +11,7 @@ import {
   streakAfterSpark,
 } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
+import type { SparkMedia } from '@spark/media';
 import type { TimeZoneResolver } from '../progress/database-time-zones';
 import { restCalendarOf, toProgress } from '../progress/progress-row';
 import { type SparksRepository, StorageFullError, toSpark } from './sparks.repository';
@@ -27,25 +28,40 @@ export function readableSize(bytes: number): string {
 export class SparksService {
   constructor(
     private readonly sparks: SparksRepository,
+    private readonly media: SparkMedia,
     private readonly timeZones: TimeZoneResolver,
     private readonly storageQuotaBytes: number,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Idempotent on (user, clientSparkId): a retried upload returns the first answer's spark. */
+  /**
+   * Claims the uploaded file (checked, location removed, stored under the client's prefix), then records the spark.
+   * Idempotent on (user, clientSparkId): a retried capture returns the first answer's spark, and its own copy of the
+   * file is deleted, as is the file of a capture the quota refuses.
+   */
   async record(request: PayloadOf<'progress.record-spark'>): Promise<RecordSparkResponse> {
     const timeZone = await this.timeZones.storable(request.timeZone);
+    const file = await this.media.claimUpload(request.userId, request.uploadId);
     const today = localDate(this.now(), timeZone);
     const firstCycle = { start: today, end: addDays(today, cycleLengthDays(null)) };
+    const spark = {
+      ...request,
+      timeZone,
+      sparkType: file.type.kind === 'image' ? ('photo' as const) : ('file' as const),
+      fileKey: file.key,
+      fileType: file.type.mime,
+      fileBytes: file.bytes,
+    };
     const result = await this.sparks
-      .record({ ...request, timeZone }, firstCycle, this.storageQuotaBytes, (progress) =>
+      .record(spark, firstCycle, this.storageQuotaBytes, (progress) =>
         streakAfterSpark(
           { streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date },
           today,
           skippedBy(restCalendarOf(progress, progress.pause_days_since)),
         ),
       )
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
+        await this.media.discard(file);
         if (!(error instanceof StorageFullError)) throw error;
         const used = readableSize(error.storedBytes);
         throw new DomainError(
@@ -53,6 +69,7 @@ export class SparksService {
           `Your storage is full: your sparks already use ${used} of your ${readableSize(this.storageQuotaBytes)}, so this one was not saved. Please ask your coach to make room.`,
         );
       });
+    if (!result.created) await this.media.discard(file);
     const progress = toProgress(result.progress);
     return { spark: toSpark(result.spark), created: result.created, progress, milestone: milestoneMessage(progress.sparkCount) };
   }

@@ -9,6 +9,8 @@ import {
   requestExportResponseSchema,
   type RestDays,
   restDaysSchema,
+  sparkUploadGrantRequestSchema,
+  sparkUploadGrantSchema,
 } from '@spark/contracts';
 import { apiRequest } from '../../../api/client';
 
@@ -26,14 +28,21 @@ export interface SparkUpload {
   timeZone: string;
 }
 
-/** Fields first, then the file: the gateway streams the file and needs the fields before it. */
+/**
+ * Capture in two steps: the gateway grants a signed URL, the file goes straight to storage, and the spark is then
+ * recorded with the upload's id (the server checks the file before it answers). A failed PUT is retried as a whole
+ * capture, with a new upload, under the same client id.
+ */
 export async function uploadSpark(upload: SparkUpload): Promise<RecordSparkResponse> {
-  const form = new FormData();
-  form.append('clientSparkId', upload.clientSparkId);
-  form.append('timeZone', upload.timeZone);
-  if (upload.note.trim()) form.append('note', upload.note);
-  form.append('file', upload.file, upload.fileName);
-  return recordSparkResponseSchema.parse(await apiRequest<unknown>('POST', '/sparks', form));
+  const declared = sparkUploadGrantRequestSchema.shape.contentType.safeParse(upload.file.type || undefined);
+  const grant = sparkUploadGrantSchema.parse(
+    await apiRequest<unknown>('POST', '/sparks/uploads', { bytes: upload.file.size, contentType: declared.success ? declared.data : undefined }),
+  );
+  const stored = await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: upload.file });
+  if (!stored.ok) throw new Error(`Storage answered ${stored.status} to the upload`);
+  const note = upload.note.trim() ? upload.note : undefined;
+  const body = { clientSparkId: upload.clientSparkId, uploadId: grant.uploadId, timeZone: upload.timeZone, note };
+  return recordSparkResponseSchema.parse(await apiRequest<unknown>('POST', '/sparks', body));
 }
 
 export const deviceTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

@@ -1,0 +1,15 @@
+import { randomBytes } from 'node:crypto';
+
+/** Every spark file of a client is stored under this prefix in the sparks bucket (export and erasure rely on it). */
+export const sparkMediaPrefix = (userId: string) => `${userId}/`;
+
+/** Where browsers upload before the file is checked; nothing under it is ever served. */
+export const INCOMING_SPARK_PREFIX = 'incoming/';
+export const incomingSparkPrefix = (userId: string) => `${INCOMING_SPARK_PREFIX}${userId}/`;
+export const incomingSparkKey = (userId: string, uploadId: string) => `${incomingSparkPrefix(userId)}${uploadId}`;
+
+/**
+ * `{userId}/{timestamp}-{random}.{ext}`: two captures of one client in the same millisecond must not share an
+ * object, or deleting a refused one deletes the other's.
+ */
+export const sparkFileKey = (userId: string, ext: string) => `${sparkMediaPrefix(userId)}${Date.now()}-${randomBytes(4).toString('hex')}.${ext}`;

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import {
+  SPARK_IMAGE_MAX_BYTES,
+  SPARK_UPLOAD_GRANT_SECONDS,
+  SPARK_VIDEO_MAX_BYTES,
+  type SparkUploadGrant,
+  type SparkUploadGrantRequest,
+} from '@spark/contracts';
+import { DomainError } from '@spark/errors';
+import type { ObjectStorage } from '@spark/storage';
+import { ConcurrencyLimit } from './concurrency-limit';
+import { SNIFF_BYTES, type SniffedType, sniffFileType } from './file-sniffer';
+import { reencodeImage } from './image-reencoder';
+import { type IsoBmffFlavour, IsoBmffLocationScrubber } from './iso-bmff-location-scrubber';
+import { incomingSparkKey, INCOMING_SPARK_PREFIX, sparkFileKey } from './spark-media-keys';
+import { withSpooledFile } from './spooled-file';
+
+/** A checked spark file, stored without its location under its owner's prefix. */
+export interface SparkFile {
+  key: string;
+  type: SniffedType;
+  /** The stored object's size, location removed. */
+  bytes: number;
+}
+
+const megabytes = (bytes: number) => `${bytes / 1024 / 1024} MB`;
+const limitOf = (kind: SniffedType['kind']) => (kind === 'image' ? SPARK_IMAGE_MAX_BYTES : SPARK_VIDEO_MAX_BYTES);
+const tooLarge = (kind: SniffedType['kind']) =>
+  new DomainError('PAYLOAD_TOO_LARGE', `${kind === 'image' ? 'Photos' : 'Videos'} can be at most ${megabytes(limitOf(kind))}.`);
+const unsupported = () => new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Only photos (JPEG, PNG, GIF, WebP, HEIC, AVIF) and videos (MP4, MOV) can be captured.');
+// Each claim streams a file through S3's part buffers (photos are re-encoded one at a time on top), so a process
+// cleans only this many at once and the rest wait their turn.
+const CLAIMS_AT_ONCE = 2;
+
+/**
+ * Spark media from the browser to the sparks bucket. The browser uploads straight to S3 (a signed PUT of exactly
+ * the declared size to `incoming/{userId}/{uploadId}`), so no application process holds a file while it crosses the
+ * internet. Claiming the upload then checks it as if nothing had been checked before: the real type from its first
+ * bytes (415), its kind's size limit (413), location and identifying metadata removed, and it is stored under the
+ * client's own prefix. The incoming object is deleted whatever the outcome, and a claimed file the caller then
+ * refuses (a full storage, a duplicate) is deleted through `discard`, so no object is left behind. Uploads granted
+ * but never claimed are deleted by `sweepUnclaimed`.
+ */
+export class SparkMedia {
+  private readonly claims = new ConcurrencyLimit(CLAIMS_AT_ONCE);
+
+  constructor(private readonly storage: ObjectStorage) {}
+
+  /** A signed PUT for one file; refuses at once a size no kind allows (413). */
+  async grantUpload(userId: string, request: SparkUploadGrantRequest): Promise<SparkUploadGrant> {
+    const kind = request.contentType.startsWith('image/') ? 'image' : 'video';
+    if (request.bytes > limitOf(kind)) throw tooLarge(kind);
+    const uploadId = randomUUID();
+    const url = await this.storage.signedPutUrl(incomingSparkKey(userId, uploadId), {
+      bytes: request.bytes,
+      contentType: request.contentType,
+      expiresInSeconds: SPARK_UPLOAD_GRANT_SECONDS,
+    });
+    return { uploadId, url, headers: { 'Content-Type': request.contentType } };
+  }
+
+  /** The uploaded file, checked and cleaned, under its final key; 404 when there is no such upload. */
+  async claimUpload(userId: string, uploadId: string): Promise<SparkFile> {
+    const incoming = incomingSparkKey(userId, uploadId);
+    try {
+      return await this.claims.run(() => this.clean(userId, incoming));
+    } finally {
+      await this.storage.delete(incoming).catch(() => undefined);
+    }
+  }
+
+  async discard(file: SparkFile): Promise<void> {
+    await this.storage.delete(file.key).catch(() => undefined);
+  }
+
+  /** Deletes uploads granted before `cutoff` and never claimed; returns how many. */
+  sweepUnclaimed(cutoff: Date): Promise<number> {
+    return this.storage.deleteOlderThan(INCOMING_SPARK_PREFIX, cutoff);
+  }
+
+  private async clean(userId: string, incoming: string): Promise<SparkFile> {
+    const uploaded = await this.storage.head(incoming);
+    if (!uploaded) throw new DomainError('NOT_FOUND', 'This upload was not found. Please capture your spark again.');
+    if (uploaded.bytes > SPARK_VIDEO_MAX_BYTES) throw tooLarge('video');
+    const body = await this.storage.getStream(incoming);
+    try {
+      const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      const head = await readHead(iterator);
+      const type = sniffFileType(head);
+      if (!type) throw unsupported();
+      if (uploaded.bytes > limitOf(type.kind)) throw tooLarge(type.kind);
+      const key = sparkFileKey(userId, type.ext);
+      try {
+        return { key, type, bytes: await this.putClean(key, type, rest(head, iterator)) };
+      } catch (error) {
+        await this.storage.delete(key).catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      body.destroy();
+    }
+  }
+
+  /** Puts the file without its location: photos re-encoded from a spooled copy, videos and HEIF blanked as they stream. */
+  private async putClean(key: string, type: SniffedType, body: AsyncIterable<Buffer>): Promise<number> {
+    const { cleaning } = type;
+    if (cleaning.by === 'reencode') {
+      return withSpooledFile(body, async (path) => {
+        const clean = await reencodeImage(path, cleaning.format);
+        await this.storage.put({ key, body: clean, contentType: type.mime });
+        return clean.length;
+      });
+    }
+    const stored = { bytes: 0 };
+    await this.storage.put({ key, body: scrubbed(body, cleaning.flavour, stored), contentType: type.mime });
+    return stored.bytes;
+  }
+}
+
+async function readHead(iterator: AsyncIterator<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  while (length < SNIFF_BYTES) {
+    const next = await iterator.next();
+    if (next.done) break;
+    chunks.push(next.value);
+    length += next.value.length;
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
+/** The peeked head, then the rest as it is pulled (back-pressure kept). */
+async function* rest(head: Buffer, iterator: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+  yield head;
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+}
+
+async function* scrubbed(body: AsyncIterable<Buffer>, flavour: IsoBmffFlavour, stored: { bytes: number }): AsyncGenerator<Buffer> {
+  const scrubber = new IsoBmffLocationScrubber(flavour);
+  for await (const chunk of body) {
+    for (const clean of scrubber.write(chunk)) {
+      stored.bytes += clean.length;
+      yield clean;
+    }
+  }
+  for (const clean of scrubber.end()) {
+    stored.bytes += clean.length;
+    yield clean;
+  }
+}

@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { sparkUploadGrantSchema } from '@spark/contracts';
+
+export interface SparkCaptureInput {
+  bytes: Buffer;
+  contentType?: string;
+  clientSparkId?: string;
+  note?: string;
+  timeZone?: string;
+}
+
+/**
+ * A capture as the web app makes it: `POST /api/sparks/uploads` for a signed URL, the file PUT straight to storage,
+ * then `POST /api/sparks`. Answers the first response that is not a success, else the recording's.
+ */
+export async function captureSpark(baseUrl: string, headers: Record<string, string>, input: SparkCaptureInput): Promise<Response> {
+  const json = { ...headers, 'content-type': 'application/json' };
+  const granted = await fetch(`${baseUrl}/api/sparks/uploads`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ bytes: input.bytes.length, contentType: input.contentType ?? 'image/png' }),
+  });
+  if (granted.status !== 201) return granted;
+  const grant = sparkUploadGrantSchema.parse(await granted.json());
+  const stored = await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: new Uint8Array(input.bytes) });
+  if (!stored.ok) return stored;
+  return fetch(`${baseUrl}/api/sparks`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({
+      clientSparkId: input.clientSparkId ?? randomUUID(),
+      uploadId: grant.uploadId,
+      timeZone: input.timeZone ?? 'Europe/Berlin',
+      note: input.note,
+    }),
+  });
+}
