@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { captureSpark } from '@spark/testing';
 import { Pool } from 'pg';
 import type { Browser, Dialog, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
@@ -304,16 +305,9 @@ async function createSlippingClient(): Promise<{ email: string; clientPage: Page
   const { page: clientPage, accessToken } = await clientSignedIn(email);
   const captions = ['Morning run, 5 km', 'Stretching after work', 'Meal prep Sunday', 'Intervals in the park'];
   for (const caption of captions) {
-    const response = await clientPage.request.post('/api/sparks', {
-      headers: { authorization: `Bearer ${accessToken}` },
-      multipart: {
-        clientSparkId: randomUUID(),
-        timeZone: 'UTC',
-        note: caption,
-        file: { name: 'spark.png', mimeType: 'image/png', buffer: await paintedPicture(clientPage, caption, { width: 480, height: 480 }) },
-      },
-    });
-    expect(response.status()).toBe(201);
+    const picture = await paintedPicture(clientPage, caption, { width: 480, height: 480 });
+    const response = await captureSpark(baseUrl(), { authorization: `Bearer ${accessToken}` }, { bytes: picture, timeZone: 'UTC', note: caption });
+    expect(response.status).toBe(201);
   }
   await db.query(
     `WITH numbered AS (SELECT id, row_number() OVER (ORDER BY created_at) AS n FROM progress.sparks WHERE user_id = $1)

@@ -78,7 +78,7 @@ describe('the public edge of the gateway', () => {
     });
 
     it('asks for multipart on an upload route', async () => {
-      const response = await post('/api/sparks', { body: 'file=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const response = await post('/api/log/images', { body: 'file=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       expect(response.status).toBe(415);
       expect((await errorOf(response)).message).toBe('Send the file as multipart/form-data.');
     });
@@ -91,7 +91,7 @@ describe('the public edge of the gateway', () => {
       expect(json.status).toBe(401);
       const form = new FormData();
       form.append('file', new Blob(['x']), 'x.png');
-      expect((await post('/api/sparks', { body: form })).status).toBe(401);
+      expect((await post('/api/log/images', { body: form })).status).toBe(401);
       expect((await post('/api/auth/sign-out')).status).toBe(204);
     });
   });

@@ -8,6 +8,7 @@ import {
   type UserRole,
   uploadedLogImageSchema,
 } from '@spark/contracts';
+import { captureSpark } from '@spark/testing';
 import sharp from 'sharp';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 import { boxPayload, isoBoxes, locationFixture, locationTraces } from './location-traces';
@@ -48,11 +49,11 @@ describe('location removed from every accepted upload, checked on the object rea
 
   /** Captures a fixture as a spark and returns the stored object's bytes. */
   async function captureFixture(extension: string): Promise<Buffer> {
-    const form = new FormData();
-    form.append('clientSparkId', randomUUID());
-    form.append('timeZone', 'Europe/Berlin');
-    form.append('file', new Blob([new Uint8Array(locationFixture(extension))], { type: mimeOf[extension] }), `moment.${extension}`);
-    const response = await fetch(`${stack.baseUrl}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${client}` }, body: form });
+    const response = await captureSpark(
+      stack.baseUrl,
+      { authorization: `Bearer ${client}` },
+      { bytes: locationFixture(extension), contentType: mimeOf[extension] },
+    );
     expect(response.status).toBe(201);
     const body = recordSparkResponseSchema.parse(await response.json());
     expect(body.spark.fileType).toBe(mimeOf[extension]);
@@ -113,10 +114,7 @@ describe('location removed from every accepted upload, checked on the object rea
 
   it('refuses a WebM video with 415: its tags cannot be checked for a location', async () => {
     const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81]), Buffer.alloc(64)]);
-    const form = new FormData();
-    form.append('clientSparkId', randomUUID());
-    form.append('file', new Blob([new Uint8Array(webm)], { type: 'video/webm' }), 'clip.webm');
-    const response = await fetch(`${stack.baseUrl}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${client}` }, body: form });
+    const response = await captureSpark(stack.baseUrl, { authorization: `Bearer ${client}` }, { bytes: webm, contentType: 'video/webm' });
     expect(response.status).toBe(415);
     expect(errorBodySchema.parse(await response.json())).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('MP4') });
   });

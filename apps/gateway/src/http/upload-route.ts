@@ -8,6 +8,11 @@ declare module 'fastify' {
   }
 }
 
+/** The largest file any upload route takes (an investor deck); each route reads its whole file into memory. */
+export const UPLOAD_MAX_FILE_BYTES = 30 * 1024 * 1024;
+/** Room for the multipart boundaries and small fields around a file. */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
 /** Marks a route that takes a multipart file upload; every other route takes JSON only. */
 export const UploadRoute = () => WithRouteConfig({ uploadRoute: true });
 

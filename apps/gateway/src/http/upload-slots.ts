@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { DomainError } from '@spark/errors';
-import { PART_SIZE } from '@spark/storage';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { finalize, type Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/access-token.guard';
-import { isUploadRoute } from './upload-route';
+import { isUploadRoute, MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_FILE_BYTES } from './upload-route';
 
 export interface UploadSlotLimits {
   perUser: number;
@@ -16,9 +15,9 @@ export interface UploadSlotLimits {
   leaseMs: number;
 }
 
-// The most one upload holds while it streams to S3: the chunks gathered for its first part, then two part
-// buffers (one sent while the other fills), whatever the file's size (bench/slow-uploads.ts: ~15 MiB).
-export const UPLOAD_MAX_HELD_BYTES = 3 * PART_SIZE + 1024 * 1024;
+// The most one upload holds: upload routes read the whole file into memory, and refuse a body declared longer than
+// their file limit and the multipart fields around it.
+export const UPLOAD_MAX_HELD_BYTES = UPLOAD_MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES;
 
 /** What an upload may hold: no more than its declared body, no more than any upload holds. */
 export const heldBytesOf = (contentLength: string | undefined) => {
@@ -42,7 +41,7 @@ const RETRY_AFTER_SECONDS = 5;
 
 /**
  * Caps the uploads in flight: a number per user across every replica (Redis), and per gateway process
- * the memory they may hold, so many small photos pass while only a few large videos stream at once.
+ * the memory they may hold, so many small images pass while only a few large decks are read at once.
  */
 export class UploadSlots {
   private heldBytes = 0;

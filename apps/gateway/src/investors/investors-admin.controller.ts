@@ -12,13 +12,13 @@ import { ServiceBus } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
 import { Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
-import { UploadRoute } from '../http/upload-route';
+import { UPLOAD_MAX_FILE_BYTES, UploadRoute } from '../http/upload-route';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { type DeckFile, DeckFiles } from './deck-files';
 import { deckContentType, readUploadedFile } from './uploaded-file';
 import { Responds } from '../docs/responds.decorator';
 
-const DECK_MAX_BYTES = 30 * 1024 * 1024;
+const DECK_MAX_BYTES = UPLOAD_MAX_FILE_BYTES;
 
 /** The coach dashboard's Investors tab: admins only. */
 @Roles('admin')

@@ -2,13 +2,14 @@ import type { MultipartFile } from '@fastify/multipart';
 import { DomainError } from '@spark/errors';
 import type { FastifyRequest } from 'fastify';
 import { sniffFileType } from '@spark/media';
+import { MULTIPART_OVERHEAD_BYTES } from '../http/upload-route';
 
 const noFile = () => new DomainError('VALIDATION_FAILED', 'Choose a file to upload.', { fieldErrors: { file: ['No file selected'] } });
 
 /** Reads the one file of a multipart request into memory, refusing more than `maxBytes`. */
 export async function readUploadedFile(request: FastifyRequest, maxBytes: number): Promise<{ file: MultipartFile; bytes: Buffer }> {
   if (!request.isMultipart()) throw noFile();
-  if (Number(request.headers['content-length'] ?? 0) > maxBytes + 64 * 1024) {
+  if (Number(request.headers['content-length'] ?? 0) > maxBytes + MULTIPART_OVERHEAD_BYTES) {
     throw new DomainError('PAYLOAD_TOO_LARGE', `Files can be at most ${Math.round(maxBytes / 1024 / 1024)} MB.`);
   }
   const file = await request.file({ limits: { files: 1, fields: 2, parts: 3, fileSize: maxBytes } });

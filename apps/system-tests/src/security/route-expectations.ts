@@ -81,7 +81,8 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'POST /api/progress/clients/:userId/notes': { access: coaches },
   'POST /api/progress/clients/:userId/private-notes': { access: coaches },
   'GET /api/progress/clients/:userId/private-notes': { access: coaches },
-  'POST /api/sparks': { access: 'signed-in', why: "captures into the caller's own progress" },
+  'POST /api/sparks/uploads': { access: 'signed-in', why: "grants an upload under the caller's own prefix only" },
+  'POST /api/sparks': { access: 'signed-in', why: "captures into the caller's own progress, from the caller's own upload" },
   'GET /api/sparks': { access: 'signed-in', why: "lists the caller's own sparks" },
   'GET /api/sparks/:id': { access: 'signed-in', cells: ownerOnly, why: 'a client reads only its own sparks' },
 

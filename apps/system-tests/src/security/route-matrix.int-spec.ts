@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createLeadResponseSchema, generateDitlResponseSchema, recordSparkResponseSchema, type UserRole } from '@spark/contracts';
-import { eventually, TINY_PNG } from '@spark/testing';
+import { captureSpark, eventually, TINY_PNG } from '@spark/testing';
 import { Client } from 'pg';
 import { gatewayRouteDecisions } from '../../../gateway/src/main';
 import { createSignedInUser, TEST_JWT_SECRET } from '../ditl-auth';
@@ -42,11 +42,7 @@ describe('every gateway route, called as anonymous, client, other client, coach 
     await signedIn('admin', 'admin');
 
     // The owner's resources: the other client must not reach them, coaches and admins may.
-    const form = new FormData();
-    form.append('clientSparkId', randomUUID());
-    form.append('timeZone', 'Europe/Berlin');
-    form.append('file', new Blob([new Uint8Array(TINY_PNG)], { type: 'image/png' }), 'matrix.png');
-    const capture = await call('POST', '/api/sparks', 'client', form);
+    const capture = await captureSpark(stack.baseUrl, { authorization: `Bearer ${owner.token}` }, { bytes: TINY_PNG });
     params.id = recordSparkResponseSchema.parse(await capture.json()).spark.id;
     const answers = {
       firstName: 'Owner',
