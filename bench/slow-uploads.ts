@@ -1,9 +1,9 @@
 // `npm run build:node && node dist/bench/slow-uploads.js`: issue 12's slow-upload target. Starts s3rver (a
-// process of its own), progress-service and the gateway from dist/ on database spark_bench_uploads, a bus prefix
-// of its own on REDIS_URL (default 127.0.0.1:6379) and port 18380, then sends BENCH_UPLOADS (default 100) video
-// uploads of BENCH_UPLOAD_MB (default 12) MB at once, each from its own phone trickling BENCH_KIB_PER_SECOND
-// (default 512) KiB/s, two per person. An upload refused with 429 waits its Retry-After and tries again, as the
-// client app's outbox does. It samples the gateway's resident memory every 100 ms and prints the peak against
+// process of its own), auth-service and the gateway from dist/ on database spark_bench_uploads, a bus prefix
+// of its own on REDIS_URL (default 127.0.0.1:6379) and port 18380, then sends BENCH_UPLOADS (default 100) deck
+// uploads (PDF) of BENCH_UPLOAD_MB (default 12) MB at once, each trickling BENCH_KIB_PER_SECOND (default 512) KiB/s,
+// two per admin: spark files go from browsers straight to storage, so the admins' uploads (decks, log images) are
+// the only bodies the gateway still reads. An upload refused with 429 waits its Retry-After and tries again. It samples the gateway's resident memory every 100 ms and prints the peak against
 // the memory limit of the gateway's container in deploy/base/gateway.yaml. UPLOAD_MEMORY_MB and the other
 // gateway settings pass through from the environment (e.g. UPLOAD_MEMORY_MB=2000 to see the figure uncapped).
 import { randomUUID } from 'node:crypto';
@@ -25,11 +25,11 @@ const JWT_SECRET = 'bench-secret-for-slow-uploads';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
 const token = (id: string) =>
   jwt.sign(
-    { sub: id, email: `${id.slice(0, 8)}@example.com`, role: 'client' },
+    { sub: id, email: `${id.slice(0, 8)}@example.com`, role: 'admin' },
     { expiresIn: 3600, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE },
   );
 
-const MP4_HEAD = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom', 'latin1'), Buffer.alloc(12)]);
+const PDF_HEAD = Buffer.from('%PDF-1.7\n', 'latin1');
 const CHUNK = Buffer.alloc(64 * 1024, 1);
 const load = () =>
   `load average ${loadavg()
@@ -49,13 +49,10 @@ interface Outcome {
   retryAfterSeconds: number;
 }
 
-/** One capture sent at the phone's pace; stops sending as soon as the gateway has answered. */
+/** One deck sent at a slow link's pace; stops sending as soon as the gateway has answered. */
 function slowUpload(bearer: string): Promise<Outcome> {
   const boundary = `slow${randomUUID()}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="clientSparkId"\r\n\r\n${randomUUID()}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clip.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
-  );
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="deck.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -63,8 +60,8 @@ function slowUpload(bearer: string): Promise<Outcome> {
       {
         host: '127.0.0.1',
         port: PORT,
-        path: '/api/sparks',
-        method: 'POST',
+        path: '/api/investors/deck/full',
+        method: 'PUT',
         headers: {
           authorization: `Bearer ${bearer}`,
           'content-type': `multipart/form-data; boundary=${boundary}`,
@@ -80,8 +77,8 @@ function slowUpload(bearer: string): Promise<Outcome> {
     );
     outgoing.on('error', (error) => (answered ? undefined : reject(error)));
     outgoing.write(head);
-    outgoing.write(MP4_HEAD);
-    let sent = MP4_HEAD.length;
+    outgoing.write(PDF_HEAD);
+    let sent = PDF_HEAD.length;
     const pace = setInterval(
       () => {
         if (answered) return clearInterval(pace);
@@ -117,7 +114,8 @@ async function main() {
     HOST: '127.0.0.1',
   };
   const start = (app: string) => fork(join(root, `dist/apps/${app}/src/main.js`), [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const children = [start('progress-service'), start('gateway')];
+  // auth-service records each deck upload in the audit log.
+  const children = [start('auth-service'), start('gateway')];
   const gatewayPid = children[1]?.pid as number;
   try {
     await waitUntilReady(`http://127.0.0.1:${PORT}/health/ready`);

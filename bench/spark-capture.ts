@@ -1,10 +1,12 @@
 // `npm run build:node && node dist/bench/spark-capture.js`: issue 7's capture targets against real parts.
 // Starts s3rver (a child process of its own), progress-service and the gateway from dist/ on their own database
 // (spark_bench_sparks), Redis database 4, port 18280, then measures
-//   1. the gateway's resident memory growth while a 50 MB video streams through POST /api/sparks
-//      (BENCH_UPLOADS times, default 3; the first is the target figure), with the heap / ArrayBuffer breakdown;
-//   1b. the same for a 12 MP phone photo (a 5 MB JPEG, Exif orientation 6), which the gateway decodes, turns upright
-//      and encodes again to remove its metadata (BENCH_UPLOADS times);
+//   1. the resident memory growth of the gateway and of the progress service while a 50 MB video is captured
+//      (BENCH_UPLOADS times, default 3; the gateway's first is the target figure), with the heap / ArrayBuffer breakdown;
+//   1b. the same for a 12 MP phone photo (a 5 MB JPEG, Exif orientation 6), which the progress service decodes, turns
+//      upright and encodes again to remove its metadata (BENCH_UPLOADS times);
+// A capture is what the web app does: POST /api/sparks/uploads for a signed URL, the file PUT straight to s3rver,
+// POST /api/sparks, which the progress service answers once it has checked, cleaned and stored the file.
 //   2. one small-photo capture (a real 18 KiB PNG) at a time: latency without queueing and the CPU each process spends on
 //      it; then its round trips: S3 requests and SQL queries (counted in the processes by bench/probe.ts) and Redis
 //      commands (MONITOR on database 4);
@@ -21,7 +23,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { JwtService } from '@nestjs/jwt';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
+import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, sparkUploadGrantSchema } from '@spark/contracts';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import sharp from 'sharp';
@@ -90,62 +92,55 @@ const load = () =>
     .join(', ')}`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-/** Streams a multipart body of `size` bytes without holding it in this process either. */
-function videoUpload(size: number): { body: Readable; contentType: string } {
-  const boundary = `bench${randomUUID()}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="clientSparkId"\r\n\r\n${randomUUID()}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="timeZone"\r\n\r\nUTC\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clip.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+/** A video of `size` bytes as a stream, without holding it in this process either. */
+function videoBody(size: number): Readable {
   const chunk = Buffer.alloc(256 * 1024, 1);
   const videoHead = mp4Head(size);
   async function* parts() {
-    yield head;
     yield videoHead;
     for (let sent = videoHead.length; sent < size; sent += chunk.length) yield chunk.subarray(0, Math.min(chunk.length, size - sent));
-    yield tail;
   }
-  return { body: Readable.from(parts()), contentType: `multipart/form-data; boundary=${boundary}` };
+  return Readable.from(parts());
 }
 
-// The photo capture's body as a browser sends it (fields first, then the file), built without FormData so the
-// load generator, which shares the 2 cores with the system under test, spends little CPU of its own.
-const BOUNDARY = 'benchcaptureboundary';
-const captureBody = () =>
-  Buffer.concat([
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="clientSparkId"\r\n\r\n${randomUUID()}\r\n` +
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="timeZone"\r\n\r\nUTC\r\n` +
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="spark.png"\r\nContent-Type: image/png\r\n\r\n`,
-    ),
-    PNG,
-    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-  ]);
-const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+// Plain node:http on kept-alive sockets: the load generator shares the 2 cores with the system under test.
+const agent = new Agent({ keepAlive: true, maxSockets: 2 * CLIENTS });
 
-function capture(port: number, bearer: string): Promise<number> {
-  const body = captureBody();
+function call(url: string, method: string, headers: Record<string, string | number>, body: Buffer | Readable): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/api/sparks',
-        method: 'POST',
-        agent,
-        headers: { authorization: `Bearer ${bearer}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': body.length },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
+    const outgoing = request(url, { method, agent, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
     outgoing.on('error', reject);
-    outgoing.end(body);
+    if (Buffer.isBuffer(body)) outgoing.end(body);
+    else body.pipe(outgoing);
   });
 }
+
+const json = (bearer: string, body: unknown) => {
+  const bytes = Buffer.from(JSON.stringify(body));
+  return { headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'content-length': bytes.length }, bytes };
+};
+
+/** One capture as the web app makes it; the recording's status, or the first failing step's. */
+async function capture(
+  port: number,
+  bearer: string,
+  file: { bytes: number; contentType: string; body: () => Buffer | Readable } = smallPhoto(),
+): Promise<number> {
+  const asked = json(bearer, { bytes: file.bytes, contentType: file.contentType });
+  const granted = await call(`http://127.0.0.1:${port}/api/sparks/uploads`, 'POST', asked.headers, asked.bytes);
+  if (granted.status !== 201) return granted.status;
+  const grant = sparkUploadGrantSchema.parse(JSON.parse(granted.text));
+  const stored = await call(grant.url, 'PUT', { ...grant.headers, 'content-length': file.bytes }, file.body());
+  if (stored.status !== 200) return stored.status;
+  const recorded = json(bearer, { clientSparkId: randomUUID(), uploadId: grant.uploadId, timeZone: 'UTC' });
+  return (await call(`http://127.0.0.1:${port}/api/sparks`, 'POST', recorded.headers, recorded.bytes)).status;
+}
+
+const smallPhoto = () => ({ bytes: PNG.length, contentType: 'image/png', body: () => PNG });
 
 function probe(child: ChildProcess, action: 'start'): void;
 function probe(child: ChildProcess, action: 'stop'): Promise<ProbeReport>;
@@ -191,56 +186,57 @@ async function main() {
     // Warm up: the first capture also creates the progress row.
     for (let i = 0; i < 20; i++) await capture(port, token(user));
 
-    const firstBefore = rssMb(gateway.pid as number);
-    for (let run = 1; run <= uploads; run++) {
-      const before = rssMb(gateway.pid as number);
-      let peak = before;
-      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gateway.pid as number))), 25);
-      probe(gateway, 'start');
-      const upload = videoUpload(50 * 1024 * 1024);
+    // Memory growth of both processes while one file is captured: the gateway only signs and forwards, the
+    // progress service reads the upload back from S3, cleans it and stores it.
+    const measured = [
+      { name: 'gateway', child: gateway },
+      { name: 'progress-service', child: service },
+    ];
+    const firstBefore = Object.fromEntries(measured.map(({ name, child }) => [name, rssMb(child.pid as number)]));
+    const captureMeasured = async (label: string, run: number, file: Parameters<typeof capture>[2]) => {
+      const before = Object.fromEntries(measured.map(({ name, child }) => [name, rssMb(child.pid as number)]));
+      const peak = { ...before };
+      const sampler = setInterval(() => measured.forEach(({ name, child }) => (peak[name] = Math.max(peak[name] ?? 0, rssMb(child.pid as number)))), 25);
+      const cpuBefore = cpuMs(service.pid as number);
+      measured.forEach(({ child }) => probe(child, 'start'));
       const started = Date.now();
-      const response = await fetch(`http://127.0.0.1:${port}/api/sparks`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token(user)}`, 'content-type': upload.contentType },
-        body: upload.body,
-        duplex: 'half',
-      } as RequestInit);
-      await response.arrayBuffer();
+      const status = await capture(port, token(user), file);
+      const elapsed = Date.now() - started;
       clearInterval(sampler);
-      const { memory, calls } = await probe(gateway, 'stop');
-      if (run === 1)
+      const reports = await Promise.all(measured.map(({ child }) => probe(child, 'stop')));
+      const growth = (name: string) => (peak[name] ?? 0) - (before[name] ?? 0);
+      console.log(
+        `${label} #${run}: HTTP ${status} in ${elapsed} ms, progress-service CPU ${cpuMs(service.pid as number) - cpuBefore} ms\n` +
+          measured
+            .map(({ name }, index) => {
+              const { memory, calls } = reports[index] as ProbeReport;
+              const at = (key: keyof typeof memory.before) => `${mb(memory.before[key])} → ${mb(memory.atRssPeak[key])} (peak ${mb(memory.peaks[key])})`;
+              return (
+                `  ${name}: RSS ${before[name]?.toFixed(1)} → peak ${peak[name]?.toFixed(1)} MB (growth ${growth(name).toFixed(1)} MB` +
+                `${run > 1 ? `, ${((peak[name] ?? 0) - (firstBefore[name] ?? 0)).toFixed(1)} over the first baseline` : ''}); at the RSS peak, MB: ` +
+                `heapUsed ${at('heapUsed')}, arrayBuffers ${at('arrayBuffers')}; S3 requests ${JSON.stringify(calls.http)}`
+              );
+            })
+            .join('\n'),
+      );
+      return { gateway: growth('gateway'), service: growth('progress-service') };
+    };
+    const VIDEO_BYTES = 50 * 1024 * 1024;
+    for (let run = 1; run <= uploads; run++) {
+      const growth = await captureMeasured('50 MB video', run, { bytes: VIDEO_BYTES, contentType: 'video/mp4', body: () => videoBody(VIDEO_BYTES) });
+      if (run === 1) {
         recordFigure({
           measure: 'capture, gateway memory growth for a 50 MB video',
-          figure: `${(peak - before).toFixed(1)} MB`,
+          figure: `${growth.gateway.toFixed(1)} MB`,
           target: '< 30 MB',
-          met: peak - before < 30,
+          met: growth.gateway < 30,
         });
-      const growth = (key: keyof typeof memory.before) => `${mb(memory.before[key])} → ${mb(memory.atRssPeak[key])} (peak ${mb(memory.peaks[key])})`;
-      console.log(
-        `50 MB video #${run}: HTTP ${response.status} in ${Date.now() - started} ms; gateway RSS ${before.toFixed(1)} → peak ${peak.toFixed(1)} MB ` +
-          `(growth ${(peak - before).toFixed(1)} MB${run > 1 ? `, ${(peak - firstBefore).toFixed(1)} over the first baseline` : ''}; target < 30 MB)\n` +
-          `  at the RSS peak, MB: rss ${growth('rss')}, heapUsed ${growth('heapUsed')}, heapTotal ${growth('heapTotal')}, ` +
-          `external ${growth('external')}, arrayBuffers ${growth('arrayBuffers')}; S3 requests ${JSON.stringify(calls.http)}`,
-      );
+        recordFigure({ measure: 'capture, progress-service memory growth for a 50 MB video', figure: `${growth.service.toFixed(1)} MB` });
+      }
     }
-
     const photo = await twelveMegapixelPhoto();
     for (let run = 1; run <= uploads; run++) {
-      const before = rssMb(gateway.pid as number);
-      let peak = before;
-      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(gateway.pid as number))), 25);
-      const cpuBefore = cpuMs(gateway.pid as number);
-      const form = new FormData();
-      form.append('clientSparkId', randomUUID());
-      form.append('file', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'photo.jpg');
-      const started = Date.now();
-      const response = await fetch(`http://127.0.0.1:${port}/api/sparks`, { method: 'POST', headers: { authorization: `Bearer ${token(user)}` }, body: form });
-      await response.arrayBuffer();
-      clearInterval(sampler);
-      console.log(
-        `12 MP photo (${mb(photo.length)} MB JPEG) #${run}: HTTP ${response.status} in ${Date.now() - started} ms, gateway CPU ${cpuMs(gateway.pid as number) - cpuBefore} ms; ` +
-          `gateway RSS ${before.toFixed(1)} → peak ${peak.toFixed(1)} MB (growth ${(peak - before).toFixed(1)} MB, ${(peak - firstBefore).toFixed(1)} over the first baseline)`,
-      );
+      await captureMeasured(`12 MP photo (${mb(photo.length)} MB JPEG)`, run, { bytes: photo.length, contentType: 'image/jpeg', body: () => photo });
     }
 
     // CPU each process spends per capture (pids read anew: the pool opens PostgreSQL connections on demand).
@@ -310,7 +306,8 @@ async function main() {
         .map(([name, count]) => `${name} ${(count / counted).toFixed(2)}`)
         .join(', ');
     console.log(
-      `round trips per capture (mean of ${counted}): S3 ${perCapture(gatewayCalls?.calls.http ?? {})}; ` +
+      `round trips per capture (mean of ${counted}, the load generator's grant, PUT and record not counted): ` +
+        `S3 ${perCapture(serviceCalls?.calls.http ?? {})} (progress-service), ${perCapture(gatewayCalls?.calls.http ?? {})} (gateway); ` +
         `SQL queries ${((serviceCalls?.calls.sql ?? 0) / counted).toFixed(2)} (progress-service) + ${((gatewayCalls?.calls.sql ?? 0) / counted).toFixed(2)} (gateway); ` +
         `Redis (incl. the blocking reads and the service's housekeeping) ${perCapture(redisCommands)}`,
     );

@@ -91,7 +91,11 @@ describe('account deletion: every row and object about the client gone, each ser
     await db.query(`INSERT INTO progress.coach_private_notes (user_id, coach_id, note) VALUES ($1, $2, 'Ask about naps')`, [client.id, admin.id]);
     await db.query(`INSERT INTO progress.pause_days (user_id, pause_date) VALUES ($1, current_date + 1)`, [client.id]);
     await db.query(`INSERT INTO progress.evolution_presets (email, custom_evolution_days) VALUES ($1, 60)`, [client.email]);
-    const captured = await captureSpark(stack.baseUrl, { authorization: `Bearer ${client.token}` }, { bytes: TINY_PNG, timeZone: 'Europe/Stockholm', note: 'Lights out at ten' });
+    const captured = await captureSpark(
+      stack.baseUrl,
+      { authorization: `Bearer ${client.token}` },
+      { bytes: TINY_PNG, timeZone: 'Europe/Stockholm', note: 'Lights out at ten' },
+    );
     expect(captured.status).toBe(201);
     const answers = {
       firstName: 'Noor',

@@ -63,7 +63,11 @@ describe('a PostgreSQL backup restored into an empty database', () => {
       coach: await createSignedInUser(db, `coach-${randomUUID().slice(0, 8)}@example.com`, 'coach'),
       client: await createSignedInUser(db, `client-${randomUUID().slice(0, 8)}@example.com`),
     }));
-    const captured = await captureSpark(stack.baseUrl, { authorization: `Bearer ${client.token}` }, { bytes: TINY_PNG, note: 'Morning walk before the backup' });
+    const captured = await captureSpark(
+      stack.baseUrl,
+      { authorization: `Bearer ${client.token}` },
+      { bytes: TINY_PNG, note: 'Morning walk before the backup' },
+    );
     expect(captured.status).toBe(201);
     const noted = await call(
       `/api/progress/clients/${client.id}/notes`,

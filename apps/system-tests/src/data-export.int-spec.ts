@@ -71,7 +71,11 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
   const call = (method: string, path: string, person: Person) =>
     fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${person.token}` } });
   const capture = async (person: Person, file: Buffer, type: string, note: string) => {
-    const response = await captureSpark(stack.baseUrl, { authorization: `Bearer ${person.token}` }, { bytes: file, contentType: type, timeZone: 'Europe/Stockholm', note });
+    const response = await captureSpark(
+      stack.baseUrl,
+      { authorization: `Bearer ${person.token}` },
+      { bytes: file, contentType: type, timeZone: 'Europe/Stockholm', note },
+    );
     expect(response.status).toBe(201);
   };
   const exportMail = async (email: string, count: number) => {

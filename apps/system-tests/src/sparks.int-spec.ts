@@ -12,6 +12,7 @@ import {
   sparkUploadGrantSchema,
   type UserRole,
 } from '@spark/contracts';
+import { SparkMedia } from '@spark/media';
 import { ObjectStorage } from '@spark/storage';
 import { Client } from 'pg';
 import sharp from 'sharp';
@@ -138,12 +139,22 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
     expect(await sparkCount(thief.id)).toBe(0);
   });
 
+  it('sweeps away an upload that was granted and stored but never recorded, and nothing else', async () => {
+    const user = newUser();
+    expect((await capture(user, { bytes: TINY_PNG })).status).toBe(201);
+    const grant = sparkUploadGrantSchema.parse(await (await post(user, '/api/sparks/uploads', { bytes: TINY_PNG.length, contentType: 'image/png' })).json());
+    expect((await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: new Uint8Array(TINY_PNG) })).ok).toBe(true);
+    const media = new SparkMedia(storage);
+    expect(await media.sweepUnclaimed(new Date(Date.now() - 60_000))).toBe(0);
+    expect(await media.sweepUnclaimed(new Date(Date.now() + 60_000))).toBeGreaterThanOrEqual(1);
+    expect(await objectsUnder(`incoming/${user.id}`)).toBe(0);
+    expect(await objectsUnder(user.id)).toBe(1);
+  });
+
   it('records a retried upload with the same client id once, counting it once', async () => {
     const user = newUser();
     const clientSparkId = randomUUID();
-    const first = recordSparkResponseSchema.parse(
-      await (await capture(user, { clientSparkId, bytes: TINY_PNG })).json(),
-    );
+    const first = recordSparkResponseSchema.parse(await (await capture(user, { clientSparkId, bytes: TINY_PNG })).json());
     const retry = await capture(user, { clientSparkId, bytes: TINY_PNG });
     expect(retry.status).toBe(201);
     const second = recordSparkResponseSchema.parse(await retry.json());

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DomainError } from '@spark/errors';
 import { type IsoBmffFlavour, IsoBmffLocationScrubber } from './iso-bmff-location-scrubber';
 
-const fixture = (extension: string) => readFileSync(join(__dirname, '../../../system-tests/src/fixtures/location', `with-gps.${extension}`));
+const fixture = (extension: string) => readFileSync(join(__dirname, '../../../apps/system-tests/src/fixtures/location', `with-gps.${extension}`));
 
 function scrub(file: Buffer, flavour: IsoBmffFlavour, chunkSize: number): Buffer {
   const scrubber = new IsoBmffLocationScrubber(flavour);

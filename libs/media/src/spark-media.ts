@@ -13,7 +13,6 @@ import { SNIFF_BYTES, type SniffedType, sniffFileType } from './file-sniffer';
 import { reencodeImage } from './image-reencoder';
 import { type IsoBmffFlavour, IsoBmffLocationScrubber } from './iso-bmff-location-scrubber';
 import { incomingSparkKey, INCOMING_SPARK_PREFIX, sparkFileKey } from './spark-media-keys';
-import { withSpooledFile } from './spooled-file';
 
 /** A checked spark file, stored without its location under its owner's prefix. */
 export interface SparkFile {
@@ -28,8 +27,8 @@ const limitOf = (kind: SniffedType['kind']) => (kind === 'image' ? SPARK_IMAGE_M
 const tooLarge = (kind: SniffedType['kind']) =>
   new DomainError('PAYLOAD_TOO_LARGE', `${kind === 'image' ? 'Photos' : 'Videos'} can be at most ${megabytes(limitOf(kind))}.`);
 const unsupported = () => new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Only photos (JPEG, PNG, GIF, WebP, HEIC, AVIF) and videos (MP4, MOV) can be captured.');
-// Each claim streams a file through S3's part buffers (photos are re-encoded one at a time on top), so a process
-// cleans only this many at once and the rest wait their turn.
+// Each claim holds a photo or S3's part buffers of a video (photos are re-encoded one at a time on top), so a
+// process cleans only this many at once and the rest wait their turn.
 const CLAIMS_AT_ONCE = 2;
 
 /**
@@ -79,11 +78,11 @@ export class SparkMedia {
   }
 
   private async clean(userId: string, incoming: string): Promise<SparkFile> {
-    const uploaded = await this.storage.head(incoming);
+    const uploaded = await this.storage.open(incoming);
     if (!uploaded) throw new DomainError('NOT_FOUND', 'This upload was not found. Please capture your spark again.');
-    if (uploaded.bytes > SPARK_VIDEO_MAX_BYTES) throw tooLarge('video');
-    const body = await this.storage.getStream(incoming);
+    const { body } = uploaded;
     try {
+      if (uploaded.bytes > SPARK_VIDEO_MAX_BYTES) throw tooLarge('video');
       const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
       const head = await readHead(iterator);
       const type = sniffFileType(head);
@@ -101,15 +100,18 @@ export class SparkMedia {
     }
   }
 
-  /** Puts the file without its location: photos re-encoded from a spooled copy, videos and HEIF blanked as they stream. */
+  /**
+   * Puts the file without its location: photos read whole (at most the image limit, from S3 at its speed) and
+   * re-encoded, videos and HEIF blanked as they stream.
+   */
   private async putClean(key: string, type: SniffedType, body: AsyncIterable<Buffer>): Promise<number> {
     const { cleaning } = type;
     if (cleaning.by === 'reencode') {
-      return withSpooledFile(body, async (path) => {
-        const clean = await reencodeImage(path, cleaning.format);
-        await this.storage.put({ key, body: clean, contentType: type.mime });
-        return clean.length;
-      });
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(chunk);
+      const clean = await reencodeImage(Buffer.concat(chunks), cleaning.format);
+      await this.storage.put({ key, body: clean, contentType: type.mime });
+      return clean.length;
     }
     const stored = { bytes: 0 };
     await this.storage.put({ key, body: scrubbed(body, cleaning.flavour, stored), contentType: type.mime });

@@ -95,6 +95,17 @@ export class ObjectStorage {
     return (await object.Body?.transformToString('utf-8')) ?? '';
   }
 
+  /** The object's bytes as a stream with its size, or undefined when there is no such object: one request, no HEAD first. */
+  async open(key: string, bucket = this.defaultBucket): Promise<{ body: Readable; bytes: number } | undefined> {
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      return { body: object.Body as Readable, bytes: object.ContentLength ?? 0 };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
   /** The object's bytes as a stream, read from S3 only as fast as the caller consumes it. */
   async getStream(key: string, bucket = this.defaultBucket): Promise<Readable> {
     const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
