@@ -5,3 +5,4 @@ export * from './outbox-rows';
 export * from './outbox.migration';
 export * from './outbox-confirmation.migration';
 export * from './retry-budget';
+export * from './repeating-job';

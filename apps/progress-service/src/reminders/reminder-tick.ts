@@ -1,10 +1,8 @@
 import type { ProgressConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, bullPrefix, type JobHandlers, type JobRequest, outboxInsertSql, outboxRows, runJob } from '@spark/jobs';
+import { type JobHandlers, type JobRequest, outboxInsertSql, outboxRows, startRepeatingJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { inUnitOfWork, type ServiceDataSource } from '@spark/persistence';
-import { type Job, Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import { type DueReminder, RemindersRepository } from './reminders.repository';
 
 /** Reminders claimed per transaction: a large minute (everyone at 20:00 in one zone) goes in several. */
@@ -31,17 +29,6 @@ const jobFor = (reminder: DueReminder): JobRequest =>
 export function startReminderTick(deps: { config: ProgressConfig; dataSource: ServiceDataSource; logger: Logger; kickOutbox: () => void }) {
   const { config, dataSource, logger } = deps;
   const repository = new RemindersRepository(dataSource);
-  const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
-  const prefix = bullPrefix(config.BUS_PREFIX);
-  const queue = new Queue(QUEUES.reminders, { connection, prefix });
-  queue
-    .upsertJobScheduler(
-      'reminder-tick',
-      { every: config.REMINDER_TICK_MS },
-      { name: 'send-due-reminders', data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
-    )
-    .catch((error: unknown) => logger.error({ err: error }, 'could not schedule the reminder tick'));
-
   const handlers: JobHandlers<typeof QUEUES.reminders> = {
     'send-due-reminders': async () => {
       let sent = 0;
@@ -58,15 +45,14 @@ export function startReminderTick(deps: { config: ProgressConfig; dataSource: Se
       if (sent > 0) logger.info({ sent }, 'reminders queued');
     },
   };
-  assertHandlersComplete(QUEUES.reminders, handlers);
-  const worker = new Worker(QUEUES.reminders, (job: Job) => runJob(QUEUES.reminders, handlers, job), { connection, prefix, concurrency: 1 });
-  worker.on('error', (error) => logger.warn({ err: error }, 'reminder tick error'));
-  worker.on('failed', (_job, error) => logger.warn({ err: error }, 'reminder tick failed; the next tick retries'));
-  return {
-    async close() {
-      await worker.close();
-      await queue.close();
-      connection.disconnect();
-    },
-  };
+  return startRepeatingJob({
+    redisUrl: config.REDIS_URL,
+    busPrefix: config.BUS_PREFIX,
+    queue: QUEUES.reminders,
+    schedulerId: 'reminder-tick',
+    everyMs: config.REMINDER_TICK_MS,
+    jobName: 'send-due-reminders',
+    handlers,
+    logger,
+  });
 }
