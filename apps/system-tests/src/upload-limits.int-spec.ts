@@ -15,15 +15,15 @@ const tokenFor = (userId: string) =>
   );
 
 // Short timeouts so the test sees them act; production defaults are in libs/config.
-// Three uploads of 9 MiB fill the gateway's upload memory exactly.
+// Four uploads of 8 MiB fill the gateway's upload memory exactly (each counts twice its size).
 const LIMITS = {
   UPLOADS_PER_USER: '2',
-  UPLOAD_MEMORY_MB: '27',
+  UPLOAD_MEMORY_MB: '64',
   HTTP_IDLE_TIMEOUT_MS: '1000',
   HTTP_HEADERS_TIMEOUT_MS: '1500',
   HTTP_REQUEST_TIMEOUT_MS: '4000',
 };
-const LARGE_UPLOAD_BYTES = 9 * 1024 * 1024;
+const LARGE_UPLOAD_BYTES = 8 * 1024 * 1024;
 
 const BOUNDARY = 'spark-upload-limits';
 
@@ -80,7 +80,7 @@ describe('slow uploads cannot exhaust the gateway', () => {
   const slotsKey = (userId: string) => `${stack.env.BUS_PREFIX}:gateway:upload-slots:${userId}`;
   const objectsOf = async (userId: string) => (await stack.s3.keysUnder(`${userId}/`, 'log')).length;
 
-  it('takes two uploads at a time per person and three large ones per gateway; the next one is answered 429 with Retry-After', async () => {
+  it('takes two uploads at a time per person and four large ones per gateway; the next one is answered 429 with Retry-After', async () => {
     const [ada, bo, cy] = [randomUUID(), randomUUID(), randomUUID()];
     const held = [await trickling(ada), await trickling(ada)];
     const third = await upload(ada);
@@ -91,9 +91,9 @@ describe('slow uploads cannot exhaust the gateway', () => {
       message: 'You already have 2 uploads in progress. Please wait for one to finish, then try again.',
     });
 
-    held.push(await trickling(bo));
-    // Once Bo's upload holds its slot the gateway is full, for anyone.
-    await eventually(async () => (await stack.redis.zcard(slotsKey(bo))) === 1, 5000, "Bo's upload slot");
+    held.push(await trickling(bo), await trickling(bo));
+    // Once Bo's uploads hold their slots the gateway is full, for anyone.
+    await eventually(async () => (await stack.redis.zcard(slotsKey(bo))) === 2, 5000, "Bo's upload slots");
     const full = await upload(cy);
     expect(full.status).toBe(429);
     expect(errorBodySchema.parse(await full.json())).toMatchObject({

@@ -90,9 +90,9 @@ export const gatewayEnv = (env: Env) =>
       // The request line and headers must arrive within this: headers sent a trickle at a time are an attack.
       HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(15_000),
       // Uploads in flight at once per signed-in user (all replicas together), and the memory the uploads in
-      // flight on one gateway process may hold (each counts its declared size; an admin's deck is up to 30 MB).
+      // flight on one gateway process may hold (each counts twice its declared size, being read whole; an admin's deck is up to 30 MB).
       UPLOADS_PER_USER: z.coerce.number().int().min(1).max(50).default(2),
-      UPLOAD_MEMORY_MB: z.coerce.number().int().min(16).max(16_384).default(192),
+      UPLOAD_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(192),
       VAPID_PUBLIC_KEY: vapidEnv.shape.VAPID_PUBLIC_KEY,
     })
     // The gateway signs spark uploads and links, and stores decks and log images.

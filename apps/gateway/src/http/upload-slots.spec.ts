@@ -1,8 +1,8 @@
 import { heldBytesOf, UPLOAD_MAX_HELD_BYTES } from './upload-slots';
 
 describe('heldBytesOf', () => {
-  it('counts a small upload by its declared size and a larger one than any route takes by the most any upload holds', () => {
-    expect(heldBytesOf('20480')).toBe(20_480);
+  it('counts a small upload by twice its declared size and a larger one than any route takes by the most any upload holds', () => {
+    expect(heldBytesOf('20480')).toBe(40_960);
     expect(heldBytesOf(String(100 * 1024 * 1024))).toBe(UPLOAD_MAX_HELD_BYTES);
   });
 

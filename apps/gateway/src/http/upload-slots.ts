@@ -15,14 +15,15 @@ export interface UploadSlotLimits {
   leaseMs: number;
 }
 
-// The most one upload holds: upload routes read the whole file into memory, and refuse a body declared longer than
-// their file limit and the multipart fields around it.
-export const UPLOAD_MAX_HELD_BYTES = UPLOAD_MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES;
+// Upload routes read the whole file into memory, so an upload holds its body twice at the end (the chunks as they
+// came, and their joined copy); a body declared longer than the largest route's limit is refused.
+const HELD_COPIES = 2;
+export const UPLOAD_MAX_HELD_BYTES = HELD_COPIES * (UPLOAD_MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES);
 
-/** What an upload may hold: no more than its declared body, no more than any upload holds. */
+/** What an upload may hold: two copies of its declared body, no more than any upload holds. */
 export const heldBytesOf = (contentLength: string | undefined) => {
   const declared = Number(contentLength);
-  return Number.isSafeInteger(declared) && declared > 0 ? Math.min(declared, UPLOAD_MAX_HELD_BYTES) : UPLOAD_MAX_HELD_BYTES;
+  return Number.isSafeInteger(declared) && declared > 0 ? Math.min(HELD_COPIES * declared, UPLOAD_MAX_HELD_BYTES) : UPLOAD_MAX_HELD_BYTES;
 };
 
 // Takes a slot in the user's sorted set (member = slot id, score = lease end by Redis's clock) unless
