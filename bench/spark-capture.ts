@@ -130,13 +130,14 @@ async function capture(
   bearer: string,
   file: { bytes: number; contentType: string; body: () => Buffer | Readable } = smallPhoto(),
 ): Promise<number> {
-  const asked = json(bearer, { bytes: file.bytes, contentType: file.contentType });
+  const clientSparkId = randomUUID();
+  const asked = json(bearer, { clientSparkId, bytes: file.bytes, contentType: file.contentType });
   const granted = await call(`http://127.0.0.1:${port}/api/sparks/uploads`, 'POST', asked.headers, asked.bytes);
   if (granted.status !== 201) return granted.status;
   const grant = sparkUploadGrantSchema.parse(JSON.parse(granted.text));
   const stored = await call(grant.url, 'PUT', { ...grant.headers, 'content-length': file.bytes }, file.body());
   if (stored.status !== 200) return stored.status;
-  const recorded = json(bearer, { clientSparkId: randomUUID(), uploadId: grant.uploadId, timeZone: 'UTC' });
+  const recorded = json(bearer, { clientSparkId, uploadId: grant.uploadId, timeZone: 'UTC' });
   return (await call(`http://127.0.0.1:${port}/api/sparks`, 'POST', recorded.headers, recorded.bytes)).status;
 }
 

@@ -117,12 +117,14 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
   });
 
   it('refuses at once an upload larger than its kind allows, and signs the declared size and type into the URL', async () => {
-    const photo = await post(client, '/api/sparks/uploads', { bytes: 16 * 1024 * 1024, contentType: 'image/jpeg' });
+    const photo = await post(client, '/api/sparks/uploads', { clientSparkId: randomUUID(), bytes: 16 * 1024 * 1024, contentType: 'image/jpeg' });
     expect(photo.status).toBe(413);
     expect(errorBodySchema.parse(await photo.json()).message).toBe('Photos can be at most 15 MB.');
-    const video = await post(client, '/api/sparks/uploads', { bytes: 100 * 1024 * 1024 + 1, contentType: 'video/mp4' });
+    const video = await post(client, '/api/sparks/uploads', { clientSparkId: randomUUID(), bytes: 100 * 1024 * 1024 + 1, contentType: 'video/mp4' });
     expect(video.status).toBe(400);
-    const grant = sparkUploadGrantSchema.parse(await (await post(client, '/api/sparks/uploads', { bytes: TINY_PNG.length, contentType: 'image/png' })).json());
+    const grant = sparkUploadGrantSchema.parse(
+      await (await post(client, '/api/sparks/uploads', { clientSparkId: randomUUID(), bytes: TINY_PNG.length, contentType: 'image/png' })).json(),
+    );
     // S3 refuses a body of another length or type (s3rver does not check signed headers, so the claim re-checks the size).
     expect(new URL(grant.url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
     expect(Number(new URL(grant.url).searchParams.get('X-Amz-Expires'))).toBe(15 * 60);
@@ -130,7 +132,9 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
 
   it('keeps uploads to their owner: a client cannot record another client’s upload', async () => {
     const owner = newUser();
-    const grant = sparkUploadGrantSchema.parse(await (await post(owner, '/api/sparks/uploads', { bytes: TINY_PNG.length, contentType: 'image/png' })).json());
+    const grant = sparkUploadGrantSchema.parse(
+      await (await post(owner, '/api/sparks/uploads', { clientSparkId: randomUUID(), bytes: TINY_PNG.length, contentType: 'image/png' })).json(),
+    );
     expect(new URL(grant.url).pathname).toBe(`/sparks/incoming/${owner.id}/${grant.uploadId}`);
     expect((await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: new Uint8Array(TINY_PNG) })).ok).toBe(true);
     const thief = newUser();
@@ -142,7 +146,9 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
   it('sweeps away an upload that was granted and stored but never recorded, and nothing else', async () => {
     const user = newUser();
     expect((await capture(user, { bytes: TINY_PNG })).status).toBe(201);
-    const grant = sparkUploadGrantSchema.parse(await (await post(user, '/api/sparks/uploads', { bytes: TINY_PNG.length, contentType: 'image/png' })).json());
+    const grant = sparkUploadGrantSchema.parse(
+      await (await post(user, '/api/sparks/uploads', { clientSparkId: randomUUID(), bytes: TINY_PNG.length, contentType: 'image/png' })).json(),
+    );
     expect((await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: new Uint8Array(TINY_PNG) })).ok).toBe(true);
     const media = new SparkMedia(storage);
     expect(await media.sweepUnclaimed(new Date(Date.now() - 60_000))).toBe(0);

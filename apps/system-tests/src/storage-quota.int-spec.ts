@@ -59,17 +59,22 @@ describe('the per-client storage quota', () => {
     return { sparks: sparks.rows[0].count, sparkBytes: Number(sparks.rows[0].bytes), storedBytes: Number(progress.rows[0]?.stored_bytes ?? 0) };
   };
 
-  it('refuses the capture that would go past the quota with 413 and clear words, keeping nothing of it', async () => {
+  it('refuses the capture that would go past the quota with 413 and clear words before the file is sent, keeping nothing of it', async () => {
     const client = newClient();
     expect((await capture(client)).status).toBe(201);
     expect((await capture(client)).status).toBe(201);
-    const refused = await capture(client);
+    const refused = await fetch(`${stack.baseUrl}/api/sparks/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ clientSparkId: randomUUID(), bytes: VIDEO.length, contentType: 'video/mp4' }),
+    });
     expect(refused.status).toBe(413);
     const body = errorBodySchema.parse(await refused.json());
     expect(body.code).toBe('PAYLOAD_TOO_LARGE');
     expect(body.message).toMatch(/^Your storage is full/);
     expect(await recorded(client.id)).toEqual({ sparks: 2, sparkBytes: 2 * VIDEO.length, storedBytes: 2 * VIDEO.length });
     expect(await storedObjects(client.id)).toBe(2);
+    expect(await stack.s3.keysUnder(`incoming/${client.id}/`)).toEqual([]);
   });
 
   it('does not count a retried capture twice, even when the storage is full', async () => {
@@ -84,11 +89,13 @@ describe('the per-client storage quota', () => {
     expect(await storedObjects(client.id)).toBe(2);
   });
 
-  it('lets concurrent captures fill the quota exactly, never past it', async () => {
+  // Granted together, before any is recorded: the quota is held again when each is recorded.
+  it('lets concurrent captures fill the quota exactly, never past it, and keeps no file of the refused ones', async () => {
     const client = newClient();
     const statuses = (await Promise.all(Array.from({ length: 6 }, () => capture(client)))).map((response) => response.status);
     expect(statuses.sort()).toEqual([201, 201, 413, 413, 413, 413]);
     expect(await recorded(client.id)).toEqual({ sparks: 2, sparkBytes: 2 * VIDEO.length, storedBytes: 2 * VIDEO.length });
     expect(await storedObjects(client.id)).toBe(2);
+    expect(await stack.s3.keysUnder(`incoming/${client.id}/`)).toEqual([]);
   });
 });

@@ -58,6 +58,7 @@ import {
   addPrivateNoteRequestSchema,
   coachNoteSchema,
   getSparkRequestSchema,
+  grantSparkUploadRequestSchema,
   homeRequestSchema,
   homeResponseSchema,
   listPrivateNotesRequestSchema,
@@ -68,6 +69,7 @@ import {
   recordSparkResponseSchema,
   sparkPageSchema,
   sparkSchema,
+  sparkUploadGrantSchema,
 } from './progress';
 import {
   checkLogImageRequestSchema,
@@ -145,6 +147,7 @@ export const patterns = {
   'ditl.coach-regenerate': { request: coachDitlRequestSchema, response: generateDitlResponseSchema },
   'ditl.coach-edit-moment': { request: editDitlMomentRequestSchema, response: coachDitlViewSchema },
   'ditl.coach-reset-moment': { request: resetDitlMomentRequestSchema, response: coachDitlViewSchema },
+  'progress.grant-spark-upload': { request: grantSparkUploadRequestSchema, response: sparkUploadGrantSchema },
   'progress.record-spark': { request: recordSparkRequestSchema, response: recordSparkResponseSchema },
   'progress.request-export': { request: requestExportRequestSchema, response: requestExportResponseSchema },
   'progress.get-export': { request: getExportRequestSchema, response: exportStatusSchema },
@@ -228,6 +231,7 @@ export const replaySafePatterns: Readonly<Partial<Record<PatternName, string>>> 
   'progress.coach-client': 'reads',
   'progress.coach-nudge-draft': 'drafts text and stores nothing',
   'progress.coach-weekly-check-in': 'drafts text and stores nothing',
+  'progress.grant-spark-upload': 'signs an upload URL and stores nothing',
   'progress.record-spark': "keyed by the client's own spark id: a repeat answers with the spark already recorded",
   'leads.list': 'reads',
   'leads.counters': 'reads',

@@ -71,8 +71,9 @@ export type PrivateNote = z.infer<typeof privateNoteSchema>;
 /** How long a granted upload URL stays valid, in seconds. */
 export const SPARK_UPLOAD_GRANT_SECONDS = 15 * 60;
 
-/** `POST /api/sparks/uploads`: the file the browser is about to upload straight to storage. */
+/** `POST /api/sparks/uploads`: the file the browser is about to upload straight to storage, for which capture. */
 export const sparkUploadGrantRequestSchema = z.object({
+  clientSparkId: uuidSchema,
   bytes: z.number().int().min(1, 'The file is empty').max(SPARK_VIDEO_MAX_BYTES, 'Files can be at most 100 MB.'),
   /** The browser's type for the file; the real type is read from its first bytes once it is uploaded. */
   contentType: textSchema()
@@ -81,6 +82,8 @@ export const sparkUploadGrantRequestSchema = z.object({
     .default('application/octet-stream'),
 });
 export type SparkUploadGrantRequest = z.infer<typeof sparkUploadGrantRequestSchema>;
+/** `progress.grant-spark-upload`: the service checks the storage quota before the file is sent. */
+export const grantSparkUploadRequestSchema = sparkUploadGrantRequestSchema.extend({ userId: uuidSchema });
 
 /** Where to PUT the file (exactly the declared bytes, with these headers) before recording the spark with `uploadId`. */
 export const sparkUploadGrantSchema = z.object({

@@ -46,7 +46,7 @@ export class SparkMedia {
   constructor(private readonly storage: ObjectStorage) {}
 
   /** A signed PUT for one file; refuses at once a size no kind allows (413). */
-  async grantUpload(userId: string, request: SparkUploadGrantRequest): Promise<SparkUploadGrant> {
+  async grantUpload(userId: string, request: Omit<SparkUploadGrantRequest, 'clientSparkId'>): Promise<SparkUploadGrant> {
     const kind = request.contentType.startsWith('image/') ? 'image' : 'video';
     if (request.bytes > limitOf(kind)) throw tooLarge(kind);
     const uploadId = randomUUID();

@@ -15,10 +15,11 @@ export interface SparkCaptureInput {
  */
 export async function captureSpark(baseUrl: string, headers: Record<string, string>, input: SparkCaptureInput): Promise<Response> {
   const json = { ...headers, 'content-type': 'application/json' };
+  const clientSparkId = input.clientSparkId ?? randomUUID();
   const granted = await fetch(`${baseUrl}/api/sparks/uploads`, {
     method: 'POST',
     headers: json,
-    body: JSON.stringify({ bytes: input.bytes.length, contentType: input.contentType ?? 'image/png' }),
+    body: JSON.stringify({ clientSparkId, bytes: input.bytes.length, contentType: input.contentType ?? 'image/png' }),
   });
   if (granted.status !== 201) return granted;
   const grant = sparkUploadGrantSchema.parse(await granted.json());
@@ -28,7 +29,7 @@ export async function captureSpark(baseUrl: string, headers: Record<string, stri
     method: 'POST',
     headers: json,
     body: JSON.stringify({
-      clientSparkId: input.clientSparkId ?? randomUUID(),
+      clientSparkId,
       uploadId: grant.uploadId,
       timeZone: input.timeZone ?? 'Europe/Berlin',
       note: input.note,

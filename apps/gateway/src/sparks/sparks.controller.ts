@@ -4,14 +4,11 @@ import {
   captureBodySchema,
   type PayloadOf,
   type RecordSparkResponse,
-  type SparkUploadGrant,
   type SparkUploadGrantRequest,
   sparkListQuerySchema,
   sparkUploadGrantRequestSchema,
-  sparkUploadGrantSchema,
   uuidSchema,
 } from '@spark/contracts';
-import { SparkMedia } from '@spark/media';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser } from '../auth/auth.decorators';
@@ -23,25 +20,22 @@ import { Responds } from '../docs/responds.decorator';
 const CAPTURE_TIMEOUT_MS = 60_000;
 
 /**
- * A client's own sparks. Capture is two steps: `POST /api/sparks/uploads` grants a signed URL the browser PUTs the
- * file to, straight to storage; `POST /api/sparks` then records the spark, and the progress service checks the file.
+ * A client's own sparks. Capture is two steps, both answered by the progress service: `POST /api/sparks/uploads`
+ * grants a signed URL the browser PUTs the file to, straight to storage (refused at once when it would not fit the
+ * client's storage); `POST /api/sparks` then records the spark, once the service has checked and cleaned the file.
  */
 @Controller('api/sparks')
 export class SparksController {
   constructor(
     private readonly bus: ServiceBus,
-    @Inject(SparkMedia) private readonly media: SparkMedia,
     @Inject(SignedSparks) private readonly signed: SignedSparks,
   ) {}
 
-  @Responds(sparkUploadGrantSchema)
+  @Responds('progress.grant-spark-upload')
   @Post('uploads')
   @HttpCode(201)
-  grantUpload(
-    @CurrentUser() user: AuthenticatedUser,
-    @Body(new ZodPipe(sparkUploadGrantRequestSchema)) body: SparkUploadGrantRequest,
-  ): Promise<SparkUploadGrant> {
-    return this.media.grantUpload(user.id, body);
+  grantUpload(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(sparkUploadGrantRequestSchema)) body: SparkUploadGrantRequest) {
+    return this.bus.request('progress.grant-spark-upload', { ...body, userId: user.id });
   }
 
   @Responds('progress.record-spark')

@@ -1,7 +1,6 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy } from '@nestjs/common';
 import type { GatewayConfig } from '@spark/config';
 import { ServiceBus } from '@spark/messaging';
-import { SparkMedia } from '@spark/media';
 import { ObjectStorage } from '@spark/storage';
 import { CoachingController } from '../coach/coaching.controller';
 import { ProgressController } from '../progress/progress.controller';
@@ -32,7 +31,6 @@ export class SparksModule {
         StorageShutdown,
         { provide: ServiceBus, useValue: bus },
         { provide: ObjectStorage, useValue: storage },
-        { provide: SparkMedia, useValue: new SparkMedia(storage) },
         { provide: SignedSparks, useValue: new SignedSparks(storage) },
       ],
     };

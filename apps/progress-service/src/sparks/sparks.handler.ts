@@ -7,6 +7,11 @@ import { SparksService } from './sparks.service';
 export class SparksHandler {
   constructor(private readonly sparks: SparksService) {}
 
+  @MessagePattern('progress.grant-spark-upload')
+  grantUpload(@Payload() request: PayloadOf<'progress.grant-spark-upload'>) {
+    return this.sparks.grantUpload(request);
+  }
+
   @MessagePattern('progress.record-spark')
   record(@Payload() request: PayloadOf<'progress.record-spark'>) {
     return this.sparks.record(request);

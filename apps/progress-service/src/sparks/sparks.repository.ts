@@ -152,6 +152,16 @@ export class SparksRepository {
     return (await client.query<LockedProgress>({ ...lockStatement, values: [spark.userId] })).rows[0] as LockedProgress;
   }
 
+  /** What the client's sparks take in storage (0 before the first), and whether this capture was recorded before. */
+  async storageBefore(userId: string, clientSparkId: string): Promise<{ storedBytes: number; recorded: boolean }> {
+    const [row]: { stored_bytes: string | null; recorded: boolean }[] = await this.dataSource.query(
+      `SELECT (SELECT stored_bytes FROM progress.user_progress WHERE user_id = $1) AS stored_bytes,
+              EXISTS (SELECT 1 FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2) AS recorded`,
+      [userId, clientSparkId],
+    );
+    return { storedBytes: Number(row?.stored_bytes ?? 0), recorded: row?.recorded === true };
+  }
+
   /** `ownerId` narrows the lookup to one user's sparks: someone else's id is simply not found. */
   async find(sparkId: string, ownerId?: string): Promise<SparkRow | undefined> {
     const rows: SparkRow[] = await this.dataSource.query(`SELECT ${sparkColumns} FROM progress.sparks WHERE id = $1 AND ($2::uuid IS NULL OR user_id = $2)`, [

@@ -8,6 +8,7 @@ import {
   type Spark,
   skippedBy,
   type SparkPage,
+  type SparkUploadGrant,
   streakAfterSpark,
 } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
@@ -33,6 +34,16 @@ export class SparksService {
     private readonly storageQuotaBytes: number,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /**
+   * A signed upload URL, unless the file would not fit in the client's storage: refused before it is sent. A retry of
+   * a capture already recorded is granted whatever the storage (its recording answers with the first spark).
+   */
+  async grantUpload({ userId, clientSparkId, ...file }: PayloadOf<'progress.grant-spark-upload'>): Promise<SparkUploadGrant> {
+    const { storedBytes, recorded } = await this.sparks.storageBefore(userId, clientSparkId);
+    if (!recorded && storedBytes + file.bytes > this.storageQuotaBytes) throw this.storageFull(storedBytes);
+    return this.media.grantUpload(userId, file);
+  }
 
   /**
    * Claims the uploaded file (checked, location removed, stored under the client's prefix), then records the spark.
@@ -62,16 +73,18 @@ export class SparksService {
       )
       .catch(async (error: unknown) => {
         await this.media.discard(file);
-        if (!(error instanceof StorageFullError)) throw error;
-        const used = readableSize(error.storedBytes);
-        throw new DomainError(
-          'PAYLOAD_TOO_LARGE',
-          `Your storage is full: your sparks already use ${used} of your ${readableSize(this.storageQuotaBytes)}, so this one was not saved. Please ask your coach to make room.`,
-        );
+        throw error instanceof StorageFullError ? this.storageFull(error.storedBytes) : error;
       });
     if (!result.created) await this.media.discard(file);
     const progress = toProgress(result.progress);
     return { spark: toSpark(result.spark), created: result.created, progress, milestone: milestoneMessage(progress.sparkCount) };
+  }
+
+  private storageFull(storedBytes: number): DomainError {
+    return new DomainError(
+      'PAYLOAD_TOO_LARGE',
+      `Your storage is full: your sparks already use ${readableSize(storedBytes)} of your ${readableSize(this.storageQuotaBytes)}, so this one was not saved. Please ask your coach to make room.`,
+    );
   }
 
   async get(request: PayloadOf<'progress.get-spark'>): Promise<Spark> {

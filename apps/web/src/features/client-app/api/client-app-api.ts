@@ -29,14 +29,19 @@ export interface SparkUpload {
 }
 
 /**
- * Capture in two steps: the gateway grants a signed URL, the file goes straight to storage, and the spark is then
- * recorded with the upload's id (the server checks the file before it answers). A failed PUT is retried as a whole
+ * Capture in two steps: the server grants a signed URL (or refuses at once a file the storage cannot take), the
+ * file goes straight to storage, and the spark is then recorded with the upload's id (the server checks the file
+ * before it answers). A failed PUT is retried as a whole
  * capture, with a new upload, under the same client id.
  */
 export async function uploadSpark(upload: SparkUpload): Promise<RecordSparkResponse> {
   const declared = sparkUploadGrantRequestSchema.shape.contentType.safeParse(upload.file.type || undefined);
   const grant = sparkUploadGrantSchema.parse(
-    await apiRequest<unknown>('POST', '/sparks/uploads', { bytes: upload.file.size, contentType: declared.success ? declared.data : undefined }),
+    await apiRequest<unknown>('POST', '/sparks/uploads', {
+      clientSparkId: upload.clientSparkId,
+      bytes: upload.file.size,
+      contentType: declared.success ? declared.data : undefined,
+    }),
   );
   const stored = await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: upload.file });
   if (!stored.ok) throw new Error(`Storage answered ${stored.status} to the upload`);
