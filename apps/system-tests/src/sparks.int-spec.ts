@@ -173,6 +173,20 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
     expect(await objectsUnder(`incoming/${user.id}`)).toBe(0);
   });
 
+  it('answers a recording delivered again, after its upload was claimed, with the spark it recorded', async () => {
+    const user = newUser();
+    const clientSparkId = randomUUID();
+    const grant = sparkUploadGrantSchema.parse(
+      await (await post(user, '/api/sparks/uploads', { clientSparkId, bytes: TINY_PNG.length, contentType: 'image/png' })).json(),
+    );
+    expect((await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: new Uint8Array(TINY_PNG) })).ok).toBe(true);
+    const recording = { clientSparkId, uploadId: grant.uploadId, timeZone: 'UTC' };
+    const first = recordSparkResponseSchema.parse(await (await post(user, '/api/sparks', recording)).json());
+    const again = await post(user, '/api/sparks', recording);
+    expect(again.status).toBe(201);
+    expect(recordSparkResponseSchema.parse(await again.json())).toMatchObject({ created: false, spark: { id: first.spark.id }, progress: { sparkCount: 1 } });
+  });
+
   it('keeps the counters right under 12 concurrent captures of one client', async () => {
     const user = newUser();
     const responses = await Promise.all(Array.from({ length: 12 }, () => capture(user, { bytes: TINY_PNG })));

@@ -152,6 +152,18 @@ export class SparksRepository {
     return (await client.query<LockedProgress>({ ...lockStatement, values: [spark.userId] })).rows[0] as LockedProgress;
   }
 
+  /** The spark this capture recorded before, with the client's progress, if it was. */
+  async findRecorded(userId: string, clientSparkId: string): Promise<{ spark: SparkRow; progress: ProgressRow } | undefined> {
+    const rows: (SparkRow & { progress: ProgressRow })[] = await this.dataSource.query(
+      `SELECT ${sparkColumns}, (SELECT to_jsonb(p) FROM (SELECT ${progressColumns} FROM progress.user_progress WHERE user_id = $1) p) AS progress
+       FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2`,
+      [userId, clientSparkId],
+    );
+    if (!rows[0]) return undefined;
+    const { progress, ...spark } = rows[0];
+    return { spark, progress };
+  }
+
   /** What the client's sparks take in storage (0 before the first), and whether this capture was recorded before. */
   async storageBefore(userId: string, clientSparkId: string): Promise<{ storedBytes: number; recorded: boolean }> {
     const [row]: { stored_bytes: string | null; recorded: boolean }[] = await this.dataSource.query(

@@ -47,10 +47,17 @@ export class SparksService {
 
   /**
    * Claims the uploaded file (checked, location removed, stored under the client's prefix), then records the spark.
-   * Idempotent on (user, clientSparkId): a retried capture returns the first answer's spark, and its own copy of the
-   * file is deleted, as is the file of a capture the quota refuses.
+   * Idempotent on (user, clientSparkId): a capture recorded before (a retry, or this request delivered again after
+   * its upload was claimed) is answered with the first spark and its upload deleted unread; a copy claimed by a
+   * concurrent retry is deleted too, as is the file of a capture the quota refuses.
    */
   async record(request: PayloadOf<'progress.record-spark'>): Promise<RecordSparkResponse> {
+    const earlier = await this.sparks.findRecorded(request.userId, request.clientSparkId);
+    if (earlier) {
+      await this.media.discardUpload(request.userId, request.uploadId);
+      const progress = toProgress(earlier.progress);
+      return { spark: toSpark(earlier.spark), created: false, progress, milestone: milestoneMessage(progress.sparkCount) };
+    }
     const timeZone = await this.timeZones.storable(request.timeZone);
     const file = await this.media.claimUpload(request.userId, request.uploadId);
     const today = localDate(this.now(), timeZone);
