@@ -60,7 +60,8 @@ export const addClientLeadBodySchema = z
   })
   .strict();
 export type AddClientLeadBody = z.input<typeof addClientLeadBodySchema>;
-export const addClientLeadRequestSchema = addClientLeadBodySchema.extend({ coachId: uuidSchema }).strict();
+/** `leads.add-client`: who added the lead is in the audit log, not in the lead. */
+export const addClientLeadRequestSchema = addClientLeadBodySchema;
 
 export const addClientLeadResponseSchema = z.object({
   lead: leadSchema,

@@ -9,8 +9,7 @@ import {
   uuidSchema,
 } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
-import type { AuthenticatedUser } from '../auth/access-token.guard';
-import { CurrentActor, CurrentUser, Roles } from '../auth/auth.decorators';
+import { CurrentActor, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
@@ -43,8 +42,8 @@ export class CoachLeadsController {
   @Post('leads')
   @HttpCode(201)
   @Audited('lead.add-client', { type: 'lead', id: { answer: ['lead', 'id'] }, label: { answer: ['lead', 'email'] } })
-  addClient(@CurrentUser() coach: AuthenticatedUser, @Body(new ZodPipe(addClientLeadBodySchema)) body: AddClientLeadBody) {
-    return this.bus.request('leads.add-client', { ...body, customEvolutionDays: body.customEvolutionDays ?? undefined, coachId: coach.id });
+  addClient(@Body(new ZodPipe(addClientLeadBodySchema)) body: AddClientLeadBody) {
+    return this.bus.request('leads.add-client', { ...body, customEvolutionDays: body.customEvolutionDays ?? undefined });
   }
 
   @Responds('leads.approve')

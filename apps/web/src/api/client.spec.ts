@@ -42,6 +42,15 @@ describe('apiRequest with a session', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('answers an error by its status alone when the caller reads no error body', async () => {
+    const calls = answerBy(() => 401);
+    await expect(apiRequest('POST', '/auth/refresh', undefined, { authenticate: false, readErrorBody: false })).rejects.toMatchObject({
+      status: 401,
+      code: 'HTTP_401',
+    });
+    expect(calls).toHaveLength(1);
+  });
+
   it('sends session calls on the cookie alone', async () => {
     registerAccessTokenSource({ accessToken: async () => 'old', renewAfterUnauthorized: async () => 'new' });
     const calls = answerBy(() => 401);

@@ -36,9 +36,15 @@ export function registerAccessTokenSource(source: AccessTokenSource): void {
 export interface RequestOptions {
   // Session calls (refresh, redeem, sign-out) travel on the cookie, never on a bearer token.
   authenticate?: boolean;
+  /**
+   * False when the caller tells errors apart by status alone: the error body is not read, so a visitor's session
+   * check (a 401 on every first visit) does not load zod with the page.
+   */
+  readErrorBody?: boolean;
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
+async function toApiError(response: Response, readBody: boolean): Promise<ApiError> {
+  if (!readBody) return new ApiError(response.status, `HTTP_${response.status}`, response.statusText || `HTTP ${response.status}`);
   const body: unknown = await response.json().catch(() => null);
   // zod is most of a page's script on the pages that only read: it loads with the first error answer.
   const { errorBodySchema } = await import('./deferred-schemas');
@@ -78,7 +84,7 @@ export async function apiRequest<T>(method: Method, path: string, body?: unknown
     const renewed = await source.renewAfterUnauthorized(accessToken);
     if (renewed) response = await send(method, path, body, renewed);
   }
-  if (!response.ok) throw await toApiError(response);
+  if (!response.ok) throw await toApiError(response, options.readErrorBody !== false);
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }

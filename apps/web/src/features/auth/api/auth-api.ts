@@ -11,10 +11,9 @@ export const fetchLinkOwner = (request: LinkInfoRequest) => apiRequest<LinkInfo>
 
 export const redeemSignIn = (request: RedeemRequest) => apiRequest<Session>('POST', '/auth/redeem', request, cookieOnly);
 
-export const refreshSession = () => apiRequest<Session>('POST', '/auth/refresh', undefined, cookieOnly);
+// The session store tells "no session" (4xx) from "unreachable" (0, 429, 5xx) by status alone.
+export const refreshSession = () => apiRequest<Session>('POST', '/auth/refresh', undefined, { ...cookieOnly, readErrorBody: false });
 
 export const endServerSession = () => apiRequest<void>('POST', '/auth/sign-out', undefined, cookieOnly);
-
-export const fetchCurrentUser = () => apiRequest<AuthUser>('GET', '/auth/user');
 
 export const updateCurrentUser = (changes: UpdateUserRequest) => apiRequest<AuthUser>('PATCH', '/auth/user', changes);
