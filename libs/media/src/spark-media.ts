@@ -68,11 +68,6 @@ export class SparkMedia {
     }
   }
 
-  /** Deletes an upload that will not be claimed (its capture was recorded before). */
-  async discardUpload(userId: string, uploadId: string): Promise<void> {
-    await this.storage.delete(incomingSparkKey(userId, uploadId)).catch(() => undefined);
-  }
-
   async discard(file: SparkFile): Promise<void> {
     await this.storage.delete(file.key).catch(() => undefined);
   }

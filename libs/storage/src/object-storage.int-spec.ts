@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import { startTestS3, type TestS3 } from '@spark/testing';
 import { ObjectStorage, PART_SIZE } from './object-storage';
@@ -15,6 +17,29 @@ function chunked(length: number, fill: number, chunkSize = 64 * 1024 + 7): Reada
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
+// The SDK names most operations in the query (`?x-id=PutObject`), not these two.
+const operationOf = ({ method, path }: ClientRequest) => {
+  const query = path.split('?')[1] ?? '';
+  if (method === 'POST') return query.startsWith('uploads') ? 'CreateMultipartUpload' : 'CompleteMultipartUpload';
+  return /(?:^|&)x-id=(\w+)/.exec(query)?.[1] ?? `${method} ${path}`;
+};
+
+/** The S3 operations `action` sent. */
+async function s3Operations(action: () => Promise<unknown>): Promise<string[]> {
+  const seen: string[] = [];
+  const onRequest = (message: unknown) => {
+    const { request } = message as { request: ClientRequest };
+    seen.push(operationOf(request));
+  };
+  subscribe('http.client.request.start', onRequest);
+  try {
+    await action();
+  } finally {
+    unsubscribe('http.client.request.start', onRequest);
+  }
+  return seen;
+}
+
 describe('ObjectStorage against a real S3-compatible server', () => {
   let s3: TestS3;
   let storage: ObjectStorage;
@@ -28,41 +53,51 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     await s3.close();
   });
 
-  const readBack = async (key: string) => Buffer.from(await (await fetch(await storage.signedGetUrl(key, { expiresInSeconds: 60 }))).arrayBuffer());
-
-  it('streams an object in, tells its size, and hands out a signed URL that reads it back', async () => {
+  it('streams an object in, tells it exists, and hands out a signed URL that reads it back', async () => {
     await storage.put({ key: 'user-1/1.txt', body: Readable.from([Buffer.from('hello '), Buffer.from('spark')]), contentType: 'text/plain' });
-    expect(await storage.head('user-1/1.txt')).toMatchObject({ bytes: 11 });
+    expect(await storage.exists('user-1/1.txt')).toBe(true);
     expect(await storage.exists('user-1/missing.txt')).toBe(false);
-    expect((await readBack('user-1/1.txt')).toString()).toBe('hello spark');
+    const response = await fetch(await storage.signedGetUrl('user-1/1.txt', { expiresInSeconds: 60 }));
+    expect(await response.text()).toBe('hello spark');
   });
 
-  it('streams a body longer than one part in parts and reads back every byte', async () => {
-    const length = 2 * PART_SIZE + 123;
-    await storage.put({ key: 'user-1/a.bin', body: chunked(length, 0x61), contentType: 'application/octet-stream' });
-    expect(sha256(await readBack('user-1/a.bin'))).toBe(sha256(Buffer.alloc(length, 0x61)));
+  const readBack = async (key: string) => Buffer.from(await (await fetch(await storage.signedGetUrl(key, { expiresInSeconds: 60 }))).arrayBuffer());
+
+  it('sends a stream of at most one part as a single PUT', async () => {
+    const sent = await s3Operations(() => storage.put({ key: 'user-1/one-part.bin', body: chunked(PART_SIZE, 1), contentType: 'application/octet-stream' }));
+    expect(sent).toEqual(['PutObject']);
+    expect(sha256(await readBack('user-1/one-part.bin'))).toBe(sha256(Buffer.alloc(PART_SIZE, 1)));
+  });
+
+  it('streams a longer body in 5 MiB parts and reads back every byte, and the next upload carries none of them', async () => {
+    const first = Buffer.concat([Buffer.alloc(2 * PART_SIZE, 'a'), Buffer.alloc(123, 'z')]);
+    const chunks = [first.subarray(0, 2 * PART_SIZE - 5), first.subarray(2 * PART_SIZE - 5)];
+    const sent = await s3Operations(() => storage.put({ key: 'user-1/a.bin', body: Readable.from(chunks), contentType: 'application/octet-stream' }));
+    expect(sent).toEqual(['CreateMultipartUpload', 'UploadPart', 'UploadPart', 'UploadPart', 'CompleteMultipartUpload']);
+    await storage.put({ key: 'user-1/b.bin', body: chunked(PART_SIZE + 10, 0x62), contentType: 'application/octet-stream' });
+    expect(sha256(await readBack('user-1/a.bin'))).toBe(sha256(first));
+    expect(sha256(await readBack('user-1/b.bin'))).toBe(sha256(Buffer.alloc(PART_SIZE + 10, 0x62)));
   });
 
   it('signs keys with spaces and reserved characters, and offers a download name', async () => {
     const key = "user-1/it's a (sample) +1 ünïcode!.txt";
-    await storage.put({ key, body: 'odd name', contentType: 'text/plain' });
+    expect(await s3Operations(() => storage.put({ key, body: 'odd name', contentType: 'text/plain' }))).toEqual(['PutObject']);
     expect((await readBack(key)).toString()).toBe('odd name');
     const response = await fetch(await storage.signedGetUrl(key, { downloadName: 'odd "name".txt' }));
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="odd name.txt"');
   });
 
-  it('grants a PUT URL a client uploads to without credentials', async () => {
-    const url = await storage.signedPutUrl('incoming/user-1/upload', { bytes: 5, contentType: 'text/plain', expiresInSeconds: 60 });
-    const response = await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hello' });
-    expect(response.status).toBe(200);
-    expect((await readBack('incoming/user-1/upload')).toString()).toBe('hello');
+  it('fails with S3’s own error code, without retrying it, when the bucket does not exist', async () => {
+    const sent = await s3Operations(() =>
+      expect(storage.put({ bucket: 'missing', key: 'a.txt', body: 'x', contentType: 'text/plain' })).rejects.toMatchObject({
+        name: 'NoSuchBucket',
+        $metadata: { httpStatusCode: 404 },
+      }),
+    );
+    expect(sent).toEqual(['PutObject']);
   });
 
-  it('fails with S3’s own error code when the bucket does not exist', async () => {
-    await expect(storage.put({ bucket: 'missing', key: 'a.txt', body: 'x', contentType: 'text/plain' })).rejects.toMatchObject({ name: 'NoSuchBucket' });
-  });
-
-  it('fails and leaves no object when the body breaks after the first part', async () => {
+  it('fails with the stream’s own error and leaves no object when the body breaks after the first part', async () => {
     const body = chunked(3 * PART_SIZE, 1);
     let seen = 0;
     body.on('data', (chunk: Buffer) => {
@@ -70,9 +105,20 @@ describe('ObjectStorage against a real S3-compatible server', () => {
       if (seen > PART_SIZE + 1024 * 1024) body.destroy(new Error('connection cut'));
     });
     body.pause();
-    // Against S3 the stream's own error; s3rver cannot abort a multipart upload and answers that instead.
-    await expect(storage.put({ key: 'user-1/broken.bin', body, contentType: 'application/octet-stream' })).rejects.toThrow();
+    const sent = await s3Operations(() =>
+      expect(storage.put({ key: 'user-1/broken.bin', body, contentType: 'application/octet-stream' })).rejects.toThrow('connection cut'),
+    );
+    expect(sent[0]).toBe('CreateMultipartUpload');
+    expect(sent.at(-1)).toBe('AbortMultipartUpload');
+    expect(sent).not.toContain('CompleteMultipartUpload');
     expect(await storage.exists('user-1/broken.bin')).toBe(false);
+  });
+
+  it('grants a PUT URL a client uploads to without credentials', async () => {
+    const url = await storage.signedPutUrl('incoming/user-1/upload', { bytes: 5, contentType: 'text/plain', expiresInSeconds: 60 });
+    const response = await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    expect(response.status).toBe(200);
+    expect((await readBack('incoming/user-1/upload')).toString()).toBe('hello');
   });
 
   it('deletes only the objects under a prefix written before a cutoff', async () => {

@@ -29,11 +29,6 @@ export interface PutObjectInput {
   cacheControlSeconds?: number;
 }
 
-export interface StoredObject {
-  bytes: number;
-  lastModified?: Date;
-}
-
 const isMissing = (error: unknown) => error instanceof NotFound || error instanceof NoSuchKey || (error as { name?: string }).name === 'NotFound';
 
 /**
@@ -70,24 +65,25 @@ export class ObjectStorage {
       await this.client.send(new PutObjectCommand({ ...params, Body: input.body }));
     } else {
       const body = input.body instanceof Readable ? input.body : Readable.from(input.body);
-      await new Upload({ client: this.client, params: { ...params, Body: body }, partSize: PART_SIZE, queueSize: 2, leavePartsOnError: false }).done();
+      // A broken body is the failure to report, not whatever the abort that follows it answers.
+      let bodyError: unknown;
+      body.once('error', (error) => (bodyError = error));
+      const upload = new Upload({ client: this.client, params: { ...params, Body: body }, partSize: PART_SIZE, queueSize: 2, leavePartsOnError: false });
+      await upload.done().catch((error: unknown) => {
+        throw bodyError ?? error;
+      });
     }
     return { bucket, key: input.key };
   }
 
-  /** The object's size and age, or undefined when there is no such object. */
-  async head(key: string, bucket = this.defaultBucket): Promise<StoredObject | undefined> {
+  async exists(key: string, bucket = this.defaultBucket): Promise<boolean> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-      return { bytes: head.ContentLength ?? 0, lastModified: head.LastModified };
+      await this.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      return true;
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      if (isMissing(error)) return false;
       throw error;
     }
-  }
-
-  async exists(key: string, bucket = this.defaultBucket): Promise<boolean> {
-    return (await this.head(key, bucket)) !== undefined;
   }
 
   async getText(key: string, bucket = this.defaultBucket): Promise<string> {

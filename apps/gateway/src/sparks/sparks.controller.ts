@@ -16,7 +16,7 @@ import { ZodPipe } from '../http/zod-body.pipe';
 import { SignedSparks } from './signed-sparks';
 import { Responds } from '../docs/responds.decorator';
 
-// The service checks and cleans the uploaded file before it answers: a 100 MB video takes seconds, not milliseconds.
+// The service checks and cleans the uploaded file before it answers: the largest video takes seconds, not milliseconds.
 const CAPTURE_TIMEOUT_MS = 60_000;
 
 /**

@@ -12,7 +12,7 @@ import {
   streakAfterSpark,
 } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
-import type { SparkMedia } from '@spark/media';
+import type { SparkFile, SparkMedia } from '@spark/media';
 import type { TimeZoneResolver } from '../progress/database-time-zones';
 import { restCalendarOf, toProgress } from '../progress/progress-row';
 import { type SparksRepository, StorageFullError, toSpark } from './sparks.repository';
@@ -47,19 +47,23 @@ export class SparksService {
 
   /**
    * Claims the uploaded file (checked, location removed, stored under the client's prefix), then records the spark.
-   * Idempotent on (user, clientSparkId): a capture recorded before (a retry, or this request delivered again after
-   * its upload was claimed) is answered with the first spark and its upload deleted unread; a copy claimed by a
-   * concurrent retry is deleted too, as is the file of a capture the quota refuses.
+   * Idempotent on (user, clientSparkId): a retried capture is answered with the first spark and its own copy of the
+   * file deleted, as is the file of a capture the quota refuses; this request delivered again after its upload was
+   * claimed finds no upload and is answered with the spark it recorded.
    */
   async record(request: PayloadOf<'progress.record-spark'>): Promise<RecordSparkResponse> {
-    const earlier = await this.sparks.findRecorded(request.userId, request.clientSparkId);
-    if (earlier) {
-      await this.media.discardUpload(request.userId, request.uploadId);
+    const timeZone = await this.timeZones.storable(request.timeZone);
+    let file: SparkFile;
+    try {
+      file = await this.media.claimUpload(request.userId, request.uploadId);
+    } catch (error) {
+      // Looked up only when the upload is gone, so a first capture pays no extra query.
+      const earlier =
+        error instanceof DomainError && error.code === 'NOT_FOUND' ? await this.sparks.findRecorded(request.userId, request.clientSparkId) : undefined;
+      if (!earlier) throw error;
       const progress = toProgress(earlier.progress);
       return { spark: toSpark(earlier.spark), created: false, progress, milestone: milestoneMessage(progress.sparkCount) };
     }
-    const timeZone = await this.timeZones.storable(request.timeZone);
-    const file = await this.media.claimUpload(request.userId, request.uploadId);
     const today = localDate(this.now(), timeZone);
     const firstCycle = { start: today, end: addDays(today, cycleLengthDays(null)) };
     const spark = {

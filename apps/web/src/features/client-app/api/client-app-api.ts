@@ -31,8 +31,7 @@ export interface SparkUpload {
 /**
  * Capture in two steps: the server grants a signed URL (or refuses at once a file the storage cannot take), the
  * file goes straight to storage, and the spark is then recorded with the upload's id (the server checks the file
- * before it answers). A failed PUT is retried as a whole
- * capture, with a new upload, under the same client id.
+ * before it answers). A failed PUT is retried as a whole capture, with a new upload, under the same client id.
  */
 export async function uploadSpark(upload: SparkUpload): Promise<RecordSparkResponse> {
   const declared = sparkUploadGrantRequestSchema.shape.contentType.safeParse(upload.file.type || undefined);
