@@ -1,25 +1,34 @@
 // `node dist/bench/lead-submission.js` (after `npm run build:node`): the product's lead submission
 // (gateway → leads-service → PostgreSQL with outbox → two jobs) against the plain Fastify + pg +
 // BullMQ baseline (docs/benchmarks.md), measured in the same run with autocannon (50 connections).
-// Uses its own database (spark_bench) and Redis database 3; prints req/s, p50 and p99.
+// Uses its own database (spark_bench) and Redis database 3; prints req/s, p50 and p99, the CPU each process spent
+// per request and the gateway's peak RSS. After the load the notifier starts against an SMTP sink in this process,
+// and every lead's two e-mails are counted once the mail queue is idle.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { startSmtpSink } from '@spark/testing';
 import autocannon from 'autocannon';
+import { bullPrefix } from '@spark/jobs';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { recreateDatabase, waitUntilReady } from './support';
+import { Client } from 'pg';
+import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import { recordFigure } from './summary';
+import { recreateDatabase, rssMb, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 const redisUrl = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/3`;
+const LEAD_ALERT_EMAIL = 'bench-alerts@example.com';
 
 let counter = 0;
-async function load(url: string, title: string) {
+async function load(url: string, title: string, duration = seconds) {
   const result = await autocannon({
     url,
     title,
     connections: 50,
-    duration: seconds,
+    duration,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     requests: [
@@ -27,7 +36,50 @@ async function load(url: string, title: string) {
     ],
   });
   const ok = result['2xx'];
-  return { title, rps: Math.round(ok / seconds), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return { title, ok, rps: Math.round(ok / duration), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+/** Loads `url` while measuring the CPU of `apps`, PostgreSQL and Redis, and the peak RSS of the first app. */
+async function measuredLoad(url: string, title: string, apps: { name: string; pid: number }[], databaseUrl: string) {
+  // Warm the path (JIT, pools) first; its pools' connections are then open to be counted.
+  await load(url, 'warm-up', 5);
+  const groups = await productProcesses(apps, databaseUrl, redisUrl);
+  let peakRss = 0;
+  const first = apps[0] as { pid: number };
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(first.pid))), 100);
+  const { result, cpuMs } = await measureCpu(groups, () => load(url, title)).finally(() => clearInterval(sampler));
+  console.log(
+    `${result.title}\n  ${result.rps} req/s   p50 ${result.p50} ms   p99 ${result.p99} ms   non-2xx ${result.non2xx}   errors ${result.errors}\n` +
+      `  CPU ms per request: ${cpuPer(cpuMs, result.ok)}\n  ${apps[0]?.name} peak RSS ${peakRss.toFixed(1)} MB`,
+  );
+  return { ...result, peakRss };
+}
+
+/** Starts the notifier against an SMTP sink and waits until the mail queue is idle; returns what the sink got. */
+async function sendTheMail(env: NodeJS.ProcessEnv & { BUS_PREFIX: string }) {
+  const sink = await startSmtpSink();
+  const notifier = spawn(process.execPath, [join(root, 'dist/apps/notifier/src/main.js')], {
+    env: { ...env, HEALTH_PORT: '18181', SMTP_URL: sink.url, LEAD_ALERT_EMAIL, NOTIFIER_CONCURRENCY: '50' },
+    stdio: 'inherit',
+  });
+  const queue = new Queue('mail', { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }), prefix: bullPrefix(env.BUS_PREFIX) });
+  try {
+    const started = Date.now();
+    let idleSince = 0;
+    // Idle: nothing waiting, active or delayed for 3 s in a row, with the notifier up.
+    while (idleSince === 0 || Date.now() - idleSince < 3000) {
+      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
+      const busy = Object.values(counts).some((count) => count > 0) || sink.messages.length === 0;
+      idleSince = busy ? 0 : idleSince || Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    console.log(`notifier: ${sink.messages.length} e-mails in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return sink.messages;
+  } finally {
+    notifier.kill('SIGTERM');
+    await queue.close();
+    await sink.close();
+  }
 }
 
 async function main() {
@@ -47,19 +99,42 @@ async function main() {
     HOST: '127.0.0.1',
     RATE_LIMIT_FACTOR: '1000000',
   };
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const start = (app: string, extra: Record<string, string> = {}) => {
+    const child = spawn(process.execPath, [...nodeArgs, join(root, `dist/apps/${app}/src/main.js`)], { env: { ...env, ...extra }, stdio: 'inherit' });
+    children.push(child);
+    return { name: app, pid: child.pid as number };
+  };
   try {
+    console.log(
+      `load average before: ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(', ')}`,
+    );
     const baseline = fork(join(root, 'dist/bench/baseline-server.js'), [databaseUrl, redisUrl, '18190', 'baseline'], { stdio: 'inherit' });
     children.push(baseline);
     await new Promise((resolve) => baseline.once('message', resolve));
-    children.push(spawn(process.execPath, [join(root, 'dist/apps/leads-service/src/main.js')], { env, stdio: 'inherit' }));
-    children.push(spawn(process.execPath, [join(root, 'dist/apps/gateway/src/main.js')], { env, stdio: 'inherit' }));
+    const leadsService = start('leads-service', { HEALTH_PORT: '18182' });
+    const gateway = start('gateway');
+    await waitUntilReady('http://127.0.0.1:18182/health/ready');
     await waitUntilReady('http://127.0.0.1:18180/health/ready');
-    // Warm both paths (JIT, pools) before measuring.
-    await load('http://127.0.0.1:18190/api/leads', 'warm-up').catch(() => undefined);
-    const base = await load('http://127.0.0.1:18190/api/leads', 'baseline: fastify + pg + 2 BullMQ jobs');
-    const product = await load('http://127.0.0.1:18180/api/leads', 'product: gateway → leads-service → pg + outbox → 2 jobs');
-    for (const row of [base, product])
-      console.log(`${row.title}\n  ${row.rps} req/s   p50 ${row.p50} ms   p99 ${row.p99} ms   non-2xx ${row.non2xx}   errors ${row.errors}`);
+    const base = await measuredLoad(
+      'http://127.0.0.1:18190/api/leads',
+      'baseline: fastify + pg + 2 BullMQ jobs',
+      [{ name: 'baseline', pid: baseline.pid as number }],
+      databaseUrl,
+    );
+    const product = await measuredLoad(
+      'http://127.0.0.1:18180/api/leads',
+      'product: gateway → leads-service → pg + outbox → 2 jobs',
+      [gateway, leadsService],
+      databaseUrl,
+    );
+    console.log(
+      `load average after: ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(', ')}`,
+    );
     const share = (100 * product.rps) / base.rps;
     const p99Ratio = product.p99 / base.p99;
     console.log(`product / baseline: ${share.toFixed(0)} % of throughput, p99 ×${p99Ratio.toFixed(2)}`);
@@ -80,6 +155,25 @@ async function main() {
       figure: String(product.non2xx + product.errors),
       target: '0',
       met: product.non2xx + product.errors === 0,
+    });
+    recordFigure({ measure: 'lead submission, gateway peak RSS', figure: `${product.peakRss.toFixed(1)} MB`, target: '≤ 150 MB', met: product.peakRss <= 150 });
+
+    // Both warm-up and measured leads count: every lead the product stored must get its two e-mails, once.
+    const pg = new Client({ connectionString: databaseUrl });
+    await pg.connect();
+    const leads = Number((await pg.query<{ count: string }>('SELECT count(*) FROM leads.leads')).rows[0]?.count);
+    await pg.end();
+    const mail = await sendTheMail({ ...env });
+    const confirmations = mail.filter((message) => !message.to.includes(LEAD_ALERT_EMAIL));
+    const alerts = mail.length - confirmations.length;
+    const confirmedLeads = new Set(confirmations.flatMap((message) => message.to)).size;
+    const exact = confirmations.length === leads && confirmedLeads === leads && alerts === leads;
+    console.log(`${leads} leads: ${confirmations.length} confirmations to ${confirmedLeads} addresses, ${alerts} team alerts`);
+    recordFigure({
+      measure: 'lead submission, e-mails per lead after the run',
+      figure: `${confirmations.length} + ${alerts} for ${leads} leads`,
+      target: '2 each',
+      met: exact,
     });
   } finally {
     for (const child of children) child.kill('SIGTERM');

@@ -84,7 +84,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   });
   registerStateChangingRequestChecks(fastify, config.PUBLIC_URL);
   const web = loadWebBuild(config.WEB_DIST, config.PUBLIC_URL);
-  await registerSecurityHeaders(fastify, { publicUrl: config.PUBLIC_URL, s3Endpoint: config.S3_ENDPOINT, inlineScriptHashes: web?.inlineScriptHashes ?? [] });
+  registerSecurityHeaders(fastify, { publicUrl: config.PUBLIC_URL, s3Endpoint: config.S3_ENDPOINT, inlineScriptHashes: web?.inlineScriptHashes ?? [] });
   observeHttp(fastify, metrics.registry);
   const apiDocs = openApiPages(gatewayControllers, '0.1.0');
   const closeQueueBoard = await registerQueueBoard(fastify, { passes: app.get(QueueBoardPasses), redis, busPrefix: config.BUS_PREFIX, logger });

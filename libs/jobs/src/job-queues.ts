@@ -48,6 +48,24 @@ export class JobQueues {
   }
 
   /**
+   * Where each job stands, in one round trip: `finished` (completed, or failed for good), `queued` (waiting,
+   * running or retrying) or `missing` (Redis lost it). Reads two fields of each job's hash instead of loading the
+   * whole job, so checking thousands of jobs stays cheap.
+   */
+  async whereAre(jobs: ReadonlyArray<{ queue: QueueName; jobId: string }>): Promise<('finished' | 'queued' | 'missing')[]> {
+    if (jobs.length === 0) return [];
+    const pipeline = this.connection.pipeline();
+    for (const { queue, jobId } of jobs) pipeline.hmget(this.queue(queue).toKey(jobId), 'timestamp', 'finishedOn');
+    const replies = (await pipeline.exec()) ?? [];
+    return replies.map(([error, fields]) => {
+      if (error) throw error;
+      const [timestamp, finishedOn] = fields as (string | null)[];
+      if (timestamp === null || timestamp === undefined) return 'missing';
+      return finishedOn === null || finishedOn === undefined ? 'queued' : 'finished';
+    });
+  }
+
+  /**
    * True when Redis has lost its data (flush, restart without persistence) since `markRetained`
    * was last called for `name`, or was never called: the job keys are then gone too.
    */

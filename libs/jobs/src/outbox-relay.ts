@@ -181,10 +181,10 @@ export class OutboxRelay {
         [after?.dispatched_at ?? null, after?.id ?? null, this.batchSize],
       );
       if (rows.length === 0) break;
-      // One hash read per job (getJob), not getJobState: that searches the wait list, slow behind a backlog.
-      const jobs = await Promise.all(rows.map((row) => this.queues.queue(row.queue).getJob(row.id)));
-      const finished = rows.filter((_, index) => jobs[index]?.finishedOn !== undefined).map((row) => row.id);
-      const missing = rows.filter((_, index) => jobs[index] === undefined).map((row) => row.id);
+      // Not getJobState: that searches the wait list, slow behind a backlog.
+      const states = await this.queues.whereAre(rows.map((row) => ({ queue: row.queue, jobId: row.id })));
+      const finished = rows.filter((_, index) => states[index] === 'finished').map((row) => row.id);
+      const missing = rows.filter((_, index) => states[index] === 'missing').map((row) => row.id);
       if (finished.length > 0) await this.dataSource.query(`UPDATE "${this.schema}"."outbox" SET confirmed_at = now() WHERE id = ANY($1::uuid[])`, [finished]);
       if (missing.length > 0) {
         await this.dataSource.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = NULL WHERE id = ANY($1::uuid[]) AND confirmed_at IS NULL`, [missing]);

@@ -94,7 +94,7 @@ export class RedisStreamsClient extends ClientProxy {
       const service = `${request.service}-service`;
       request.reject(new DomainError('SERVICE_UNAVAILABLE', `The client closed before ${service} answered`, { service }));
     }
-    // Disconnecting aborts the blocking BLPOP at once.
+    // Disconnecting aborts the blocking BLMPOP at once.
     this.replies?.disconnect();
     await this.replyLoop;
     await this.commands?.del(this.replyKey).catch(() => undefined);
@@ -200,12 +200,9 @@ export class RedisStreamsClient extends ClientProxy {
   private async readReplies(replies: Redis): Promise<void> {
     while (!this.closed) {
       try {
-        const popped = await replies.blpop(this.replyKey, REPLY_BLOCK_SECONDS);
-        if (!popped) continue;
-        this.settle(popped[1]);
-        // Drain what queued up meanwhile in one round trip.
-        const more = await replies.lpop(this.replyKey, REPLY_DRAIN_BATCH);
-        for (const json of more ?? []) this.settle(json);
+        // Waits for the first reply and takes what queued up with it, in one round trip.
+        const popped = await replies.blmpop(REPLY_BLOCK_SECONDS, 1, this.replyKey, 'LEFT', 'COUNT', REPLY_DRAIN_BATCH);
+        for (const json of popped?.[1] ?? []) this.settle(json);
       } catch (error) {
         if (this.closed) return;
         this.log.warn({ err: error }, 'reading replies failed; retrying');

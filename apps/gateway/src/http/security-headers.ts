@@ -1,5 +1,5 @@
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 import { pathOf, SECRET_BEARING_PAGES } from './secret-bearing-pages';
 
 export interface SecurityHeaderOptions {
@@ -15,11 +15,13 @@ export interface SecurityHeaderOptions {
  * the hashed inline scripts of our pages); styles may be inline because libraries we use insert
  * `<style>` elements at run time, one with content computed at run time, and the DITL presentation
  * (a sandboxed `srcdoc` frame, which inherits this policy) carries its own stylesheet.
+ *
+ * helmet's middleware is built once here: the Fastify plugin builds it anew, parsing the policy, on every request.
  */
-export async function registerSecurityHeaders(fastify: FastifyInstance, options: SecurityHeaderOptions): Promise<void> {
+export function registerSecurityHeaders(fastify: FastifyInstance, options: SecurityHeaderOptions): void {
   const https = new URL(options.publicUrl).protocol === 'https:';
   const storage = new URL(options.s3Endpoint).origin;
-  await fastify.register(fastifyHelmet, {
+  const applyHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -44,6 +46,7 @@ export async function registerSecurityHeaders(fastify: FastifyInstance, options:
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     xFrameOptions: { action: 'deny' },
   });
+  fastify.addHook('onRequest', (request, reply, done) => applyHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
   // A page with a sign-in token in its address is never sent on as a Referer, never stored by a cache.
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (SECRET_BEARING_PAGES.has(pathOf(request.url))) void reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');

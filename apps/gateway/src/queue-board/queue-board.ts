@@ -78,7 +78,10 @@ export async function registerQueueBoard(
   fastify: FastifyInstance,
   options: { passes: QueueBoardPasses; redis: Redis; busPrefix: string; logger: Logger },
 ): Promise<() => Promise<void>> {
-  const jobQueues = new JobQueues(options.redis, options.busPrefix);
+  // A connection of its own: BullMQ defines its scripts on the connection it is given, and ioredis copies every
+  // defined script into each MULTI, which would slow every rate-limit check on the gateway's shared connection.
+  const connection = options.redis.duplicate();
+  const jobQueues = new JobQueues(connection, options.busPrefix);
   const serverAdapter = new FastifyAdapter().setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
     queues: Object.values(QUEUES).map((name) => {
@@ -108,5 +111,8 @@ export async function registerQueueBoard(
     });
     await board.register(serverAdapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
   });
-  return () => jobQueues.close();
+  return async () => {
+    await jobQueues.close();
+    connection.disconnect();
+  };
 }
