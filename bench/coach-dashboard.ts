@@ -12,14 +12,14 @@
 // BENCH_SECONDS (default 20) per target; BENCH_CPU_PROF=<dir> runs every app with --cpu-prof into <dir>.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
 import { Client } from 'pg';
-import { type BenchStack, startBenchStack } from './product-stack';
+import { cpuPer, measureCpu, productProcesses } from './process-cpu';
+import { startBenchStack } from './product-stack';
 import { recordFigure } from './summary';
 import { repositoryRoot } from './support';
 
@@ -34,36 +34,10 @@ const JWT_SECRET = 'bench-secret-for-the-coach-dashboard';
 const PACES = [20, 50, 100, 150, 200];
 const DATABASE = 'spark_bench_coach';
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const cpuProfiles = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
 
 const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
-
-/** utime + stime of a process in ms (clock ticks of 10 ms); undefined once it has exited. */
-const cpuMs = (pid: number): number | undefined => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
-};
-/** The CPU each app, the stack's PostgreSQL backends and this load generator spend while `run` runs. */
-async function withCpu<T>(stack: BenchStack, db: Client, run: () => Promise<T>): Promise<{ result: T; cpu: Map<string, number> }> {
-  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-  const processes = [...stack.apps, ...rows.map(({ pid }) => ({ name: 'postgres', pid }))];
-  const before = processes.map(({ pid }) => cpuMs(pid));
-  const ownBefore = process.cpuUsage();
-  const result = await run();
-  const own = process.cpuUsage(ownBefore);
-  const cpu = new Map<string, number>();
-  processes.forEach(({ name, pid }, index) => {
-    const [start, end] = [before[index], cpuMs(pid)];
-    // A PostgreSQL backend that closed during the run is left out.
-    if (start !== undefined && end !== undefined) cpu.set(name, (cpu.get(name) ?? 0) + end - start);
-  });
-  cpu.set('load generator', (own.user + own.system) / 1000);
-  return { result, cpu };
-}
 
 /**
  * Leads over two years: 60 % clients, 15 % coaches, 25 % investors; of the others about half pending, a third
@@ -189,7 +163,7 @@ const summary = (samples: number[]) => {
   return `p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms`;
 };
 
-function report({ result: measurement, cpu }: { result: Measurement; cpu: Map<string, number> }, targetMs: number): boolean {
+function report({ result: measurement, cpuMs }: { result: Measurement; cpuMs: Record<string, number> }, targetMs: number): boolean {
   const sorted = [...measurement.loads].sort((a, b) => a - b);
   const p95 = percentile(sorted, 95);
   const met = p95 <= targetMs;
@@ -206,8 +180,7 @@ function report({ result: measurement, cpu }: { result: Measurement; cpu: Map<st
     target: `p95 ≤ ${targetMs} ms`,
     met,
   });
-  const perLoad = [...cpu].filter(([, ms]) => ms >= 10).map(([name, ms]) => `${name} ${(ms / measurement.loads.length).toFixed(2)}`);
-  console.log(`  CPU ms per load: ${perLoad.join(', ')}`);
+  console.log(`  CPU ms per load: ${cpuPer(cpuMs, measurement.loads.length)}`);
   return met;
 }
 
@@ -267,8 +240,9 @@ async function main() {
     // Warm up: JIT, connection pools, PostgreSQL's caches.
     await drive(stack.baseUrl, token, 'warm-up', [...dashboard, ...clients], 5);
     console.log(`measuring: ${uptime()}`);
-    const leadsMet = report(await withCpu(stack, db, () => drive(stack.baseUrl, token, 'leads page + counters, saturated', dashboard, seconds)), 50);
-    const clientsMet = report(await withCpu(stack, db, () => drive(stack.baseUrl, token, 'clients by attention, saturated', clients, seconds)), 80);
+    const processes = await productProcesses(stack.apps, databaseUrl.toString(), redisUrl);
+    const leadsMet = report(await measureCpu(processes, () => drive(stack.baseUrl, token, 'leads page + counters, saturated', dashboard, seconds)), 50);
+    const clientsMet = report(await measureCpu(processes, () => drive(stack.baseUrl, token, 'clients by attention, saturated', clients, seconds)), 80);
     console.log(`saturated (closed loop, no pause between loads): ${leadsMet && clientsMet ? 'both targets met' : 'target(s) MISSED'}`);
     // Capacity: the highest pace at which 20 coaches still get each target.
     for (const [label, paths, targetMs] of [

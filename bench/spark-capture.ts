@@ -25,8 +25,8 @@ import { Readable } from 'node:stream';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, sparkUploadGrantSchema } from '@spark/contracts';
 import { Redis } from 'ioredis';
-import { Client } from 'pg';
 import sharp from 'sharp';
+import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import type { ProbeReport } from './probe';
 import { recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 import { recordFigure } from './summary';
@@ -69,18 +69,6 @@ const mp4Head = (size: number) => {
 };
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-// utime + stime of a process in ms (clock ticks of 10 ms). A process that has ended (a pooled PostgreSQL
-// connection closed while idle) counts with the last figure read for it.
-const lastCpuMs = new Map<number, number>();
-const cpuMs = (pid: number) => {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    lastCpuMs.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
-  } catch {
-    // gone: keep the last figure
-  }
-  return lastCpuMs.get(pid) ?? 0;
-};
 const machineBusyMs = () => {
   const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/) ?? [];
   const values = ticks.map(Number);
@@ -198,16 +186,15 @@ async function main() {
       const before = Object.fromEntries(measured.map(({ name, child }) => [name, rssMb(child.pid as number)]));
       const peak = { ...before };
       const sampler = setInterval(() => measured.forEach(({ name, child }) => (peak[name] = Math.max(peak[name] ?? 0, rssMb(child.pid as number)))), 25);
-      const cpuBefore = cpuMs(service.pid as number);
       measured.forEach(({ child }) => probe(child, 'start'));
       const started = Date.now();
-      const status = await capture(port, token(user), file);
+      const { result: status, cpuMs } = await measureCpu({ service: [service.pid as number] }, () => capture(port, token(user), file));
       const elapsed = Date.now() - started;
       clearInterval(sampler);
       const reports = await Promise.all(measured.map(({ child }) => probe(child, 'stop')));
       const growth = (name: string) => (peak[name] ?? 0) - (before[name] ?? 0);
       console.log(
-        `${label} #${run}: HTTP ${status} in ${elapsed} ms, progress-service CPU ${cpuMs(service.pid as number) - cpuBefore} ms\n` +
+        `${label} #${run}: HTTP ${status} in ${elapsed} ms, progress-service CPU ${cpuMs.service} ms\n` +
           measured
             .map(({ name }, index) => {
               const { memory, calls } = reports[index] as ProbeReport;
@@ -241,50 +228,32 @@ async function main() {
     }
 
     // CPU each process spends per capture (pids read anew: the pool opens PostgreSQL connections on demand).
-    const infoRedis = new Redis(REDIS_URL);
-    const redisPid = Number(/process_id:(\d+)/.exec(await infoRedis.info('server'))?.[1]);
-    infoRedis.disconnect();
-    const processes = async (): Promise<Record<string, number[]>> => {
-      const pg = new Client({ connectionString: databaseUrl });
-      await pg.connect();
-      const { rows } = await pg.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-      await pg.end();
-      const postgres = rows.map((row) => row.pid);
-      const measured = {
-        gateway: [gateway.pid as number],
-        'progress-service': [service.pid as number],
-        s3rver: [s3.child.pid as number],
-        postgres,
-        'redis-server (shared)': [redisPid],
-        'load generator': [process.pid],
-      };
-      Object.values(measured).forEach((pids) => pids.forEach((pid) => watched.add(pid)));
-      return measured;
-    };
-    const watched = new Set<number>();
-    const watcher = setInterval(() => watched.forEach(cpuMs), 200).unref();
-    const cpuOf = (measured: Record<string, number[]>) =>
-      Object.fromEntries(Object.entries(measured).map(([name, pids]) => [name, pids.reduce((sum, pid) => sum + cpuMs(pid), 0)]));
-    const cpuReport = (measured: Record<string, number[]>, before: Record<string, number>, count: number) =>
-      Object.entries(cpuOf(measured))
-        .map(([name, ms]) => `${name} ${((ms - (before[name] ?? 0)) / count).toFixed(2)}`)
-        .join(', ');
+    const processes = () =>
+      productProcesses(
+        [
+          { name: 'gateway', pid: gateway.pid as number },
+          { name: 'progress-service', pid: service.pid as number },
+          { name: 's3rver', pid: s3.child.pid as number },
+        ],
+        databaseUrl,
+        REDIS_URL,
+      );
 
     // One capture at a time: the latency without queueing, and the CPU each process spends on one capture.
     const alone = token(randomUUID());
     await capture(port, alone);
     const sequential: number[] = [];
-    const sequentialProcesses = await processes();
-    const sequentialCpu = cpuOf(sequentialProcesses);
-    for (let i = 0; i < 200; i++) {
-      const t = performance.now();
-      await capture(port, alone);
-      sequential.push(performance.now() - t);
-    }
+    const { cpuMs: sequentialCpu } = await measureCpu(await processes(), async () => {
+      for (let i = 0; i < 200; i++) {
+        const t = performance.now();
+        await capture(port, alone);
+        sequential.push(performance.now() - t);
+      }
+    });
     sequential.sort((a, b) => a - b);
     console.log(
       `one capture at a time (200): p50 ${percentile(sequential, 50).toFixed(1)} ms, p95 ${percentile(sequential, 95).toFixed(1)} ms; ` +
-        `CPU ms per capture: ${cpuReport(sequentialProcesses, sequentialCpu, sequential.length)}`,
+        `CPU ms per capture: ${cpuPer(sequentialCpu, sequential.length)}`,
     );
 
     // Round trips of one capture, counted over a few sequential ones.
@@ -336,18 +305,16 @@ async function main() {
       return failures;
     };
     await loop(Date.now() + 1000); // warm-up: every client's progress row, the connection pools at full size
-    const concurrentProcesses = await processes();
-    const cpuBefore = cpuOf(concurrentProcesses);
     const machineBefore = machineBusyMs();
     const latencies: number[] = [];
-    const failures = await loop(Date.now() + seconds * 1000, latencies);
+    const { result: failures, cpuMs } = await measureCpu(await processes(), () => loop(Date.now() + seconds * 1000, latencies));
     const machineMs = machineBusyMs() - machineBefore;
-    const ours = Object.entries(cpuOf(concurrentProcesses)).reduce((sum, [name, ms]) => sum + ms - (cpuBefore[name] ?? 0), 0);
+    const ours = Object.values(cpuMs).reduce((sum, ms) => sum + ms, 0);
     latencies.sort((a, b) => a - b);
     console.log(
       `capture, ${CLIENTS} concurrent clients, ${seconds} s: ${latencies.length} captures (${Math.round(latencies.length / seconds)}/s), ` +
         `p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms (target ≤ 150), p99 ${percentile(latencies, 99).toFixed(0)} ms, ` +
-        `failures ${failures}\n  CPU ms per capture: ${cpuReport(concurrentProcesses, cpuBefore, latencies.length)}; ` +
+        `failures ${failures}\n  CPU ms per capture: ${cpuPer(cpuMs, latencies.length)}; ` +
         `everything else on the machine ${((machineMs - ours) / latencies.length).toFixed(2)} (machine busy ${((machineMs / (seconds * 1000 * cores)) * 100).toFixed(0)} % of ${cores} cores)`,
     );
     const p95 = percentile(latencies, 95);
@@ -368,7 +335,6 @@ async function main() {
           `p95 ${p95.toFixed(0)} ms, p99 ${percentile(paced, 99).toFixed(0)} ms, failures ${pacedFailures} -> ${p95 <= 150 ? 'met' : 'MISSED'}`,
       );
     }
-    clearInterval(watcher);
   } finally {
     for (const child of [...children, s3.child]) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 1000));
