@@ -1,6 +1,5 @@
 import type { LeadStatusFilter } from '@spark/contracts';
-import { escapeLike, type Keyed, type KeysetPosition } from '@spark/persistence';
-import type { DataSource } from 'typeorm';
+import { escapeLike, type Keyed, type KeysetPosition, type ServiceDataSource } from '@spark/persistence';
 import type { LeadRow } from './leads.repository';
 
 export interface LeadListQuery {
@@ -30,7 +29,7 @@ const statusCondition: Record<LeadStatusFilter, string> = {
 
 /** The coach's reads and state changes on leads; investor leads are outside every query here. */
 export class CoachLeadsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: ServiceDataSource) {}
 
   async list(query: LeadListQuery): Promise<Keyed<LeadRow>[]> {
     const parameters: unknown[] = [query.limit + 1];
@@ -43,7 +42,10 @@ export class CoachLeadsRepository {
       parameters.push(query.after.key, query.after.id);
       conditions += ` AND (created_at, id) < ($${parameters.length - 1}::timestamptz, $${parameters.length}::uuid)`;
     }
-    return this.dataSource.query(
+    // Prepared, one statement per shape of the query: the dashboard's most frequent read, planned once per connection.
+    const name = `coach-leads-${query.status}${query.search ? '-search' : ''}${query.after ? '-after' : ''}`;
+    return this.dataSource.preparedQuery<Keyed<LeadRow>>(
+      name,
       `SELECT ${columns}, created_at::text AS cursor_at FROM leads.leads
        WHERE role <> 'investor' ${conditions}
        ORDER BY created_at DESC, id DESC LIMIT $1`,
@@ -53,7 +55,11 @@ export class CoachLeadsRepository {
 
   /** Non-investor leads per status and account; a sum over the trigger-kept shard rows, not a count of leads. */
   counters(): Promise<CounterRow[]> {
-    return this.dataSource.query(`SELECT approval_status, user_created, sum(count) AS count FROM leads.lead_counters GROUP BY approval_status, user_created`);
+    return this.dataSource.preparedQuery<CounterRow>(
+      'coach-lead-counters',
+      `SELECT approval_status, user_created, sum(count) AS count FROM leads.lead_counters GROUP BY approval_status, user_created`,
+      [],
+    );
   }
 
   async find(id: string): Promise<(LeadRow & { claimed: boolean }) | undefined> {

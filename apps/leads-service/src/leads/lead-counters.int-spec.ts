@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LeadCounters, LeadRole } from '@spark/contracts';
-import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
+import { createServiceDataSource, initializeWithMigrations, type ServiceDataSource } from '@spark/persistence';
 import { createTestDatabase, type TestDatabase } from '@spark/testing';
-import type { DataSource } from 'typeorm';
 import { leadsMigrations } from '../migrations';
 import { CoachLeadsRepository } from './coach-leads.repository';
 import { CoachLeadsService } from './coach-leads.service';
@@ -13,7 +12,7 @@ import { LeadsService } from './leads.service';
 // them with a count of leads.leads itself, per (status, account) and per shard, so a wrong trigger fails here.
 describe('lead counters kept by trigger (real PostgreSQL)', () => {
   let database: TestDatabase;
-  let dataSource: DataSource;
+  let dataSource: ServiceDataSource;
   let coachLeads: CoachLeadsRepository;
   let counters: CoachLeadsService;
   let submissions: LeadsService;
@@ -32,7 +31,7 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
 
   /** The counters as the old GROUP BY over every lead computed them. */
   const counted = async (): Promise<LeadCounters> => {
-    const [row] = await dataSource.query(
+    const [row] = await dataSource.query<LeadCounters[]>(
       `SELECT count(*)::int AS total, (count(*) FILTER (WHERE approval_status = 'pending'))::int AS pending,
               (count(*) FILTER (WHERE approval_status = 'approved'))::int AS approved,
               (count(*) FILTER (WHERE user_created))::int AS "activeUsers",
