@@ -62,7 +62,8 @@ async function sendTheMail(env: NodeJS.ProcessEnv & { BUS_PREFIX: string }) {
     env: { ...env, HEALTH_PORT: '18181', SMTP_URL: sink.url, LEAD_ALERT_EMAIL, NOTIFIER_CONCURRENCY: '50' },
     stdio: 'inherit',
   });
-  const queue = new Queue('mail', { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }), prefix: bullPrefix(env.BUS_PREFIX) });
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue('mail', { connection, prefix: bullPrefix(env.BUS_PREFIX) });
   try {
     const started = Date.now();
     let idleSince = 0;
@@ -78,6 +79,7 @@ async function sendTheMail(env: NodeJS.ProcessEnv & { BUS_PREFIX: string }) {
   } finally {
     notifier.kill('SIGTERM');
     await queue.close();
+    connection.disconnect();
     await sink.close();
   }
 }

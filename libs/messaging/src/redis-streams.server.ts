@@ -125,6 +125,14 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     super.addHandler(pattern, callback, isEventHandler, extras);
   }
 
+  /**
+   * The bus's patterns are plain strings, registered as they are. Nest's own lookup first tries each incoming
+   * pattern as JSON, which throws and catches for every request.
+   */
+  override getHandlerByPattern(pattern: string): MessageHandler | null {
+    return this.messageHandlers.get(pattern) ?? null;
+  }
+
   listen(callback: (error?: unknown) => void): void {
     // Thrown synchronously so NestMicroservice.listen() rejects and the process refuses to start.
     this.assertHandlersMatchContract();

@@ -1,0 +1,43 @@
+import { testPostgresUrl } from '@spark/testing';
+import { createServiceDataSource } from './data-source';
+import { inUnitOfWork, type ServiceDataSource } from './unit-of-work';
+
+describe('a prepared query', () => {
+  let dataSource: ServiceDataSource;
+  const schema = `prepared_${process.pid}`;
+
+  beforeAll(async () => {
+    // One connection: a query that kept its connection would make the next one wait forever.
+    dataSource = await createServiceDataSource({ url: await testPostgresUrl(), schema, entities: [], migrations: [], poolSize: 1 }).initialize();
+    await dataSource.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await dataSource.query(`CREATE TABLE ${schema}.notes (id int PRIMARY KEY, body text NOT NULL)`);
+  });
+  afterAll(async () => {
+    await dataSource?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await dataSource?.destroy();
+  });
+
+  const bodies = () => dataSource.preparedQuery<{ body: string }>('notes-by-id', `SELECT body FROM ${schema}.notes WHERE id >= $1 ORDER BY id`, [0]);
+
+  it('runs under its name again and again on the one pooled connection, giving it back each time', async () => {
+    await dataSource.query(`INSERT INTO ${schema}.notes VALUES (1, 'first')`);
+    for (let i = 0; i < 3; i++) expect(await bodies()).toEqual([{ body: 'first' }]);
+  });
+
+  it("joins the unit of work: it sees the unit's own writes, and nothing of them after a rollback", async () => {
+    const seenInside = await inUnitOfWork(dataSource, async () => {
+      await dataSource.query(`INSERT INTO ${schema}.notes VALUES (2, 'second')`);
+      return bodies();
+    });
+    expect(seenInside).toEqual([{ body: 'first' }, { body: 'second' }]);
+
+    await expect(
+      inUnitOfWork(dataSource, async () => {
+        await dataSource.query(`INSERT INTO ${schema}.notes VALUES (3, 'third')`);
+        expect(await bodies()).toHaveLength(3);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await bodies()).toEqual([{ body: 'first' }, { body: 'second' }]);
+  });
+});
