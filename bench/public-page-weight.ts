@@ -7,9 +7,8 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { LIGHTHOUSE_STACK, startBenchStack } from './product-stack';
 import { recordFigure } from './summary';
-import { repositoryRoot } from './support';
+import { PUBLIC_PAGES as pages, repositoryRoot } from './support';
 
-const pages = ['/', '/interest', '/products', '/me', '/evolutions', '/signin', '/donate', '/log'];
 const listScripts = process.argv.includes('--scripts');
 const baseUrlArgument = process.argv.slice(2).find((argument) => !argument.startsWith('--'));
 

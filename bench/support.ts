@@ -47,5 +47,8 @@ export async function startS3(): Promise<{ child: ChildProcess; env: Record<stri
 /** Resident memory of process `pid` in MiB, as the kernel counts it (what a container's limit applies to). */
 export const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
+/** The pages a visitor can open without an account: the page-weight and Lighthouse budgets apply to each. */
+export const PUBLIC_PAGES = ['/', '/interest', '/products', '/me', '/evolutions', '/signin', '/donate', '/log'];
+
 /** The repository's root, whether this runs from bench/ (swc-node) or from dist/bench/ (after a build). */
 export const repositoryRoot = __dirname.split('/').includes('dist') ? join(__dirname, '..', '..') : join(__dirname, '..');
