@@ -5,7 +5,6 @@
 // per request and the gateway's peak RSS. After the load the notifier starts against an SMTP sink in this process,
 // and every lead's two e-mails are counted once the mail queue is idle.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startSmtpSink } from '@spark/testing';
 import autocannon from 'autocannon';
@@ -15,7 +14,7 @@ import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import { recordFigure } from './summary';
-import { recreateDatabase, rssMb, waitUntilReady } from './support';
+import { loadAverage, recreateDatabase, rssMb, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -108,11 +107,7 @@ async function main() {
     return { name: app, pid: child.pid as number };
   };
   try {
-    console.log(
-      `load average before: ${loadavg()
-        .map((value) => value.toFixed(2))
-        .join(', ')}`,
-    );
+    console.log(`before: ${loadAverage()}`);
     const baseline = fork(join(root, 'dist/bench/baseline-server.js'), [databaseUrl, redisUrl, '18190', 'baseline'], { stdio: 'inherit' });
     children.push(baseline);
     await new Promise((resolve) => baseline.once('message', resolve));
@@ -132,11 +127,7 @@ async function main() {
       [gateway, leadsService],
       databaseUrl,
     );
-    console.log(
-      `load average after: ${loadavg()
-        .map((value) => value.toFixed(2))
-        .join(', ')}`,
-    );
+    console.log(`after: ${loadAverage()}`);
     const share = (100 * product.rps) / base.rps;
     const p99Ratio = product.p99 / base.p99;
     console.log(`product / baseline: ${share.toFixed(0)} % of throughput, p99 ×${p99Ratio.toFixed(2)}`);

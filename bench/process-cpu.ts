@@ -1,5 +1,5 @@
 // The CPU time each process of a benchmark spends while a load runs, so a figure says where the time went:
-// the apps, the PostgreSQL backends of the benchmark's database, the Redis server and the load generator.
+// the apps, PostgreSQL, the Redis server and the load generator.
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';

@@ -9,12 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
-import { recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
+import { loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
 const uploads = Number(process.env.BENCH_UPLOADS ?? 100);
@@ -31,10 +30,6 @@ const token = (id: string) =>
 
 const PDF_HEAD = Buffer.from('%PDF-1.7\n', 'latin1');
 const CHUNK = Buffer.alloc(64 * 1024, 1);
-const load = () =>
-  `load average ${loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ')}`;
 
 /** The gateway container's memory limit in deploy/, in MiB. */
 function gatewayMemoryLimitMb(): number {
@@ -97,7 +92,7 @@ function slowUpload(bearer: string): Promise<Outcome> {
 }
 
 async function main() {
-  console.log(`before: ${load()}`);
+  console.log(`before: ${loadAverage()}`);
   const limitMb = gatewayMemoryLimitMb();
   const s3 = await startS3();
   const databaseUrl = await recreateDatabase('spark_bench_uploads');
@@ -150,7 +145,7 @@ async function main() {
   } finally {
     children.forEach((child) => child.kill('SIGTERM'));
     s3.child.kill('SIGTERM');
-    console.log(`after: ${load()}`);
+    console.log(`after: ${loadAverage()}`);
   }
 }
 

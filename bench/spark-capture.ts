@@ -19,7 +19,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { JwtService } from '@nestjs/jwt';
@@ -28,7 +28,7 @@ import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import type { ProbeReport } from './probe';
-import { recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
+import { loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 import { recordFigure } from './summary';
 
 const root = join(__dirname, '..', '..');
@@ -74,10 +74,6 @@ const machineBusyMs = () => {
   const values = ticks.map(Number);
   return (values.reduce((sum, value) => sum + value, 0) - (values[3] ?? 0) - (values[4] ?? 0)) * 10;
 };
-const load = () =>
-  `load average ${loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ')}`;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** A video of `size` bytes as a stream, without holding it in this process either. */
@@ -148,7 +144,7 @@ function probe(child: ChildProcess, action: 'start' | 'stop'): void | Promise<Pr
 
 async function main() {
   PNG = await photoOfNoise();
-  console.log(`before: ${load()}`);
+  console.log(`before: ${loadAverage()}`);
   const s3 = await startS3();
   const databaseUrl = await recreateDatabase('spark_bench_sparks');
   const env = {
@@ -339,7 +335,7 @@ async function main() {
     for (const child of [...children, s3.child]) child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     agent.destroy();
-    console.log(`after: ${load()}`);
+    console.log(`after: ${loadAverage()}`);
   }
 }
 

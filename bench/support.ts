@@ -2,6 +2,7 @@
 // its own and a process's resident memory.
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 
@@ -46,6 +47,12 @@ export async function startS3(): Promise<{ child: ChildProcess; env: Record<stri
 
 /** Resident memory of process `pid` in MiB, as the kernel counts it (what a container's limit applies to). */
 export const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+/** "load average 1.20, 0.80, 0.50": a figure's context, since other work on the machine moves it. */
+export const loadAverage = () =>
+  `load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ')}`;
 
 /** The pages a visitor can open without an account: the page-weight and Lighthouse budgets apply to each. */
 export const PUBLIC_PAGES = ['/', '/interest', '/products', '/me', '/evolutions', '/signin', '/donate', '/log'];

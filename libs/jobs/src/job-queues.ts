@@ -50,7 +50,7 @@ export class JobQueues {
   /**
    * Where each job stands, in one round trip: `finished` (completed, or failed for good), `queued` (waiting,
    * running or retrying) or `missing` (Redis lost it). Reads two fields of each job's hash instead of loading the
-   * whole job, so checking thousands of jobs stays cheap.
+   * whole job (nor asking `getJobState`, which searches the wait list), so checking thousands of jobs stays cheap.
    */
   async whereAre(jobs: ReadonlyArray<{ queue: QueueName; jobId: string }>): Promise<('finished' | 'queued' | 'missing')[]> {
     if (jobs.length === 0) return [];

@@ -13,11 +13,6 @@ export interface OutboxRelayOptions {
   /** How often dispatched rows are checked against BullMQ until their jobs are finished. */
   reconcileMs?: number;
   /**
-   * How long a kick waits for more kicks before its pass starts: under load, one pass (one transaction, one
-   * BullMQ round trip) then carries the rows of many commits instead of a few.
-   */
-  gatherMs?: number;
-  /**
    * Runs a kick's pass when the rows it should send are visible: after the caller's transaction commits
    * (`afterCommit` of libs/persistence for a service's unit of work). By default at once.
    */
@@ -33,6 +28,9 @@ interface OutboxRow {
 
 const DAY_MS = 24 * 3600 * 1000;
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
+// How long a kick waits for more kicks before its pass starts: under load, one pass (one transaction, one BullMQ
+// round trip) then carries the rows of many commits instead of a few.
+const GATHER_MS = 5;
 
 /** A row as a job with its payload checked once, or why no worker could run it. */
 function checkedRow(row: OutboxRow): { job: JobRequest } | { refusal: string } {
@@ -63,7 +61,6 @@ export class OutboxRelay {
   private readonly pollMs: number;
   private readonly recoveryWindowMs: number;
   private readonly batchSize: number;
-  private readonly gatherMs: number;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -76,7 +73,6 @@ export class OutboxRelay {
     this.recoveryWindowMs = options.recoveryWindowMs ?? DAY_MS;
     this.batchSize = options.batchSize ?? 200;
     this.reconcileMs = options.reconcileMs ?? 60_000;
-    this.gatherMs = options.gatherMs ?? 5;
     this.afterCommit = options.afterCommit ?? ((task) => task());
   }
 
@@ -96,7 +92,7 @@ export class OutboxRelay {
     this.gathering = setTimeout(() => {
       this.gathering = undefined;
       this.passSoon();
-    }, this.gatherMs);
+    }, GATHER_MS);
   }
 
   private passSoon(): void {
@@ -199,7 +195,6 @@ export class OutboxRelay {
         [after?.dispatched_at ?? null, after?.id ?? null, this.batchSize],
       );
       if (rows.length === 0) break;
-      // Not getJobState: that searches the wait list, slow behind a backlog.
       const states = await this.queues.whereAre(rows.map((row) => ({ queue: row.queue, jobId: row.id })));
       const finished = rows.filter((_, index) => states[index] === 'finished').map((row) => row.id);
       const missing = rows.filter((_, index) => states[index] === 'missing').map((row) => row.id);

@@ -25,11 +25,15 @@ describe('a prepared query', () => {
   });
 
   it("joins the unit of work: it sees the unit's own writes, and nothing of them after a rollback", async () => {
-    const seenInside = await inUnitOfWork(dataSource, async () => {
+    const { seenInside, prepared } = await inUnitOfWork(dataSource, async () => {
       await dataSource.query(`INSERT INTO ${schema}.notes VALUES (2, 'second')`);
-      return bodies();
+      const seen = await bodies();
+      // The unit's own connection now holds the statement under its name: planned once, kept for the next call.
+      const statements = await dataSource.query<{ name: string }[]>(`SELECT name FROM pg_prepared_statements`);
+      return { seenInside: seen, prepared: statements.map(({ name }) => name) };
     });
     expect(seenInside).toEqual([{ body: 'first' }, { body: 'second' }]);
+    expect(prepared).toContain('notes-by-id');
 
     await expect(
       inUnitOfWork(dataSource, async () => {

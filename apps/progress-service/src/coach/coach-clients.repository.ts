@@ -29,9 +29,8 @@ export interface ClientChanges {
 }
 
 // A stored zone the database does not know reads as UTC (progress.known_time_zone), so one such row never
-// fails a list. The check runs once per distinct zone: OFFSET 0 keeps the subquery whole, and PostgreSQL
-// memoizes it on time_zone (2 000 clients by attention: ~2 ms, ~1.5 ms without the check, ~10 ms calling it per row).
-// The zone's local today is computed there too, once per zone instead of several times per row.
+// fails a list. The check runs once per distinct zone, not per row: OFFSET 0 keeps the subquery whole, and
+// PostgreSQL memoizes it on time_zone. The zone's local today is computed there too, once per zone.
 const withKnownZone = `CROSS JOIN LATERAL (
   SELECT known_zone, (now() AT TIME ZONE known_zone)::date AS local_today FROM (SELECT progress.known_time_zone(time_zone) AS known_zone) zone OFFSET 0
 ) zone_check`;
@@ -82,7 +81,7 @@ export class CoachClientsRepository {
       condition = `WHERE (${expression}, user_id) < ($2::${type}, $3::uuid)`;
     }
     // The page is chosen on the sort key alone; the output columns (time zone arithmetic, to_char) are computed
-    // for its rows only, not for every client (12 ms → 4 ms for 2 000 clients sorted by attention).
+    // for its rows only, not for every client.
     // Prepared: planning this query costs about as much as running it.
     return this.dataSource.preparedQuery<ClientRow>(
       `coach-clients-by-${sort}${after ? '-after' : ''}`,
