@@ -88,8 +88,15 @@ describe('/signin', () => {
 
   it('names the coach dashboard for product=coach and the account otherwise, and links to /interest', async () => {
     const { context, page } = await openPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
+    // A visitor's session check is not an error: nothing in the console, the sign-in form and nothing else.
+    const sessionCheck = page.waitForResponse('**/api/auth/refresh');
     await page.goto('/signin?product=coach');
+    expect((await sessionCheck).status()).toBe(200);
     await page.getByRole('heading', { name: 'Access the Coach Dashboard' }).waitFor();
+    await page.getByLabel('Email address').waitFor();
+    expect(consoleErrors).toEqual([]);
     await page.goto('/signin');
     await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
     await page.getByText(`© ${new Date().getFullYear()} Spark Evolution Labs`).waitFor();

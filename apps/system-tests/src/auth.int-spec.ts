@@ -195,6 +195,22 @@ describe('passwordless sign-in through the gateway', () => {
     expect((await post('/api/auth/refresh', {}, { cookie: second })).status).toBe(401);
   });
 
+  it('answers a visitor without a refresh cookie "no session" (200, null), and a malformed cookie 401, clearing it', async () => {
+    // A first visit is not an error: browsers log every 4xx to the console, and the page checks on every load.
+    const visitor = await post('/api/auth/refresh', {});
+    expect(visitor.status).toBe(200);
+    expect(await visitor.json()).toBeNull();
+    expect(visitor.headers.getSetCookie()).toEqual([]);
+    const otherCookiesOnly = await post('/api/auth/refresh', {}, { cookie: 'theme=dark' });
+    expect([otherCookiesOnly.status, await otherCookiesOnly.json()]).toEqual([200, null]);
+
+    for (const cookie of ['spark_refresh=', 'spark_refresh=short', `spark_refresh=${'x'.repeat(20)}!`]) {
+      const refused = await post('/api/auth/refresh', {}, { cookie });
+      expect([cookie, refused.status]).toEqual([cookie, 401]);
+      expect(refreshCookieOf(refused)).toMatch(/spark_refresh=;/);
+    }
+  });
+
   it('signs out by revoking the refresh token on the server and clearing the cookie', async () => {
     await createUser('leaving@example.com');
     const { cookie } = await signIn('leaving@example.com');

@@ -112,7 +112,7 @@ describe('the public edge of the gateway', () => {
     });
 
     it('accepts same-origin browsers and clients that send neither header', async () => {
-      const refresh = (headers: Record<string, string>) => post('/api/auth/refresh', { headers });
+      const refresh = (headers: Record<string, string>) => post('/api/auth/refresh', { headers: { cookie: `spark_refresh=${'x'.repeat(43)}`, ...headers } });
       expect((await refresh({ 'sec-fetch-site': 'same-origin', origin: PUBLIC_URL })).status).toBe(401);
       expect((await refresh({ origin: PUBLIC_URL })).status).toBe(401);
       expect((await refresh({})).status).toBe(401);

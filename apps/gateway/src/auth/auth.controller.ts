@@ -68,15 +68,19 @@ export class AuthController {
     return this.bus.request('auth.link-info', body);
   }
 
-  /** Rotates the refresh cookie and answers a fresh session; any failure also clears the cookie. */
-  @Responds(sessionSchema)
+  /**
+   * Rotates the refresh cookie and answers a fresh session; any failure also clears the cookie. Without the cookie
+   * it answers null, not 401: every page load asks, and browsers log each 4xx to the console as an error.
+   */
+  @Responds(sessionSchema.nullable())
   @Public()
   @Post('refresh')
   @HttpCode(200)
-  async refresh(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Session> {
+  async refresh(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Session | null> {
+    if (!this.cookie.isSent(request)) return null;
     const refreshToken = this.cookie.read(request);
-    if (!refreshToken) throw new DomainError('UNAUTHENTICATED', 'No session. Please sign in.');
     try {
+      if (!refreshToken) throw new DomainError('UNAUTHENTICATED', 'No session. Please sign in.');
       return this.startSession(reply, await this.bus.request('auth.refresh', { refreshToken }));
     } catch (error) {
       if (error instanceof DomainError && error.code === 'UNAUTHENTICATED') this.cookie.clear(reply);

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 // Refresh tokens are base64url, so the value never needs quoting or escaping.
 const cookiePattern = new RegExp(`(?:^|;\\s*)${REFRESH_COOKIE_NAME}=([\\w-]{20,200})(?:;|$)`);
+const cookieNamePattern = new RegExp(`(?:^|;\\s*)${REFRESH_COOKIE_NAME}=`);
 
 /**
  * Sets, reads and clears the httpOnly refresh-token cookie (Secure whenever the site is https).
@@ -17,8 +18,14 @@ export class RefreshCookie {
     this.attributes = `Path=${REFRESH_COOKIE_PATH}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
   }
 
+  /** The refresh token; undefined when the cookie is missing or malformed. */
   read(request: FastifyRequest): string | undefined {
     return cookiePattern.exec(request.headers.cookie ?? '')?.[1];
+  }
+
+  /** Whether the request carries the cookie at all, well-formed or not. */
+  isSent(request: FastifyRequest): boolean {
+    return cookieNamePattern.test(request.headers.cookie ?? '');
   }
 
   set(reply: FastifyReply, refreshToken: string): void {

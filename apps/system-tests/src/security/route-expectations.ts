@@ -36,8 +36,7 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'POST /api/auth/redeem': { access: 'public', why: 'spends a link or code; the secret is the credential' },
   'POST /api/auth/refresh': {
     access: 'public',
-    cells: { anonymous: 401, client: 401, otherClient: 401, coach: 401, admin: 401 },
-    why: 'the refresh cookie is the credential, not the access token: without the cookie every caller gets 401',
+    why: 'the refresh cookie is the credential, not the access token: without the cookie every caller gets "no session" (null)',
   },
   'POST /api/auth/sign-out': { access: 'public', why: 'ends the session of the cookie it is sent with; always 204' },
   'GET /api/auth/user': { access: 'signed-in' },

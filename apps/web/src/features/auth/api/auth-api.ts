@@ -11,8 +11,11 @@ export const fetchLinkOwner = (request: LinkInfoRequest) => apiRequest<LinkInfo>
 
 export const redeemSignIn = (request: RedeemRequest) => apiRequest<Session>('POST', '/auth/redeem', request, cookieOnly);
 
-// The session store tells "no session" (4xx) from "unreachable" (0, 429, 5xx) by status alone.
-export const refreshSession = () => apiRequest<Session>('POST', '/auth/refresh', undefined, { ...cookieOnly, readErrorBody: false });
+/**
+ * A fresh session on the refresh cookie; null when the browser holds none. The session store tells a spent cookie
+ * (4xx) from "unreachable" (0, 429, 5xx) by status alone.
+ */
+export const refreshSession = () => apiRequest<Session | null>('POST', '/auth/refresh', undefined, { ...cookieOnly, readErrorBody: false });
 
 export const endServerSession = () => apiRequest<void>('POST', '/auth/sign-out', undefined, cookieOnly);
 
