@@ -171,6 +171,23 @@ describe("a post's markup cannot take over /log", () => {
   });
 });
 
+describe('/log for a visitor', () => {
+  it('says an unknown entry does not exist, and that the log could not be loaded when the API is down', async () => {
+    const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+    const page = await context.newPage();
+    await page.goto('/log/no-such-entry');
+    await page.getByText('This entry does not exist (any more).', { exact: true }).waitFor();
+    await page.getByRole('link', { name: '← All entries' }).click();
+    await page.getByRole('heading', { level: 1, name: "Developer's Log" }).waitFor();
+
+    await page.route('**/api/log/posts?*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    await page.goto('/log');
+    await page.getByText('The log could not be loaded. Please try again.', { exact: true }).waitFor();
+    expect(await page.getByRole('heading', { level: 1, name: "Developer's Log" }).isVisible()).toBe(true);
+    await context.close();
+  });
+});
+
 describe('screens (reviewed by eye)', () => {
   it("/log, /log/:slug and the Developer's Log tab on a phone and a laptop", async () => {
     for (const [viewport, suffix] of [

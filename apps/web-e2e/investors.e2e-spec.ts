@@ -92,6 +92,18 @@ describe('/donate', () => {
     await page.context().close();
   });
 
+  it('still shows the round and the deck request form when the page data cannot be loaded', async () => {
+    const page = await visitor();
+    await page.route('**/api/investors/donate-page', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    await page.goto('/donate');
+    await page.getByRole('heading', { level: 1, name: 'Back the habit platform built on research.' }).waitFor();
+    await page.getByText('The deck preview is on its way. Request the full deck to be notified.', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Use of funds' }).waitFor();
+    expect(await page.getByRole('link', { name: /^Commit \$/ }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Request Full Deck' }).waitFor();
+    await page.context().close();
+  });
+
   it('early access: "Keep me posted" confirms, then takes the visitor home after 1.5 s', async () => {
     const page = await visitor(phoneViewport);
     await page.goto('/donate?early-access');

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { RouteObject } from 'react-router-dom';
+import type { LoaderFunction, RouteObject } from 'react-router-dom';
 import { PageFallback, RootLayout } from './root-layout';
 
 /**
@@ -16,14 +16,27 @@ export interface RouteHandle {
 const prerendered: RouteHandle = { prerender: true };
 
 // Each screen is its own chunk, loaded by the router before it renders the route (so a prerendered
-// page is hydrated in one pass): the public pages never download the app or the dashboard, and
-// static pages skip the server-state layout (TanStack Query) too.
-const screenModules = import.meta.glob<{ default: ComponentType }>(['../features/*/components/*-page.tsx', './server-state-layout.tsx']);
+// page is hydrated in one pass): the public pages never download the app or the dashboard. Only the
+// screens under the server-state layout use TanStack Query; the public pages read through their route's
+// loader and write with React's own transitions, so a first visit does not download it.
+// A screen may also export its data `loader` and the `ErrorBoundary` shown when that fails.
+interface ScreenModule {
+  default: ComponentType;
+  loader?: LoaderFunction;
+  ErrorBoundary?: ComponentType;
+}
+const screenModules = import.meta.glob<ScreenModule>(['../features/*/components/*-page.tsx', './server-state-layout.tsx']);
 
 function screen(path: string, handle: RouteHandle = {}): Pick<RouteObject, 'lazy' | 'handle'> {
   const load = screenModules[path];
   if (!load) throw new Error(`No screen module at ${path}`);
-  return { lazy: async () => ({ Component: (await load()).default }), handle: { ...handle, module: path } };
+  return {
+    lazy: async () => {
+      const { default: Component, loader, ErrorBoundary } = await load();
+      return { Component, ...(loader && { loader }), ...(ErrorBoundary && { ErrorBoundary }) };
+    },
+    handle: { ...handle, module: path },
+  };
 }
 
 export const routes: RouteObject[] = [
@@ -35,20 +48,20 @@ export const routes: RouteObject[] = [
       { path: '/products', ...screen('../features/products/components/products-page.tsx', prerendered) },
       { path: '/me', ...screen('../features/founder/components/founder-page.tsx', prerendered) },
       { path: '/evolutions', ...screen('../features/evolutions/components/evolutions-page.tsx', prerendered) },
+      { path: '/interest', ...screen('../features/interest/components/interest-page.tsx', prerendered) },
+      { path: '/signin', ...screen('../features/auth/components/sign-in-page.tsx') },
+      { path: '/donate', ...screen('../features/investors/components/donate-page.tsx') },
+      { path: '/log', ...screen('../features/dev-log/components/log-list-page.tsx') },
+      { path: '/log/:slug', ...screen('../features/dev-log/components/log-post-page.tsx') },
       {
         ...screen('./server-state-layout.tsx'),
         children: [
-          { path: '/interest', ...screen('../features/interest/components/interest-page.tsx', prerendered) },
           { path: '/interest/thank-you', ...screen('../features/interest/components/thank-you-page.tsx') },
-          { path: '/signin', ...screen('../features/auth/components/sign-in-page.tsx') },
           { path: '/signup', ...screen('../features/auth/components/signup-page.tsx') },
           { path: '/magic-link-auth', ...screen('../features/auth/components/magic-link-auth-page.tsx') },
           { path: '/account/delete', ...screen('../features/account-deletion/components/delete-account-page.tsx') },
           { path: '/reminders/off', ...screen('../features/reminders/components/reminders-off-page.tsx') },
           { path: '/coach', ...screen('../features/coach/components/coach-dashboard-page.tsx') },
-          { path: '/donate', ...screen('../features/investors/components/donate-page.tsx') },
-          { path: '/log', ...screen('../features/dev-log/components/log-list-page.tsx') },
-          { path: '/log/:slug', ...screen('../features/dev-log/components/log-post-page.tsx') },
           { path: '/app', ...screen('../features/client-app/components/client-home-page.tsx') },
           { path: '/goal', ...screen('../features/onboarding/components/goal-page.tsx') },
           { path: '/confirmation', ...screen('../features/onboarding/components/confirmation-page.tsx') },

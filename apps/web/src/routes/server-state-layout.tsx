@@ -8,7 +8,7 @@ const queryClient = new QueryClient({
   mutationCache: new MutationCache({ onMutate: preloadToasts }),
 });
 
-/** Wraps the screens that talk to the API; static public pages skip TanStack Query entirely. */
+/** Wraps the screens whose server state TanStack Query caches: the signed-in screens and the steps after a link. */
 export default function ServerStateLayout() {
   return (
     <QueryClientProvider client={queryClient}>

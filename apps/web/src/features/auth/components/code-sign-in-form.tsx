@@ -13,17 +13,17 @@ export function CodeSignInForm() {
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const redeem = useRedeemCode();
+  const { redeem, isPending: signingIn } = useRedeemCode();
   const incomplete = email.trim() === '' || !sixDigits.test(code);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (redeem.isPending) return;
+    if (signingIn) return;
     if (email.trim() === '') return setError('Please enter your email address');
     const parsed = await parseEmail(email);
     if ('error' in parsed) return setError(parsed.error);
     setError(null);
-    redeem.mutate({ email: parsed.email, code });
+    redeem({ email: parsed.email, code });
   };
 
   return (
@@ -46,8 +46,8 @@ export function CodeSignInForm() {
         />
         <p className="mt-1.5 text-sm text-slate-600">It is in the same e-mail as your magic link and works once.</p>
       </div>
-      <Button type="submit" size="lg" className="w-full" disabled={incomplete || redeem.isPending}>
-        {redeem.isPending ? 'Signing in...' : 'Sign in with code'}
+      <Button type="submit" size="lg" className="w-full" disabled={incomplete || signingIn}>
+        {signingIn ? 'Signing in...' : 'Sign in with code'}
       </Button>
     </form>
   );

@@ -10,17 +10,17 @@ import type { SignInProduct } from './sign-in-copy';
 export function MagicLinkForm({ product }: { product: SignInProduct | null }) {
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const send = useSendMagicLink(() => setEmail(''));
+  const { send, isPending: sending } = useSendMagicLink(() => setEmail(''));
   const blank = email.trim() === '';
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (send.isPending) return;
+    if (sending) return;
     if (blank) return setError('Please enter your email address');
     const parsed = await parseEmail(email);
     if ('error' in parsed) return setError(parsed.error);
     setError(null);
-    send.mutate({ email: parsed.email, product: product ?? 'spark' });
+    send({ email: parsed.email, product: product ?? 'spark' });
   };
 
   return (
@@ -37,9 +37,9 @@ export function MagicLinkForm({ product }: { product: SignInProduct | null }) {
           if (blank) setError('Please enter your email address');
         }}
       />
-      <Button type="submit" size="lg" className="w-full" disabled={blank || send.isPending}>
+      <Button type="submit" size="lg" className="w-full" disabled={blank || sending}>
         <Icon name="mail" className="size-5" />
-        {send.isPending ? 'Sending link...' : 'Send Magic Link'}
+        {sending ? 'Sending link...' : 'Send Magic Link'}
       </Button>
     </form>
   );

@@ -1,7 +1,6 @@
-import type { Session } from '@spark/contracts';
-import { useMutation } from '@tanstack/react-query';
+import { useTransition } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { toast } from '../../../ui/toaster';
+import { preloadToasts, toast } from '../../../ui/toaster';
 import { redeemSignIn } from '../api/auth-api';
 import { signInErrorToast } from '../api/sign-in-error';
 import { rememberSignIn, signedInContext } from '../remember-sign-in';
@@ -10,17 +9,20 @@ import { destinationAfterSignIn } from '../sign-in-routing';
 /** Signs in with the e-mailed 6-digit code and continues like the magic-link page does. */
 export function useRedeemCode() {
   const navigate = useNavigate();
-  return useMutation({
-    mutationFn: (request: { email: string; code: string }) => redeemSignIn(request),
-    onSuccess: async (session: Session) => {
-      rememberSignIn(session, { approved: false });
-      const destination = destinationAfterSignIn(signedInContext(session.user), null);
-      toast.success('Signed in', { description: destination.welcome });
-      await navigate(destination.path, { replace: true });
-    },
-    onError: (error) => {
-      const { title, description } = signInErrorToast(error);
-      toast.error(title, { description });
-    },
-  });
+  const [isPending, startTransition] = useTransition();
+  const redeem = (request: { email: string; code: string }) =>
+    startTransition(async () => {
+      preloadToasts();
+      try {
+        const session = await redeemSignIn(request);
+        rememberSignIn(session, { approved: false });
+        const destination = destinationAfterSignIn(signedInContext(session.user), null);
+        toast.success('Signed in', { description: destination.welcome });
+        await navigate(destination.path, { replace: true });
+      } catch (error) {
+        const { title, description } = signInErrorToast(error);
+        toast.error(title, { description });
+      }
+    });
+  return { redeem, isPending };
 }

@@ -1,8 +1,6 @@
 import type { LogPost, LogPostPage, PublishPostRequest, PublishPostResponse, UploadedLogImage } from '@spark/contracts';
 import { apiRequest } from '../../../api/client';
 
-export const devLogKeys = { list: ['log-posts'] as const, post: (slug: string) => ['log-post', slug] as const };
-
 export const devLogApi = {
   list: () => apiRequest<LogPostPage>('GET', '/log/posts?limit=50', undefined, { authenticate: false }),
   post: (slug: string) => apiRequest<LogPost>('GET', `/log/posts/${encodeURIComponent(slug)}`, undefined, { authenticate: false }),

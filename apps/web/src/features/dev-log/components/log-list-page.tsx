@@ -1,1 +1,1 @@
-export { LogListPage as default } from './log-pages';
+export { LogListPage as default, LogListError as ErrorBoundary, loadLogList as loader } from './log-pages';

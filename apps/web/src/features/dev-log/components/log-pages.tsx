@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, type LoaderFunctionArgs, useLoaderData, useParams } from 'react-router-dom';
 import { usePageMeta } from '../../../lib/use-page-meta';
 import { Card } from '../../../ui/card';
 import { PublicLayout } from '../../../ui/layout/public-layout';
 import { Spinner } from '../../../ui/spinner';
-import { devLogApi, devLogKeys } from '../api/dev-log-api';
+import { devLogApi } from '../api/dev-log-api';
 
 // marked and DOMPurify are a fifth of a page's script: only an entry's own page loads them.
 const MarkdownView = lazy(() => import('./markdown-view').then((module) => ({ default: module.MarkdownView })));
@@ -22,19 +21,30 @@ function LogShell({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** `/log`: every published entry, newest first. */
-export function LogListPage() {
+// The public log reads through the router's loaders: the page arrives with its data, and TanStack Query (a tenth of
+// a first visit's script) stays with the signed-in screens, where its cache pays.
+
+export const loadLogList = () => devLogApi.list();
+
+function LogListHeading() {
   usePageMeta({ title: "Developer's Log", description: 'How Spark is being built, entry by entry.', path: '/log' });
-  const posts = useQuery({ queryKey: devLogKeys.list, queryFn: devLogApi.list });
   return (
-    <LogShell>
+    <>
       <p className="text-sm font-semibold tracking-widest text-spark-700 uppercase">Building in public</p>
       <h1 className="mt-2 text-4xl font-bold tracking-tight text-ink-950">Developer's Log</h1>
-      {posts.isPending && <Spinner className="mt-10" />}
-      {posts.isError && <p className="mt-8 text-red-800">The log could not be loaded. Please try again.</p>}
-      {posts.data?.items.length === 0 && <p className="mt-8 text-slate-600">No entries yet. Check back soon.</p>}
+    </>
+  );
+}
+
+/** `/log`: every published entry, newest first. */
+export function LogListPage() {
+  const posts = useLoaderData<typeof loadLogList>();
+  return (
+    <LogShell>
+      <LogListHeading />
+      {posts.items.length === 0 && <p className="mt-8 text-slate-600">No entries yet. Check back soon.</p>}
       <ul className="mt-8 space-y-4">
-        {posts.data?.items.map((post) => (
+        {posts.items.map((post) => (
           <li key={post.id}>
             <Link to={`/log/${post.slug}`} className="block rounded-2xl focus-visible:outline-3 focus-visible:outline-spark-500">
               <Card className="transition-shadow hover:shadow-lg">
@@ -50,32 +60,49 @@ export function LogListPage() {
   );
 }
 
-/** `/log/:slug`: one entry, rendered safely. */
-export function LogPostPage() {
-  const { slug = '' } = useParams();
-  const post = useQuery({ queryKey: devLogKeys.post(slug), queryFn: () => devLogApi.post(slug) });
-  usePageMeta({
-    title: post.data?.title ?? "Developer's Log",
-    description: post.data?.excerpt ?? 'An entry of the Spark developer log.',
-    path: `/log/${slug}`,
-  });
+export function LogListError() {
   return (
     <LogShell>
-      <Link to="/log" className="text-sm font-medium text-spark-700 hover:underline">
-        ← All entries
-      </Link>
-      {post.isPending && <Spinner className="mt-10" />}
-      {post.isError && <p className="mt-8 text-slate-700">This entry does not exist (any more).</p>}
-      {post.data && (
-        <article className="mt-6">
-          <p className="text-sm text-slate-500">{dateOf(post.data.createdAt)}</p>
-          <Card className="mt-3 p-6 sm:p-10">
-            <Suspense fallback={<Spinner />}>
-              <MarkdownView markdown={post.data.markdown} />
-            </Suspense>
-          </Card>
-        </article>
-      )}
+      <LogListHeading />
+      <p className="mt-8 text-red-800">The log could not be loaded. Please try again.</p>
+    </LogShell>
+  );
+}
+
+export const loadLogPost = ({ params }: LoaderFunctionArgs) => devLogApi.post(params.slug ?? '');
+
+const backToList = (
+  <Link to="/log" className="text-sm font-medium text-spark-700 hover:underline">
+    ← All entries
+  </Link>
+);
+
+/** `/log/:slug`: one entry, rendered safely. */
+export function LogPostPage() {
+  const post = useLoaderData<typeof loadLogPost>();
+  usePageMeta({ title: post.title, description: post.excerpt ?? 'An entry of the Spark developer log.', path: `/log/${post.slug}` });
+  return (
+    <LogShell>
+      {backToList}
+      <article className="mt-6">
+        <p className="text-sm text-slate-500">{dateOf(post.createdAt)}</p>
+        <Card className="mt-3 p-6 sm:p-10">
+          <Suspense fallback={<Spinner />}>
+            <MarkdownView markdown={post.markdown} />
+          </Suspense>
+        </Card>
+      </article>
+    </LogShell>
+  );
+}
+
+export function LogPostError() {
+  const { slug = '' } = useParams();
+  usePageMeta({ title: "Developer's Log", description: 'An entry of the Spark developer log.', path: `/log/${slug}` });
+  return (
+    <LogShell>
+      {backToList}
+      <p className="mt-8 text-slate-700">This entry does not exist (any more).</p>
     </LogShell>
   );
 }

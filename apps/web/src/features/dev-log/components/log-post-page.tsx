@@ -1,1 +1,1 @@
-export { LogPostPage as default } from './log-pages';
+export { LogPostPage as default, LogPostError as ErrorBoundary, loadLogPost as loader } from './log-pages';

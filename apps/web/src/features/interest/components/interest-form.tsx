@@ -31,7 +31,7 @@ export function InterestForm({ tone = 'light' }: InterestFormProps) {
   const roleField = useRef<HTMLSelectElement>(null);
   const checking = useRef(false);
   const [emailError, setEmailError] = useState<string | null>(null);
-  const createLead = useCreateLead();
+  const { createLead, isPending: submitting } = useCreateLead();
   const hydrated = useHydrated();
 
   // This browser's stored preference, unless the visitor already picked a role before hydration.
@@ -45,13 +45,13 @@ export function InterestForm({ tone = 'light' }: InterestFormProps) {
     const fields = new FormData(event.currentTarget);
     const email = String(fields.get('email') ?? '');
     const role = String(fields.get('role') ?? '');
-    if (!email.trim() || !role || createLead.isPending || checking.current) return;
+    if (!email.trim() || !role || submitting || checking.current) return;
     // The submit flow may still be loading: a second tap meanwhile must not send the lead twice.
     checking.current = true;
     try {
       const check = (await loadLeadSubmission()).checkLeadForm({ email, role });
       setEmailError(check.ok ? null : check.emailError);
-      if (check.ok) createLead.mutate(check.request);
+      if (check.ok) createLead(check.request);
     } finally {
       checking.current = false;
     }
@@ -95,8 +95,8 @@ export function InterestForm({ tone = 'light' }: InterestFormProps) {
           ))}
         </Select>
       </div>
-      <Button type="submit" size="lg" disabled={!hydrated || createLead.isPending} className="w-full sm:w-auto">
-        {createLead.isPending ? 'Processing...' : 'Get Started Free'}
+      <Button type="submit" size="lg" disabled={!hydrated || submitting} className="w-full sm:w-auto">
+        {submitting ? 'Processing...' : 'Get Started Free'}
       </Button>
       {emailError && (
         <p id={`${fieldId}-email-error`} role="alert" className={classNames('text-sm sm:col-span-3', tone === 'dark' ? 'text-spark-200' : 'text-red-700')}>

@@ -1,6 +1,7 @@
 import type { CreateLeadRequest } from '@spark/contracts';
-import { useMutation } from '@tanstack/react-query';
+import { useTransition } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { preloadToasts } from '../../../ui/toaster';
 
 /** The submit flow's module; importing it twice costs nothing, so every step simply awaits it. */
 export const loadLeadSubmission = () => import('./lead-submission');
@@ -8,12 +9,17 @@ export const loadLeadSubmission = () => import('./lead-submission');
 /** Submits the interest form; on success the visitor lands on the thank-you page. */
 export function useCreateLead() {
   const navigate = useNavigate();
-  return useMutation({
-    mutationFn: async (request: CreateLeadRequest) => (await loadLeadSubmission()).submitLead(request),
-    onSuccess: async (response) => {
-      (await loadLeadSubmission()).announceLead(response);
-      await navigate('/interest/thank-you');
-    },
-    onError: async (error) => (await loadLeadSubmission()).announceLeadError(error),
-  });
+  const [isPending, startTransition] = useTransition();
+  const createLead = (request: CreateLeadRequest) =>
+    startTransition(async () => {
+      preloadToasts();
+      const submission = await loadLeadSubmission();
+      try {
+        submission.announceLead(await submission.submitLead(request));
+        await navigate('/interest/thank-you');
+      } catch (error) {
+        submission.announceLeadError(error);
+      }
+    });
+  return { createLead, isPending };
 }

@@ -11,7 +11,7 @@ import type {
 } from '@spark/contracts';
 import { apiRequest } from '../../../api/client';
 
-export const investorKeys = { all: ['investors'] as const, donatePage: ['donate-page'] as const };
+export const investorKeys = { all: ['investors'] as const };
 
 export const investorsApi = {
   donatePage: () => apiRequest<DonatePage>('GET', '/investors/donate-page', undefined, { authenticate: false }),

@@ -1,13 +1,12 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { type FormEvent, useState, useTransition } from 'react';
+import { type LoaderFunctionArgs, useLoaderData, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../../api/client';
 import { usePageMeta } from '../../../lib/use-page-meta';
 import { Button, buttonClasses } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { PublicLayout } from '../../../ui/layout/public-layout';
-import { investorKeys, investorsApi } from '../api/investors-api';
+import { investorsApi } from '../api/investors-api';
 import { EarlyAccessForm } from './early-access-form';
 
 const useOfFunds = [
@@ -35,27 +34,29 @@ function DeckRequestForm() {
   const [email, setEmail] = useState('');
   const [accessCode, setAccessCode] = useState('');
   const [outcome, setOutcome] = useState<DeckOutcome | null>(null);
-  const request = useMutation({
-    mutationFn: async (): Promise<DeckOutcome> => {
-      if (!accessCode.trim()) {
-        await investorsApi.requestDeck({ email });
-        return { kind: 'requested' };
-      }
-      const answer = await investorsApi.downloadDeck({ email, accessCode });
-      if (!answer.downloadUrl) return { kind: 'denied', message: 'No download URL received' };
-      return { kind: 'granted', downloadUrl: answer.downloadUrl };
-    },
-    onSuccess: setOutcome,
-    onError: (error) =>
-      setOutcome({
-        kind: 'denied',
-        message: error instanceof ApiError && error.code !== 'NETWORK' ? error.message : 'Invalid access code. Please check your code and try again.',
-      }),
-  });
+  const [isPending, startTransition] = useTransition();
+  const deckOutcome = async (): Promise<DeckOutcome> => {
+    if (!accessCode.trim()) {
+      await investorsApi.requestDeck({ email });
+      return { kind: 'requested' };
+    }
+    const answer = await investorsApi.downloadDeck({ email, accessCode });
+    if (!answer.downloadUrl) return { kind: 'denied', message: 'No download URL received' };
+    return { kind: 'granted', downloadUrl: answer.downloadUrl };
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setOutcome(null);
-    request.mutate();
+    startTransition(async () => {
+      try {
+        setOutcome(await deckOutcome());
+      } catch (error) {
+        setOutcome({
+          kind: 'denied',
+          message: error instanceof ApiError && error.code !== 'NETWORK' ? error.message : 'Invalid access code. Please check your code and try again.',
+        });
+      }
+    });
   };
   return (
     <Card className="p-6 sm:p-8">
@@ -76,8 +77,8 @@ function DeckRequestForm() {
             autoComplete="off"
           />
         </label>
-        <Button type="submit" size="lg" className="w-full" disabled={request.isPending}>
-          {request.isPending ? 'Requesting...' : accessCode.trim() ? 'Download Deck' : 'Request Full Deck'}
+        <Button type="submit" size="lg" className="w-full" disabled={isPending}>
+          {isPending ? 'Requesting...' : accessCode.trim() ? 'Download Deck' : 'Request Full Deck'}
         </Button>
       </form>
       {outcome?.kind === 'requested' && (
@@ -104,10 +105,14 @@ function DeckRequestForm() {
   );
 }
 
+/** The deck preview flag and the commitment levels; without them (the API down) the page still shows the rest. */
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  new URL(request.url).searchParams.has('early-access') ? null : investorsApi.donatePage().catch(() => null);
+
 export default function DonatePage() {
   const [params] = useSearchParams();
   usePageMeta({ title: 'Invest in Spark', description: 'The Spark pre-seed round: the deck, use of funds and commitment levels.', path: '/donate' });
-  const page = useQuery({ queryKey: investorKeys.donatePage, queryFn: investorsApi.donatePage });
+  const page = useLoaderData<typeof loader>();
   if (params.has('early-access')) return <EarlyAccessForm />;
   return (
     <PublicLayout>
@@ -124,7 +129,7 @@ export default function DonatePage() {
         <div className="mx-auto grid max-w-6xl gap-8 lg:grid-cols-[1.5fr_1fr]">
           <Card>
             <h2 className="text-lg font-semibold text-ink-950">Deck preview</h2>
-            {page.data?.hasDeckPreview ? (
+            {page?.hasDeckPreview ? (
               <DeckPreview />
             ) : (
               <p className="mt-4 rounded-xl bg-slate-100 p-10 text-center text-slate-600">
@@ -155,7 +160,7 @@ export default function DonatePage() {
         <div className="mx-auto max-w-6xl">
           <h2 className="text-3xl font-bold tracking-tight text-ink-950">Commitment levels</h2>
           <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {(page.data?.commitmentLevels ?? []).map((level) => (
+            {(page?.commitmentLevels ?? []).map((level) => (
               <Card key={level.name} className="flex flex-col">
                 <p className="text-sm font-semibold tracking-widest text-spark-700 uppercase">{level.name}</p>
                 <p className="mt-2 text-4xl font-bold text-ink-950">${level.amount.toLocaleString('en-US')}</p>

@@ -1,34 +1,38 @@
-import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState, useTransition } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { PublicLayout } from '../../../ui/layout/public-layout';
-import { toast } from '../../../ui/toaster';
+import { preloadToasts, toast } from '../../../ui/toaster';
 import { investorsApi } from '../api/investors-api';
 
 /** The coming-soon variant of /donate (`/donate?early-access`): e-mail capture, then home after 1.5 s. */
 export function EarlyAccessForm() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
-  const keepPosted = useMutation({
-    mutationFn: () => investorsApi.earlyAccess({ email }),
-    onSuccess: () => toast.success("Thanks! We'll keep you posted."),
-    onError: (error) =>
-      toast.error(
-        error instanceof ApiError && error.status < 500 && error.status > 0 ? `Database error: ${error.message}` : 'Something went wrong. Please try again.',
-      ),
-  });
+  const [posted, setPosted] = useState(false);
+  const [isPending, startTransition] = useTransition();
   useEffect(() => {
-    if (!keepPosted.isSuccess) return;
+    if (!posted) return;
     const timer = setTimeout(() => void navigate('/'), 1500);
     return () => clearTimeout(timer);
-  }, [keepPosted.isSuccess, navigate]);
+  }, [posted, navigate]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    keepPosted.mutate();
+    startTransition(async () => {
+      preloadToasts();
+      try {
+        await investorsApi.earlyAccess({ email });
+        toast.success("Thanks! We'll keep you posted.");
+        setPosted(true);
+      } catch (error) {
+        toast.error(
+          error instanceof ApiError && error.status < 500 && error.status > 0 ? `Database error: ${error.message}` : 'Something went wrong. Please try again.',
+        );
+      }
+    });
   };
   return (
     <PublicLayout>
@@ -39,11 +43,11 @@ export function EarlyAccessForm() {
           <p className="mt-2 text-slate-600">Leave your e-mail and you will be the first to see the deck.</p>
           <form className="mt-6 space-y-4" onSubmit={submit}>
             <Input type="email" required aria-label="Email" value={email} onChange={(event) => setEmail(event.target.value)} placeholder="you@fund.com" />
-            <Button type="submit" size="lg" className="w-full" disabled={keepPosted.isPending || keepPosted.isSuccess}>
-              {keepPosted.isPending ? 'Sending...' : 'Keep me posted'}
+            <Button type="submit" size="lg" className="w-full" disabled={isPending || posted}>
+              {isPending ? 'Sending...' : 'Keep me posted'}
             </Button>
           </form>
-          {keepPosted.isSuccess && (
+          {posted && (
             <p role="status" className="mt-4 text-sm text-emerald-800">
               You're on the list. Taking you home...
             </p>
