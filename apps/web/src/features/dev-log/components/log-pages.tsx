@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import type { LogPostPage as PublishedPosts } from '@spark/contracts';
+import { lazy, Suspense, use } from 'react';
 import { Link, type LoaderFunctionArgs, useLoaderData, useParams } from 'react-router-dom';
 import { usePageMeta } from '../../../lib/use-page-meta';
 import { Card } from '../../../ui/card';
@@ -24,7 +25,8 @@ function LogShell({ children }: { children: React.ReactNode }) {
 // The public log reads through the router's loaders: the page arrives with its data, and TanStack Query (a tenth of
 // a first visit's script) stays with the signed-in screens, where its cache pays.
 
-export const loadLogList = () => devLogApi.list();
+/** Not awaited: the heading shows at once, the entries as they arrive. */
+export const loadLogList = () => ({ posts: devLogApi.list() });
 
 function LogListHeading() {
   usePageMeta({ title: "Developer's Log", description: 'How Spark is being built, entry by entry.', path: '/log' });
@@ -36,26 +38,35 @@ function LogListHeading() {
   );
 }
 
+function LogEntries({ posts }: { posts: Promise<PublishedPosts> }) {
+  const { items } = use(posts);
+  if (items.length === 0) return <p className="mt-8 text-slate-600">No entries yet. Check back soon.</p>;
+  return (
+    <ul className="mt-8 space-y-4">
+      {items.map((post) => (
+        <li key={post.id}>
+          <Link to={`/log/${post.slug}`} className="block rounded-2xl focus-visible:outline-3 focus-visible:outline-spark-500">
+            <Card className="transition-shadow hover:shadow-lg">
+              <p className="text-sm text-slate-500">{dateOf(post.createdAt)}</p>
+              <h2 className="mt-1 text-xl font-semibold text-ink-950">{post.title}</h2>
+              {post.excerpt && <p className="mt-2 text-slate-600">{post.excerpt}</p>}
+            </Card>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** `/log`: every published entry, newest first. */
 export function LogListPage() {
-  const posts = useLoaderData<typeof loadLogList>();
+  const { posts } = useLoaderData<typeof loadLogList>();
   return (
     <LogShell>
       <LogListHeading />
-      {posts.items.length === 0 && <p className="mt-8 text-slate-600">No entries yet. Check back soon.</p>}
-      <ul className="mt-8 space-y-4">
-        {posts.items.map((post) => (
-          <li key={post.id}>
-            <Link to={`/log/${post.slug}`} className="block rounded-2xl focus-visible:outline-3 focus-visible:outline-spark-500">
-              <Card className="transition-shadow hover:shadow-lg">
-                <p className="text-sm text-slate-500">{dateOf(post.createdAt)}</p>
-                <h2 className="mt-1 text-xl font-semibold text-ink-950">{post.title}</h2>
-                {post.excerpt && <p className="mt-2 text-slate-600">{post.excerpt}</p>}
-              </Card>
-            </Link>
-          </li>
-        ))}
-      </ul>
+      <Suspense fallback={<Spinner className="mt-10" />}>
+        <LogEntries posts={posts} />
+      </Suspense>
     </LogShell>
   );
 }

@@ -1,4 +1,5 @@
-import { type FormEvent, useState, useTransition } from 'react';
+import type { DonatePage as DonatePageData } from '@spark/contracts';
+import { type FormEvent, Suspense, use, useState, useTransition } from 'react';
 import { type LoaderFunctionArgs, useLoaderData, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../../api/client';
 import { usePageMeta } from '../../../lib/use-page-meta';
@@ -105,14 +106,37 @@ function DeckRequestForm() {
   );
 }
 
-/** The deck preview flag and the commitment levels; without them (the API down) the page still shows the rest. */
-export const loader = ({ request }: LoaderFunctionArgs) =>
-  new URL(request.url).searchParams.has('early-access') ? null : investorsApi.donatePage().catch(() => null);
+/**
+ * The deck preview flag and the commitment levels, not awaited: the page shows at once and they fill in. Null when
+ * they cannot be read (the API down): the page still shows the rest.
+ */
+export const loader = ({ request }: LoaderFunctionArgs) => ({
+  page: new URL(request.url).searchParams.has('early-access') ? Promise.resolve(null) : investorsApi.donatePage().catch(() => null),
+});
+
+type PageData = Promise<DonatePageData | null>;
+
+function DeckPreviewOrNotice({ page }: { page: PageData }) {
+  if (use(page)?.hasDeckPreview) return <DeckPreview />;
+  return <p className="mt-4 rounded-xl bg-slate-100 p-10 text-center text-slate-600">The deck preview is on its way. Request the full deck to be notified.</p>;
+}
+
+function CommitmentLevels({ page }: { page: PageData }) {
+  return (use(page)?.commitmentLevels ?? []).map((level) => (
+    <Card key={level.name} className="flex flex-col">
+      <p className="text-sm font-semibold tracking-widest text-spark-700 uppercase">{level.name}</p>
+      <p className="mt-2 text-4xl font-bold text-ink-950">${level.amount.toLocaleString('en-US')}</p>
+      <a href={level.paymentUrl} className={buttonClasses('primary', 'md', 'mt-6')} target="_blank" rel="noreferrer">
+        Commit ${level.amount.toLocaleString('en-US')}
+      </a>
+    </Card>
+  ));
+}
 
 export default function DonatePage() {
   const [params] = useSearchParams();
   usePageMeta({ title: 'Invest in Spark', description: 'The Spark pre-seed round: the deck, use of funds and commitment levels.', path: '/donate' });
-  const page = useLoaderData<typeof loader>();
+  const { page } = useLoaderData<typeof loader>();
   if (params.has('early-access')) return <EarlyAccessForm />;
   return (
     <PublicLayout>
@@ -129,13 +153,9 @@ export default function DonatePage() {
         <div className="mx-auto grid max-w-6xl gap-8 lg:grid-cols-[1.5fr_1fr]">
           <Card>
             <h2 className="text-lg font-semibold text-ink-950">Deck preview</h2>
-            {page?.hasDeckPreview ? (
-              <DeckPreview />
-            ) : (
-              <p className="mt-4 rounded-xl bg-slate-100 p-10 text-center text-slate-600">
-                The deck preview is on its way. Request the full deck to be notified.
-              </p>
-            )}
+            <Suspense fallback={<div aria-busy="true" className="mt-4 min-h-28 rounded-xl bg-slate-100" />}>
+              <DeckPreviewOrNotice page={page} />
+            </Suspense>
           </Card>
           <DeckRequestForm />
         </div>
@@ -145,11 +165,11 @@ export default function DonatePage() {
           <h2 className="text-3xl font-bold tracking-tight text-ink-950">Use of funds</h2>
           <p className="mt-2 text-slate-600">Pre-seed target: $150K-$250K.</p>
           <div className="mt-8 grid gap-6 md:grid-cols-3">
-            {useOfFunds.map((use) => (
-              <Card key={use.label}>
-                <p className="text-4xl font-bold text-spark-600">{use.share}%</p>
-                <p className="mt-2 font-semibold text-ink-950">{use.label}</p>
-                <p className="mt-1 text-sm text-slate-600">{use.text}</p>
+            {useOfFunds.map((fund) => (
+              <Card key={fund.label}>
+                <p className="text-4xl font-bold text-spark-600">{fund.share}%</p>
+                <p className="mt-2 font-semibold text-ink-950">{fund.label}</p>
+                <p className="mt-1 text-sm text-slate-600">{fund.text}</p>
               </Card>
             ))}
           </div>
@@ -160,15 +180,9 @@ export default function DonatePage() {
         <div className="mx-auto max-w-6xl">
           <h2 className="text-3xl font-bold tracking-tight text-ink-950">Commitment levels</h2>
           <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {(page?.commitmentLevels ?? []).map((level) => (
-              <Card key={level.name} className="flex flex-col">
-                <p className="text-sm font-semibold tracking-widest text-spark-700 uppercase">{level.name}</p>
-                <p className="mt-2 text-4xl font-bold text-ink-950">${level.amount.toLocaleString('en-US')}</p>
-                <a href={level.paymentUrl} className={buttonClasses('primary', 'md', 'mt-6')} target="_blank" rel="noreferrer">
-                  Commit ${level.amount.toLocaleString('en-US')}
-                </a>
-              </Card>
-            ))}
+            <Suspense>
+              <CommitmentLevels page={page} />
+            </Suspense>
           </div>
         </div>
       </section>
