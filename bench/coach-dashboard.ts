@@ -1,6 +1,6 @@
 // Issue 5's coach dashboard targets, in one command (no running product needed):
 //   npm run build && node -r @swc-node/register bench/coach-dashboard.ts
-// Starts the product from dist/ on its own ports (gateway 38080, SMTP 3026, mailbox 3081, s3rver 34569), database
+// Starts the product from dist/ on its own ports (gateway 29080, SMTP 3026, mailbox 3081, s3rver 29569), database
 // spark_bench_coach (recreated) and bus prefix bench-coach; seeds 100 000 leads and 2 000 clients; creates a coach
 // user and signs its access token with the stack's JWT_SECRET; warms up; then measures with 20 concurrent coaches
 //   1. GET /api/coach/leads?limit=25 + GET /api/coach/overview, sent together as the dashboard does (target p95 ≤ 50 ms
@@ -209,10 +209,10 @@ async function checkCounters(db: Client, baseUrl: string, token: string): Promis
 async function main() {
   console.log(`before: ${uptime()}`);
   const stack = await startBenchStack(root, {
-    gatewayPort: 38080,
+    gatewayPort: 29080,
     smtpPort: 3026,
     mailboxPort: 3081,
-    s3Port: 34569,
+    s3Port: 29569,
     databaseName: DATABASE,
     busPrefix: 'bench-coach',
     appEnv: { JWT_SECRET },

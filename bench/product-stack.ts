@@ -1,5 +1,6 @@
 // Starts the whole product from dist/ for a measurement, on ports, a database and a bus prefix of its own, so it
 // neither needs nor disturbs `npm start` (8080), the browser tests' stack (18080) or another benchmark's stack.
+// Benchmark ports sit below Linux's ephemeral range (32768 and up), where any outgoing connection may hold one.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
