@@ -49,7 +49,7 @@ export const routes: RouteObject[] = [
       { path: '/me', ...screen('../features/founder/components/founder-page.tsx', prerendered) },
       { path: '/evolutions', ...screen('../features/evolutions/components/evolutions-page.tsx', prerendered) },
       { path: '/interest', ...screen('../features/interest/components/interest-page.tsx', prerendered) },
-      { path: '/signin', ...screen('../features/auth/components/sign-in-page.tsx') },
+      { path: '/signin', ...screen('../features/auth/components/sign-in-page.tsx', prerendered) },
       { path: '/donate', ...screen('../features/investors/components/donate-page.tsx') },
       { path: '/log', ...screen('../features/dev-log/components/log-list-page.tsx') },
       { path: '/log/:slug', ...screen('../features/dev-log/components/log-post-page.tsx') },

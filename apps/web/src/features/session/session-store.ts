@@ -17,8 +17,11 @@ const retryAfterOutageMs = 30_000;
 // setTimeout fires at once for any delay beyond this (about 24.8 days).
 const longestTimerMs = 2 ** 31 - 1;
 
+/** What every page load starts from, and what a prerendered page was rendered with. */
+export const loadingSessionState: SessionState = { status: 'loading', session: null };
+
 // The access token lives here, in memory only: a page reload restores it from the refresh cookie.
-let state: SessionState = { status: 'loading', session: null };
+let state: SessionState = loadingSessionState;
 // Bumped on every change, so a restore that finishes late cannot undo a newer sign-in or sign-out.
 let epoch = 0;
 let restoring: Promise<void> | null = null;

@@ -1,7 +1,7 @@
 import type { AuthUser, Session } from '@spark/contracts';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { signOut as endEverySession } from '../auth/sign-out';
-import { currentSessionState, restoreSession, subscribeToSession, type SessionStatus } from './session-store';
+import { currentSessionState, loadingSessionState, restoreSession, subscribeToSession, type SessionStatus } from './session-store';
 
 export interface SessionHandle {
   status: SessionStatus;
@@ -13,7 +13,8 @@ export interface SessionHandle {
 
 /** The signed-in user, restored from the refresh cookie on first use; no provider needed. */
 export function useSession(): SessionHandle {
-  const { status, session } = useSyncExternalStore(subscribeToSession, currentSessionState);
+  // A prerendered page shows the check in progress; the browser takes over from there.
+  const { status, session } = useSyncExternalStore(subscribeToSession, currentSessionState, () => loadingSessionState);
 
   useEffect(() => {
     void restoreSession();
