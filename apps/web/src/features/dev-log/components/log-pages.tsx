@@ -22,8 +22,8 @@ function LogShell({ children }: { children: React.ReactNode }) {
   );
 }
 
-// The public log reads through the router's loaders: the page arrives with its data, and TanStack Query (a tenth of
-// a first visit's script) stays with the signed-in screens, where its cache pays.
+// The public log reads through the router's loaders, so a visitor's first page does not download TanStack Query;
+// it stays with the signed-in screens, where its cache pays.
 
 /** Not awaited: the heading shows at once, the entries as they arrive. */
 export const loadLogList = () => ({ posts: devLogApi.list() });
