@@ -177,6 +177,7 @@ describe('/log for a visitor', () => {
     const page = await context.newPage();
     await page.goto('/log/no-such-entry');
     await page.getByText('This entry does not exist (any more).', { exact: true }).waitFor();
+    await saveScreenshot(page, 'log-post-missing-phone');
     await page.getByRole('link', { name: '← All entries' }).click();
     await page.getByRole('heading', { level: 1, name: "Developer's Log" }).waitFor();
 
@@ -184,6 +185,7 @@ describe('/log for a visitor', () => {
     await page.goto('/log');
     await page.getByText('The log could not be loaded. Please try again.', { exact: true }).waitFor();
     expect(await page.getByRole('heading', { level: 1, name: "Developer's Log" }).isVisible()).toBe(true);
+    await saveScreenshot(page, 'log-unavailable-phone');
     await context.close();
   });
 });

@@ -100,7 +100,9 @@ describe('/donate', () => {
     await page.getByText('The deck preview is on its way. Request the full deck to be notified.', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Use of funds' }).waitFor();
     expect(await page.getByRole('link', { name: /^Commit \$/ }).count()).toBe(0);
+    await page.getByText('The commitment levels could not be loaded. Please try again later.', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Request Full Deck' }).waitFor();
+    await saveScreenshot(page, 'donate-without-data-laptop');
     await page.context().close();
   });
 

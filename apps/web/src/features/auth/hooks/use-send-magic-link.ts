@@ -1,23 +1,15 @@
 import type { MagicLinkRequest } from '@spark/contracts';
-import { useTransition } from 'react';
-import { preloadToasts, toast } from '../../../ui/toaster';
+import { useAction } from '../../../lib/use-action';
+import { toast } from '../../../ui/toaster';
 import { sendMagicLink } from '../api/auth-api';
-import { signInErrorToast } from '../api/sign-in-error';
+import { showSignInError } from '../api/sign-in-error';
 
 /** Sends a sign-in link; `isPending` lasts until the answer is in. */
 export function useSendMagicLink(onSent: () => void) {
-  const [isPending, startTransition] = useTransition();
-  const send = (request: MagicLinkRequest) =>
-    startTransition(async () => {
-      preloadToasts();
-      try {
-        await sendMagicLink(request);
-        toast.success('Magic link sent!', { description: 'Check your email for a secure sign-in link' });
-        onSent();
-      } catch (error) {
-        const { title, description } = signInErrorToast(error);
-        toast.error(title, { description });
-      }
-    });
+  const { run: send, isPending } = useAction(async (request: MagicLinkRequest) => {
+    await sendMagicLink(request);
+    toast.success('Magic link sent!', { description: 'Check your email for a secure sign-in link' });
+    onSent();
+  }, showSignInError);
   return { send, isPending };
 }

@@ -1,7 +1,6 @@
 import type { CreateLeadRequest } from '@spark/contracts';
-import { useTransition } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { preloadToasts } from '../../../ui/toaster';
+import { useAction } from '../../../lib/use-action';
 
 /** The submit flow's module; importing it twice costs nothing, so every step simply awaits it. */
 export const loadLeadSubmission = () => import('./lead-submission');
@@ -9,17 +8,13 @@ export const loadLeadSubmission = () => import('./lead-submission');
 /** Submits the interest form; on success the visitor lands on the thank-you page. */
 export function useCreateLead() {
   const navigate = useNavigate();
-  const [isPending, startTransition] = useTransition();
-  const createLead = (request: CreateLeadRequest) =>
-    startTransition(async () => {
-      preloadToasts();
+  const { run: createLead, isPending } = useAction(
+    async (request: CreateLeadRequest) => {
       const submission = await loadLeadSubmission();
-      try {
-        submission.announceLead(await submission.submitLead(request));
-        await navigate('/interest/thank-you');
-      } catch (error) {
-        submission.announceLeadError(error);
-      }
-    });
+      submission.announceLead(await submission.submitLead(request));
+      await navigate('/interest/thank-you');
+    },
+    async (error) => (await loadLeadSubmission()).announceLeadError(error),
+  );
   return { createLead, isPending };
 }

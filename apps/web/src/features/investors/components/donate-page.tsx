@@ -1,7 +1,8 @@
 import type { DonatePage as DonatePageData } from '@spark/contracts';
-import { type FormEvent, Suspense, use, useState, useTransition } from 'react';
+import { type FormEvent, Suspense, use, useState } from 'react';
 import { type LoaderFunctionArgs, useLoaderData, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../../api/client';
+import { useAction } from '../../../lib/use-action';
 import { usePageMeta } from '../../../lib/use-page-meta';
 import { Button, buttonClasses } from '../../../ui/button';
 import { Card } from '../../../ui/card';
@@ -35,29 +36,26 @@ function DeckRequestForm() {
   const [email, setEmail] = useState('');
   const [accessCode, setAccessCode] = useState('');
   const [outcome, setOutcome] = useState<DeckOutcome | null>(null);
-  const [isPending, startTransition] = useTransition();
-  const deckOutcome = async (): Promise<DeckOutcome> => {
-    if (!accessCode.trim()) {
-      await investorsApi.requestDeck({ email });
-      return { kind: 'requested' };
-    }
-    const answer = await investorsApi.downloadDeck({ email, accessCode });
-    if (!answer.downloadUrl) return { kind: 'denied', message: 'No download URL received' };
-    return { kind: 'granted', downloadUrl: answer.downloadUrl };
-  };
+  const request = useAction(
+    async () => {
+      if (!accessCode.trim()) {
+        await investorsApi.requestDeck({ email });
+        setOutcome({ kind: 'requested' });
+        return;
+      }
+      const answer = await investorsApi.downloadDeck({ email, accessCode });
+      setOutcome(answer.downloadUrl ? { kind: 'granted', downloadUrl: answer.downloadUrl } : { kind: 'denied', message: 'No download URL received' });
+    },
+    (error) =>
+      setOutcome({
+        kind: 'denied',
+        message: error instanceof ApiError && error.code !== 'NETWORK' ? error.message : 'Invalid access code. Please check your code and try again.',
+      }),
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setOutcome(null);
-    startTransition(async () => {
-      try {
-        setOutcome(await deckOutcome());
-      } catch (error) {
-        setOutcome({
-          kind: 'denied',
-          message: error instanceof ApiError && error.code !== 'NETWORK' ? error.message : 'Invalid access code. Please check your code and try again.',
-        });
-      }
-    });
+    request.run();
   };
   return (
     <Card className="p-6 sm:p-8">
@@ -78,8 +76,8 @@ function DeckRequestForm() {
             autoComplete="off"
           />
         </label>
-        <Button type="submit" size="lg" className="w-full" disabled={isPending}>
-          {isPending ? 'Requesting...' : accessCode.trim() ? 'Download Deck' : 'Request Full Deck'}
+        <Button type="submit" size="lg" className="w-full" disabled={request.isPending}>
+          {request.isPending ? 'Requesting...' : accessCode.trim() ? 'Download Deck' : 'Request Full Deck'}
         </Button>
       </form>
       {outcome?.kind === 'requested' && (
@@ -122,7 +120,15 @@ function DeckPreviewOrNotice({ page }: { page: PageData }) {
 }
 
 function CommitmentLevels({ page }: { page: PageData }) {
-  return (use(page)?.commitmentLevels ?? []).map((level) => (
+  const levels = use(page)?.commitmentLevels ?? [];
+  if (levels.length === 0) {
+    return (
+      <p className="rounded-xl bg-slate-100 p-10 text-center text-slate-600 sm:col-span-2 lg:col-span-4">
+        The commitment levels could not be loaded. Please try again later.
+      </p>
+    );
+  }
+  return levels.map((level) => (
     <Card key={level.name} className="flex flex-col">
       <p className="text-sm font-semibold tracking-widest text-spark-700 uppercase">{level.name}</p>
       <p className="mt-2 text-4xl font-bold text-ink-950">${level.amount.toLocaleString('en-US')}</p>

@@ -1,11 +1,12 @@
-import { type FormEvent, useEffect, useState, useTransition } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ApiError } from '../../../api/client';
+import { useAction } from '../../../lib/use-action';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { PublicLayout } from '../../../ui/layout/public-layout';
-import { preloadToasts, toast } from '../../../ui/toaster';
+import { toast } from '../../../ui/toaster';
 import { investorsApi } from '../api/investors-api';
 
 /** The coming-soon variant of /donate (`/donate?early-access`): e-mail capture, then home after 1.5 s. */
@@ -13,7 +14,17 @@ export function EarlyAccessForm() {
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [posted, setPosted] = useState(false);
-  const [isPending, startTransition] = useTransition();
+  const keepPosted = useAction(
+    async () => {
+      await investorsApi.earlyAccess({ email });
+      toast.success("Thanks! We'll keep you posted.");
+      setPosted(true);
+    },
+    (error) =>
+      toast.error(
+        error instanceof ApiError && error.status < 500 && error.status > 0 ? `Database error: ${error.message}` : 'Something went wrong. Please try again.',
+      ),
+  );
   useEffect(() => {
     if (!posted) return;
     const timer = setTimeout(() => void navigate('/'), 1500);
@@ -21,18 +32,7 @@ export function EarlyAccessForm() {
   }, [posted, navigate]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    startTransition(async () => {
-      preloadToasts();
-      try {
-        await investorsApi.earlyAccess({ email });
-        toast.success("Thanks! We'll keep you posted.");
-        setPosted(true);
-      } catch (error) {
-        toast.error(
-          error instanceof ApiError && error.status < 500 && error.status > 0 ? `Database error: ${error.message}` : 'Something went wrong. Please try again.',
-        );
-      }
-    });
+    keepPosted.run();
   };
   return (
     <PublicLayout>
@@ -43,8 +43,8 @@ export function EarlyAccessForm() {
           <p className="mt-2 text-slate-600">Leave your e-mail and you will be the first to see the deck.</p>
           <form className="mt-6 space-y-4" onSubmit={submit}>
             <Input type="email" required aria-label="Email" value={email} onChange={(event) => setEmail(event.target.value)} placeholder="you@fund.com" />
-            <Button type="submit" size="lg" className="w-full" disabled={isPending || posted}>
-              {isPending ? 'Sending...' : 'Keep me posted'}
+            <Button type="submit" size="lg" className="w-full" disabled={keepPosted.isPending || posted}>
+              {keepPosted.isPending ? 'Sending...' : 'Keep me posted'}
             </Button>
           </form>
           {posted && (
