@@ -67,8 +67,11 @@ describe('npm start', () => {
   it('serves on PORT with e-mail links to it, and SIGTERM to npm stops every process it started', async () => {
     const run = start('npm', ['start', '--', '--skip-build'], environment);
     try {
-      await waitFor('npm start ready', () => /spark\S*\s+ready/.test(run.output()) || run.child.exitCode !== null, 150_000);
-      expect(run.output()).toContain(`app        http://localhost:${PORTS.PORT}`);
+      // The ready line and the address lines under it are separate writes: wait for the last one needed.
+      const appLine = `app        http://localhost:${PORTS.PORT}`;
+      await waitFor('npm start ready', () => run.output().includes(appLine) || run.child.exitCode !== null, 150_000);
+      expect(run.output()).toMatch(/spark\S*\s+ready/);
+      expect(run.output()).toContain(appLine);
       const page = await fetch(`http://127.0.0.1:${PORTS.PORT}/signin`);
       expect(page.status).toBe(200);
 
