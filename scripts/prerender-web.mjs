@@ -1,6 +1,7 @@
 // After `vite build` (dist/web) and `vite build --ssr` (dist/web-ssr): renders every page marked
 // `handle.prerender` into the SPA's index.html and writes dist/web/prerendered/{name}.html plus
-// pages.json (path → file), which the gateway serves for those paths (apps/gateway/src/web/spa.ts).
+// pages.json (path → file; a variant's path is `path?name`), which the gateway serves for those paths
+// (apps/gateway/src/web/prerendered-pages.ts).
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -51,7 +52,7 @@ for (const path of prerenderedPaths()) {
   html = replaceOnce(html, /\s*<meta\s+name="description"[^>]*>/, '');
   html = replaceOnce(html, /<\/head>/, `  ${page.head}\n    ${preloadLinks(page.screenModules)}\n  </head>`);
   html = replaceOnce(html, /<div id="root"><\/div>/, `<div id="root">${page.body}</div>`);
-  const file = `${path === '/' ? 'home' : path.slice(1).replace(/\//g, '-')}.html`;
+  const file = `${path === '/' ? 'home' : path.slice(1).replace(/[^\w-]/g, '-')}.html`;
   await writeFile(join(outDir, file), html);
   pages[path] = file;
 }

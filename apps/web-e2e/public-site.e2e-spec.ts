@@ -171,6 +171,8 @@ describe('prerendered public pages', () => {
     ['/products', 'Products | Spark'],
     ['/me', 'The founder | Spark'],
     ['/evolutions', 'Evolution cycles | Spark'],
+    ['/donate', 'Invest in Spark | Spark'],
+    ['/log', "Developer's Log | Spark"],
   ])('%s arrives as HTML with its content, title and share tags for crawlers that run no JavaScript', async (path, title) => {
     const response = await fetch(`${baseUrl()}${path}`, { headers: { 'accept-encoding': 'br' } });
     expect(response.headers.get('content-encoding')).toBe('br');
@@ -207,6 +209,70 @@ describe('prerendered public pages', () => {
     expect(await page.evaluate(`window.prerenderedHeading === document.querySelector('h1')`)).toBe(true);
     expect(await form.getByLabel('Email').inputValue()).toBe('typed-early@example.com');
     expect(await form.getByLabel('I am a').inputValue()).toBe('coach');
+    expect(consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  // Their API data is not in the HTML: it renders once React has taken over, from the route's loader.
+  it.each([
+    ['/donate', 'Back the habit platform built on research.', 'The commitment levels could not be loaded. Please try again later.'],
+    ['/log', "Developer's Log", 'No entries yet. Check back soon.'],
+  ])('hydrates %s in place, then shows what its loader read', async (path, heading, loaded) => {
+    const page = await newPage(browser);
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
+    // Known answers for the data, so the text after hydration is certain; the console then has one expected failure.
+    await page.route('**/api/investors/donate-page', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    await page.route('**/api/log/posts?**', (route) => route.fulfill({ json: { items: [], nextCursor: null } }));
+    const html = await (await fetch(`${baseUrl()}${path}`)).text();
+    expect(html).toContain(heading.replace("'", '&#x27;'));
+    expect(html).not.toContain(loaded);
+
+    await page.goto(path, { waitUntil: 'commit' });
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    await page.evaluate(`window.prerenderedHeading = document.querySelector('h1')`);
+    await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+    await page.getByText(loaded, { exact: true }).waitFor();
+    expect(await page.evaluate(`window.prerenderedHeading === document.querySelector('h1')`)).toBe(true);
+    expect(consoleErrors.filter((error) => !error.includes('503'))).toEqual([]);
+    await page.context().close();
+  });
+
+  it('keeps the deck request typed into /donate before it became interactive, and the button says it will download', async () => {
+    const page = await newPage(browser, { viewport: phoneViewport });
+    await page.route(/\/assets\/donate-page-[\w-]+\.js$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto('/donate', { waitUntil: 'commit' });
+    const button = page.getByRole('button', { name: 'Request Full Deck' });
+    await button.waitFor();
+    await page.getByPlaceholder('you@fund.com').fill('early-investor@example.com');
+    await page.getByPlaceholder('SPARK-XXXX-XXXX-XXXX-XXXX-XXXX').fill('SPARK-ABCD-EFGH-JKLM-NPQR-STUV');
+    expect(await button.isDisabled()).toBe(true);
+
+    await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+    const download = page.getByRole('button', { name: 'Download Deck' });
+    await download.waitFor();
+    expect(await download.isEnabled()).toBe(true);
+    expect(await page.getByPlaceholder('you@fund.com').inputValue()).toBe('early-investor@example.com');
+    await page.context().close();
+  });
+
+  it('serves /donate?early-access as a page of its own and hydrates it in place', async () => {
+    const html = await (await fetch(`${baseUrl()}/donate?utm_source=mail&early-access`)).text();
+    expect(html).toContain('Our investor round opens soon');
+    expect(html).not.toContain('Back the habit platform built on research.');
+
+    const page = await newPage(browser);
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
+    await page.goto('/donate?early-access', { waitUntil: 'commit' });
+    await page.getByRole('heading', { level: 1, name: 'Our investor round opens soon' }).waitFor();
+    await page.evaluate(`window.prerenderedHeading = document.querySelector('h1')`);
+    await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+    expect(await page.getByRole('button', { name: 'Keep me posted' }).isEnabled()).toBe(true);
+    expect(await page.evaluate(`window.prerenderedHeading === document.querySelector('h1')`)).toBe(true);
     expect(consoleErrors).toEqual([]);
     await page.context().close();
   });

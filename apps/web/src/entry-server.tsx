@@ -4,7 +4,7 @@
 import { PRERENDER_ORIGIN_PLACEHOLDER } from '@spark/contracts';
 import { StrictMode } from 'react';
 import { prerenderToNodeStream } from 'react-dom/static';
-import { createStaticHandler, createStaticRouter, matchRoutes, type RouteObject, StaticRouterProvider } from 'react-router-dom';
+import { createStaticHandler, type DataStrategyFunction, createStaticRouter, matchRoutes, type RouteObject, StaticRouterProvider } from 'react-router-dom';
 import { type PageMeta, PageMetaCollector, pageHeadOf } from './lib/use-page-meta';
 import { type RouteHandle, routes } from './routes/router';
 
@@ -18,12 +18,13 @@ export interface PrerenderedPage {
   screenModules: string[];
 }
 
-/** Every path whose route is marked `handle.prerender`. */
+/** Every path whose route is marked `handle.prerender`, and each of its variants as `path?name`. */
 export function prerenderedPaths(tree: RouteObject[] = routes): string[] {
-  return tree.flatMap((route) => [
-    ...((route.handle as RouteHandle | undefined)?.prerender && route.path ? [route.path] : []),
-    ...prerenderedPaths(route.children ?? []),
-  ]);
+  return tree.flatMap((route) => {
+    const handle = route.handle as RouteHandle | undefined;
+    const own = handle?.prerender && route.path ? [route.path, ...(handle.prerenderedVariants ?? []).map((name) => `${route.path}?${name}`)] : [];
+    return [...own, ...prerenderedPaths(route.children ?? [])];
+  });
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -43,10 +44,19 @@ async function streamToString(stream: NodeJS.ReadableStream): Promise<string> {
   return html;
 }
 
+/**
+ * At build time there is no API to read: each route's screen is loaded, but no loader runs, and the parts of a page
+ * that show its loader's data render only in the browser (LoadedInBrowser).
+ */
+const withoutLoaders: DataStrategyFunction = async ({ matches }) => {
+  const results = await Promise.all(matches.map((match) => match.resolve(() => null)));
+  return Object.fromEntries(matches.map((match, index) => [match.route.id, results[index]]));
+};
+
 /** Renders one page with every lazy chunk resolved, exactly as the browser's first render will. */
 export async function renderPage(path: string): Promise<PrerenderedPage> {
   const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(new URL(path, PRERENDER_ORIGIN_PLACEHOLDER)));
+  const context = await handler.query(new Request(new URL(path, PRERENDER_ORIGIN_PLACEHOLDER)), { dataStrategy: withoutLoaders });
   if (context instanceof Response) throw new Error(`${path} answered ${context.status} instead of a page`);
   let meta: PageMeta | undefined;
   const { prelude } = await prerenderToNodeStream(

@@ -23,20 +23,40 @@ async function loadInitialScreens(): Promise<void> {
   );
 }
 
-const app = () => (
+type Router = ReturnType<typeof createBrowserRouter>;
+
+/**
+ * Until a route's loaders have answered, the router renders its HydrateFallback, not the page: a prerendered page
+ * with a loader (its data shown once hydrated) is hydrated after that first answer, which its loader gives at once.
+ */
+function loadersAnswered(router: Router): Promise<void> {
+  if (router.state.initialized) return Promise.resolve();
+  return new Promise((answered) => {
+    const stop = router.subscribe((state) => {
+      if (!state.initialized) return;
+      stop();
+      answered();
+    });
+  });
+}
+
+const app = (router: Router) => (
   <StrictMode>
-    <RouterProvider router={createBrowserRouter(routes)} />
+    <RouterProvider router={router} />
   </StrictMode>
 );
 
-function hydrate(root: HTMLElement): void {
+async function hydrate(root: HTMLElement): Promise<void> {
+  await loadInitialScreens();
+  const router = createBrowserRouter(routes);
+  await loadersAnswered(router);
   // Hydrating as a transition lets React work in short slices, keeping a phone's main thread free.
   startTransition(() => {
-    hydrateRoot(root, app(), {
+    hydrateRoot(root, app(router), {
       onRecoverableError: (error) => console.error('Hydration fell back to a client render:', error),
     });
   });
 }
 
-if (container.hasChildNodes()) void loadInitialScreens().then(() => hydrate(container));
-else createRoot(container).render(app());
+if (container.hasChildNodes()) void hydrate(container);
+else createRoot(container).render(app(createBrowserRouter(routes)));

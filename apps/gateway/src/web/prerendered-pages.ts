@@ -57,9 +57,21 @@ export class PrerenderedPages {
     return [...this.pages.values()].flatMap((page) => inlineScriptHashes(page.identity.toString('utf8')));
   }
 
-  /** The page for a request path (query ignored), in `encoding`; undefined when it was not prerendered. */
+  /**
+   * The page for a request URL in `encoding`, undefined when it was not prerendered. A search parameter that has a
+   * variant of its own (`/donate?early-access`) picks that variant; any other (a campaign's `utm_source`) changes
+   * nothing.
+   */
   find(url: string, encoding: ContentEncoding): Buffer | undefined {
-    const path = url.split('?')[0] ?? url;
-    return this.pages.get(path.length > 1 ? path.replace(/\/$/, '') : path)?.[encoding];
+    const queryAt = url.indexOf('?');
+    const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
+    const path = rawPath.length > 1 ? rawPath.replace(/\/$/, '') : rawPath;
+    if (queryAt !== -1) {
+      for (const name of new URLSearchParams(url.slice(queryAt + 1)).keys()) {
+        const variant = this.pages.get(`${path}?${name}`);
+        if (variant) return variant[encoding];
+      }
+    }
+    return this.pages.get(path)?.[encoding];
   }
 }

@@ -9,10 +9,13 @@ import { PageFallback, RootLayout } from './root-layout';
  */
 export interface RouteHandle {
   prerender?: boolean;
+  /** Search parameters that turn a prerendered page into another one: each is prerendered as `path?name` too. */
+  prerenderedVariants?: string[];
   module?: string;
 }
 
-// The public pages a visitor or a search engine opens first: their HTML is in the first response.
+// The public pages a visitor or a search engine opens first: their HTML is in the first response. What a page
+// reads from the API is not in it: those parts render once the page is hydrated (LoadedInBrowser).
 const prerendered: RouteHandle = { prerender: true };
 
 // Each screen is its own chunk, loaded by the router before it renders the route (so a prerendered
@@ -50,8 +53,8 @@ export const routes: RouteObject[] = [
       { path: '/evolutions', ...screen('../features/evolutions/components/evolutions-page.tsx', prerendered) },
       { path: '/interest', ...screen('../features/interest/components/interest-page.tsx', prerendered) },
       { path: '/signin', ...screen('../features/auth/components/sign-in-page.tsx', prerendered) },
-      { path: '/donate', ...screen('../features/investors/components/donate-page.tsx') },
-      { path: '/log', ...screen('../features/dev-log/components/log-list-page.tsx') },
+      { path: '/donate', ...screen('../features/investors/components/donate-page.tsx', { ...prerendered, prerenderedVariants: ['early-access'] }) },
+      { path: '/log', ...screen('../features/dev-log/components/log-list-page.tsx', prerendered) },
       { path: '/log/:slug', ...screen('../features/dev-log/components/log-post-page.tsx') },
       {
         ...screen('./server-state-layout.tsx'),

@@ -1,7 +1,9 @@
 import type { DonatePage as DonatePageData } from '@spark/contracts';
-import { type FormEvent, Suspense, use, useState } from 'react';
+import { type FormEvent, use, useEffect, useRef, useState } from 'react';
 import { type LoaderFunctionArgs, useLoaderData, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../../api/client';
+import { useHydrated } from '../../../lib/hydration';
+import { LoadedInBrowser } from '../../../lib/loaded-in-browser';
 import { useAction } from '../../../lib/use-action';
 import { usePageMeta } from '../../../lib/use-page-meta';
 import { Button, buttonClasses } from '../../../ui/button';
@@ -32,13 +34,17 @@ function DeckPreview() {
 
 type DeckOutcome = { kind: 'requested' } | { kind: 'granted'; downloadUrl: string } | { kind: 'denied'; message: string };
 
+/** Uncontrolled, as on every prerendered page: what is typed before React takes over is kept and read on submit. */
 function DeckRequestForm() {
-  const [email, setEmail] = useState('');
-  const [accessCode, setAccessCode] = useState('');
+  const hydrated = useHydrated();
+  const accessCodeField = useRef<HTMLInputElement>(null);
+  const [hasAccessCode, setHasAccessCode] = useState(false);
+  // A code typed before React took over fired no change event: read it once hydrated, so the button says what it does.
+  useEffect(() => setHasAccessCode(Boolean(accessCodeField.current?.value.trim())), []);
   const [outcome, setOutcome] = useState<DeckOutcome | null>(null);
   const request = useAction(
-    async () => {
-      if (!accessCode.trim()) {
+    async (email: string, accessCode: string) => {
+      if (!accessCode) {
         await investorsApi.requestDeck({ email });
         setOutcome({ kind: 'requested' });
         return;
@@ -52,10 +58,11 @@ function DeckRequestForm() {
         message: error instanceof ApiError && error.code !== 'NETWORK' ? error.message : 'Invalid access code. Please check your code and try again.',
       }),
   );
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const fields = new FormData(event.currentTarget);
     setOutcome(null);
-    request.run();
+    request.run(String(fields.get('email') ?? ''), String(fields.get('accessCode') ?? '').trim());
   };
   return (
     <Card className="p-6 sm:p-8">
@@ -64,20 +71,21 @@ function DeckRequestForm() {
       <form className="mt-5 space-y-4" onSubmit={submit}>
         <label className="block text-sm font-medium text-ink-900">
           Email
-          <Input className="mt-1" type="email" required value={email} onChange={(event) => setEmail(event.target.value)} placeholder="you@fund.com" />
+          <Input className="mt-1" type="email" name="email" required placeholder="you@fund.com" />
         </label>
         <label className="block text-sm font-medium text-ink-900">
           Access code <span className="font-normal text-slate-500">(optional)</span>
           <Input
             className="mt-1 font-mono tracking-tighter sm:tracking-normal"
-            value={accessCode}
-            onChange={(event) => setAccessCode(event.target.value)}
+            ref={accessCodeField}
+            name="accessCode"
+            onChange={(event) => setHasAccessCode(event.target.value.trim() !== '')}
             placeholder="SPARK-XXXX-XXXX-XXXX-XXXX-XXXX"
             autoComplete="off"
           />
         </label>
-        <Button type="submit" size="lg" className="w-full" disabled={request.isPending}>
-          {request.isPending ? 'Requesting...' : accessCode.trim() ? 'Download Deck' : 'Request Full Deck'}
+        <Button type="submit" size="lg" className="w-full" disabled={!hydrated || request.isPending}>
+          {request.isPending ? 'Requesting...' : hasAccessCode ? 'Download Deck' : 'Request Full Deck'}
         </Button>
       </form>
       {outcome?.kind === 'requested' && (
@@ -112,15 +120,15 @@ export const loader = ({ request }: LoaderFunctionArgs) => ({
   page: new URL(request.url).searchParams.has('early-access') ? Promise.resolve(null) : investorsApi.donatePage().catch(() => null),
 });
 
-type PageData = Promise<DonatePageData | null>;
+const useDonatePage = (): DonatePageData | null => use(useLoaderData<typeof loader>().page);
 
-function DeckPreviewOrNotice({ page }: { page: PageData }) {
-  if (use(page)?.hasDeckPreview) return <DeckPreview />;
+function DeckPreviewOrNotice() {
+  if (useDonatePage()?.hasDeckPreview) return <DeckPreview />;
   return <p className="mt-4 rounded-xl bg-slate-100 p-10 text-center text-slate-600">The deck preview is on its way. Request the full deck to be notified.</p>;
 }
 
-function CommitmentLevels({ page }: { page: PageData }) {
-  const levels = use(page)?.commitmentLevels ?? [];
+function CommitmentLevels() {
+  const levels = useDonatePage()?.commitmentLevels ?? [];
   if (levels.length === 0) {
     return (
       <p className="rounded-xl bg-slate-100 p-10 text-center text-slate-600 sm:col-span-2 lg:col-span-4">
@@ -142,7 +150,6 @@ function CommitmentLevels({ page }: { page: PageData }) {
 export default function DonatePage() {
   const [params] = useSearchParams();
   usePageMeta({ title: 'Invest in Spark', description: 'The Spark pre-seed round: the deck, use of funds and commitment levels.', path: '/donate' });
-  const { page } = useLoaderData<typeof loader>();
   if (params.has('early-access')) return <EarlyAccessForm />;
   return (
     <PublicLayout>
@@ -159,9 +166,9 @@ export default function DonatePage() {
         <div className="mx-auto grid max-w-6xl gap-8 lg:grid-cols-[1.5fr_1fr]">
           <Card>
             <h2 className="text-lg font-semibold text-ink-950">Deck preview</h2>
-            <Suspense fallback={<div aria-busy="true" className="mt-4 min-h-28 rounded-xl bg-slate-100" />}>
-              <DeckPreviewOrNotice page={page} />
-            </Suspense>
+            <LoadedInBrowser fallback={<div aria-busy="true" className="mt-4 min-h-28 rounded-xl bg-slate-100" />}>
+              <DeckPreviewOrNotice />
+            </LoadedInBrowser>
           </Card>
           <DeckRequestForm />
         </div>
@@ -186,9 +193,9 @@ export default function DonatePage() {
         <div className="mx-auto max-w-6xl">
           <h2 className="text-3xl font-bold tracking-tight text-ink-950">Commitment levels</h2>
           <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            <Suspense>
-              <CommitmentLevels page={page} />
-            </Suspense>
+            <LoadedInBrowser fallback={null}>
+              <CommitmentLevels />
+            </LoadedInBrowser>
           </div>
         </div>
       </section>
