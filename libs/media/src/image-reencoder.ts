@@ -1,5 +1,5 @@
 import { DomainError } from '@spark/errors';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp, SharpOptions } from 'sharp';
 import { ConcurrencyLimit } from './concurrency-limit';
 
 export type RasterFormat = 'jpeg' | 'png' | 'webp' | 'gif';
@@ -9,8 +9,16 @@ export const MAX_IMAGE_PIXELS = 50_000_000;
 // Each re-encode holds a decoded picture (a 12 MP photo took the process ~85–100 MB more at its peak), and libvips
 // already spreads one over the cores: one at a time per gateway keeps memory bounded at little cost in throughput.
 const reencodes = new ConcurrencyLimit(1);
-// libvips' operation cache would keep recent pictures decoded; every upload is a different picture.
-sharp.cache(false);
+
+// sharp and libvips take a process about 20 MB when loaded: a gateway that re-encodes only the rare image an admin
+// uploads loads them then, not at start.
+let loadedSharp: Promise<(input: string | Buffer, options: SharpOptions) => Sharp> | undefined;
+const loadSharp = () =>
+  (loadedSharp ??= import('sharp').then(({ default: sharp }) => {
+    // libvips' operation cache would keep recent pictures decoded; every upload is a different picture.
+    sharp.cache(false);
+    return sharp;
+  }));
 
 const encoders: Record<RasterFormat, (image: Sharp) => Sharp> = {
   jpeg: (image) => image.jpeg({ quality: 90 }),
@@ -32,7 +40,7 @@ export function reencodeImage(input: string | Buffer, format: RasterFormat): Pro
     // As lenient as a browser, which shows a photo despite a bad checksum or a cut-off end: what is
     // stored is freshly encoded pixels either way.
     const options = { animated: true, autoOrient: true, failOn: 'none', limitInputPixels: MAX_IMAGE_PIXELS } as const;
-    const image = sharp(input, options).keepIccProfile();
+    const image = (await loadSharp())(input, options).keepIccProfile();
     try {
       return await encoders[format](image).toBuffer();
     } catch (error) {
