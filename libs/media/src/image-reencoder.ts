@@ -10,7 +10,7 @@ export const MAX_IMAGE_PIXELS = 50_000_000;
 // already spreads one over the cores: one at a time per gateway keeps memory bounded at little cost in throughput.
 const reencodes = new ConcurrencyLimit(1);
 
-// sharp and libvips take a process about 20 MB when loaded: a gateway that re-encodes only the rare image an admin
+// sharp and libvips weigh on a process's memory once loaded: a gateway that re-encodes only the rare image an admin
 // uploads loads them then, not at start.
 let loadedSharp: Promise<(input: string | Buffer, options: SharpOptions) => Sharp> | undefined;
 const loadSharp = () =>
