@@ -51,7 +51,9 @@ export class RequestLedger {
         this.dataSource,
         async () => {
           const outcome = await run();
-          const recorded: unknown[] = await this.dataSource.query(
+          // Prepared: every command of the service records its outcome with this statement.
+          const recorded = await this.dataSource.preparedQuery(
+            `${this.table}-record`,
             `INSERT INTO ${this.table} (request_key, pattern, outcome) VALUES ($1, $2, $3) ON CONFLICT (request_key) DO NOTHING RETURNING 1`,
             [secrets.key, pattern, seal(secrets.cipherKey, outcome)],
           );
