@@ -101,8 +101,11 @@ async function main() {
     RATE_LIMIT_FACTOR: '1000000',
   };
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const start = (app: string, extra: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, [...nodeArgs, join(root, `dist/apps/${app}/src/main.js`)], { env: { ...env, ...extra }, stdio: 'inherit' });
+  const start = (app: string, extra: Record<string, string> = {}, deployedArgs: string[] = []) => {
+    const child = spawn(process.execPath, [...deployedArgs, ...nodeArgs, join(root, `dist/apps/${app}/src/main.js`)], {
+      env: { ...env, ...extra },
+      stdio: 'inherit',
+    });
     children.push(child);
     return { name: app, pid: child.pid as number };
   };
@@ -112,7 +115,9 @@ async function main() {
     children.push(baseline);
     await new Promise((resolve) => baseline.once('message', resolve));
     const leadsService = start('leads-service', { HEALTH_PORT: '18182' });
-    const gateway = start('gateway');
+    // With the V8 flag and the malloc setting the image and deploy/base/gateway.yaml run it with, so its peak RSS
+    // is the deployed gateway's.
+    const gateway = start('gateway', { MALLOC_ARENA_MAX: '2' }, ['--max-semi-space-size=8']);
     await waitUntilReady('http://127.0.0.1:18182/health/ready');
     await waitUntilReady('http://127.0.0.1:18180/health/ready');
     const base = await measuredLoad(
