@@ -115,8 +115,8 @@ async function main() {
     children.push(baseline);
     await new Promise((resolve) => baseline.once('message', resolve));
     const leadsService = start('leads-service', { HEALTH_PORT: '18182' });
-    // With the V8 flag and the malloc setting the image and deploy/base/gateway.yaml run it with, so its peak RSS
-    // is the deployed gateway's.
+    // As deployed (the V8 flag of deploy/base/gateway.yaml, the Dockerfile's MALLOC_ARENA_MAX), so its peak RSS is the
+    // deployed gateway's.
     const gateway = start('gateway', { MALLOC_ARENA_MAX: '2' }, ['--max-semi-space-size=8']);
     await waitUntilReady('http://127.0.0.1:18182/health/ready');
     await waitUntilReady('http://127.0.0.1:18180/health/ready');

@@ -109,9 +109,9 @@ describe('/donate', () => {
   it('early access: "Keep me posted" confirms, then takes the visitor home after 1.5 s', async () => {
     const page = await visitor(phoneViewport);
     await page.goto('/donate?early-access');
-    // The page is lazy-loaded: wait for the form so the screenshot shows it, not the spinner.
+    // The form arrives prerendered with its button disabled: wait until React has taken over, as a visitor's tap needs.
+    await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
     const email = page.getByLabel('Email');
-    await email.waitFor();
     await saveScreenshot(page, 'donate-early-access-phone');
     await email.fill(uniqueEmail('early-access'));
     await page.getByRole('button', { name: 'Keep me posted' }).click();
