@@ -11,10 +11,11 @@ import {
   NotFound,
   PutObjectCommand,
   S3Client,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { StorageConfig } from '@spark/config';
+import { type SignedGetOptions, type SignedPutOptions, UrlSigner } from './url-signer';
 
 /** The part size of stream uploads (S3's minimum for every part but the last). */
 export const PART_SIZE = 5 * 1024 * 1024;
@@ -31,26 +32,31 @@ export interface PutObjectInput {
 
 const isMissing = (error: unknown) => error instanceof NotFound || error instanceof NoSuchKey || (error as { name?: string }).name === 'NotFound';
 
+/** How every S3 client of the product is set up (path-style, no checksums S3 does not require). */
+export const s3ClientConfig = (config: StorageConfig): S3ClientConfig => ({
+  endpoint: config.S3_ENDPOINT,
+  region: config.S3_REGION,
+  forcePathStyle: true,
+  credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY },
+  // No CRC32 of every body (and no x-amz-checksum-mode on reads) unless the operation requires one: SigV4
+  // already signs each body, presigned uploads from browsers carry no checksum, and S3-compatible stores
+  // (s3rver, MinIO, ...) need no extra header.
+  requestChecksumCalculation: 'WHEN_REQUIRED',
+  responseChecksumValidation: 'WHEN_REQUIRED',
+});
+
 /**
- * The only place that speaks S3, through the AWS SDK's own commands, `Upload` and presigner. Buckets are
+ * The only place that speaks S3, through the AWS SDK's own commands, `Upload` and SigV4 signer. Buckets are
  * private: readers get short-lived signed URLs, handed out only after the caller's right to the object was checked.
  */
 export class ObjectStorage {
   private readonly client: S3Client;
+  private readonly urls: UrlSigner;
   readonly defaultBucket: string;
 
   constructor(config: StorageConfig) {
-    this.client = new S3Client({
-      endpoint: config.S3_ENDPOINT,
-      region: config.S3_REGION,
-      forcePathStyle: true,
-      credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY },
-      // No CRC32 of every body (and no x-amz-checksum-mode on reads) unless the operation requires one: SigV4
-      // already signs each body, presigned uploads from browsers carry no checksum, and S3-compatible stores
-      // (s3rver, MinIO, ...) need no extra header.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.client = new S3Client(s3ClientConfig(config));
+    this.urls = new UrlSigner(config);
     this.defaultBucket = config.S3_BUCKET;
   }
 
@@ -143,28 +149,13 @@ export class ObjectStorage {
   }
 
   /** A GET URL valid for `expiresInSeconds` (default 1 hour), optionally answered as a download named `downloadName`. */
-  async signedGetUrl(key: string, options: { bucket?: string; expiresInSeconds?: number; downloadName?: string } = {}): Promise<string> {
-    const command = new GetObjectCommand({
-      Bucket: options.bucket ?? this.defaultBucket,
-      Key: key,
-      ResponseContentDisposition: options.downloadName ? `attachment; filename="${options.downloadName.replace(/"/g, '')}"` : undefined,
-    });
-    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds ?? 3600 });
+  signedGetUrl(key: string, options: SignedGetOptions = {}): Promise<string> {
+    return this.urls.signedGetUrl(key, options);
   }
 
-  /**
-   * A PUT URL for exactly `bytes` bytes of `contentType` at `key`, valid for `expiresInSeconds`: the length and
-   * type are signed, so S3 refuses a body of any other size. A browser uploads to it directly (the bucket's CORS
-   * rules must allow the web origin's PUT).
-   */
-  async signedPutUrl(key: string, options: { bytes: number; contentType: string; expiresInSeconds: number; bucket?: string }): Promise<string> {
-    const command = new PutObjectCommand({
-      Bucket: options.bucket ?? this.defaultBucket,
-      Key: key,
-      ContentLength: options.bytes,
-      ContentType: options.contentType,
-    });
-    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signableHeaders: new Set(['content-length', 'content-type']) });
+  /** A PUT URL for exactly `bytes` bytes of `contentType` at `key`; see `UrlSigner.signedPutUrl`. */
+  signedPutUrl(key: string, options: SignedPutOptions): Promise<string> {
+    return this.urls.signedPutUrl(key, options);
   }
 
   /** Creates the bucket when missing (local and test stacks; production buckets are provisioned). */
