@@ -1,19 +1,5 @@
 import { Readable } from 'node:stream';
-import {
-  CreateBucketCommand,
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  NoSuchKey,
-  NotFound,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '@spark/config';
 import { type SignedGetOptions, type SignedPutOptions, UrlSigner } from './url-signer';
 
@@ -30,7 +16,9 @@ export interface PutObjectInput {
   cacheControlSeconds?: number;
 }
 
-const isMissing = (error: unknown) => error instanceof NotFound || error instanceof NoSuchKey || (error as { name?: string }).name === 'NotFound';
+const isMissing = (error: unknown) => ['NotFound', 'NoSuchKey'].includes((error as { name?: string }).name ?? '');
+
+type Sdk = typeof import('@aws-sdk/client-s3');
 
 /** How every S3 client of the product is set up (path-style, no checksums S3 does not require). */
 export const s3ClientConfig = (config: StorageConfig): S3ClientConfig => ({
@@ -50,14 +38,19 @@ export const s3ClientConfig = (config: StorageConfig): S3ClientConfig => ({
  * private: readers get short-lived signed URLs, handed out only after the caller's right to the object was checked.
  */
 export class ObjectStorage {
-  private readonly client: S3Client;
+  private loaded?: Promise<{ sdk: Sdk; client: S3Client }>;
   private readonly urls: UrlSigner;
   readonly defaultBucket: string;
 
-  constructor(config: StorageConfig) {
-    this.client = new S3Client(s3ClientConfig(config));
+  constructor(private readonly config: StorageConfig) {
     this.urls = new UrlSigner(config);
     this.defaultBucket = config.S3_BUCKET;
+  }
+
+  // The S3 client and its commands weigh on a process's memory once loaded: a process that only signs URLs (the
+  // gateway, for every page of sparks) loads them with its first request to S3 itself, not at start.
+  private s3(): Promise<{ sdk: Sdk; client: S3Client }> {
+    return (this.loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: new sdk.S3Client(s3ClientConfig(this.config)) })));
   }
 
   /**
@@ -67,14 +60,16 @@ export class ObjectStorage {
   async put(input: PutObjectInput): Promise<{ bucket: string; key: string }> {
     const bucket = input.bucket ?? this.defaultBucket;
     const params = { Bucket: bucket, Key: input.key, ContentType: input.contentType, CacheControl: `max-age=${input.cacheControlSeconds ?? 3600}` };
+    const { sdk, client } = await this.s3();
     if (typeof input.body === 'string' || Buffer.isBuffer(input.body)) {
-      await this.client.send(new PutObjectCommand({ ...params, Body: input.body }));
+      await client.send(new sdk.PutObjectCommand({ ...params, Body: input.body }));
     } else {
       const body = input.body instanceof Readable ? input.body : Readable.from(input.body);
       // A broken body is the failure to report, not whatever the abort that follows it answers.
       let bodyError: unknown;
       body.once('error', (error) => (bodyError = error));
-      const upload = new Upload({ client: this.client, params: { ...params, Body: body }, partSize: PART_SIZE, queueSize: 2, leavePartsOnError: false });
+      const { Upload } = await import('@aws-sdk/lib-storage');
+      const upload = new Upload({ client, params: { ...params, Body: body }, partSize: PART_SIZE, queueSize: 2, leavePartsOnError: false });
       await upload.done().catch((error: unknown) => {
         throw bodyError ?? error;
       });
@@ -83,8 +78,9 @@ export class ObjectStorage {
   }
 
   async exists(key: string, bucket = this.defaultBucket): Promise<boolean> {
+    const { sdk, client } = await this.s3();
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
       return true;
     } catch (error) {
       if (isMissing(error)) return false;
@@ -93,14 +89,16 @@ export class ObjectStorage {
   }
 
   async getText(key: string, bucket = this.defaultBucket): Promise<string> {
-    const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const { sdk, client } = await this.s3();
+    const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
     return (await object.Body?.transformToString('utf-8')) ?? '';
   }
 
   /** The object's bytes as a stream with its size, or undefined when there is no such object: one request, no HEAD first. */
   async open(key: string, bucket = this.defaultBucket): Promise<{ body: Readable; bytes: number } | undefined> {
+    const { sdk, client } = await this.s3();
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
       return { body: object.Body as Readable, bytes: object.ContentLength ?? 0 };
     } catch (error) {
       if (isMissing(error)) return undefined;
@@ -110,23 +108,26 @@ export class ObjectStorage {
 
   /** The object's bytes as a stream, read from S3 only as fast as the caller consumes it. */
   async getStream(key: string, bucket = this.defaultBucket): Promise<Readable> {
-    const object = await this.client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const { sdk, client } = await this.s3();
+    const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
     return object.Body as Readable;
   }
 
   async delete(key: string, bucket = this.defaultBucket): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    const { sdk, client } = await this.s3();
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));
   }
 
   /** Deletes every object whose key starts with `prefix`, a listed page (up to 1000 keys) per request; returns how many. */
   async deleteUnder(prefix: string, bucket = this.defaultBucket): Promise<number> {
+    const { sdk, client } = await this.s3();
     let deleted = 0;
     for (;;) {
       // Always the first page: the keys just deleted are gone from the next listing.
-      const listed = await this.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
+      const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
       const keys = (listed.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
       if (keys.length === 0) return deleted;
-      const result = await this.client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
+      const result = await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
       if (result.Errors?.length) throw new Error(`S3 refused to delete ${result.Errors.length} objects under ${prefix}: ${result.Errors[0]?.Message ?? ''}`);
       deleted += keys.length;
     }
@@ -134,14 +135,15 @@ export class ObjectStorage {
 
   /** Deletes the objects under `prefix` last written before `cutoff` (uploads never claimed); returns how many. */
   async deleteOlderThan(prefix: string, cutoff: Date, bucket = this.defaultBucket): Promise<number> {
+    const { sdk, client } = await this.s3();
     let deleted = 0;
     let ContinuationToken: string | undefined;
     do {
-      const listed = await this.client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken }));
+      const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken }));
       const stale = (listed.Contents ?? []).flatMap((object) =>
         object.Key && object.LastModified && object.LastModified < cutoff ? [{ Key: object.Key }] : [],
       );
-      if (stale.length > 0) await this.client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: stale, Quiet: true } }));
+      if (stale.length > 0) await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: stale, Quiet: true } }));
       deleted += stale.length;
       ContinuationToken = listed.IsTruncated ? listed.NextContinuationToken : undefined;
     } while (ContinuationToken);
@@ -158,16 +160,7 @@ export class ObjectStorage {
     return this.urls.signedPutUrl(key, options);
   }
 
-  /** Creates the bucket when missing (local and test stacks; production buckets are provisioned). */
-  async ensureBucket(bucket = this.defaultBucket): Promise<void> {
-    try {
-      await this.client.send(new HeadBucketCommand({ Bucket: bucket }));
-    } catch {
-      await this.client.send(new CreateBucketCommand({ Bucket: bucket }));
-    }
-  }
-
   close(): void {
-    this.client.destroy();
+    void this.loaded?.then(({ client }) => client.destroy());
   }
 }
