@@ -2,11 +2,11 @@
 // (gateway → leads-service → PostgreSQL with outbox → two jobs) against the plain Fastify + pg +
 // BullMQ baseline (docs/benchmarks.md), measured in the same run with autocannon (50 connections).
 // Uses its own database (spark_bench) and Redis database 3; prints req/s, p50 and p99, the CPU each process spent
-// per request and the gateway's peak RSS. After the load the notifier starts against an SMTP sink in this process,
+// per request and the peak RSS of the gateway and the leads-service. After the load the notifier starts against an SMTP sink in this process,
 // and every lead's two e-mails are counted once the mail queue is idle.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { startSmtpSink } from '@spark/testing';
+import { deployedCommand, startSmtpSink } from '@spark/testing';
 import autocannon from 'autocannon';
 import { bullPrefix } from '@spark/jobs';
 import { Queue } from 'bullmq';
@@ -38,20 +38,19 @@ async function load(url: string, title: string, duration = seconds) {
   return { title, ok, rps: Math.round(ok / duration), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
 }
 
-/** Loads `url` while measuring the CPU of `apps`, PostgreSQL and Redis, and the peak RSS of the first app. */
+/** Loads `url` while measuring the CPU of `apps`, PostgreSQL and Redis, and the peak RSS of each app (the first's is returned). */
 async function measuredLoad(url: string, title: string, apps: { name: string; pid: number }[], databaseUrl: string) {
   // Warm the path (JIT, pools) first; its pools' connections are then open to be counted.
   await load(url, 'warm-up', 5);
   const groups = await productProcesses(apps, databaseUrl, redisUrl);
-  let peakRss = 0;
-  const first = apps[0] as { pid: number };
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(first.pid))), 100);
+  const peakRss = apps.map(() => 0);
+  const sampler = setInterval(() => apps.forEach(({ pid }, index) => (peakRss[index] = Math.max(peakRss[index] ?? 0, rssMb(pid)))), 100);
   const { result, cpuMs } = await measureCpu(groups, () => load(url, title)).finally(() => clearInterval(sampler));
   console.log(
     `${result.title}\n  ${result.rps} req/s   p50 ${result.p50} ms   p99 ${result.p99} ms   non-2xx ${result.non2xx}   errors ${result.errors}\n` +
-      `  CPU ms per request: ${cpuPer(cpuMs, result.ok)}\n  ${apps[0]?.name} peak RSS ${peakRss.toFixed(1)} MB`,
+      `  CPU ms per request: ${cpuPer(cpuMs, result.ok)}\n  peak RSS: ${apps.map(({ name }, index) => `${name} ${peakRss[index]?.toFixed(1)} MB`).join(', ')}`,
   );
-  return { ...result, peakRss };
+  return { ...result, peakRss: peakRss[0] ?? 0 };
 }
 
 /** Starts the notifier against an SMTP sink and waits until the mail queue is idle; returns what the sink got. */
@@ -114,10 +113,11 @@ async function main() {
     const baseline = fork(join(root, 'dist/bench/baseline-server.js'), [databaseUrl, redisUrl, '18190', 'baseline'], { stdio: 'inherit' });
     children.push(baseline);
     await new Promise((resolve) => baseline.once('message', resolve));
-    const leadsService = start('leads-service', { HEALTH_PORT: '18182' });
-    // As deployed (the V8 flag of deploy/base/gateway.yaml, the Dockerfile's MALLOC_ARENA_MAX), so its peak RSS is the
-    // deployed gateway's.
-    const gateway = start('gateway', { MALLOC_ARENA_MAX: '2' }, ['--max-semi-space-size=8']);
+    // Both as deployed (the node flags of their deploy/base manifests, the Dockerfile's MALLOC_ARENA_MAX), so their
+    // peak RSS is the deployed processes'.
+    const asDeployed = (app: string) => deployedCommand(app).slice(1, -1);
+    const leadsService = start('leads-service', { HEALTH_PORT: '18182', MALLOC_ARENA_MAX: '2' }, asDeployed('leads-service'));
+    const gateway = start('gateway', { MALLOC_ARENA_MAX: '2' }, asDeployed('gateway'));
     await waitUntilReady('http://127.0.0.1:18182/health/ready');
     await waitUntilReady('http://127.0.0.1:18180/health/ready');
     const base = await measuredLoad(

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deployedCommand } from '@spark/testing';
 import { parseAllDocuments } from 'yaml';
 
 const deploy = join(__dirname, '..', '..', '..', 'deploy');
@@ -86,6 +87,12 @@ describe('deploy/ as a cluster would run it', () => {
     expect(ingresses.flatMap((ingress) => ingress.spec?.rules?.flatMap((rule) => rule.http.paths.map((path) => path.backend.service.name)) ?? [])).toEqual([
       'gateway',
     ]);
+  });
+
+  it("starts the gateway with the image's default command, V8 flags included", () => {
+    const dockerfile = readFileSync(join(deploy, '..', 'Dockerfile'), 'utf8');
+    const defaultCommand = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
+    expect(defaultCommand).toEqual(deployedCommand('gateway'));
   });
 
   it('pins the production image to a release, never latest', () => {

@@ -9,3 +9,4 @@ export * from './private-postgres';
 export * from './users';
 export * from './private-redis';
 export * from './spark-capture';
+export * from './repository-files';

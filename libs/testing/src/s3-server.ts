@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '@spark/config';
 import S3rver from 's3rver';
+import { repositoryFile } from './repository-files';
 
 export interface TestS3 {
   config: StorageConfig;
@@ -13,14 +13,6 @@ export interface TestS3 {
   /** The keys of the objects under `prefix` in `bucket` (the sparks bucket by default). */
   keysUnder(prefix: string, bucket?: string): Promise<string[]>;
   close(): Promise<void>;
-}
-
-/** A file of the repository, from the sources or from their build under dist/. */
-function repositoryFile(relative: string): string {
-  for (let directory = __dirname; directory !== dirname(directory); directory = dirname(directory)) {
-    if (existsSync(join(directory, relative))) return join(directory, relative);
-  }
-  throw new Error(`${relative} not found above ${__dirname}`);
 }
 
 /** A real S3-compatible server (s3rver) on loopback with the product's buckets, data in a temp dir. */

@@ -1,0 +1,21 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+
+/** A file of the repository, from the sources or from their build under dist/. */
+export function repositoryFile(relative: string): string {
+  for (let directory = __dirname; directory !== dirname(directory); directory = dirname(directory)) {
+    if (existsSync(join(directory, relative))) return join(directory, relative);
+  }
+  throw new Error(`${relative} not found above ${__dirname}`);
+}
+
+/** The command the container of Deployment `app` runs, as `deploy/base/<app>.yaml` gives it. */
+export function deployedCommand(app: string): string[] {
+  const manifests = parseAllDocuments(readFileSync(repositoryFile(`deploy/base/${app}.yaml`), 'utf8')).map(
+    (document) => document.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: { command?: string[] }[] } } } },
+  );
+  const command = manifests.find((manifest) => manifest.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0]?.command;
+  if (!command) throw new Error(`deploy/base/${app}.yaml runs its image's default command`);
+  return command;
+}
