@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
+import { deployedCommand } from '@spark/testing';
 import { loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
@@ -108,7 +109,9 @@ async function main() {
     PORT: String(PORT),
     HOST: '127.0.0.1',
   };
-  const start = (app: string) => fork(join(root, `dist/apps/${app}/src/main.js`), [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // As deployed: the node flags of each app's manifest, so the gateway's peak is the deployed gateway's.
+  const start = (app: string) =>
+    fork(join(root, `dist/apps/${app}/src/main.js`), [], { env, execArgv: deployedCommand(app).slice(1, -1), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   // auth-service records each deck upload in the audit log.
   const children = [start('auth-service'), start('gateway')];
   const gatewayPid = children[1]?.pid as number;

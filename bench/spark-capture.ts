@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, sparkUploadGrantSchema } from '@spark/contracts';
+import { deployedCommand } from '@spark/testing';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
@@ -159,8 +160,14 @@ async function main() {
     PORT: '18280',
     HOST: '127.0.0.1',
   };
-  const execArgv = ['-r', join(__dirname, 'probe.js'), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-  const start = (app: string) => fork(join(root, `dist/apps/${app}/src/main.js`), [], { env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const extraArgs = ['-r', join(__dirname, 'probe.js'), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  // As deployed: the node flags of each app's manifest, so the memory figures are the deployed processes'.
+  const start = (app: string) =>
+    fork(join(root, `dist/apps/${app}/src/main.js`), [], {
+      env,
+      execArgv: [...deployedCommand(app).slice(1, -1), ...extraArgs],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
   const service = start('progress-service');
   const gateway = start('gateway');
   const children = [service, gateway];
