@@ -2,8 +2,8 @@
 // (gateway → leads-service → PostgreSQL with outbox → two jobs) against the plain Fastify + pg +
 // BullMQ baseline (docs/benchmarks.md), measured in the same run with autocannon (50 connections).
 // Uses its own database (spark_bench) and Redis database 3; prints req/s, p50 and p99, the CPU each process spent
-// per request and the peak RSS of the gateway and the leads-service. After the load the notifier starts against an SMTP sink in this process,
-// and every lead's two e-mails are counted once the mail queue is idle.
+// per request and the peak RSS of the gateway and the leads-service. After the load the notifier starts against an
+// SMTP sink in this process, and every lead's two e-mails are counted once the mail queue is idle.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { deployedCommand, startSmtpSink } from '@spark/testing';
