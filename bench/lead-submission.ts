@@ -56,7 +56,7 @@ async function measuredLoad(url: string, title: string, apps: { name: string; pi
 /** Starts the notifier against an SMTP sink and waits until the mail queue is idle; returns what the sink got. */
 async function sendTheMail(env: NodeJS.ProcessEnv & { BUS_PREFIX: string }) {
   const sink = await startSmtpSink();
-  const notifier = spawn(process.execPath, [join(root, 'dist/apps/notifier/src/main.js')], {
+  const notifier = spawn(process.execPath, [...deployedCommand('notifier').slice(1, -1), join(root, 'dist/apps/notifier/src/main.js')], {
     env: { ...env, HEALTH_PORT: '18181', SMTP_URL: sink.url, LEAD_ALERT_EMAIL, NOTIFIER_CONCURRENCY: '50' },
     stdio: 'inherit',
   });
