@@ -161,6 +161,9 @@ export class ObjectStorage {
   }
 
   close(): void {
-    void this.loaded?.then(({ client }) => client.destroy());
+    void this.loaded?.then(
+      ({ client }) => client.destroy(),
+      () => undefined,
+    );
   }
 }
