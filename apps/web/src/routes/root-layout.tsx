@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useNavigation } from 'react-router-dom';
+import { useHydrated } from '../lib/hydration';
 import { ScrollToHash } from '../ui/layout/scroll-to-hash';
 import { Spinner } from '../ui/spinner';
 import { useToasterNeeded } from '../ui/toaster-gate';
@@ -20,8 +21,12 @@ export function RootLayout() {
   const toasterNeeded = useToasterNeeded();
   // The next screen's chunk is loading: the current one stays, with a bar across the top.
   const loadingNextScreen = useNavigation().state === 'loading';
-  // Marks the moment React has taken over the page (a prerendered one is on screen before that).
-  useEffect(() => void document.documentElement.setAttribute('data-interactive', 'true'), []);
+  // Marks the moment React has taken over the page (a prerendered one is on screen before that): after the render
+  // that follows hydration, in which every form gated on `useHydrated` is enabled too.
+  const hydrated = useHydrated();
+  useEffect(() => {
+    if (hydrated) document.documentElement.setAttribute('data-interactive', 'true');
+  }, [hydrated]);
   return (
     <>
       <ScrollToHash />
