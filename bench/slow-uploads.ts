@@ -7,13 +7,12 @@
 // the memory limit of the gateway's container in deploy/base/gateway.yaml. UPLOAD_MEMORY_MB and the other
 // gateway settings pass through from the environment (e.g. UPLOAD_MEMORY_MB=2000 to see the figure uncapped).
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
-import { deployedCommand } from '@spark/testing';
+import { deployedCommand, deployedContainer } from '@spark/testing';
 import { loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
@@ -34,8 +33,7 @@ const CHUNK = Buffer.alloc(64 * 1024, 1);
 
 /** The gateway container's memory limit in deploy/, in MiB. */
 function gatewayMemoryLimitMb(): number {
-  const manifest = readFileSync(join(root, 'deploy', 'base', 'gateway.yaml'), 'utf8');
-  const limit = /limits:\s*\{\s*memory:\s*(\d+)Mi\s*\}/.exec(manifest)?.[1];
+  const limit = /^(\d+)Mi$/.exec(deployedContainer('gateway').resources?.limits?.memory ?? '')?.[1];
   if (!limit) throw new Error('deploy/base/gateway.yaml names no memory limit in Mi');
   return Number(limit);
 }

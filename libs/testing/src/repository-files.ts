@@ -10,12 +10,24 @@ export function repositoryFile(relative: string): string {
   throw new Error(`${relative} not found above ${__dirname}`);
 }
 
-/** The command the container of Deployment `app` runs, as `deploy/base/<app>.yaml` gives it. */
-export function deployedCommand(app: string): string[] {
+export interface DeployedContainer {
+  command?: string[];
+  resources?: { requests?: { cpu?: string; memory?: string }; limits?: { memory?: string } };
+}
+
+/** The (first) container of Deployment `app`, as `deploy/base/<app>.yaml` gives it. */
+export function deployedContainer(app: string): DeployedContainer {
   const manifests = parseAllDocuments(readFileSync(repositoryFile(`deploy/base/${app}.yaml`), 'utf8')).map(
-    (document) => document.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: { command?: string[] }[] } } } },
+    (document) => document.toJS() as { kind?: string; spec?: { template?: { spec?: { containers?: DeployedContainer[] } } } },
   );
-  const command = manifests.find((manifest) => manifest.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0]?.command;
+  const container = manifests.find((manifest) => manifest.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0];
+  if (!container) throw new Error(`deploy/base/${app}.yaml has no Deployment with a container`);
+  return container;
+}
+
+/** The command the container of Deployment `app` runs. */
+export function deployedCommand(app: string): string[] {
+  const { command } = deployedContainer(app);
   if (!command) throw new Error(`deploy/base/${app}.yaml runs its image's default command`);
   return command;
 }
