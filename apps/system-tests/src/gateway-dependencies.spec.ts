@@ -19,6 +19,11 @@ describe('what the gateway loads', () => {
     for (const heavy of ['typeorm', 'pg']) expect(loaded).not.toContain(heavy);
   }, 60_000);
 
+  it('loads the queue board (Bull Board, BullMQ) and the S3 client only when a route uses them, not at start', () => {
+    const loaded = packagesLoadedBy('apps/gateway/src/main.ts');
+    for (const onDemand of ['@bull-board/api', '@bull-board/fastify', 'bullmq', '@aws-sdk/client-s3', 'sharp']) expect(loaded).not.toContain(onDemand);
+  }, 60_000);
+
   it('gets its process plumbing from @spark/runtime without the service stack (TypeORM, pg, BullMQ)', () => {
     const loaded = packagesLoadedBy('libs/runtime/src/index.ts');
     for (const heavy of ['typeorm', 'pg', 'bullmq']) expect(loaded).not.toContain(heavy);

@@ -1,15 +1,10 @@
-import { dirname } from 'node:path';
-import { createBullBoard } from '@bull-board/api';
-import type { HTTPStatus } from '@bull-board/api/typings/app';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { FastifyAdapter } from '@bull-board/fastify';
-import { QUEUE_BOARD_PATH, QUEUES } from '@spark/contracts';
-import { JobQueues } from '@spark/jobs';
+import { QUEUE_BOARD_PATH } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
-import { currentCorrelationId, type Logger, newCorrelationId } from '@spark/logging';
+import type { Logger } from '@spark/logging';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { toErrorBody } from '../http/error-body';
+import type { QueueBoardApp } from './queue-board-app';
 import type { QueueBoardPasses } from './queue-board-passes';
 
 // The board's HTML sets <base href> so its relative asset URLs resolve below QUEUE_BOARD_PATH; the
@@ -35,16 +30,6 @@ const retryRoute = new RegExp(`^${QUEUE_BOARD_PATH}/api/queues/[^/]+/(?:[^/]+/re
 const isAllowedWrite = (request: FastifyRequest) => request.method === 'PUT' && retryRoute.test(request.url.split('?')[0] ?? '');
 const readOnly = () => new DomainError('FORBIDDEN', 'The queue dashboard shows jobs and retries failed ones; it does not change, add, move or delete them.');
 
-/**
- * Job fields that carry a secret (a magic-link job's sign-in link and code, a data export's signed download
- * link, which opens the client's whole archive): shown as hidden on the board.
- */
-const SECRET_JOB_FIELDS = new Set(['link', 'code', 'downloadUrl']);
-const hideSecrets = (data: unknown): unknown =>
-  data && typeof data === 'object' && !Array.isArray(data)
-    ? Object.fromEntries(Object.entries(data).map(([key, value]) => [key, SECRET_JOB_FIELDS.has(key) ? '(hidden)' : value]))
-    : data;
-
 const ticketOf = (request: FastifyRequest) => {
   const { ticket } = (request.query ?? {}) as { ticket?: unknown };
   return request.method === 'GET' && typeof ticket === 'string' ? ticket : undefined;
@@ -53,8 +38,7 @@ const ticketOf = (request: FastifyRequest) => {
 /**
  * Every board request, pages, assets and API alike, passes QueueBoardPasses.admit. A page opened
  * with a ticket sets the board's cookie and reloads without it, so the address bar keeps no secret.
- * Answers are sent here rather than thrown: the board's plugin has its own error handler, which
- * would turn our 401/403 into its 500.
+ * A page opened without a pass goes to sign-in; the board's API and assets answer the error itself.
  */
 const admitAdmins = (passes: QueueBoardPasses) => async (request: FastifyRequest, reply: FastifyReply) => {
   const ticket = ticketOf(request);
@@ -69,50 +53,55 @@ const admitAdmins = (passes: QueueBoardPasses) => async (request: FastifyRequest
   }
 };
 
+/** The board's answer headers the gateway passes on; its own framing (length, encoding, connection) it sets itself. */
+const FORWARDED_ANSWER_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'location'];
+
 /**
- * Bull Board at QUEUE_BOARD_PATH, for admins only: every queue of QUEUES, their failed jobs
- * retryable. Its write actions are PUT/POST, so the site-wide cross-site check
+ * Bull Board at QUEUE_BOARD_PATH, for admins only: every queue of QUEUES, their failed jobs retryable. The
+ * gateway admits each request (its admin check, cross-site check and security headers) and hands it to the
+ * board's own Fastify instance, loaded with the first admitted request: a gateway no admin opened the board on
+ * never loads Bull Board or BullMQ. Its write actions are PUT/POST, so the site-wide cross-site check
  * (registerStateChangingRequestChecks) covers them too. Returns what closes its queue connections.
  */
 export async function registerQueueBoard(
   fastify: FastifyInstance,
   options: { passes: QueueBoardPasses; redis: Redis; busPrefix: string; logger: Logger },
 ): Promise<() => Promise<void>> {
-  // A connection of its own: BullMQ defines its scripts on the connection it is given, and ioredis copies every
-  // defined script into each MULTI, which would slow every rate-limit check on the gateway's shared connection.
-  const connection = options.redis.duplicate();
-  const jobQueues = new JobQueues(connection, options.busPrefix);
-  const serverAdapter = new FastifyAdapter().setBasePath(QUEUE_BOARD_PATH);
-  createBullBoard({
-    queues: Object.values(QUEUES).map((name) => {
-      const adapter = new BullMQAdapter(jobQueues.queue(name));
-      adapter.setFormatter('data', hideSecrets);
-      return adapter;
-    }),
-    serverAdapter,
-    // Named here: the board finds its UI with an eval'd require.resolve otherwise.
-    options: { uiBasePath: dirname(require.resolve('@bull-board/ui/package.json')), uiConfig: { boardTitle: 'Spark queues' } },
-  });
-  // The board's plugin answers every error of its routes, the gateway's own hooks' included (a
-  // cross-site write's 403): the same JSON and statuses as everywhere else, not the board's 500.
-  serverAdapter.setErrorHandler((error) => {
-    const body = toErrorBody(error, currentCorrelationId() ?? newCorrelationId());
-    if (body.statusCode >= 500) options.logger.error({ err: error }, 'queue board request failed');
-    // The board's type lists only the statuses it answers itself; its Fastify adapter sends any (401, 429, 503 …).
-    return { status: body.statusCode as HTTPStatus, body };
-  });
-  await fastify.register(async (board) => {
-    board.addHook('onRequest', admitAdmins(options.passes));
-    board.addHook('onSend', (_request, reply, payload, done) => {
+  let loaded: Promise<QueueBoardApp> | undefined;
+  const board = () =>
+    (loaded ??= import('./queue-board-app')
+      .then(({ loadQueueBoardApp }) => loadQueueBoardApp(options))
+      .catch((error: unknown) => {
+        // Tried again with the next request.
+        loaded = undefined;
+        throw error;
+      }));
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { app } = await board();
+    const answer = await app.inject({
+      method: request.method as 'GET',
+      url: request.url,
+      headers: Object.fromEntries(['accept', 'content-type'].flatMap((name) => (request.headers[name] ? [[name, request.headers[name]]] : []))),
+      ...(request.body === undefined ? {} : { payload: request.body as object }),
+    });
+    for (const name of FORWARDED_ANSWER_HEADERS) {
+      const value = answer.headers[name];
+      if (value !== undefined) void reply.header(name, value);
+    }
+    const html = String(answer.headers['content-type']).startsWith('text/html');
+    return reply.status(answer.statusCode).send(html ? withoutThirdPartyFonts(answer.payload) : answer.rawPayload);
+  };
+  await fastify.register(async (scope) => {
+    scope.addHook('onRequest', admitAdmins(options.passes));
+    scope.addHook('onSend', (_request, reply, payload, done) => {
       const policy = reply.getHeader('content-security-policy');
       if (typeof policy === 'string') void reply.header('content-security-policy', allowSameOriginBase(policy));
-      const html = typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html');
-      done(null, html ? withoutThirdPartyFonts(payload) : payload);
+      done(null, payload);
     });
-    await board.register(serverAdapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
+    scope.all(QUEUE_BOARD_PATH, forward);
+    scope.all(`${QUEUE_BOARD_PATH}/*`, forward);
   });
   return async () => {
-    await jobQueues.close();
-    connection.disconnect();
+    await (await loaded?.catch(() => undefined))?.close();
   };
 }

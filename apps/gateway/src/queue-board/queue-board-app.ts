@@ -1,0 +1,69 @@
+import { dirname } from 'node:path';
+import type { HTTPStatus } from '@bull-board/api/typings/app';
+import { QUEUE_BOARD_PATH, QUEUES } from '@spark/contracts';
+import { currentCorrelationId, type Logger, newCorrelationId } from '@spark/logging';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { toErrorBody } from '../http/error-body';
+
+/**
+ * Job fields that carry a secret (a magic-link job's sign-in link and code, a data export's signed download
+ * link, which opens the client's whole archive): shown as hidden on the board.
+ */
+const SECRET_JOB_FIELDS = new Set(['link', 'code', 'downloadUrl']);
+const hideSecrets = (data: unknown): unknown =>
+  data && typeof data === 'object' && !Array.isArray(data)
+    ? Object.fromEntries(Object.entries(data).map(([key, value]) => [key, SECRET_JOB_FIELDS.has(key) ? '(hidden)' : value]))
+    : data;
+
+export interface QueueBoardApp {
+  /** Answers requests the gateway has already admitted; it listens on no port. */
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/**
+ * Bull Board in a Fastify instance of its own, every queue of QUEUES with secrets hidden. Bull Board, BullMQ and
+ * their dependencies are loaded here, on the first request to the board, not when the gateway starts.
+ */
+export async function loadQueueBoardApp(options: { redis: Redis; busPrefix: string; logger: Logger }): Promise<QueueBoardApp> {
+  const [{ createBullBoard }, { BullMQAdapter }, { FastifyAdapter }, { JobQueues }] = await Promise.all([
+    import('@bull-board/api'),
+    import('@bull-board/api/bullMQAdapter'),
+    import('@bull-board/fastify'),
+    import('@spark/jobs'),
+  ]);
+  // A connection of its own: BullMQ defines its scripts on the connection it is given, and ioredis copies every
+  // defined script into each MULTI, which would slow every rate-limit check on the gateway's shared connection.
+  const connection = options.redis.duplicate();
+  const jobQueues = new JobQueues(connection, options.busPrefix);
+  const serverAdapter = new FastifyAdapter().setBasePath(QUEUE_BOARD_PATH);
+  createBullBoard({
+    queues: Object.values(QUEUES).map((name) => {
+      const adapter = new BullMQAdapter(jobQueues.queue(name));
+      adapter.setFormatter('data', hideSecrets);
+      return adapter;
+    }),
+    serverAdapter,
+    // Named here: the board finds its UI with an eval'd require.resolve otherwise.
+    options: { uiBasePath: dirname(require.resolve('@bull-board/ui/package.json')), uiConfig: { boardTitle: 'Spark queues' } },
+  });
+  // The board's plugin answers every error of its routes: the same JSON and statuses as everywhere else, not its 500.
+  serverAdapter.setErrorHandler((error) => {
+    const body = toErrorBody(error, currentCorrelationId() ?? newCorrelationId());
+    if (body.statusCode >= 500) options.logger.error({ err: error }, 'queue board request failed');
+    // The board's type lists only the statuses it answers itself; its Fastify adapter sends any (401, 429, 503 …).
+    return { status: body.statusCode as HTTPStatus, body };
+  });
+  const app = Fastify();
+  await app.register(serverAdapter.registerPlugin(), { prefix: QUEUE_BOARD_PATH });
+  await app.ready();
+  return {
+    app,
+    async close() {
+      await app.close();
+      await jobQueues.close();
+      connection.disconnect();
+    },
+  };
+}
