@@ -35,7 +35,9 @@ export const gatewayRouteDecisions = () => routeDecisions(gatewayControllers);
 export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(gatewayEnv, env);
   const logger = createLogger('gateway', config.LOG_LEVEL, { format: config.LOG_FORMAT });
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
+  // Automatic pipelining: the rate-limit counts and session checks of the requests one turn of the event loop
+  // handles leave in one write instead of one each.
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
   const metrics = gatewayMetrics();
   const client = new RedisStreamsClient({
     redisUrl: config.REDIS_URL,

@@ -27,6 +27,17 @@ export const mailboxSubject = (email: string) => digest(email.replace(/\+[^@]*@/
 /** The subject of a secret a caller presents (an access code): hashed, so the key does not hold it. */
 export const secretSubject = (secret: string) => digest(secret);
 
+// Per key: the count after this hit and the window's remaining ms. The expiry is set with the first hit (NX), in the
+// same atomic call, so no key outlives its window.
+const COUNT_HITS = `
+local replies = {}
+for index, key in ipairs(KEYS) do
+  replies[#replies + 1] = redis.call('INCR', key)
+  redis.call('PEXPIRE', key, ARGV[index], 'NX')
+  replies[#replies + 1] = redis.call('PTTL', key)
+end
+return replies`;
+
 /**
  * Fixed-window counters in Redis, shared by every gateway replica. `factor` raises every limit at once
  * (`RATE_LIMIT_FACTOR`, for load tests or a crowd behind one address).
@@ -39,21 +50,17 @@ export class RateLimiter {
   ) {}
 
   /**
-   * Counts one request against every limit (one round trip), then throws RATE_LIMITED (429 with
-   * Retry-After: the longest wait among the exceeded limits) when any is over.
+   * Counts one request against every limit (one script call, which the connection's automatic pipelining sends
+   * in one write with the other requests' of the same turn of the event loop), then throws RATE_LIMITED (429
+   * with Retry-After: the longest wait among the exceeded limits) when any is over.
    */
   async hit(...hits: RateLimitHit[]): Promise<void> {
-    const transaction = this.redis.multi();
-    for (const { limit, subject } of hits) {
-      const key = `${this.keyPrefix}:gateway:rate-limit:${limit.name}:${subject}`;
-      // The expiry is set with the first hit (NX) in the same round trip, so no key outlives its window.
-      transaction.incr(key).pexpire(key, limit.windowMs, 'NX').pttl(key);
-    }
-    const replies = (await transaction.exec()) ?? [];
+    const keys = hits.map(({ limit, subject }) => `${this.keyPrefix}:gateway:rate-limit:${limit.name}:${subject}`);
+    const replies = (await this.redis.eval(COUNT_HITS, keys.length, ...keys, ...hits.map(({ limit }) => limit.windowMs))) as number[];
     let waitMs = 0;
     hits.forEach(({ limit }, index) => {
-      const count = Number(replies[index * 3]?.[1] ?? 0);
-      if (count > limit.max * this.factor) waitMs = Math.max(waitMs, Number(replies[index * 3 + 2]?.[1] ?? limit.windowMs));
+      const count = replies[index * 2] ?? 0;
+      if (count > limit.max * this.factor) waitMs = Math.max(waitMs, replies[index * 2 + 1] ?? limit.windowMs);
     });
     if (waitMs === 0) return;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
