@@ -1,6 +1,6 @@
 // `node dist/bench/lead-submission.js` (after `npm run build:node`): the product's lead submission
 // (gateway → leads-service → PostgreSQL with outbox → two jobs) against the plain Fastify + pg +
-// BullMQ baseline (docs/benchmarks.md), measured in the same run with autocannon (50 connections).
+// BullMQ baseline (docs/benchmarks.md), measured in the same run with autocannon (BENCH_CONNECTIONS, default 50).
 // Uses its own database (spark_bench) and Redis database 3; prints req/s, p50 and p99, the CPU each process spent
 // per request and the peak RSS of the gateway and the leads-service. After the load the notifier starts against an
 // SMTP sink in this process, and every lead's two e-mails are counted once the mail queue is idle.
@@ -18,6 +18,8 @@ import { loadAverage, recreateDatabase, rssMb, waitUntilReady } from './support'
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
+// 1 sends one request at a time: the cost of a request that shares no socket write with another, unlike at saturation.
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const redisUrl = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/3`;
 const LEAD_ALERT_EMAIL = 'bench-alerts@example.com';
 
@@ -26,7 +28,7 @@ async function load(url: string, title: string, duration = seconds) {
   const result = await autocannon({
     url,
     title,
-    connections: 50,
+    connections,
     duration,
     method: 'POST',
     headers: { 'content-type': 'application/json' },

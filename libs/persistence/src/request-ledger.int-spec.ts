@@ -64,6 +64,28 @@ describe('the request ledger: a command runs once per request id', () => {
     expect(await effectsOf(id)).toBe(1);
   });
 
+  it('records a command that wrote nothing, once, and answers its concurrent duplicate with the first outcome', async () => {
+    const id = randomUUID();
+    const pattern = `test.read-only-${id}`;
+    const outcomes = await Promise.all(
+      ['a', 'b'].map((answer) => ledger.once({ requestId: id, pattern, redelivered: false }, () => Promise.resolve({ answer }))),
+    );
+    expect(outcomes[0]).toEqual(outcomes[1]);
+    const recorded = await dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ledgertest.handled_requests WHERE pattern = $1`, [pattern]);
+    expect(recorded[0].n).toBe(1);
+    const rerun = jest.fn(() => Promise.resolve({ answer: 'c' }));
+    expect(await ledger.once({ requestId: id, pattern, redelivered: true }, rerun)).toEqual(outcomes[0]);
+    expect(rerun).not.toHaveBeenCalled();
+  });
+
+  it('keeps a pattern with a quote in it as it is', async () => {
+    const id = randomUUID();
+    const pattern = `test.o'quote-${id}`;
+    await ledger.once({ requestId: id, pattern, redelivered: false }, command(id));
+    const recorded = await dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ledgertest.handled_requests WHERE pattern = $1`, [pattern]);
+    expect(recorded[0].n).toBe(1);
+  });
+
   it('undoes the effect of a command that throws and records nothing, so a retry runs it', async () => {
     const id = randomUUID();
     const failing = async () => {

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { escapeLiteral } from 'pg';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { inUnitOfWork, type ServiceDataSource } from './unit-of-work';
 
@@ -6,7 +7,10 @@ import { inUnitOfWork, type ServiceDataSource } from './unit-of-work';
 const RETENTION = '10 minutes';
 const SCHEMA_NAME = /^[a-z_]+$/;
 
-class AlreadyHandled extends Error {}
+const UNIQUE_VIOLATION = '23505';
+/** Another delivery of the same request recorded its outcome first. */
+const isRecordedAlready = (error: unknown) =>
+  (error as { code?: string }).code === UNIQUE_VIOLATION && String((error as { constraint?: string }).constraint).startsWith('handled_requests_');
 
 export interface LedgerRequest {
   requestId: string;
@@ -38,7 +42,7 @@ export class RequestLedger {
 
   /**
    * A first delivery skips the read of a stored outcome; a concurrent duplicate is still caught when both try to
-   * record, and the loser's effect rolls back.
+   * record, and the loser's effect rolls back. The outcome is recorded in the COMMIT's round trip.
    */
   async once<T>({ requestId, pattern, redelivered, deadline }: LedgerRequest, run: () => Promise<T>): Promise<T> {
     const secrets = secretsOf(requestId);
@@ -47,27 +51,22 @@ export class RequestLedger {
       if (earlier) return earlier.outcome;
     }
     try {
-      return await inUnitOfWork(
-        this.dataSource,
-        async () => {
-          const outcome = await run();
-          // Prepared: every command of the service records its outcome with this statement.
-          const recorded = await this.dataSource.preparedQuery(
-            `${this.table}-record`,
-            `INSERT INTO ${this.table} (request_key, pattern, outcome) VALUES ($1, $2, $3) ON CONFLICT (request_key) DO NOTHING RETURNING 1`,
-            [secrets.key, pattern, seal(secrets.cipherKey, outcome)],
-          );
-          if (recorded.length === 0) throw new AlreadyHandled();
-          return outcome;
-        },
-        deadline,
-      );
+      return await inUnitOfWork(this.dataSource, run, deadline, (outcome) => this.recordStatement(secrets.key, pattern, seal(secrets.cipherKey, outcome)));
     } catch (error) {
-      if (!(error instanceof AlreadyHandled)) throw error;
+      if (!isRecordedAlready(error)) throw error;
       const earlier = await this.find<T>(secrets);
       if (!earlier) throw new Error(`The outcome of request ${pattern} vanished while it was being recorded`);
       return earlier.outcome;
     }
+  }
+
+  /**
+   * The record as one statement without parameters, so it can ride in the COMMIT's round trip: the keys and the
+   * sealed outcome are bytes written in hex, the pattern a quoted literal. A row for the same request makes it fail
+   * (unique violation), which rolls the command's effect back.
+   */
+  private recordStatement(key: Buffer, pattern: string, sealed: Buffer): string {
+    return `INSERT INTO ${this.table} (request_key, pattern, outcome) VALUES ('\\x${key.toString('hex')}', ${escapeLiteral(pattern)}, '\\x${sealed.toString('hex')}')`;
   }
 
   /** Forgets outcomes no redelivery can ask for any more. */
