@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import { pathOf, SECRET_BEARING_PAGES } from './secret-bearing-pages';
@@ -16,40 +17,62 @@ export interface SecurityHeaderOptions {
  * `<style>` elements at run time, one with content computed at run time, and the DITL presentation
  * (a sandboxed `srcdoc` frame, which inherits this policy) carries its own stylesheet.
  *
- * helmet's middleware is built once here: the Fastify plugin builds it anew, parsing the policy, on every request.
+ * helmet makes the headers once, at start: with this configuration (no nonce, nothing read from the request) they
+ * are the same for every answer, and helmet's middleware would otherwise build the policy's text and set each header
+ * on Node's response, with its checks, on every request. The Fastify plugin even builds the middleware anew each time.
  */
 export function registerSecurityHeaders(fastify: FastifyInstance, options: SecurityHeaderOptions): void {
   const https = new URL(options.publicUrl).protocol === 'https:';
   const storage = new URL(options.s3Endpoint).origin;
-  const applyHeaders = helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...options.inlineScriptHashes],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', storage],
-        mediaSrc: ["'self'", 'blob:', storage],
-        frameSrc: ["'self'", storage],
-        // Spark files are uploaded from the browser straight to storage, with a signed URL the gateway grants.
-        connectSrc: ["'self'", storage],
-        workerSrc: ["'self'"],
-        manifestSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        ...(https ? { upgradeInsecureRequests: [] } : {}),
+  const headers = headersSetBy(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'", ...options.inlineScriptHashes],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:', storage],
+          mediaSrc: ["'self'", 'blob:', storage],
+          frameSrc: ["'self'", storage],
+          // Spark files are uploaded from the browser straight to storage, with a signed URL the gateway grants.
+          connectSrc: ["'self'", storage],
+          workerSrc: ["'self'"],
+          manifestSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          ...(https ? { upgradeInsecureRequests: [] } : {}),
+        },
       },
-    },
-    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    xFrameOptions: { action: 'deny' },
+      strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      xFrameOptions: { action: 'deny' },
+    }),
+  );
+  fastify.addHook('onRequest', (_request, reply, done) => {
+    void reply.headers(headers);
+    done();
   });
-  fastify.addHook('onRequest', (request, reply, done) => applyHeaders(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined)));
   // A page with a sign-in token in its address is never sent on as a Referer, never stored by a cache.
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if (SECRET_BEARING_PAGES.has(pathOf(request.url))) void reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
     done(null, payload);
   });
+}
+
+type Middleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
+
+/** The headers `middleware` sets on an answer, read by running it once on a response that only records them. */
+function headersSetBy(middleware: Middleware): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader: (name: string, value: string | number) => (headers[name.toLowerCase()] = String(value)),
+    removeHeader: (name: string) => delete headers[name.toLowerCase()],
+  };
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
+    if (error) throw error;
+  });
+  return headers;
 }
