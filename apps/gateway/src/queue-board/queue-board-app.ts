@@ -34,7 +34,7 @@ export async function loadQueueBoardApp(options: { redis: Redis; busPrefix: stri
     import('@spark/jobs'),
   ]);
   // A connection of its own: BullMQ defines its scripts on the connection it is given, and ioredis copies every
-  // defined script into each MULTI, which would slow every rate-limit check on the gateway's shared connection.
+  // defined script into each pipeline, which the shared connection's automatic pipelining makes for every batch.
   const connection = options.redis.duplicate();
   const jobQueues = new JobQueues(connection, options.busPrefix);
   const serverAdapter = new FastifyAdapter().setBasePath(QUEUE_BOARD_PATH);
