@@ -80,6 +80,7 @@ export function startApps({ root, environment, gatewayPort, output, nodeArgs = [
     const args = ['--enable-source-maps', ...nodeArgs, appEntry(root, app)];
     const handle = startProcess(name, process.execPath, args, { env, cwd: root, output });
     handle.kind = 'app';
+    handle.healthPort = healthPort;
     return handle;
   });
 }

@@ -1,5 +1,5 @@
 // The whole product on one machine: infrastructure (found or started), then every app, then a
-// wait for the gateway's readiness. Shared by `npm start` and the e2e harness.
+// wait for every app's readiness. Shared by `npm start` and the e2e harness.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gatewayInternalPort, missingApps, startApps, stackEnvironment } from './apps.mjs';
@@ -80,9 +80,12 @@ export async function startStack({
     });
     const apps = startApps({ root, environment, gatewayPort: ports.gateway, output, nodeArgs, replicas });
     processes.push(...apps);
-    const gateway = apps.at(-1);
     const local = `http://127.0.0.1:${ports.gateway}`;
-    await waitForHttp('gateway /health/ready', `${local}/health/ready`, { process: gateway, timeoutMs: 90_000 });
+    // Every app, not the gateway alone: each service migrates its own schema as it starts, and a request that reaches
+    // a service still migrating would find its tables missing.
+    await Promise.all(
+      apps.map((app) => waitForHttp(`${app.name} /health/ready`, `http://127.0.0.1:${app.healthPort}/health/ready`, { process: app, timeoutMs: 90_000 })),
+    );
     const exited = apps.find((app) => app.exitCode !== undefined);
     if (exited) throw new Error(`${exited.name} exited with code ${exited.exitCode}`);
 
