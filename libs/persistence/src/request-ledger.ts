@@ -10,7 +10,7 @@ const SCHEMA_NAME = /^[a-z_]+$/;
 const UNIQUE_VIOLATION = '23505';
 /** Another delivery of the same request recorded its outcome first. */
 const isRecordedAlready = (error: unknown) =>
-  (error as { code?: string }).code === UNIQUE_VIOLATION && String((error as { constraint?: string }).constraint).startsWith('handled_requests_');
+  (error as { code?: string }).code === UNIQUE_VIOLATION && (error as { constraint?: string }).constraint === 'handled_requests_pkey';
 
 export interface LedgerRequest {
   requestId: string;

@@ -71,8 +71,12 @@ function headersSetBy(middleware: Middleware): Record<string, string> {
     setHeader: (name: string, value: string | number) => (headers[name.toLowerCase()] = String(value)),
     removeHeader: (name: string) => delete headers[name.toLowerCase()],
   };
+  let finished = false;
   middleware({} as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
     if (error) throw error;
+    finished = true;
   });
+  // Headers set later, asynchronously, would be missing from every answer.
+  if (!finished) throw new Error('The security headers middleware did not finish at once');
   return headers;
 }
