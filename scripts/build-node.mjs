@@ -4,7 +4,7 @@
 // apps/gateway`, as each project's Nx `build` target runs it), it compiles only those.
 import { transformFile } from '@swc/core';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,7 +35,10 @@ const options = {
     paths,
   },
   module: { type: 'commonjs' },
-  sourceMaps: 'inline',
+  // Beside each file rather than inline: Node holds every loaded module's source text for as long as it runs, so an
+  // inline map would be held too, whether or not a stack is ever mapped. Stack traces need no source text in the map.
+  sourceMaps: true,
+  inlineSourcesContent: false,
 };
 
 const chosen = process.argv.slice(2);
@@ -45,11 +48,14 @@ for (const stale of chosen.length > 0 ? chosen : ['apps', 'libs']) await rm(join
 const jobs = [];
 for (const top of tops) {
   for await (const file of sources(join(root, top))) {
+    const output = join(out, relative(root, file)).replace(/\.ts$/, '.js');
+    // The map names its source relative to itself, so stack traces point at the right file wherever dist/ is deployed.
+    const sourceFileName = relative(dirname(output), file);
     jobs.push(
-      transformFile(file, { ...options, filename: file }).then(async ({ code }) => {
-        const target = join(out, relative(root, file)).replace(/\.ts$/, '.js');
-        await mkdir(dirname(target), { recursive: true });
-        await writeFile(target, code);
+      transformFile(file, { ...options, filename: file, sourceFileName }).then(async ({ code, map }) => {
+        await mkdir(dirname(output), { recursive: true });
+        await writeFile(output, `${code}\n//# sourceMappingURL=${basename(output)}.map\n`);
+        await writeFile(`${output}.map`, map);
       }),
     );
   }

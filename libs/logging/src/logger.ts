@@ -2,7 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { BaseConfig } from '@spark/config';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { currentCorrelationId } from './correlation';
-import { prettyDestination } from './pretty';
+import type * as PrettyOutput from './pretty';
 import { redactSecrets, redactUrlSecrets } from './redaction';
 
 export type { Logger } from 'pino';
@@ -41,7 +41,12 @@ export function createLogger(app: string, level = 'info', { format = 'json', des
       },
     },
   };
-  if (format === 'pretty') return pino(options, prettyDestination(destination ?? process.stdout, { colorize }));
+  if (format === 'pretty') {
+    // Loaded only here: a deployed process logs JSON and need not hold pino-pretty and its dependencies.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { prettyDestination } = require('./pretty') as typeof PrettyOutput;
+    return pino(options, prettyDestination(destination ?? process.stdout, { colorize }));
+  }
   return destination ? pino(options, destination) : pino(options);
 }
 
