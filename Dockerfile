@@ -30,4 +30,4 @@ COPY --from=build --chown=node:node /app/dist ./dist
 USER node
 EXPOSE 8080 8081
 # The gateway's heap bounded as deploy/base/gateway.yaml runs it (docs/decisions.md); a test holds the two equal.
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "--heap-growing-percent=50", "dist/apps/gateway/src/main.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "--heap-growing-percent=50", "--no-concurrent-recompilation", "dist/apps/gateway/src/main.js"]
