@@ -1,7 +1,7 @@
 import { QUEUES } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
-import { createTestDatabase, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
+import { createTestDatabase, eventually, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { JobQueues, type JobRequest } from './job-queues';
@@ -68,5 +68,30 @@ describe('the outbox with a payload no worker could run', () => {
     expect(dispatched?.rejected_reason).toBeNull();
     expect(await jobs.queue(QUEUES.mail).getJob(dispatched?.id ?? '')).toBeDefined();
     expect(await jobs.queue(QUEUES.mail).getJob(refused?.id ?? '')).toBeUndefined();
+  });
+
+  it('finishes a walk over more unfinished jobs than fit in a batch, though each batch was dispatched at one moment', async () => {
+    const walker = new OutboxRelay(dataSource, 'relaytest', jobs, createLogger('relay-test', 'silent'), { batchSize: 10 });
+    await dataSource.query(outboxInsertSql('relaytest', 1), outboxRows(Array.from({ length: 30 }, () => leadConfirmation)));
+    while ((await walker.dispatchPending()) === 10);
+    expect(await walker.reconcile()).toBe(0);
+  }, 10_000);
+
+  it('walks a long backlog of unfinished jobs a few batches per pass, resuming where it stopped, and still finds a lost job', async () => {
+    const walker = new OutboxRelay(dataSource, 'relaytest', jobs, createLogger('relay-test', 'silent'), { batchSize: 10 });
+    await dataSource.query(outboxInsertSql('relaytest', 1), outboxRows(Array.from({ length: 60 }, () => leadConfirmation)));
+    while ((await walker.dispatchPending()) === 10);
+    // No worker runs: every job waits, so every dispatched row stays unconfirmed. The last one's job is lost.
+    const [last]: { id: string }[] = await dataSource.query(
+      `SELECT id FROM relaytest.outbox WHERE dispatched_at IS NOT NULL AND confirmed_at IS NULL ORDER BY dispatched_at DESC, id DESC LIMIT 1`,
+    );
+    await jobs.queue(QUEUES.mail).remove(last?.id ?? '');
+
+    expect(await walker.reconcileStep()).toEqual({ lost: 0, walked: false });
+    expect(await jobs.queue(QUEUES.mail).getJob(last?.id ?? '')).toBeUndefined();
+    expect(await walker.reconcileStep()).toEqual({ lost: 1, walked: true });
+    // Found lost, it is dispatched again by the pass the step asked for.
+    await eventually(() => jobs.queue(QUEUES.mail).getJob(last?.id ?? ''), 10_000, 'the lost job dispatched again');
+    await walker.stop();
   });
 });

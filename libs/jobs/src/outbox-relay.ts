@@ -31,6 +31,11 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
 // How long a kick waits for more kicks before its pass starts: under load, one pass (one transaction, one BullMQ
 // round trip) then carries the rows of many commits instead of a few.
 const GATHER_MS = 5;
+// A pass checks at most this many batches of dispatched rows against BullMQ, then dispatches again: a long backlog
+// of unfinished jobs (their worker down for hours) is walked across passes instead of holding new rows back.
+const RECONCILE_BATCHES_PER_PASS = 5;
+
+type ReconcileCursor = { dispatched_at: string; id: string };
 
 /** A row as a job with its payload checked once, or why no worker could run it. */
 function checkedRow(row: OutboxRow): { job: JobRequest } | { refusal: string } {
@@ -56,6 +61,8 @@ export class OutboxRelay {
   private again = false;
   private lastPrune = 0;
   private lastReconcile = 0;
+  /** Where an unfinished walk over the dispatched rows resumes; undefined between walks. */
+  private reconcileCursor?: ReconcileCursor;
   private readonly reconcileMs: number;
   private readonly afterCommit: (task: () => void) => void;
   private readonly pollMs: number;
@@ -121,9 +128,9 @@ export class OutboxRelay {
     try {
       await this.recoverLostJobs();
       while ((await this.dispatchPending()) === this.batchSize);
-      if (Date.now() - this.lastReconcile >= this.reconcileMs) {
-        this.lastReconcile = Date.now();
-        await this.reconcile();
+      if (this.reconcileCursor || Date.now() - this.lastReconcile >= this.reconcileMs) {
+        if (!this.reconcileCursor) this.lastReconcile = Date.now();
+        await this.reconcileStep();
       }
       await this.pruneOldRows();
     } catch (error) {
@@ -185,32 +192,53 @@ export class OutboxRelay {
    * are confirmed and never checked again, lost ones made pending for the next dispatch. Returns how many were lost.
    */
   async reconcile(): Promise<number> {
+    this.reconcileCursor = undefined;
     let lost = 0;
-    let after: { dispatched_at: Date; id: string } | undefined;
     for (;;) {
-      const rows: (OutboxRow & { dispatched_at: Date })[] = await this.dataSource.query(
-        `SELECT id, queue, dispatched_at FROM "${this.schema}"."outbox"
+      const step = await this.reconcileStep();
+      lost += step.lost;
+      if (step.walked) return lost;
+    }
+  }
+
+  /**
+   * Continues the walk of `reconcile` for at most RECONCILE_BATCHES_PER_PASS batches, from where the last step
+   * stopped. `walked` is true when this step reached the end (the next step starts a new walk).
+   */
+  async reconcileStep(): Promise<{ lost: number; walked: boolean }> {
+    let lost = 0;
+    let walked = false;
+    for (let batch = 0; batch < RECONCILE_BATCHES_PER_PASS && !walked; batch++) {
+      const after = this.reconcileCursor;
+      // The cursor's time as PostgreSQL's text, to the microsecond: a JavaScript Date keeps milliseconds, and rows
+      // dispatched together within one would all compare greater than it, so the walk would never get past them.
+      const rows: (OutboxRow & ReconcileCursor)[] = await this.dataSource.query(
+        `SELECT id, queue, dispatched_at::text AS dispatched_at FROM "${this.schema}"."outbox"
          WHERE dispatched_at IS NOT NULL AND confirmed_at IS NULL AND ($1::timestamptz IS NULL OR (dispatched_at, id) > ($1, $2::uuid))
          ORDER BY dispatched_at, id LIMIT $3`,
         [after?.dispatched_at ?? null, after?.id ?? null, this.batchSize],
       );
-      if (rows.length === 0) break;
-      const states = await this.queues.whereAre(rows.map((row) => ({ queue: row.queue, jobId: row.id })));
-      const finished = rows.filter((_, index) => states[index] === 'finished').map((row) => row.id);
-      const missing = rows.filter((_, index) => states[index] === 'missing').map((row) => row.id);
-      if (finished.length > 0) await this.dataSource.query(`UPDATE "${this.schema}"."outbox" SET confirmed_at = now() WHERE id = ANY($1::uuid[])`, [finished]);
-      if (missing.length > 0) {
-        await this.dataSource.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = NULL WHERE id = ANY($1::uuid[]) AND confirmed_at IS NULL`, [missing]);
-        lost += missing.length;
-      }
-      if (rows.length < this.batchSize) break;
-      after = rows[rows.length - 1];
+      if (rows.length > 0) lost += await this.settle(rows);
+      walked = rows.length < this.batchSize;
+      this.reconcileCursor = walked ? undefined : rows[rows.length - 1];
     }
     if (lost > 0) {
       this.logger.warn({ count: lost }, 'jobs missing from Redis; re-dispatching them');
       this.kick();
     }
-    return lost;
+    return { lost, walked };
+  }
+
+  /** Confirms the rows whose jobs finished and makes the missing ones pending again; returns how many were missing. */
+  private async settle(rows: OutboxRow[]): Promise<number> {
+    const states = await this.queues.whereAre(rows.map((row) => ({ queue: row.queue, jobId: row.id })));
+    const finished = rows.filter((_, index) => states[index] === 'finished').map((row) => row.id);
+    const missing = rows.filter((_, index) => states[index] === 'missing').map((row) => row.id);
+    if (finished.length > 0) await this.dataSource.query(`UPDATE "${this.schema}"."outbox" SET confirmed_at = now() WHERE id = ANY($1::uuid[])`, [finished]);
+    if (missing.length > 0) {
+      await this.dataSource.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = NULL WHERE id = ANY($1::uuid[]) AND confirmed_at IS NULL`, [missing]);
+    }
+    return missing.length;
   }
 
   /** Rows older than a week have long finished or failed in BullMQ; keep the table small. */
