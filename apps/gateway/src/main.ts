@@ -25,7 +25,7 @@ const JSON_BODY_LIMIT = 16 * 1024;
 // Longer than the idle timeout of the load balancers in front (60 s on the common ones), so they close first.
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 // Bodies, queries and parameters are validated by their zod contracts (ZodBodyPipe), so no route declares a Fastify
-// schema: without these, Fastify would load Ajv and fast-json-stringify at start for nothing.
+// schema: without these, Fastify would load its schema compilers (Ajv, fast-json-stringify's) at start for nothing.
 const noRouteSchemas = () => {
   throw new Error('Fastify route schemas are not compiled in the gateway: validate with a zod contract (ZodBodyPipe)');
 };

@@ -192,41 +192,41 @@ export class OutboxRelay {
    * are confirmed and never checked again, lost ones made pending for the next dispatch. Returns how many were lost.
    */
   async reconcile(): Promise<number> {
-    this.reconcileCursor = undefined;
-    let lost = 0;
-    for (;;) {
-      const step = await this.reconcileStep();
-      lost += step.lost;
-      if (step.walked) return lost;
-    }
+    return (await this.walk(undefined, Infinity)).lost;
   }
 
   /**
-   * Continues the walk of `reconcile` for at most RECONCILE_BATCHES_PER_PASS batches, from where the last step
-   * stopped. `walked` is true when this step reached the end (the next step starts a new walk).
+   * Continues the relay's own walk (the one its passes make) for at most RECONCILE_BATCHES_PER_PASS batches, from
+   * where its last step stopped. `walked` is true when this step reached the end (the next step starts a new walk).
    */
   async reconcileStep(): Promise<{ lost: number; walked: boolean }> {
+    const { lost, next } = await this.walk(this.reconcileCursor, RECONCILE_BATCHES_PER_PASS);
+    this.reconcileCursor = next;
+    return { lost, walked: !next };
+  }
+
+  /** Walks at most `batches` batches after `from`; `next` is where to go on, undefined once the walk reached the end. */
+  private async walk(from: ReconcileCursor | undefined, batches: number): Promise<{ lost: number; next?: ReconcileCursor }> {
     let lost = 0;
-    let walked = false;
-    for (let batch = 0; batch < RECONCILE_BATCHES_PER_PASS && !walked; batch++) {
-      const after = this.reconcileCursor;
+    let next = from;
+    for (let batch = 0; batch < batches; batch++) {
       // The cursor's time as PostgreSQL's text, to the microsecond: a JavaScript Date keeps milliseconds, and rows
       // dispatched together within one would all compare greater than it, so the walk would never get past them.
       const rows: (OutboxRow & ReconcileCursor)[] = await this.dataSource.query(
         `SELECT id, queue, dispatched_at::text AS dispatched_at FROM "${this.schema}"."outbox"
          WHERE dispatched_at IS NOT NULL AND confirmed_at IS NULL AND ($1::timestamptz IS NULL OR (dispatched_at, id) > ($1, $2::uuid))
          ORDER BY dispatched_at, id LIMIT $3`,
-        [after?.dispatched_at ?? null, after?.id ?? null, this.batchSize],
+        [next?.dispatched_at ?? null, next?.id ?? null, this.batchSize],
       );
       if (rows.length > 0) lost += await this.settle(rows);
-      walked = rows.length < this.batchSize;
-      this.reconcileCursor = walked ? undefined : rows[rows.length - 1];
+      next = rows.length < this.batchSize ? undefined : rows[rows.length - 1];
+      if (!next) break;
     }
     if (lost > 0) {
       this.logger.warn({ count: lost }, 'jobs missing from Redis; re-dispatching them');
       this.kick();
     }
-    return { lost, walked };
+    return { lost, next };
   }
 
   /** Confirms the rows whose jobs finished and makes the missing ones pending again; returns how many were missing. */
