@@ -76,6 +76,36 @@ describe('the coach dashboard API: clients', () => {
     expect(paged).toEqual(all.items.map((client) => client.userId));
   });
 
+  it('pages the attention sort as scoring every client would, with rest days, pauses and zones a day apart', async () => {
+    const zones = ['UTC', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'Asia/Kolkata'];
+    for (let i = 0; i < 36; i++) {
+      const userId = await seedClient(`varied-${i}`, 20 + ((i * 7) % 40), i % 4 === 0 ? null : (i * 5) % 25, i % 9 === 0 ? 'paused' : 'active');
+      await db.query(`UPDATE progress.user_progress SET time_zone = $2, rest_weekday = $3 WHERE user_id = $1`, [
+        userId,
+        zones[i % zones.length],
+        i % 3 === 0 ? i % 7 : null,
+      ]);
+      // Clients who paused on many of their idle days score below others whose idle days began later.
+      if (i % 5 === 0) {
+        await db.query(`INSERT INTO progress.pause_days (user_id, pause_date) SELECT $1, current_date - d FROM generate_series(0, 30, 2) d`, [userId]);
+      }
+    }
+    // Fewer active clients than one page of 100 holds: every one of them is scored for it.
+    const all = clientPageSchema.parse(await (await call('GET', '/api/coach/clients?sort=attention&limit=100')).json());
+    for (const limit of [1, 3, 7]) {
+      const paged: string[] = [];
+      let cursor: string | null = '';
+      while (cursor !== null) {
+        const page = clientPageSchema.parse(
+          await (await call('GET', `/api/coach/clients?sort=attention&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`)).json(),
+        );
+        paged.push(...page.items.map((client) => client.userId));
+        cursor = page.nextCursor;
+      }
+      expect(paged).toEqual(all.items.map((client) => client.userId));
+    }
+  });
+
   it('shows a client with trends over the cycle, and edits the record', async () => {
     const userId = await seedClient('trendy', 3, 0);
     await db.query(

@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor, pageOf, positionOfRow } from './keyset';
+import { decodeCursor, encodeCursor, pageOf, positionOfRow, rowsToRead } from './keyset';
 
 const id = '7d1c2f4e-3b8a-4c6d-9e0f-1a2b3c4d5e6f';
 const cursorOf = (text: string) => Buffer.from(text).toString('base64url');
@@ -42,5 +42,10 @@ describe('a page of rows read with limit + 1', () => {
 
   it('has no next cursor on the last page', () => {
     expect(pageOf(rows, 3, positionOfRow)).toEqual({ items: rows, nextCursor: null });
+  });
+
+  it('reads one row more than the page shows, and refuses a size that is not a whole number of rows', () => {
+    expect(rowsToRead(25)).toBe(26);
+    for (const size of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]) expect(() => rowsToRead(size)).toThrow('Not a page size');
   });
 });

@@ -34,6 +34,16 @@ export function decodeCursor(cursor: string | undefined, kind: KeyKind = 'timest
   return { key, id };
 }
 
+/**
+ * The rows a page reads (`limit + 1`), to write into the statement as `LIMIT n` rather than pass as a parameter:
+ * PostgreSQL prices a generic plan with `LIMIT $1` as if it read a tenth of the table, so a prepared statement with
+ * a parameter there is planned anew on every execution. Checked to be a whole number, so the text is only digits.
+ */
+export function rowsToRead(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`Not a page size: ${limit}`);
+  return limit + 1;
+}
+
 /** One page of `rows` read with `limit + 1`: the first `limit`, and the cursor after them when more exist. */
 export function pageOf<Row>(rows: readonly Row[], limit: number, positionOf: (row: Row) => KeysetPosition): { items: Row[]; nextCursor: string | null } {
   const items = rows.slice(0, limit);

@@ -1,5 +1,6 @@
 import { testPostgresUrl } from '@spark/testing';
 import { createServiceDataSource } from './data-source';
+import { rowsToRead } from './keyset';
 import { inUnitOfWork, type ServiceDataSource } from './unit-of-work';
 
 describe('a prepared query', () => {
@@ -43,5 +44,23 @@ describe('a prepared query', () => {
       }),
     ).rejects.toThrow('undo');
     expect(await bodies()).toEqual([{ body: 'first' }, { body: 'second' }]);
+  });
+
+  it('keeps one plan for a page whose size is written in, where `LIMIT $1` is planned again on every run', async () => {
+    await dataSource.query(`INSERT INTO ${schema}.notes SELECT n, 'note ' || n FROM generate_series(10, 20000) n`);
+    await dataSource.query(`ANALYZE ${schema}.notes`);
+    const plans = async (name: string) => {
+      const [row] = await dataSource.query<{ generic_plans: string; custom_plans: string }[]>(
+        `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1`,
+        [name],
+      );
+      return { generic: Number(row?.generic_plans), custom: Number(row?.custom_plans) };
+    };
+    for (let run = 0; run < 8; run++) {
+      await dataSource.preparedQuery('page-size-parameter', `SELECT id FROM ${schema}.notes ORDER BY id DESC LIMIT $1`, [rowsToRead(25)]);
+      await dataSource.preparedQuery('page-size-written', `SELECT id FROM ${schema}.notes ORDER BY id DESC LIMIT ${rowsToRead(25)}`, []);
+    }
+    expect(await plans('page-size-parameter')).toEqual({ generic: 0, custom: 8 });
+    expect(await plans('page-size-written')).toEqual({ generic: 8, custom: 0 });
   });
 });

@@ -1,5 +1,5 @@
 import type { LeadStatusFilter } from '@spark/contracts';
-import { escapeLike, type Keyed, type KeysetPosition, type ServiceDataSource } from '@spark/persistence';
+import { escapeLike, type Keyed, type KeysetPosition, rowsToRead, type ServiceDataSource } from '@spark/persistence';
 import type { LeadRow } from './leads.repository';
 
 export interface LeadListQuery {
@@ -32,7 +32,8 @@ export class CoachLeadsRepository {
   constructor(private readonly dataSource: ServiceDataSource) {}
 
   async list(query: LeadListQuery): Promise<Keyed<LeadRow>[]> {
-    const parameters: unknown[] = [query.limit + 1];
+    const rows = rowsToRead(query.limit);
+    const parameters: unknown[] = [];
     let conditions = statusCondition[query.status];
     if (query.search) {
       parameters.push(`%${escapeLike(query.search.toLowerCase())}%`);
@@ -42,13 +43,13 @@ export class CoachLeadsRepository {
       parameters.push(query.after.key, query.after.id);
       conditions += ` AND (created_at, id) < ($${parameters.length - 1}::timestamptz, $${parameters.length}::uuid)`;
     }
-    // Prepared, one statement per shape of the query: the dashboard's most frequent read, planned once per connection.
-    const name = `coach-leads-${query.status}${query.search ? '-search' : ''}${query.after ? '-after' : ''}`;
+    // Prepared, one statement per shape and page size: the dashboard's most frequent read, planned once per connection.
+    const name = `coach-leads-${query.status}${query.search ? '-search' : ''}${query.after ? '-after' : ''}-${rows}`;
     return this.dataSource.preparedQuery<Keyed<LeadRow>>(
       name,
       `SELECT ${columns}, created_at::text AS cursor_at FROM leads.leads
        WHERE role <> 'investor' ${conditions}
-       ORDER BY created_at DESC, id DESC LIMIT $1`,
+       ORDER BY created_at DESC, id DESC LIMIT ${rows}`,
       parameters,
     );
   }

@@ -1,5 +1,5 @@
 import type { ClientSort } from '@spark/contracts';
-import type { KeysetPosition, ServiceDataSource } from '@spark/persistence';
+import { type KeysetPosition, rowsToRead, type ServiceDataSource } from '@spark/persistence';
 import type { ProgressRow } from '../progress/progress-row';
 import type { CaptureBucket } from './trends';
 
@@ -54,12 +54,11 @@ function restDaysBetween(row: string, after: string, through: string): string {
 }
 const coveredIdleDays = (row: string) => restDaysBetween(row, `coalesce(${row}.last_spark_date, ${row}.evolution_start_date)`, localToday);
 
-// Active clients by days without a spark that were not rest or pause days, the longest first; paused and completed ones last.
-const attentionScore = `(CASE WHEN status = 'active' THEN ${idleDays} - ${coveredIdleDays('user_progress')} ELSE -1 END)`;
-const sortKeys: Record<ClientSort, { expression: string; type: string }> = {
-  newest: { expression: 'evolution_start_date', type: 'date' },
-  attention: { expression: attentionScore, type: 'integer' },
-};
+// An active client's attention score: the days without a spark that were not rest or pause days.
+const attentionScore = `(${idleDays} - ${coveredIdleDays('user_progress')})`;
+const anchor = `coalesce(last_spark_date, evolution_start_date)`;
+// No zone PostgreSQL and the contract both accept is a whole day ahead of UTC, so no client's local today is later.
+const latestLocalToday = `((now() AT TIME ZONE 'UTC')::date + 1)`;
 
 // Read from the row source `row` joined `withKnownZone`.
 const columnsOf = (row: string) => `user_id, email, full_name, transformation_goal, spark_count, streak_count, evolution_number,
@@ -73,21 +72,50 @@ export class CoachClientsRepository {
   constructor(private readonly dataSource: ServiceDataSource) {}
 
   list(sort: ClientSort, limit: number, after?: KeysetPosition): Promise<ClientRow[]> {
-    const { expression, type } = sortKeys[sort];
-    const parameters: unknown[] = [limit + 1];
-    let condition = '';
-    if (after) {
-      parameters.push(after.key, after.id);
-      condition = `WHERE (${expression}, user_id) < ($2::${type}, $3::uuid)`;
-    }
+    return sort === 'attention' ? this.byAttention(limit, after) : this.newestFirst(limit, after);
+  }
+
+  private newestFirst(limit: number, after?: KeysetPosition): Promise<ClientRow[]> {
+    const rows = rowsToRead(limit);
+    const parameters = after ? [after.key, after.id] : [];
+    const condition = after ? `WHERE (evolution_start_date, user_id) < ($1::date, $2::uuid)` : '';
     // The page is chosen on the sort key alone; the output columns (time zone arithmetic, to_char) are computed
-    // for its rows only, not for every client.
-    // Prepared: planning this query costs about as much as running it.
+    // for its rows only. Prepared: planning this query costs about as much as running it.
     return this.dataSource.preparedQuery<ClientRow>(
-      `coach-clients-by-${sort}${after ? '-after' : ''}`,
-      `SELECT ${columnsOf('page')}, page.sort_key::text AS sort_key FROM (
-         SELECT *, ${expression} AS sort_key FROM progress.user_progress ${withKnownZone} ${condition}
-         ORDER BY sort_key DESC, user_id DESC LIMIT $1
+      `coach-clients-by-newest${after ? '-after' : ''}-${rows}`,
+      `SELECT ${columnsOf('page')}, to_char(page.evolution_start_date, 'YYYY-MM-DD') AS sort_key FROM (
+         SELECT * FROM progress.user_progress ${withKnownZone} ${condition}
+         ORDER BY evolution_start_date DESC, user_id DESC LIMIT ${rows}
+       ) page
+       ORDER BY page.evolution_start_date DESC, page.user_id DESC`,
+      parameters,
+    );
+  }
+
+  /**
+   * Who needs attention first, without scoring every client: a client's score is at most the days from their anchor
+   * (their last spark, or the cycle's start) to the latest local today anywhere. The first page's worth of active
+   * clients by anchor (an index) gives a score the page's last row reaches at least; only clients whose bound reaches
+   * it are scored and sorted. Paused and completed clients (score -1) follow, the highest id first.
+   */
+  private byAttention(limit: number, after?: KeysetPosition): Promise<ClientRow[]> {
+    const rows = rowsToRead(limit);
+    const parameters = after ? [after.key, after.id] : [];
+    const onPage = after ? `(sort_key, user_id) < ($1::integer, $2::uuid)` : 'true';
+    const scored = `SELECT *, ${attentionScore} AS sort_key FROM progress.user_progress ${withKnownZone} WHERE status = 'active'`;
+    return this.dataSource.preparedQuery<ClientRow>(
+      `coach-clients-by-attention${after ? '-after' : ''}-${rows}`,
+      `WITH floor AS (
+         SELECT CASE WHEN count(*) = ${rows} THEN min(sort_key) END AS score FROM (
+           SELECT sort_key FROM (${scored} ORDER BY ${anchor}, user_id) active WHERE ${onPage} LIMIT ${rows}
+         ) first_by_anchor
+       )
+       SELECT ${columnsOf('page')}, page.sort_key::text AS sort_key FROM (
+         (SELECT * FROM (${scored} AND ${anchor} <= coalesce(${latestLocalToday} - (SELECT score FROM floor), 'infinity')) active WHERE ${onPage})
+         UNION ALL
+         (SELECT * FROM (SELECT *, -1 AS sort_key FROM progress.user_progress ${withKnownZone} WHERE status <> 'active') resting
+          WHERE ${onPage} ORDER BY user_id DESC LIMIT ${rows})
+         ORDER BY sort_key DESC, user_id DESC LIMIT ${rows}
        ) page
        ORDER BY page.sort_key DESC, page.user_id DESC`,
       parameters,

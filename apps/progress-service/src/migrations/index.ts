@@ -8,6 +8,7 @@ import { SparkFileSizes1763800000024 } from './1763800000024-spark-file-sizes';
 import { RestAndPauseDays1763800000025 } from './1763800000025-rest-and-pause-days';
 import { Reminders1764400000026 } from './1764400000026-reminders';
 import { DataExports1764400000027 } from './1764400000027-data-exports';
+import { AttentionAnchorIndex1764400000028 } from './1764400000028-attention-anchor-index';
 
 export const progressMigrations = [
   CreateOutbox1763800000000,
@@ -21,4 +22,5 @@ export const progressMigrations = [
   CreateHandledRequests1764200000000,
   Reminders1764400000026,
   DataExports1764400000027,
+  AttentionAnchorIndex1764400000028,
 ];
