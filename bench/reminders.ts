@@ -11,6 +11,7 @@ import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import webpush from 'web-push';
+import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import { recreateDatabase, waitUntilReady } from './support';
 import { recordFigure } from './summary';
 
@@ -99,7 +100,15 @@ async function main() {
   );
 
   const deadline = first.getTime() + (windowMinutes + 3) * 60_000;
-  while (receiver.arrivals.size < clients && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1000));
+  const apps = [
+    { name: 'progress-service', pid: progress.pid ?? 0 },
+    { name: 'notifier', pid: notifier.pid ?? 0 },
+  ];
+  // This process is the push service stand-in: it receives and records every notification.
+  const { cpuMs } = await measureCpu(await productProcesses(apps, databaseUrl, env.REDIS_URL ?? ''), async () => {
+    while (receiver.arrivals.size < clients && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1000));
+  });
+  console.log(`CPU ms per reminder (the load generator is the push service stand-in): ${cpuPer(cpuMs, clients)}`);
   // Idle: a few more ticks after the last arrival, so a second notification would have come by now.
   await new Promise((resolve) => setTimeout(resolve, 15_000));
 

@@ -6,12 +6,7 @@ import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import webpush from 'web-push';
 import type { SentMailRepository } from '../mail/sent-mail.repository';
-
-export interface VapidKeys {
-  publicKey: string;
-  privateKey: string;
-  subject: string;
-}
+import { VapidAuthorizations, type VapidKeys } from './vapid-authorizations';
 
 /** What the service worker shows (apps/web/public/push-handler.js): tapping it opens Quick Capture. */
 const reminderNotification = (firstName: string | null) => ({
@@ -35,20 +30,21 @@ export function startPushSender(deps: {
   logger: Logger;
 }) {
   const { vapid, sent, logger } = deps;
+  const authorizations = vapid && new VapidAuthorizations(vapid);
   // Tells the progress-service of a subscription the push service has dropped, so the next reminder goes by e-mail.
   const busClient = new RedisStreamsClient({ redisUrl: deps.redisUrl, prefix: deps.busPrefix, timeoutMs: deps.busTimeoutMs, logger });
   const bus = new ServiceBus(busClient);
   const handlers: JobHandlers<typeof QUEUES.push> = {
     'spark-reminder-push': async ({ subscription, firstName, userId }, job) => {
-      if (!vapid) throw new UnrecoverableError('Web Push is not configured (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY)');
+      if (!authorizations) throw new UnrecoverableError('Web Push is not configured (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY)');
       const key = `${job.queueName}:${job.id}`;
       const claim = await sent.claim(key, job.name, 'push');
       if (claim === 'already-sent') return;
       if (claim === 'in-flight') throw new Error(`push ${key} is being sent by another delivery`);
-      // web-push encrypts and signs; the request goes out with fetch, which (unlike web-push's own sender) also
-      // speaks plain http, as a push service stand-in on loopback does in tests.
+      // web-push encrypts for the subscription, under the push service's reused VAPID token; the request goes out
+      // with fetch, which (unlike web-push's own sender) also speaks plain http, as a push service stand-in does in tests.
       const request = webpush.generateRequestDetails(subscription, JSON.stringify(reminderNotification(firstName)), {
-        vapidDetails: vapid,
+        headers: { Authorization: authorizations.for(subscription.endpoint) },
         TTL: 4 * 3600,
         urgency: 'normal',
       });
