@@ -108,7 +108,10 @@ async function main() {
   const { cpuMs } = await measureCpu(await productProcesses(apps, databaseUrl, env.REDIS_URL ?? ''), async () => {
     while (receiver.arrivals.size < clients && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1000));
   });
-  console.log(`CPU ms per reminder (the load generator is the push service stand-in): ${cpuPer(cpuMs, clients)}`);
+  // PostgreSQL is left out: the sampler follows the backends open when measuring starts, and for this burst its
+  // figure read near zero, so the backends doing the work were not among them.
+  const { postgres: _uncounted, ...counted } = cpuMs;
+  console.log(`CPU ms per reminder (the load generator is the push service stand-in): ${cpuPer(counted, clients)}`);
   // Idle: a few more ticks after the last arrival, so a second notification would have come by now.
   await new Promise((resolve) => setTimeout(resolve, 15_000));
 

@@ -6,7 +6,7 @@ export interface VapidKeys {
   subject: string;
 }
 
-// RFC 8292 caps a VAPID token's lifetime at 24 hours; it is renewed well before it ends.
+// A VAPID token may live a day at most; it is renewed well before it ends.
 const LIFETIME_SECONDS = 12 * 3600;
 const RENEW_BEFORE_END_MS = 3600 * 1000;
 // Push services are a short allowlist, but one vendor spreads its endpoints over many hosts.
@@ -14,8 +14,8 @@ const MAX_AUDIENCES = 1000;
 
 /**
  * The `Authorization` header of a push request, one signed token per push service, reused until an hour before it
- * expires: RFC 8292 lets a token serve every request to its audience, where web-push would sign one (an ECDSA
- * signature) per notification.
+ * expires: VAPID lets a token serve every request to its audience, where web-push would sign one (an ECDSA
+ * signature) per notification. Why the standard allows it: docs/decisions.md.
  */
 export class VapidAuthorizations {
   private readonly byAudience = new Map<string, { header: string; renewAt: number }>();
