@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { baseUrl, dwellMs, laptopViewport, launchBrowser, phoneViewport, saveScreenshot, startDwellTimer } from './support/browser';
 import { createUser, closeUsers, requestSignIn, signInEmail, uniqueEmail, uniqueIp } from './support/auth-fixtures';
 
 jest.setTimeout(90_000);
@@ -48,34 +48,6 @@ async function openLink(page: Page, email: string, token: string, query: string,
   await page.getByRole('heading', { name: 'Welcome to Spark' }).waitFor();
   await page.getByText(welcome, { exact: true }).waitFor();
 }
-
-/**
- * Times, in the page's own clock, how long the welcome stays before the page leaves /magic-link-auth. Measured in the
- * test's clock, the moment the test sees the welcome lags its render by however long a busy machine delays the test.
- */
-const startWelcomeTimer = (page: Page) =>
-  page.evaluate(`{
-    const dwell = (window.welcomeDwell = {});
-    new MutationObserver((_, observer) => {
-      const now = performance.now();
-      const headings = [...document.querySelectorAll('h1, h2')];
-      if (dwell.shownAt === undefined && headings.some((heading) => heading.textContent === 'Welcome to Spark')) dwell.shownAt = now;
-      if (location.pathname !== '/magic-link-auth') {
-        dwell.leftAt = now;
-        observer.disconnect();
-      }
-    }).observe(document.body, { childList: true, subtree: true, characterData: true });
-  }`);
-// The page records leaving with the first change to the document after it, which the test may ask for before it.
-// (Functions, not strings: the page's Content-Security-Policy refuses the eval a polled string needs.)
-type WelcomeDwell = { welcomeDwell: { shownAt: number; leftAt?: number } };
-const welcomeDwellMs = async (page: Page) => {
-  await page.waitForFunction(() => (globalThis as unknown as WelcomeDwell).welcomeDwell.leftAt !== undefined);
-  return page.evaluate(() => {
-    const { shownAt, leftAt = Number.NaN } = (globalThis as unknown as WelcomeDwell).welcomeDwell;
-    return leftAt - shownAt;
-  });
-};
 
 describe('/signin', () => {
   it('shows the product heading, keeps Send Magic Link disabled while blank, then sends a link', async () => {
@@ -228,7 +200,7 @@ describe('/magic-link-auth', () => {
     await page.goto(linkPath(token, 'next=ditl-welcome&approved=true'));
     await page.getByRole('heading', { name: 'Continue to Spark' }).waitFor();
     await page.getByText(email, { exact: true }).waitFor();
-    await startWelcomeTimer(page);
+    await startDwellTimer(page, 'Welcome to Spark');
     await page.getByRole('button', { name: `Continue as ${email}` }).click();
     await page.getByRole('heading', { name: 'Authenticating Your Access' }).waitFor();
     await saveScreenshot(page, 'magic-link-processing-laptop');
@@ -236,7 +208,7 @@ describe('/magic-link-auth', () => {
     await page.getByText('Welcome! Redirecting to your onboarding...', { exact: true }).waitFor();
     await saveScreenshot(page, 'magic-link-success-laptop');
     await page.waitForURL(isAt('/onboarding'), { timeout: 5_000 });
-    expect(await welcomeDwellMs(page)).toBeGreaterThanOrEqual(1_400);
+    expect(await dwellMs(page)).toBeGreaterThanOrEqual(1_400);
     expect(await stored(page, 'spark_user_email')).toBe(email);
     expect(await stored(page, 'spark_magic_link_auth')).toBe('true');
     expect(await stored(page, 'spark_coach_approved')).toBe('true');

@@ -93,3 +93,30 @@ export async function waitUntilTrue(page: Page, expression: string, timeoutMs = 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * Starts timing how long `text` shows before the page leaves its current path, in the page's own clock
+ * (`performance.now()` at the first change to the document that shows the text, and at the first one after the path
+ * changed). The test's own clock is no good for this: with two browsers and the product sharing two cores, the test
+ * can see a change hundreds of milliseconds after the page made it.
+ */
+export async function startDwellTimer(page: Page, text: string): Promise<void> {
+  await page.evaluate(`{
+    const dwell = (window.e2eDwell = {});
+    const path = location.pathname;
+    new MutationObserver((_, observer) => {
+      const now = performance.now();
+      if (dwell.shownAt === undefined && document.body.textContent.includes(${JSON.stringify(text)})) dwell.shownAt = now;
+      if (location.pathname !== path) {
+        dwell.leftAt = now;
+        observer.disconnect();
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  }`);
+}
+
+/** How long the text of `startDwellTimer` showed, in ms, once the page has left the path (NaN if it never showed). */
+export async function dwellMs(page: Page): Promise<number> {
+  await waitUntilTrue(page, 'window.e2eDwell.leftAt !== undefined');
+  return page.evaluate<number>('window.e2eDwell.leftAt - window.e2eDwell.shownAt');
+}
