@@ -1,5 +1,7 @@
 import { ConcurrencyLimit } from './concurrency-limit';
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('ConcurrencyLimit', () => {
   it('never runs more than its limit at once and runs every task, also after one fails', async () => {
     const limit = new ConcurrencyLimit(2);
@@ -8,7 +10,7 @@ describe('ConcurrencyLimit', () => {
     const task = (fail: boolean) => async () => {
       running++;
       most = Math.max(most, running);
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       running--;
       if (fail) throw new Error('failed');
       return 'done';
@@ -16,5 +18,31 @@ describe('ConcurrencyLimit', () => {
     const results = await Promise.allSettled([false, true, false, false, false].map((fail) => limit.run(task(fail))));
     expect(most).toBe(2);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+  });
+
+  it('runs light tasks together, a heavy one alone, and keeps their order', async () => {
+    const limit = new ConcurrencyLimit(10);
+    const events: string[] = [];
+    const task = (name: string, weight: number) =>
+      limit.run(async () => {
+        events.push(`${name} starts`);
+        await nextTurn();
+        events.push(`${name} ends`);
+      }, weight);
+    await Promise.all([task('small 1', 2), task('small 2', 2), task('large', 9), task('small 3', 2), task('huge', 50), task('small 4', 1)]);
+    expect(events).toEqual([
+      'small 1 starts',
+      'small 2 starts',
+      'small 1 ends',
+      'small 2 ends',
+      'large starts',
+      'large ends',
+      'small 3 starts',
+      'small 3 ends',
+      'huge starts',
+      'huge ends',
+      'small 4 starts',
+      'small 4 ends',
+    ]);
   });
 });

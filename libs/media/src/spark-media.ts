@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import {
   SPARK_IMAGE_MAX_BYTES,
   SPARK_UPLOAD_GRANT_SECONDS,
@@ -27,9 +28,12 @@ const limitOf = (kind: SniffedType['kind']) => (kind === 'image' ? SPARK_IMAGE_M
 const tooLarge = (kind: SniffedType['kind']) =>
   new DomainError('PAYLOAD_TOO_LARGE', `${kind === 'image' ? 'Photos' : 'Videos'} can be at most ${megabytes(limitOf(kind))}.`);
 const unsupported = () => new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Only photos (JPEG, PNG, GIF, WebP, HEIC, AVIF) and videos (MP4, MOV) can be captured.');
-// Each claim holds a photo or S3's part buffers of a video (photos are re-encoded one at a time on top), so a
-// process cleans only this many at once and the rest wait their turn.
-const CLAIMS_AT_ONCE = 2;
+// A claim holds its photo whole, or S3's part buffers of a video (photos are re-encoded one at a time on top): up
+// to about an image's limit each, so a process holds at most two large files at once, or many small photos.
+const HELD_FILE_BYTES = 2 * SPARK_IMAGE_MAX_BYTES;
+// A claim waiting for room keeps its download open, and a running one sends up to two parts at once: this bound
+// keeps them all well inside the S3 client's socket pool, so the running claims always get the sockets they need.
+const CLAIMS_IN_FLIGHT = 8;
 
 /**
  * Spark media from the browser to the sparks bucket. The browser uploads straight to S3 (a signed PUT of exactly
@@ -41,7 +45,8 @@ const CLAIMS_AT_ONCE = 2;
  * but never claimed are deleted by `sweepUnclaimed`.
  */
 export class SparkMedia {
-  private readonly claims = new ConcurrencyLimit(CLAIMS_AT_ONCE);
+  private readonly claimsInFlight = new ConcurrencyLimit(CLAIMS_IN_FLIGHT);
+  private readonly heldFiles = new ConcurrencyLimit(HELD_FILE_BYTES);
 
   constructor(private readonly storage: ObjectStorage) {}
 
@@ -62,7 +67,7 @@ export class SparkMedia {
   async claimUpload(userId: string, uploadId: string): Promise<SparkFile> {
     const incoming = incomingSparkKey(userId, uploadId);
     try {
-      return await this.claims.run(() => this.clean(userId, incoming));
+      return await this.claimsInFlight.run(() => this.clean(userId, incoming));
     } finally {
       await this.storage.delete(incoming).catch(() => undefined);
     }
@@ -80,23 +85,26 @@ export class SparkMedia {
   private async clean(userId: string, incoming: string): Promise<SparkFile> {
     const uploaded = await this.storage.open(incoming);
     if (!uploaded) throw new DomainError('NOT_FOUND', 'This upload was not found. Please capture your spark again.');
-    const { body } = uploaded;
     try {
       if (uploaded.bytes > SPARK_VIDEO_MAX_BYTES) throw tooLarge('video');
-      const iterator = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-      const head = await readHead(iterator);
-      const type = sniffFileType(head);
-      if (!type) throw unsupported();
-      if (uploaded.bytes > limitOf(type.kind)) throw tooLarge(type.kind);
-      const key = sparkFileKey(userId, type.ext);
-      try {
-        return { key, type, bytes: await this.putClean(key, type, rest(head, iterator)) };
-      } catch (error) {
-        await this.storage.delete(key).catch(() => undefined);
-        throw error;
-      }
+      return await this.heldFiles.run(() => this.cleanBody(userId, uploaded), Math.min(uploaded.bytes, SPARK_IMAGE_MAX_BYTES));
     } finally {
-      body.destroy();
+      uploaded.body.destroy();
+    }
+  }
+
+  private async cleanBody(userId: string, uploaded: { body: Readable; bytes: number }): Promise<SparkFile> {
+    const iterator = uploaded.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const head = await readHead(iterator);
+    const type = sniffFileType(head);
+    if (!type) throw unsupported();
+    if (uploaded.bytes > limitOf(type.kind)) throw tooLarge(type.kind);
+    const key = sparkFileKey(userId, type.ext);
+    try {
+      return { key, type, bytes: await this.putClean(key, type, rest(head, iterator)) };
+    } catch (error) {
+      await this.storage.delete(key).catch(() => undefined);
+      throw error;
     }
   }
 
