@@ -1,2 +1,3 @@
 export * from './object-storage';
 export * from './url-signer';
+export * from './object-requests';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import type { ClientRequest } from 'node:http';
+import { type ClientRequest, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { startTestS3, type TestS3 } from '@spark/testing';
 import { ObjectStorage, PART_SIZE } from './object-storage';
@@ -91,7 +92,7 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     const sent = await s3Operations(() =>
       expect(storage.put({ bucket: 'missing', key: 'a.txt', body: 'x', contentType: 'text/plain' })).rejects.toMatchObject({
         name: 'NoSuchBucket',
-        $metadata: { httpStatusCode: 404 },
+        status: 404,
       }),
     );
     expect(sent).toEqual(['PutObject']);
@@ -129,4 +130,83 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     expect(await storage.exists('incoming/user-2/old')).toBe(false);
     expect(await storage.exists('user-1/a.bin')).toBe(true);
   });
+  it('puts a body in memory with its type and caching, opens it with its size, and deletes it', async () => {
+    const sent = await s3Operations(async () => {
+      await storage.put({ key: 'user-3/note.txt', body: Buffer.from('a small note'), contentType: 'text/plain', cacheControlSeconds: 60 });
+      const opened = await storage.open('user-3/note.txt');
+      expect(opened?.bytes).toBe(12);
+      expect(Buffer.concat(await opened!.body.toArray()).toString()).toBe('a small note');
+      expect(await storage.getText('user-3/note.txt')).toBe('a small note');
+      await storage.delete('user-3/note.txt');
+    });
+    expect(sent).toEqual(['PutObject', 'GetObject', 'GetObject', 'DeleteObject']);
+    const response = await fetch(await storage.signedGetUrl('user-3/note.txt'));
+    expect(response.status).toBe(404);
+  });
+
+  it('keeps the type and caching a body in memory was put with', async () => {
+    await storage.put({ key: 'user-3/page.html', body: '<p>hi</p>', contentType: 'text/html', cacheControlSeconds: 60 });
+    const response = await fetch(await storage.signedGetUrl('user-3/page.html'));
+    expect(response.headers.get('content-type')).toBe('text/html');
+    expect(response.headers.get('cache-control')).toBe('max-age=60');
+  });
+
+  it('opens nothing for a missing object, but fails for a missing bucket', async () => {
+    expect(await storage.open('user-3/never-written')).toBeUndefined();
+    await expect(storage.getStream('user-3/never-written')).rejects.toMatchObject({ name: 'NoSuchKey', status: 404 });
+    await expect(storage.open('a.txt', 'missing')).rejects.toMatchObject({ name: 'NoSuchBucket' });
+  });
+
+  it('tries a request again when the storage answers 503 or drops the connection, and gives up after three tries', async () => {
+    const faulty = await startFaultyProxy(new URL(s3.config.S3_ENDPOINT));
+    const throughProxy = new ObjectStorage({ ...s3.config, S3_ENDPOINT: faulty.endpoint });
+    try {
+      faulty.failNext(['503', 'drop']);
+      await throughProxy.put({ key: 'user-3/retried.txt', body: 'made it', contentType: 'text/plain' });
+      expect(faulty.received).toBe(3);
+      expect(await storage.getText('user-3/retried.txt')).toBe('made it');
+
+      faulty.failNext(['503', '503', '503']);
+      await expect(throughProxy.exists('user-3/retried.txt')).rejects.toMatchObject({ status: 503 });
+      expect(faulty.received).toBe(6);
+    } finally {
+      throughProxy.close();
+      await faulty.close();
+    }
+  });
 });
+
+/**
+ * An HTTP server in front of s3rver that fails the next requests as told (a 503, or the connection dropped before
+ * any answer) and forwards every other one unchanged, Host header included, so the signatures still hold.
+ */
+async function startFaultyProxy(target: URL) {
+  let failures: ('503' | 'drop')[] = [];
+  let received = 0;
+  const server = createServer((incoming, answer) => {
+    received++;
+    const failure = failures.shift();
+    if (failure === 'drop') return incoming.socket.destroy();
+    if (failure === '503') return void answer.writeHead(503, { 'content-type': 'application/xml' }).end('<Error><Code>SlowDown</Code></Error>');
+    const forwarded = request(
+      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (response) => {
+        answer.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(answer);
+      },
+    );
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    get received() {
+      return received;
+    },
+    failNext(next: ('503' | 'drop')[]) {
+      failures = next;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

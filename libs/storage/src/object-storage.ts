@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '@spark/config';
+import { ObjectRequests, StorageRequestError } from './object-requests';
 import { type SignedGetOptions, type SignedPutOptions, UrlSigner } from './url-signer';
 
 /** The part size of stream uploads (S3's minimum for every part but the last). */
@@ -16,7 +17,8 @@ export interface PutObjectInput {
   cacheControlSeconds?: number;
 }
 
-const isMissing = (error: unknown) => ['NotFound', 'NoSuchKey'].includes((error as { name?: string }).name ?? '');
+// A HEAD's 404 has no body to name the error; a GET's names NoSuchKey (or NoSuchBucket, which is not a missing object).
+const isMissing = (error: unknown) => error instanceof StorageRequestError && ['NotFound', 'NoSuchKey'].includes(error.code);
 
 type Sdk = typeof import('@aws-sdk/client-s3');
 
@@ -34,36 +36,41 @@ export const s3ClientConfig = (config: StorageConfig): S3ClientConfig => ({
 });
 
 /**
- * The only place that speaks S3, through the AWS SDK's own commands, `Upload` and SigV4 signer. Buckets are
+ * The only place that speaks S3: one-object requests signed with the SDK's SigV4 signer and sent directly
+ * (`ObjectRequests`), streams through the SDK's `Upload`, listings and bulk deletes through its commands. Buckets are
  * private: readers get short-lived signed URLs, handed out only after the caller's right to the object was checked.
  */
 export class ObjectStorage {
   private loaded?: Promise<{ sdk: Sdk; client: S3Client }>;
   private readonly urls: UrlSigner;
+  private readonly requests: ObjectRequests;
   readonly defaultBucket: string;
 
   constructor(private readonly config: StorageConfig) {
     this.urls = new UrlSigner(config);
+    this.requests = new ObjectRequests(this.urls, new URL(config.S3_ENDPOINT));
     this.defaultBucket = config.S3_BUCKET;
   }
 
-  // The S3 client and its commands weigh on a process's memory once loaded: a process that only signs URLs (the
-  // gateway, for every page of sparks) loads them with its first request to S3 itself, not at start.
+  // The S3 client and its commands weigh on a process's memory once loaded: a process that signs URLs and sends
+  // one-object requests (the gateway) loads them only if it ever streams an upload, lists or deletes in bulk.
   private s3(): Promise<{ sdk: Sdk; client: S3Client }> {
     return (this.loaded ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: new sdk.S3Client(s3ClientConfig(this.config)) })));
   }
 
   /**
-   * A body in memory is one PutObject; a stream goes through the SDK's multipart `Upload`, which holds at most two
-   * parts at once whatever the length and aborts the upload (no parts left behind) when the stream or S3 fails.
+   * A body in memory is one PutObject request; a stream goes through the SDK's multipart `Upload`, which holds at most
+   * two parts at once whatever the length and aborts the upload (no parts left behind) when the stream or S3 fails.
    */
   async put(input: PutObjectInput): Promise<{ bucket: string; key: string }> {
     const bucket = input.bucket ?? this.defaultBucket;
     const params = { Bucket: bucket, Key: input.key, ContentType: input.contentType, CacheControl: `max-age=${input.cacheControlSeconds ?? 3600}` };
-    const { sdk, client } = await this.s3();
     if (typeof input.body === 'string' || Buffer.isBuffer(input.body)) {
-      await client.send(new sdk.PutObjectCommand({ ...params, Body: input.body }));
+      const headers = { 'content-type': params.ContentType, 'cache-control': params.CacheControl };
+      const body = typeof input.body === 'string' ? Buffer.from(input.body) : input.body;
+      (await this.requests.request('PutObject', input.key, { bucket, body, headers })).resume();
     } else {
+      const { client } = await this.s3();
       const body = input.body instanceof Readable ? input.body : Readable.from(input.body);
       // A broken body is the failure to report, not whatever the abort that follows it answers.
       let bodyError: unknown;
@@ -78,9 +85,8 @@ export class ObjectStorage {
   }
 
   async exists(key: string, bucket = this.defaultBucket): Promise<boolean> {
-    const { sdk, client } = await this.s3();
     try {
-      await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
+      (await this.requests.request('HeadObject', key, { bucket })).resume();
       return true;
     } catch (error) {
       if (isMissing(error)) return false;
@@ -89,17 +95,18 @@ export class ObjectStorage {
   }
 
   async getText(key: string, bucket = this.defaultBucket): Promise<string> {
-    const { sdk, client } = await this.s3();
-    const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
-    return (await object.Body?.transformToString('utf-8')) ?? '';
+    const body = await this.getStream(key, bucket);
+    body.setEncoding('utf8');
+    let text = '';
+    for await (const chunk of body) text += chunk as string;
+    return text;
   }
 
   /** The object's bytes as a stream with its size, or undefined when there is no such object: one request, no HEAD first. */
   async open(key: string, bucket = this.defaultBucket): Promise<{ body: Readable; bytes: number } | undefined> {
-    const { sdk, client } = await this.s3();
     try {
-      const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
-      return { body: object.Body as Readable, bytes: object.ContentLength ?? 0 };
+      const body = await this.requests.request('GetObject', key, { bucket });
+      return { body, bytes: Number(body.headers['content-length'] ?? 0) };
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
@@ -107,15 +114,12 @@ export class ObjectStorage {
   }
 
   /** The object's bytes as a stream, read from S3 only as fast as the caller consumes it. */
-  async getStream(key: string, bucket = this.defaultBucket): Promise<Readable> {
-    const { sdk, client } = await this.s3();
-    const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
-    return object.Body as Readable;
+  getStream(key: string, bucket = this.defaultBucket): Promise<Readable> {
+    return this.requests.request('GetObject', key, { bucket });
   }
 
   async delete(key: string, bucket = this.defaultBucket): Promise<void> {
-    const { sdk, client } = await this.s3();
-    await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    (await this.requests.request('DeleteObject', key, { bucket })).resume();
   }
 
   /** Deletes every object whose key starts with `prefix`, a listed page (up to 1000 keys) per request; returns how many. */
@@ -161,6 +165,7 @@ export class ObjectStorage {
   }
 
   close(): void {
+    this.requests.close();
     void this.loaded?.then(
       ({ client }) => client.destroy(),
       () => undefined,

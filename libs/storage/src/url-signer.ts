@@ -21,6 +21,12 @@ export interface SignedPutOptions {
   signingDate?: Date;
 }
 
+/** The one-object operations this process sends itself, by the names S3's API gives them. */
+export type ObjectOperation = 'GetObject' | 'HeadObject' | 'PutObject' | 'DeleteObject';
+export const OPERATION_METHODS: Record<ObjectOperation, string> = { GetObject: 'GET', HeadObject: 'HEAD', PutObject: 'PUT', DeleteObject: 'DELETE' };
+// Sent at once; the margin is for a storage server whose clock runs ahead of ours.
+const REQUEST_URL_SECONDS = 900;
+
 /**
  * Presigned S3 URLs made with the SDK's own SigV4 signer, without an S3 client: the URLs `getSignedUrl` makes for a
  * path-style endpoint, byte for byte (url-signer.spec.ts holds it to that), at a fraction of its cost and memory.
@@ -63,6 +69,20 @@ export class UrlSigner {
       { method: 'PUT', bucket: options.bucket, key, query: { 'x-id': 'PutObject' }, headers },
       options.expiresInSeconds,
       options.signingDate,
+      new Set(Object.keys(headers)),
+    );
+  }
+
+  /**
+   * A URL for one request this process sends itself at once (`ObjectRequests`): the operation named in the query as
+   * the SDK names it, and `headers` signed with it.
+   */
+  signedRequestUrl(operation: ObjectOperation, key: string, options: { bucket?: string; headers?: Record<string, string> } = {}): Promise<string> {
+    const headers = options.headers ?? {};
+    return this.sign(
+      { method: OPERATION_METHODS[operation], bucket: options.bucket, key, query: { 'x-id': operation }, headers },
+      REQUEST_URL_SECONDS,
+      undefined,
       new Set(Object.keys(headers)),
     );
   }
