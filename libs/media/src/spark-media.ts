@@ -32,7 +32,7 @@ const unsupported = () => new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Only photos
 // to about an image's limit each, so a process holds at most two large files at once, or many small photos.
 const HELD_FILE_BYTES = 2 * SPARK_IMAGE_MAX_BYTES;
 // A claim waiting for room keeps its download open, and a running one sends up to two parts at once: this bound
-// keeps them all well inside the S3 client's socket pool, so the running claims always get the sockets they need.
+// keeps them all well inside storage's socket pools, so the running claims always get the sockets they need.
 const CLAIMS_IN_FLIGHT = 8;
 
 /**
