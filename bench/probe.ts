@@ -34,8 +34,8 @@ Client.prototype.query = function countedQuery(this: Client, ...args: unknown[])
 
 subscribe('http.client.request.start', (message) => {
   const { request } = message as { request: ClientRequest };
-  // The SDK names most S3 operations in the query (`?x-id=UploadPart`), not the two POSTs of a multipart upload;
-  // ObjectStorage's own single PUT has no name.
+  // The SDK and ObjectRequests name S3 operations in the query (`?x-id=UploadPart`), but not the two POSTs of a
+  // multipart upload.
   const query = request.path.split('?')[1] ?? '';
   const post = query.startsWith('uploads') ? 'CreateMultipartUpload' : 'CompleteMultipartUpload';
   const bucket = request.path.split('/')[1];

@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DomainError } from '@spark/errors';
 import { type ObjectOperation, OPERATION_METHODS, type UrlSigner } from './url-signer';
 
 /** S3 refused a request: `name` is S3's own error code (`NoSuchKey`, `NoSuchBucket`, `AccessDenied`...). */
@@ -24,6 +25,7 @@ export interface ObjectRequest {
 }
 
 const ATTEMPTS = 3;
+const STORAGE_UNAVAILABLE = 'File storage is not answering right now. Please try again in a moment.';
 const RETRY_BASE_MS = 100;
 // Throttling (S3's SlowDown is a 503) and server errors pass; every operation sent here is idempotent.
 const isRetriable = (status: number) => status === 429 || status >= 500;
@@ -34,7 +36,8 @@ const errorCodeOf = (body: string, status: number) => /<Code>([^<]+)<\/Code>/.ex
  * One-object requests (GET, HEAD, PUT of a body in memory, DELETE), signed by `UrlSigner` with the SDK's SigV4 and
  * sent with Node's HTTP client: the same requests the SDK's commands send, without the command stack each one runs
  * (middleware, endpoint rules, a signing-key cache keyed by an HMAC). Network errors, throttling and 5xx answers are
- * tried again twice, after about 100 and 200 ms, as the SDK's standard retry mode does.
+ * tried again twice, after about 100 and 200 ms, as the SDK's standard retry mode does; then the request fails as
+ * SERVICE_UNAVAILABLE.
  */
 export class ObjectRequests {
   private readonly agent: HttpAgent;
@@ -57,7 +60,9 @@ export class ObjectRequests {
       } catch (error) {
         // A refusal by S3 is final unless it names a passing condition; a connection that failed is always tried again.
         const retriable = error instanceof StorageRequestError ? isRetriable(error.status) : true;
-        if (!retriable || attempt === ATTEMPTS) throw error;
+        if (!retriable) throw error;
+        // Not done, and safe to try again later: the caller answers 503, as for any service that is away.
+        if (attempt === ATTEMPTS) throw new DomainError('SERVICE_UNAVAILABLE', STORAGE_UNAVAILABLE, { service: 'storage' });
       }
       await sleep(RETRY_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
     }

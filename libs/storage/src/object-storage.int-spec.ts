@@ -18,7 +18,7 @@ function chunked(length: number, fill: number, chunkSize = 64 * 1024 + 7): Reada
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-// The SDK names most operations in the query (`?x-id=PutObject`), not these two.
+// The SDK and ObjectRequests name operations in the query (`?x-id=PutObject`), but not these two.
 const operationOf = ({ method, path }: ClientRequest) => {
   const query = path.split('?')[1] ?? '';
   if (method === 'POST') return query.startsWith('uploads') ? 'CreateMultipartUpload' : 'CompleteMultipartUpload';
@@ -167,11 +167,37 @@ describe('ObjectStorage against a real S3-compatible server', () => {
       expect(await storage.getText('user-3/retried.txt')).toBe('made it');
 
       faulty.failNext(['503', '503', '503']);
-      await expect(throughProxy.exists('user-3/retried.txt')).rejects.toMatchObject({ status: 503 });
+      await expect(throughProxy.exists('user-3/retried.txt')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
       expect(faulty.received).toBe(6);
     } finally {
       throughProxy.close();
       await faulty.close();
+    }
+  });
+});
+
+describe('ObjectStorage when the storage does not answer', () => {
+  it('fails as unavailable (a 503 for the caller, to try again later) after its tries, not as an internal error', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const storage = new ObjectStorage({
+      S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      S3_REGION: 'us-east-1',
+      S3_BUCKET: 'sparks',
+      S3_LOG_BUCKET: 'log',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    });
+    try {
+      await expect(storage.open('incoming/user-4/upload')).rejects.toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'File storage is not answering right now. Please try again in a moment.',
+      });
+      await expect(storage.put({ key: 'user-4/a.txt', body: 'x', contentType: 'text/plain' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    } finally {
+      storage.close();
     }
   });
 });
