@@ -12,6 +12,7 @@ export interface TestS3 {
   env: Record<string, string>;
   /** The keys of the objects under `prefix` in `bucket` (the sparks bucket by default). */
   keysUnder(prefix: string, bucket?: string): Promise<string[]>;
+  /** Stops the server and deletes its data; a second call waits for the first. */
   close(): Promise<void>;
 }
 
@@ -37,6 +38,7 @@ export async function startTestS3(buckets = ['sparks', 'log']): Promise<TestS3> 
     forcePathStyle: true,
     credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY },
   });
+  let closing: Promise<void> | undefined;
   return {
     config,
     env: { ...config },
@@ -44,10 +46,14 @@ export async function startTestS3(buckets = ['sparks', 'log']): Promise<TestS3> 
       const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
       return (listed.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
     },
-    async close() {
-      client.destroy();
-      await server.close();
-      await rm(directory, { recursive: true, force: true });
+    // Once only: a test may stop the storage itself before its stack does.
+    close() {
+      closing ??= (async () => {
+        client.destroy();
+        await server.close();
+        await rm(directory, { recursive: true, force: true });
+      })();
+      return closing;
     },
   };
 }

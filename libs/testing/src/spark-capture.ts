@@ -7,6 +7,8 @@ export interface SparkCaptureInput {
   clientSparkId?: string;
   note?: string;
   timeZone?: string;
+  /** Runs once the file is in storage, before the capture is recorded (to stop a dependency, say). */
+  afterUpload?: () => Promise<void>;
 }
 
 /**
@@ -25,6 +27,7 @@ export async function captureSpark(baseUrl: string, headers: Record<string, stri
   const grant = sparkUploadGrantSchema.parse(await granted.json());
   const stored = await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: new Uint8Array(input.bytes) });
   if (!stored.ok) return stored;
+  await input.afterUpload?.();
   return fetch(`${baseUrl}/api/sparks`, {
     method: 'POST',
     headers: json,
