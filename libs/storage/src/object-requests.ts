@@ -25,8 +25,8 @@ export interface ObjectRequest {
 }
 
 const ATTEMPTS = 3;
-const STORAGE_UNAVAILABLE = 'File storage is not answering right now. Please try again in a moment.';
 const RETRY_BASE_MS = 100;
+const STORAGE_UNAVAILABLE = 'File storage is not answering right now. Please try again in a moment.';
 // Throttling (S3's SlowDown is a 503) and server errors pass; every operation sent here is idempotent.
 const isRetriable = (status: number) => status === 429 || status >= 500;
 // S3's error bodies are a few hundred bytes of XML naming the error; a HEAD's has no body at all.
@@ -52,7 +52,10 @@ export class ObjectRequests {
     this.send = https ? httpsRequest : httpRequest;
   }
 
-  /** The answer to a request S3 accepted (2xx), its body still to read; anything else throws `StorageRequestError`. */
+  /**
+   * The answer to a request S3 accepted (2xx), its body still to read. A refusal throws `StorageRequestError`; a
+   * storage that accepted none of the tries, SERVICE_UNAVAILABLE.
+   */
   async request(operation: ObjectOperation, key: string, request: ObjectRequest = {}): Promise<IncomingMessage> {
     for (let attempt = 1; ; attempt++) {
       try {
