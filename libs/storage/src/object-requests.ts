@@ -27,6 +27,8 @@ export interface ObjectRequest {
 const ATTEMPTS = 3;
 const RETRY_BASE_MS = 100;
 const STORAGE_UNAVAILABLE = 'File storage is not answering right now. Please try again in a moment.';
+// S3 answers well within a second; a request it has said nothing to for this long is stalled and is tried again.
+export const DEFAULT_ANSWER_TIMEOUT_MS = 30_000;
 // Throttling (S3's SlowDown is a 503) and server errors pass; every operation sent here is idempotent.
 const isRetriable = (status: number) => status === 429 || status >= 500;
 // S3's error bodies are a few hundred bytes of XML naming the error; a HEAD's has no body at all.
@@ -35,8 +37,8 @@ const errorCodeOf = (body: string, status: number) => /<Code>([^<]+)<\/Code>/.ex
 /**
  * One-object requests (GET, HEAD, PUT of a body in memory, DELETE), signed by `UrlSigner` with the SDK's SigV4 and
  * sent with Node's HTTP client: the same requests the SDK's commands send, without the command stack each one runs
- * (middleware, endpoint rules, a signing-key cache keyed by an HMAC). Network errors, throttling and 5xx answers are
- * tried again twice, after about 100 and 200 ms, as the SDK's standard retry mode does; then the request fails as
+ * (middleware, endpoint rules, a signing-key cache keyed by an HMAC). Network errors, a storage that says nothing
+ * for `answerTimeoutMs`, throttling and 5xx answers are tried again twice, after about 100 and 200 ms, as the SDK's standard retry mode does; then the request fails as
  * SERVICE_UNAVAILABLE.
  */
 export class ObjectRequests {
@@ -46,6 +48,7 @@ export class ObjectRequests {
   constructor(
     private readonly urls: UrlSigner,
     endpoint: URL,
+    private readonly answerTimeoutMs = DEFAULT_ANSWER_TIMEOUT_MS,
   ) {
     const https = endpoint.protocol === 'https:';
     this.agent = https ? new HttpsAgent({ keepAlive: true, maxSockets: 50 }) : new HttpAgent({ keepAlive: true, maxSockets: 50 });
@@ -80,7 +83,12 @@ export class ObjectRequests {
     const signed = { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) };
     const url = await this.urls.signedRequestUrl(operation, key, { bucket, headers: signed });
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      const outgoing = this.send(url, { method: OPERATION_METHODS[operation], headers: signed, agent: this.agent }, resolve);
+      const outgoing = this.send(url, { method: OPERATION_METHODS[operation], headers: signed, agent: this.agent }, (answer) => {
+        // Only the wait for an answer is bounded: its body is read at the caller's pace.
+        outgoing.setTimeout(0);
+        resolve(answer);
+      });
+      outgoing.setTimeout(this.answerTimeoutMs, () => outgoing.destroy(new Error(`S3 did not answer ${operation} ${key} in ${this.answerTimeoutMs} ms`)));
       outgoing.once('error', reject);
       outgoing.end(body);
     });

@@ -157,9 +157,9 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     await expect(storage.open('a.txt', 'missing')).rejects.toMatchObject({ name: 'NoSuchBucket' });
   });
 
-  it('tries a request again when the storage answers 503 or drops the connection, and gives up after three tries', async () => {
+  it('tries a request again when the storage answers 503, drops the connection or says nothing, and gives up after three tries', async () => {
     const faulty = await startFaultyProxy(new URL(s3.config.S3_ENDPOINT));
-    const throughProxy = new ObjectStorage({ ...s3.config, S3_ENDPOINT: faulty.endpoint });
+    const throughProxy = new ObjectStorage({ ...s3.config, S3_ENDPOINT: faulty.endpoint }, { answerTimeoutMs: 300 });
     try {
       faulty.failNext(['503', 'drop']);
       await throughProxy.put({ key: 'user-3/retried.txt', body: 'made it', contentType: 'text/plain' });
@@ -169,6 +169,10 @@ describe('ObjectStorage against a real S3-compatible server', () => {
       faulty.failNext(['503', '503', '503']);
       await expect(throughProxy.exists('user-3/retried.txt')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
       expect(faulty.received).toBe(6);
+
+      faulty.failNext(['silence']);
+      expect(await throughProxy.getText('user-3/retried.txt')).toBe('made it');
+      expect(faulty.received).toBe(8);
     } finally {
       throughProxy.close();
       await faulty.close();
@@ -203,16 +207,17 @@ describe('ObjectStorage when the storage does not answer', () => {
 });
 
 /**
- * An HTTP server in front of s3rver that fails the next requests as told (a 503, or the connection dropped before
- * any answer) and forwards every other one unchanged, Host header included, so the signatures still hold.
+ * An HTTP server in front of s3rver that fails the next requests as told (a 503, the connection dropped before any
+ * answer, or no answer at all) and forwards every other one unchanged, Host header included, so the signatures still hold.
  */
 async function startFaultyProxy(target: URL) {
-  let failures: ('503' | 'drop')[] = [];
+  let failures: ('503' | 'drop' | 'silence')[] = [];
   let received = 0;
   const server = createServer((incoming, answer) => {
     received++;
     const failure = failures.shift();
     if (failure === 'drop') return incoming.socket.destroy();
+    if (failure === 'silence') return;
     if (failure === '503') return void answer.writeHead(503, { 'content-type': 'application/xml' }).end('<Error><Code>SlowDown</Code></Error>');
     const forwarded = request(
       { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
@@ -230,7 +235,7 @@ async function startFaultyProxy(target: URL) {
     get received() {
       return received;
     },
-    failNext(next: ('503' | 'drop')[]) {
+    failNext(next: ('503' | 'drop' | 'silence')[]) {
       failures = next;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -46,9 +46,12 @@ export class ObjectStorage {
   private readonly requests: ObjectRequests;
   readonly defaultBucket: string;
 
-  constructor(private readonly config: StorageConfig) {
+  constructor(
+    private readonly config: StorageConfig,
+    options: { answerTimeoutMs?: number } = {},
+  ) {
     this.urls = new UrlSigner(config);
-    this.requests = new ObjectRequests(this.urls, new URL(config.S3_ENDPOINT));
+    this.requests = new ObjectRequests(this.urls, new URL(config.S3_ENDPOINT), options.answerTimeoutMs);
     this.defaultBucket = config.S3_BUCKET;
   }
 
