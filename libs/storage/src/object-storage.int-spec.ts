@@ -181,7 +181,7 @@ describe('ObjectStorage against a real S3-compatible server', () => {
 });
 
 describe('ObjectStorage when the storage does not answer', () => {
-  it('fails as unavailable (a 503 for the caller, to try again later) after its tries, not as an internal error', async () => {
+  it('fails as unavailable (a 503 for the caller, to try again later) with a message that names the storage, after its tries', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
