@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import {
   SPARK_IMAGE_MAX_BYTES,
   SPARK_UPLOAD_GRANT_SECONDS,
@@ -8,7 +7,7 @@ import {
   type SparkUploadGrantRequest,
 } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
-import type { ObjectStorage } from '@spark/storage';
+import type { ObjectStorage, OpenedObject } from '@spark/storage';
 import { ConcurrencyLimit } from './concurrency-limit';
 import { SNIFF_BYTES, type SniffedType, sniffFileType } from './file-sniffer';
 import { reencodeImage } from './image-reencoder';
@@ -93,7 +92,7 @@ export class SparkMedia {
     }
   }
 
-  private async cleanBody(userId: string, uploaded: { body: Readable; bytes: number }): Promise<SparkFile> {
+  private async cleanBody(userId: string, uploaded: OpenedObject): Promise<SparkFile> {
     const iterator = uploaded.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     const head = await readHead(iterator);
     const type = sniffFileType(head);

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { text } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DomainError } from '@spark/errors';
 import { type ObjectOperation, OPERATION_METHODS, type UrlSigner } from './url-signer';
@@ -94,8 +95,6 @@ export class ObjectRequests {
     });
     const status = response.statusCode ?? 0;
     if (status >= 200 && status < 300) return response;
-    let text = '';
-    for await (const chunk of response) text += String(chunk);
-    throw new StorageRequestError(errorCodeOf(text, status), status, operation, key);
+    throw new StorageRequestError(errorCodeOf(await text(response), status), status, operation, key);
   }
 }

@@ -157,6 +157,23 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     await expect(storage.open('a.txt', 'missing')).rejects.toMatchObject({ name: 'NoSuchBucket' });
   });
 
+  it('fails as unavailable (a 503 for the caller, to try again later) with a message that names the storage, after its tries', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const unreachable = new ObjectStorage({ ...s3.config, S3_ENDPOINT: `http://127.0.0.1:${port}` });
+    try {
+      await expect(unreachable.open('incoming/user-4/upload')).rejects.toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'File storage is not answering right now. Please try again in a moment.',
+      });
+      await expect(unreachable.put({ key: 'user-4/a.txt', body: 'x', contentType: 'text/plain' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    } finally {
+      unreachable.close();
+    }
+  });
+
   it('tries a request again when the storage answers 503, drops the connection or says nothing, and gives up after three tries', async () => {
     const faulty = await startFaultyProxy(new URL(s3.config.S3_ENDPOINT));
     const throughProxy = new ObjectStorage({ ...s3.config, S3_ENDPOINT: faulty.endpoint }, { answerTimeoutMs: 300 });
@@ -176,32 +193,6 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     } finally {
       throughProxy.close();
       await faulty.close();
-    }
-  });
-});
-
-describe('ObjectStorage when the storage does not answer', () => {
-  it('fails as unavailable (a 503 for the caller, to try again later) with a message that names the storage, after its tries', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const storage = new ObjectStorage({
-      S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      S3_REGION: 'us-east-1',
-      S3_BUCKET: 'sparks',
-      S3_LOG_BUCKET: 'log',
-      S3_ACCESS_KEY_ID: 'key',
-      S3_SECRET_ACCESS_KEY: 'secret',
-    });
-    try {
-      await expect(storage.open('incoming/user-4/upload')).rejects.toMatchObject({
-        code: 'SERVICE_UNAVAILABLE',
-        message: 'File storage is not answering right now. Please try again in a moment.',
-      });
-      await expect(storage.put({ key: 'user-4/a.txt', body: 'x', contentType: 'text/plain' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
-    } finally {
-      storage.close();
     }
   });
 });

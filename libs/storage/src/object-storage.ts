@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '@spark/config';
 import { ObjectRequests, StorageRequestError } from './object-requests';
@@ -18,6 +19,12 @@ export interface PutObjectInput {
 }
 
 // A HEAD's 404 has no body to name the error; a GET's names NoSuchKey (or NoSuchBucket, which is not a missing object).
+/** An object being read: its bytes as S3 sends them, and how many there are. */
+export interface OpenedObject {
+  body: Readable;
+  bytes: number;
+}
+
 const isMissing = (error: unknown) => error instanceof StorageRequestError && ['NotFound', 'NoSuchKey'].includes(error.code);
 
 type Sdk = typeof import('@aws-sdk/client-s3');
@@ -98,15 +105,11 @@ export class ObjectStorage {
   }
 
   async getText(key: string, bucket = this.defaultBucket): Promise<string> {
-    const body = await this.getStream(key, bucket);
-    body.setEncoding('utf8');
-    let text = '';
-    for await (const chunk of body) text += chunk as string;
-    return text;
+    return text(await this.getStream(key, bucket));
   }
 
   /** The object's bytes as a stream with its size, or undefined when there is no such object: one request, no HEAD first. */
-  async open(key: string, bucket = this.defaultBucket): Promise<{ body: Readable; bytes: number } | undefined> {
+  async open(key: string, bucket = this.defaultBucket): Promise<OpenedObject | undefined> {
     try {
       const body = await this.requests.request('GetObject', key, { bucket });
       return { body, bytes: Number(body.headers['content-length'] ?? 0) };
