@@ -30,3 +30,20 @@ export const outboxInsertSql = (schema: string, firstParam: number) =>
  */
 export const deleteOutboxRowsAboutSql = (schema: string) =>
   `DELETE FROM "${schema}".outbox WHERE strpos(payload::text, $1) > 0 OR strpos(lower(payload::text), $2) > 0`;
+
+/**
+ * `outboxRows` for the jobs of many rows written in one statement, with a fifth array: the id of the row each job
+ * belongs to. `outboxInsertForSql` then inserts only the jobs of the rows the statement did write.
+ */
+export function outboxRowsFor(owners: readonly { id: string; jobs: readonly JobRequest[] }[]): [string[], string[], string[], string[], string[]] {
+  const ownerIds = owners.flatMap(({ id, jobs }) => jobs.map(() => id));
+  return [...outboxRows(owners.flatMap(({ jobs }) => jobs)), ownerIds];
+}
+
+/** Inserts the jobs of `outboxRowsFor` whose row is in `written`, a CTE of the same statement with an `id` column. */
+export const outboxInsertForSql = (schema: string, firstParam: number, written: string) =>
+  `INSERT INTO "${schema}"."outbox" (id, queue, job_name, payload)
+   SELECT job.id, job.queue, job.job_name, job.payload
+   FROM unnest($${firstParam}::uuid[], $${firstParam + 1}::text[], $${firstParam + 2}::text[], $${firstParam + 3}::jsonb[], $${firstParam + 4}::uuid[])
+     AS job(id, queue, job_name, payload, owner)
+   JOIN ${written} ON ${written}.id = job.owner`;

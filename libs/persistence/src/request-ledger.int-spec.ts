@@ -3,7 +3,7 @@ import { createTestDatabase, eventually, type TestDatabase } from '@spark/testin
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { createServiceDataSource, initializeWithMigrations } from './data-source';
 import { CreateHandledRequests1764200000000, RequestLedger } from './request-ledger';
-import { afterCommit, inUnitOfWork, type ServiceDataSource } from './unit-of-work';
+import { afterCommit, DeadlinePassed, inUnitOfWork, joinBatch, type ServiceDataSource } from './unit-of-work';
 
 class CreateEffects1700000000000 implements MigrationInterface {
   name = 'CreateEffects1700000000000';
@@ -128,5 +128,91 @@ describe('the request ledger: a command runs once per request id', () => {
     });
     await eventually(() => seen.length > 0, 5_000, 'the after-commit task');
     expect(seen).toEqual([1]);
+  });
+
+  describe('commands of a grouped pattern that arrive together', () => {
+    let grouped: RequestLedger;
+    beforeAll(() => {
+      grouped = new RequestLedger(dataSource, 'ledgertest', new Set(['test.grouped']));
+    });
+    /** A command that writes its effect and tells in which transaction; `fail` throws after the write. */
+    const writeAndTell =
+      (request: string, fail = false) =>
+      async () => {
+        const [{ txid }] = await dataSource.query<{ txid: string }[]>(
+          `INSERT INTO ledgertest.effects (request) VALUES ($1) RETURNING txid_current()::text AS txid`,
+          [request],
+        );
+        if (fail) throw new Error('the handler broke after writing');
+        return { answer: request, txid };
+      };
+    const first = (requestId: string, pattern = 'test.grouped', deadline?: number) => ({ requestId, pattern, redelivered: false, deadline });
+
+    it('commits them in one transaction, each with its own outcome, answered again on redelivery', async () => {
+      const ids = [randomUUID(), randomUUID(), randomUUID()];
+      const outcomes = await Promise.all(ids.map((id) => grouped.once(first(id), writeAndTell(id))));
+      expect(outcomes.map(({ answer }) => answer)).toEqual(ids);
+      expect(new Set(outcomes.map(({ txid }) => txid)).size).toBe(1);
+      for (const [index, id] of ids.entries()) {
+        const rerun = jest.fn(writeAndTell(id));
+        expect(await grouped.once({ ...first(id), redelivered: true }, rerun)).toEqual(outcomes[index]);
+        expect(rerun).not.toHaveBeenCalled();
+        expect(await effectsOf(id)).toBe(1);
+      }
+    });
+
+    it('runs each alone again when one of them fails: the others commit, the failed one leaves nothing', async () => {
+      const [ok, broken, alsoOk] = [randomUUID(), randomUUID(), randomUUID()];
+      const outcomes = await Promise.allSettled([
+        grouped.once(first(ok), writeAndTell(ok)),
+        grouped.once(first(broken), writeAndTell(broken, true)),
+        grouped.once(first(alsoOk), writeAndTell(alsoOk)),
+      ]);
+      expect(outcomes.map(({ status }) => status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect([await effectsOf(ok), await effectsOf(broken), await effectsOf(alsoOk)]).toEqual([1, 0, 1]);
+      const txids = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value.txid] : []));
+      expect(new Set(txids).size).toBe(2);
+    });
+
+    it('runs a request delivered twice in one group once, and answers both with its outcome', async () => {
+      const id = randomUUID();
+      const outcomes = await Promise.all([grouped.once(first(id), writeAndTell(id)), grouped.once(first(id), writeAndTell(id))]);
+      expect(outcomes[0]).toEqual(outcomes[1]);
+      expect(await effectsOf(id)).toBe(1);
+    });
+
+    it('lets the others commit when one deadline has passed, and that one not at all', async () => {
+      const [late, onTime] = [randomUUID(), randomUUID()];
+      const outcomes = await Promise.allSettled([
+        grouped.once(first(late, 'test.grouped', Date.now() - 1), writeAndTell(late)),
+        grouped.once(first(onTime, 'test.grouped', Date.now() + 10_000), writeAndTell(onTime)),
+      ]);
+      expect(outcomes[0]).toMatchObject({ status: 'rejected' });
+      expect(outcomes[0].status === 'rejected' && outcomes[0].reason).toBeInstanceOf(DeadlinePassed);
+      expect(outcomes[1]).toMatchObject({ status: 'fulfilled' });
+      expect([await effectsOf(late), await effectsOf(onTime)]).toEqual([0, 1]);
+    });
+
+    it('runs the commands of other patterns each in its own transaction', async () => {
+      const ids = [randomUUID(), randomUUID()];
+      const outcomes = await Promise.all(ids.map((id) => grouped.once(first(id, 'test.command'), writeAndTell(id))));
+      expect(new Set(outcomes.map(({ txid }) => txid)).size).toBe(2);
+    });
+
+    it('hands what they write through one batch to one call, and a lone write its own', async () => {
+      const calls: string[][] = [];
+      const writeMany = async (requests: readonly string[]) => {
+        calls.push([...requests]);
+        await dataSource.query(`INSERT INTO ledgertest.effects (request) SELECT unnest($1::text[])`, [requests]);
+        return requests.map((request) => `wrote ${request}`);
+      };
+      const ids = [randomUUID(), randomUUID(), randomUUID()];
+      const outcomes = await Promise.all(ids.map((id) => grouped.once(first(id), () => joinBatch(writeMany, id))));
+      expect(outcomes).toEqual(ids.map((id) => `wrote ${id}`));
+      expect(calls).toEqual([ids]);
+      const lone = randomUUID();
+      expect(await joinBatch(writeMany, lone)).toBe(`wrote ${lone}`);
+      expect(calls[1]).toEqual([lone]);
+    });
   });
 });

@@ -21,9 +21,21 @@ export interface LedgerRequest {
   deadline?: number;
 }
 
+interface GroupMember {
+  request: LedgerRequest;
+  run: () => Promise<unknown>;
+  resolve: (outcome: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
 /**
  * Runs each command at most once per request id: the command's database effect and its outcome commit in one
  * transaction, and a redelivery of the same request gets the stored outcome instead of running again.
+ *
+ * Commands of the `grouped` patterns that start in the same turn of the event loop (a batch read off the bus) commit
+ * in ONE transaction, with one record per request: one commit, and one statement for what they write through
+ * `joinBatch`, instead of one each. Their handlers must be able to run side by side in one transaction. When the
+ * group cannot commit, nothing of it did, and each of its commands runs again alone.
  *
  * Outcomes can hold secrets (a session's tokens), so a row is keyed by a hash of the request id and its
  * outcome is encrypted with a key derived from the request id: the rows are useless without the request,
@@ -31,27 +43,40 @@ export interface LedgerRequest {
  */
 export class RequestLedger {
   private readonly table: string;
+  private gathering?: GroupMember[];
 
   constructor(
     private readonly dataSource: ServiceDataSource,
     schema: string,
+    private readonly grouped: ReadonlySet<string> = new Set(),
   ) {
     if (!SCHEMA_NAME.test(schema)) throw new Error(`Not a schema name: ${schema}`);
     this.table = `"${schema}".handled_requests`;
+  }
+
+  once<T>(request: LedgerRequest, run: () => Promise<T>): Promise<T> {
+    if (request.redelivered || !this.grouped.has(request.pattern)) return this.alone(request, run);
+    return new Promise<T>((resolve, reject) => {
+      if (!this.gathering) {
+        this.gathering = [];
+        setImmediate(() => void this.commitGroup());
+      }
+      this.gathering.push({ request, run, resolve: resolve as (outcome: unknown) => void, reject });
+    });
   }
 
   /**
    * A first delivery skips the read of a stored outcome; a concurrent duplicate is still caught when both try to
    * record, and the loser's effect rolls back. The outcome is recorded in the COMMIT's round trip.
    */
-  async once<T>({ requestId, pattern, redelivered, deadline }: LedgerRequest, run: () => Promise<T>): Promise<T> {
+  private async alone<T>({ requestId, pattern, redelivered, deadline }: LedgerRequest, run: () => Promise<T>): Promise<T> {
     const secrets = secretsOf(requestId);
     if (redelivered) {
       const earlier = await this.find<T>(secrets);
       if (earlier) return earlier.outcome;
     }
     try {
-      return await inUnitOfWork(this.dataSource, run, deadline, (outcome) => this.recordStatement(secrets.key, pattern, seal(secrets.cipherKey, outcome)));
+      return await inUnitOfWork(this.dataSource, run, deadline, (outcome) => this.recordStatement([{ secrets, pattern, outcome }]));
     } catch (error) {
       if (!isRecordedAlready(error)) throw error;
       const earlier = await this.find<T>(secrets);
@@ -60,13 +85,40 @@ export class RequestLedger {
     }
   }
 
+  private async commitGroup(): Promise<void> {
+    const members = this.gathering ?? [];
+    this.gathering = undefined;
+    const runAlone = ({ request, run, resolve, reject }: GroupMember) => void this.alone(request, run).then(resolve, reject);
+    if (members.length === 1) return runAlone(members[0]);
+    const deadlines = members.flatMap(({ request }) => (request.deadline === undefined ? [] : [request.deadline]));
+    const records = (outcomes: unknown[]) =>
+      members.map(({ request }, index) => ({ secrets: secretsOf(request.requestId), pattern: request.pattern, outcome: outcomes[index] }));
+    try {
+      const outcomes = await inUnitOfWork(
+        this.dataSource,
+        () => allFulfilled(members.map(({ run }) => run())),
+        deadlines.length > 0 ? Math.min(...deadlines) : undefined,
+        (results) => this.recordStatement(records(results)),
+      );
+      members.forEach(({ resolve }, index) => resolve(outcomes[index]));
+    } catch {
+      // The group rolled back (or its COMMIT's answer was lost, and then each command alone finds its recorded outcome).
+      // Alone, a duplicate request, a late deadline or a failure is each command's own.
+      members.forEach(runAlone);
+    }
+  }
+
   /**
-   * The record as one statement without parameters, so it can ride in the COMMIT's round trip: the keys and the
-   * sealed outcome are bytes written in hex, the pattern a quoted literal. A row for the same request makes it fail
-   * (unique violation), which rolls the command's effect back.
+   * The records as one statement without parameters, so it can ride in the COMMIT's round trip: the keys and the
+   * sealed outcomes are bytes written in hex, the patterns quoted literals. A row for the same request makes it fail
+   * (unique violation), which rolls the commands' effects back.
    */
-  private recordStatement(key: Buffer, pattern: string, sealed: Buffer): string {
-    return `INSERT INTO ${this.table} (request_key, pattern, outcome) VALUES ('\\x${key.toString('hex')}', ${escapeLiteral(pattern)}, '\\x${sealed.toString('hex')}')`;
+  private recordStatement(records: { secrets: RequestSecrets; pattern: string; outcome: unknown }[]): string {
+    const rows = records.map(
+      ({ secrets, pattern, outcome }) =>
+        `('\\x${secrets.key.toString('hex')}', ${escapeLiteral(pattern)}, '\\x${seal(secrets.cipherKey, outcome).toString('hex')}')`,
+    );
+    return `INSERT INTO ${this.table} (request_key, pattern, outcome) VALUES ${rows.join(', ')}`;
   }
 
   /** Forgets outcomes no redelivery can ask for any more. */
@@ -78,6 +130,14 @@ export class RequestLedger {
     const rows: { outcome: Buffer }[] = await this.dataSource.query(`SELECT outcome FROM ${this.table} WHERE request_key = $1`, [secrets.key]);
     return rows[0] ? { outcome: unseal(secrets.cipherKey, rows[0].outcome) as T } : undefined;
   }
+}
+
+/** Every value, once all have settled: work still running must not outlive the transaction it joined. */
+async function allFulfilled<T>(work: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(work);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<T>).value);
 }
 
 interface RequestSecrets {

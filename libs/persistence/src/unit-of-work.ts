@@ -11,6 +11,7 @@ import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 class UnitOfWork {
   private started?: Promise<QueryRunner>;
   private readonly onCommit: (() => void)[] = [];
+  private readonly batches = new Map<unknown, PendingBatch>();
   open = true;
 
   constructor(
@@ -25,6 +26,25 @@ class UnitOfWork {
 
   afterCommit(task: () => void): void {
     this.onCommit.push(task);
+  }
+
+  join<I, O>(flush: BatchFlush<I, O>, item: I): Promise<O> {
+    let batch = this.batches.get(flush);
+    if (!batch) {
+      const started: PendingBatch = { flush: flush as BatchFlush<unknown, unknown>, items: [], waiters: [] };
+      this.batches.set(flush, started);
+      // After every piece of work running side by side in this unit has had its turn to join.
+      setImmediate(() => {
+        this.batches.delete(flush);
+        flushBatch(started);
+      });
+      batch = started;
+    }
+    const { items, waiters } = batch;
+    return new Promise<O>((resolve, reject) => {
+      items.push(item);
+      waiters.push({ resolve: resolve as (value: unknown) => void, reject });
+    });
   }
 
   /** `last`, a statement without parameters, runs in the COMMIT's round trip: when it fails, nothing commits. */
@@ -73,6 +93,22 @@ class UnitOfWork {
   }
 }
 
+/** Writes many items with one statement: one result per item, in their order. */
+export type BatchFlush<I, O> = (items: readonly I[]) => Promise<readonly O[]>;
+
+interface PendingBatch {
+  flush: BatchFlush<unknown, unknown>;
+  items: unknown[];
+  waiters: { resolve: (value: unknown) => void; reject: (reason: unknown) => void }[];
+}
+
+function flushBatch({ flush, items, waiters }: PendingBatch): void {
+  flush(items).then(
+    (results) => waiters.forEach((waiter, index) => waiter.resolve(results[index])),
+    (error: unknown) => waiters.forEach((waiter) => waiter.reject(error)),
+  );
+}
+
 /** The unit's deadline passed before it could commit: it rolled back, and its caller has stopped waiting. */
 export class DeadlinePassed extends Error {
   constructor() {
@@ -114,6 +150,17 @@ export function afterCommit(task: () => void): void {
   const unit = openUnit();
   if (unit) unit.afterCommit(task);
   else task();
+}
+
+/**
+ * Hands `item` to `flush` together with the items that other work running side by side in the same unit of work
+ * (a group of commands committed together) hands it in this turn of the event loop, so they share one statement.
+ * Outside a unit of work the item is flushed alone. `flush` must be one function for one statement, kept for good.
+ */
+export function joinBatch<I, O>(flush: BatchFlush<I, O>, item: I): Promise<O> {
+  const unit = openUnit();
+  if (unit) return unit.join(flush, item);
+  return flush([item]).then((results) => results[0] as O);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { ServiceConfig } from '@spark/config';
-import type { ServiceName } from '@spark/contracts';
+import type { PatternName, ServiceName } from '@spark/contracts';
 import type { JobQueues, OutboxRelay } from '@spark/jobs';
 import { type Logger, PinoNestLogger } from '@spark/logging';
 import { RedisStreamsServer } from '@spark/messaging';
@@ -31,6 +31,11 @@ export interface ServiceDefinition {
   drainSeconds?: number;
   /** Metrics of its own beyond the bus and outbox ones every service has (a queue it works, say). */
   metrics?: (registry: Registry, jobs: JobQueues) => void;
+  /**
+   * Commands whose requests, read off the bus together, commit in one transaction (`RequestLedger`): a hot write
+   * whose handler can share a transaction with others of its kind, its statement batched with `joinBatch`.
+   */
+  groupCommit?: readonly PatternName[];
   /** The part of a deleted account this service erases, and how (docs/data-rights.md, "Account deletion"). */
   accountErasure?: (infrastructure: ServiceInfrastructure) => Pick<AccountErasure, 'part' | 'eraser'>;
 }
@@ -47,7 +52,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
   const boot = { app, schema: definition.name, migrations: definition.migrations, env: definition.env, autoPipelining: true };
   const stop = await bootApp(boot, async ({ config, logger, dataSource, jobs, outbox, registry }) => {
     definition.metrics?.(registry, jobs);
-    const ledger = startCommandLedger(dataSource, definition.name, logger);
+    const ledger = startCommandLedger(dataSource, definition.name, logger, definition.groupCommit);
     const infrastructure: ServiceInfrastructure = { config, logger, dataSource, jobs, outbox };
     const microservice = await NestFactory.createMicroservice(definition.module(infrastructure), {
       strategy: new RedisStreamsServer({

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LeadCounters, LeadRole } from '@spark/contracts';
-import { createServiceDataSource, initializeWithMigrations, type ServiceDataSource } from '@spark/persistence';
+import { createServiceDataSource, initializeWithMigrations, RequestLedger, type ServiceDataSource } from '@spark/persistence';
 import { createTestDatabase, type TestDatabase } from '@spark/testing';
 import { leadsMigrations } from '../migrations';
 import { CoachLeadsRepository } from './coach-leads.repository';
@@ -194,6 +194,47 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
       approved: start.approved + 100 - 50,
       activeUsers: start.activeUsers + 100 - 50,
       rejected: start.rejected + 100,
+    });
+  });
+
+  describe('submissions committed in groups, as the leads-service commits them', () => {
+    let ledger: RequestLedger;
+    beforeAll(() => {
+      ledger = new RequestLedger(dataSource, 'leads', new Set(['leads.create']));
+    });
+    const submitTogether = (emails: string[]) =>
+      Promise.allSettled(
+        emails.map((email) =>
+          ledger.once({ requestId: randomUUID(), pattern: 'leads.create', redelivered: false }, () => submissions.create({ email, role: 'client' })),
+        ),
+      );
+    const transactionsOf = async (ids: string[]) =>
+      (await dataSource.query<{ n: number }[]>(`SELECT count(DISTINCT xmin::text)::int AS n FROM leads.leads WHERE id = ANY($1::uuid[])`, [ids]))[0].n;
+
+    it('stays exact, each group in one transaction, when ten groups of twenty commit at once', async () => {
+      const start = await expectExact();
+      const groups: ReturnType<typeof submitTogether>[] = [];
+      for (let group = 0; group < 10; group++) {
+        groups.push(submitTogether(Array.from({ length: 20 }, () => `grouped-${randomUUID()}@spark.test`)));
+        // The next group gathers once this one has started its transaction.
+        await new Promise(setImmediate);
+      }
+      const ids = (await Promise.all(groups)).flat().map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.lead.id : 'failed'));
+      expect(ids).not.toContain('failed');
+      // A deadlock between two groups would have sent their leads through one transaction each.
+      expect(await transactionsOf(ids)).toBe(10);
+      const jobs = await dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM leads.outbox WHERE payload->>'leadId' = ANY($1)`, [ids]);
+      expect(jobs[0].n).toBe(400);
+      expect(await expectExact()).toEqual({ ...start, total: start.total + 200, pending: start.pending + 200 });
+    });
+
+    it('writes the first of two leads with one e-mail in a group, with its jobs, and refuses the second', async () => {
+      const email = `twice-${randomUUID()}@spark.test`;
+      const [firstOutcome, secondOutcome] = await submitTogether([email, email]);
+      expect(firstOutcome.status).toBe('fulfilled');
+      expect(secondOutcome.status === 'rejected' && secondOutcome.reason).toMatchObject({ code: 'LEAD_EXISTS' });
+      const jobs = await dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM leads.outbox WHERE payload->>'email' = $1`, [email]);
+      expect(jobs[0].n).toBe(2);
     });
   });
 

@@ -1,6 +1,6 @@
 import type { ApprovalStatus, LeadRole, PrimaryChallenge } from '@spark/contracts';
-import { type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
-import type { ServiceDataSource } from '@spark/persistence';
+import { type JobRequest, outboxInsertForSql, outboxRowsFor } from '@spark/jobs';
+import { joinBatch, type ServiceDataSource } from '@spark/persistence';
 
 export interface LeadRow {
   id: string;
@@ -30,26 +30,47 @@ export class LeadsRepository {
   constructor(private readonly dataSource: ServiceDataSource) {}
 
   /**
-   * Inserts the lead and its jobs' outbox rows in ONE statement (so atomically, in one round
-   * trip). Returns undefined, and writes nothing, when the e-mail already has a lead. Prepared: planning this
-   * statement (three tables, the counter trigger) cost PostgreSQL about as much as running it.
+   * Inserts the lead and its jobs' outbox rows atomically. Returns undefined, and writes nothing, when the e-mail
+   * already has a lead. Leads submitted together (a group of commands in one transaction) share one statement.
    */
-  async insertWithJobs(lead: NewLead, jobs: readonly JobRequest[]): Promise<LeadRow | undefined> {
+  insertWithJobs(lead: NewLead, jobs: readonly JobRequest[]): Promise<LeadRow | undefined> {
+    return joinBatch(this.insertMany, { lead, jobs });
+  }
+
+  /**
+   * ONE statement for any number of leads, in one round trip. Leads are inserted in the order of their counter shard,
+   * so the counter trigger locks its rows in key order, as every writer does, and two batches cannot deadlock. Of
+   * two leads with one e-mail, the first is written. Prepared: planning this statement (three tables, the counter
+   * trigger) costs PostgreSQL about as much as running it.
+   */
+  private readonly insertMany = async (batch: readonly { lead: NewLead; jobs: readonly JobRequest[] }[]): Promise<(LeadRow | undefined)[]> => {
+    const leads = batch.map(({ lead }) => lead);
     const rows = await this.dataSource.preparedQuery<LeadRow>(
-      'leads-insert-with-jobs',
+      'leads-insert-many-with-jobs',
       `WITH lead AS (
          INSERT INTO leads.leads (id, email, role, interest, challenge_token_hash, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bytea[], $6::timestamptz[])
+           AS submitted(id, email, role, interest, challenge_token_hash, created_at)
+         ORDER BY leads.lead_counter_shard(id)
          ON CONFLICT (email) DO NOTHING
          RETURNING ${columns}
        ), jobs AS (
-         ${outboxInsertSql('leads', 7)} WHERE EXISTS (SELECT 1 FROM lead)
+         ${outboxInsertForSql('leads', 7, 'lead')}
        )
        SELECT * FROM lead`,
-      [lead.id, lead.email, lead.role, lead.interest, lead.challengeTokenHash, lead.createdAt, ...outboxRows(jobs)],
+      [
+        leads.map((lead) => lead.id),
+        leads.map((lead) => lead.email),
+        leads.map((lead) => lead.role),
+        leads.map((lead) => lead.interest),
+        leads.map((lead) => lead.challengeTokenHash),
+        leads.map((lead) => lead.createdAt),
+        ...outboxRowsFor(batch.map(({ lead, jobs }) => ({ id: lead.id, jobs }))),
+      ],
     );
-    return rows[0];
-  }
+    const written = new Map(rows.map((row) => [row.id, row]));
+    return leads.map((lead) => written.get(lead.id));
+  };
 
   async setPrimaryChallenge(challengeTokenHash: Buffer, challenge: PrimaryChallenge): Promise<LeadRow | undefined> {
     const rows: [LeadRow[], number] = await this.dataSource.query(
