@@ -54,6 +54,11 @@ export interface LedgerRequest {
   deadline?: number;
 }
 
+interface AnswerBatch {
+  answers: { entryId: string; replyTo: string; reply: Reply }[];
+  sent: Promise<void>;
+}
+
 /** A failure that means "not done, try again": the command's effect is undone and nothing is recorded. */
 class NotDone extends Error {
   constructor(readonly wireError: WireError) {
@@ -94,6 +99,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private commands?: Redis;
   private reader?: Redis;
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Answers waiting for the end of this turn of the event loop, to leave in one transaction. */
+  private answering?: AnswerBatch;
   private wakeReader?: () => void;
   /** Stops reading, reclaiming and sweeping: the start of a drain. */
   private stopping = new AbortController();
@@ -394,13 +401,34 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     return lastValueFrom(result$, { defaultValue: undefined });
   }
 
-  private async replyAndAcknowledge(entryId: string, replyTo: string, reply: Reply): Promise<void> {
-    await this.commands
-      ?.multi()
-      .rpush(replyTo, encodeReply(reply))
-      .pexpire(replyTo, REPLY_TTL_MS)
-      .xack(this.streamKey, this.service, entryId)
-      .xdel(this.streamKey, entryId)
+  /**
+   * Answers and acknowledges with the other requests answered in this turn of the event loop (a group committed
+   * together answers at once): one transaction, one reply push per caller's list, one XACK and one XDEL for all.
+   */
+  private replyAndAcknowledge(entryId: string, replyTo: string, reply: Reply): Promise<void> {
+    if (!this.answering) {
+      const batch: AnswerBatch = { answers: [], sent: new Promise((resolve) => setImmediate(resolve)).then(() => this.sendAnswers(batch)) };
+      this.answering = batch;
+    }
+    this.answering.answers.push({ entryId, replyTo, reply });
+    return this.answering.sent;
+  }
+
+  private async sendAnswers(batch: AnswerBatch): Promise<void> {
+    if (this.answering === batch) this.answering = undefined;
+    if (!this.commands) return;
+    const repliesByList = new Map<string, string[]>();
+    for (const { replyTo, reply } of batch.answers) {
+      const replies = repliesByList.get(replyTo);
+      if (replies) replies.push(encodeReply(reply));
+      else repliesByList.set(replyTo, [encodeReply(reply)]);
+    }
+    const transaction = this.commands.multi();
+    for (const [list, replies] of repliesByList) transaction.rpush(list, ...replies).pexpire(list, REPLY_TTL_MS);
+    const entryIds = batch.answers.map(({ entryId }) => entryId);
+    await transaction
+      .xack(this.streamKey, this.service, ...entryIds)
+      .xdel(this.streamKey, ...entryIds)
       .exec();
   }
 

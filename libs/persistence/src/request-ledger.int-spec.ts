@@ -193,6 +193,25 @@ describe('the request ledger: a command runs once per request id', () => {
       expect([await effectsOf(late), await effectsOf(onTime)]).toEqual([0, 1]);
     });
 
+    it('gathers the commands that arrive while a group commits into the next group', async () => {
+      let open: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      const [held, ...later] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      const holding = grouped.once(first(held), async () => {
+        await gate;
+        return writeAndTell(held)();
+      });
+      const next: Promise<{ txid: string }>[] = [];
+      for (const id of later) {
+        await new Promise(setImmediate);
+        next.push(grouped.once(first(id), writeAndTell(id)));
+      }
+      open();
+      const outcomes = await Promise.all([holding, ...next]);
+      expect(new Set(outcomes.slice(1).map(({ txid }) => txid)).size).toBe(1);
+      expect(outcomes[1].txid).not.toBe(outcomes[0].txid);
+    });
+
     it('runs the commands of other patterns each in its own transaction', async () => {
       const ids = [randomUUID(), randomUUID()];
       const outcomes = await Promise.all(ids.map((id) => grouped.once(first(id, 'test.command'), writeAndTell(id))));

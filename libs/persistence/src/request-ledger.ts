@@ -44,6 +44,8 @@ interface GroupMember {
 export class RequestLedger {
   private readonly table: string;
   private gathering?: GroupMember[];
+  private groupScheduled = false;
+  private groupCommitting = false;
 
   constructor(
     private readonly dataSource: ServiceDataSource,
@@ -57,11 +59,21 @@ export class RequestLedger {
   once<T>(request: LedgerRequest, run: () => Promise<T>): Promise<T> {
     if (request.redelivered || !this.grouped.has(request.pattern)) return this.alone(request, run);
     return new Promise<T>((resolve, reject) => {
-      if (!this.gathering) {
-        this.gathering = [];
-        setImmediate(() => void this.commitGroup());
-      }
-      this.gathering.push({ request, run, resolve: resolve as (outcome: unknown) => void, reject });
+      (this.gathering ??= []).push({ request, run, resolve: resolve as (outcome: unknown) => void, reject });
+      this.startGroupSoon();
+    });
+  }
+
+  /**
+   * Once the commands that start in this turn of the event loop have joined; while a group commits, the next one
+   * waits for it and grows meanwhile, as the load does (fewer, larger groups cost the database less per command).
+   */
+  private startGroupSoon(): void {
+    if (this.groupScheduled || !this.gathering || this.groupCommitting) return;
+    this.groupScheduled = true;
+    setImmediate(() => {
+      this.groupScheduled = false;
+      void this.commitGroup();
     });
   }
 
@@ -88,7 +100,17 @@ export class RequestLedger {
   private async commitGroup(): Promise<void> {
     const members = this.gathering ?? [];
     this.gathering = undefined;
-    const runAlone = ({ request, run, resolve, reject }: GroupMember) => void this.alone(request, run).then(resolve, reject);
+    this.groupCommitting = true;
+    try {
+      await this.commitTogether(members);
+    } finally {
+      this.groupCommitting = false;
+      this.startGroupSoon();
+    }
+  }
+
+  private async commitTogether(members: GroupMember[]): Promise<void> {
+    const runAlone = ({ request, run, resolve, reject }: GroupMember) => this.alone(request, run).then(resolve, reject);
     if (members.length === 1) return runAlone(members[0]);
     const deadlines = members.flatMap(({ request }) => (request.deadline === undefined ? [] : [request.deadline]));
     const records = (outcomes: unknown[]) =>
@@ -104,7 +126,7 @@ export class RequestLedger {
     } catch {
       // The group rolled back (or its COMMIT's answer was lost, and then each command alone finds its recorded outcome).
       // Alone, a duplicate request, a late deadline or a failure is each command's own.
-      members.forEach(runAlone);
+      await Promise.all(members.map(runAlone));
     }
   }
 
