@@ -35,7 +35,7 @@ interface GroupMember {
  * Commands of the `grouped` patterns that start in the same turn of the event loop (a batch read off the bus) commit
  * in ONE transaction, with one record per request: one commit, and one statement for what they write through
  * `joinBatch`, instead of one each. Their handlers must be able to run side by side in one transaction. When the
- * group cannot commit, nothing of it did, and each of its commands runs again alone.
+ * group fails, each of its commands runs again alone (and finds its recorded outcome if the group did commit).
  *
  * Outcomes can hold secrets (a session's tokens), so a row is keyed by a hash of the request id and its
  * outcome is encrypted with a key derived from the request id: the rows are useless without the request,

@@ -198,11 +198,9 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
   });
 
   describe('submissions committed in groups, as the leads-service commits them', () => {
-    let ledger: RequestLedger;
-    beforeAll(() => {
-      ledger = new RequestLedger(dataSource, 'leads', new Set(['leads.create']));
-    });
-    const submitTogether = (emails: string[]) =>
+    /** A ledger is a replica's: each commits one group at a time, so groups meet at once only across replicas. */
+    const replica = () => new RequestLedger(dataSource, 'leads', new Set(['leads.create']));
+    const submitTogether = (ledger: RequestLedger, emails: string[]) =>
       Promise.allSettled(
         emails.map((email) =>
           ledger.once({ requestId: randomUUID(), pattern: 'leads.create', redelivered: false }, () => submissions.create({ email, role: 'client' })),
@@ -211,14 +209,14 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
     const transactionsOf = async (ids: string[]) =>
       (await dataSource.query<{ n: number }[]>(`SELECT count(DISTINCT xmin::text)::int AS n FROM leads.leads WHERE id = ANY($1::uuid[])`, [ids]))[0].n;
 
-    it('stays exact, each group in one transaction, when ten groups of twenty commit at once', async () => {
+    it('stays exact, each group in one transaction, when ten replicas commit a group of twenty at once', async () => {
       const start = await expectExact();
-      const groups: ReturnType<typeof submitTogether>[] = [];
-      for (let group = 0; group < 10; group++) {
-        groups.push(submitTogether(Array.from({ length: 20 }, () => `grouped-${randomUUID()}@spark.test`)));
-        // The next group gathers once this one has started its transaction.
-        await new Promise(setImmediate);
-      }
+      const groups = Array.from({ length: 10 }, () =>
+        submitTogether(
+          replica(),
+          Array.from({ length: 20 }, () => `grouped-${randomUUID()}@spark.test`),
+        ),
+      );
       const ids = (await Promise.all(groups)).flat().map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.lead.id : 'failed'));
       expect(ids).not.toContain('failed');
       // A deadlock between two groups would have sent their leads through one transaction each.
@@ -230,7 +228,7 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
 
     it('writes the first of two leads with one e-mail in a group, with its jobs, and refuses the second', async () => {
       const email = `twice-${randomUUID()}@spark.test`;
-      const [firstOutcome, secondOutcome] = await submitTogether([email, email]);
+      const [firstOutcome, secondOutcome] = await submitTogether(replica(), [email, email]);
       expect(firstOutcome.status).toBe('fulfilled');
       expect(secondOutcome.status === 'rejected' && secondOutcome.reason).toMatchObject({ code: 'LEAD_EXISTS' });
       const jobs = await dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM leads.outbox WHERE payload->>'email' = $1`, [email]);
