@@ -12,6 +12,7 @@ class UnitOfWork {
   private started?: Promise<QueryRunner>;
   private readonly onCommit: (() => void)[] = [];
   private readonly batches = new Map<unknown, PendingBatch>();
+  private lastTurn: Promise<unknown> = Promise.resolve();
   open = true;
 
   constructor(
@@ -22,6 +23,19 @@ class UnitOfWork {
   manager(): Promise<EntityManager> {
     this.started ??= this.begin();
     return this.started.then((runner) => runner.manager);
+  }
+
+  /**
+   * Runs `statement` on the unit's connection once the statements issued before it have finished: work running side
+   * by side in one unit (a group of commands) must not hand one connection two queries at once, which pg only
+   * queues as a deprecated courtesy.
+   */
+  inTurn<T>(statement: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    this.started ??= this.begin();
+    const started = this.started;
+    const turn = this.lastTurn.then(async () => statement(await started));
+    this.lastTurn = turn.catch(() => undefined);
+    return turn;
   }
 
   afterCommit(task: () => void): void {
@@ -172,7 +186,7 @@ export class ServiceDataSource extends DataSource {
   override async query<T = unknown>(query: string, parameters?: unknown[], queryRunner?: QueryRunner): Promise<T> {
     const unit = queryRunner ? undefined : openUnit();
     if (!unit) return super.query(query, parameters, queryRunner);
-    return (await unit.manager()).query(query, parameters);
+    return unit.inTurn((runner) => runner.query(query, parameters));
   }
 
   /**
@@ -182,15 +196,17 @@ export class ServiceDataSource extends DataSource {
    * see it; errors are pg's own, which `isDatabaseUnavailable` knows too.
    */
   async preparedQuery<T>(name: string, sql: string, parameters: unknown[]): Promise<T[]> {
-    const unit = openUnit();
-    const runner = unit ? (await unit.manager()).queryRunner : this.createQueryRunner();
-    if (!runner) throw new Error('A unit of work without a query runner');
-    try {
+    const prepared = async (runner: QueryRunner) => {
       const client = (await runner.connect()) as PoolClient;
-      const result = await client.query<T & QueryResultRow>({ name, text: sql, values: parameters });
-      return result.rows;
+      return (await client.query<T & QueryResultRow>({ name, text: sql, values: parameters })).rows;
+    };
+    const unit = openUnit();
+    if (unit) return unit.inTurn(prepared);
+    const runner = this.createQueryRunner();
+    try {
+      return await prepared(runner);
     } finally {
-      if (!unit) await runner.release();
+      await runner.release();
     }
   }
 
