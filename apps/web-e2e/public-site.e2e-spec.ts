@@ -240,8 +240,11 @@ describe('prerendered public pages', () => {
 
   it('keeps the deck request typed into /donate before it became interactive, and the button says it will download', async () => {
     const page = await newPage(browser, { viewport: phoneViewport });
+    // The page's code arrives only once the form is filled in, however slowly the browser types.
+    let deliverPageCode: () => void = () => undefined;
+    const formFilled = new Promise<void>((resolve) => (deliverPageCode = resolve));
     await page.route(/\/assets\/donate-page-[\w-]+\.js$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await formFilled;
       await route.continue();
     });
     await page.goto('/donate', { waitUntil: 'commit' });
@@ -251,6 +254,7 @@ describe('prerendered public pages', () => {
     await page.getByPlaceholder('SPARK-XXXX-XXXX-XXXX-XXXX-XXXX').fill('SPARK-ABCD-EFGH-JKLM-NPQR-STUV');
     expect(await button.isDisabled()).toBe(true);
 
+    deliverPageCode();
     await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
     const download = page.getByRole('button', { name: 'Download Deck' });
     await download.waitFor();
