@@ -415,7 +415,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   }
 
   private async sendAnswers(batch: AnswerBatch): Promise<void> {
-    if (this.answering === batch) this.answering = undefined;
+    this.answering = undefined;
     if (!this.commands) return;
     const repliesByList = new Map<string, string[]>();
     for (const { replyTo, reply } of batch.answers) {

@@ -21,8 +21,7 @@ class UnitOfWork {
   ) {}
 
   manager(): Promise<EntityManager> {
-    this.started ??= this.begin();
-    return this.started.then((runner) => runner.manager);
+    return this.runner().then((runner) => runner.manager);
   }
 
   /**
@@ -31,11 +30,14 @@ class UnitOfWork {
    * queues as a deprecated courtesy.
    */
   inTurn<T>(statement: (runner: QueryRunner) => Promise<T>): Promise<T> {
-    this.started ??= this.begin();
-    const started = this.started;
-    const turn = this.lastTurn.then(async () => statement(await started));
+    const runner = this.runner();
+    const turn = this.lastTurn.then(async () => statement(await runner));
     this.lastTurn = turn.catch(() => undefined);
     return turn;
+  }
+
+  private runner(): Promise<QueryRunner> {
+    return (this.started ??= this.begin());
   }
 
   afterCommit(task: () => void): void {
@@ -43,22 +45,22 @@ class UnitOfWork {
   }
 
   join<I, O>(flush: BatchFlush<I, O>, item: I): Promise<O> {
-    let batch = this.batches.get(flush);
-    if (!batch) {
-      const started: PendingBatch = { flush: flush as BatchFlush<unknown, unknown>, items: [], waiters: [] };
-      this.batches.set(flush, started);
-      // After every piece of work running side by side in this unit has had its turn to join.
-      setImmediate(() => {
-        this.batches.delete(flush);
-        flushBatch(started);
-      });
-      batch = started;
-    }
-    const { items, waiters } = batch;
+    const batch = this.batches.get(flush) ?? this.gather(flush as BatchFlush<unknown, unknown>);
     return new Promise<O>((resolve, reject) => {
-      items.push(item);
-      waiters.push({ resolve: resolve as (value: unknown) => void, reject });
+      batch.items.push(item);
+      batch.waiters.push({ resolve: resolve as (value: unknown) => void, reject });
     });
+  }
+
+  private gather(flush: BatchFlush<unknown, unknown>): PendingBatch {
+    const batch: PendingBatch = { flush, items: [], waiters: [] };
+    this.batches.set(flush, batch);
+    // After every piece of work running side by side in this unit has had its turn to join.
+    setImmediate(() => {
+      this.batches.delete(flush);
+      flushBatch(batch);
+    });
+    return batch;
   }
 
   /** `last`, a statement without parameters, runs in the COMMIT's round trip: when it fails, nothing commits. */

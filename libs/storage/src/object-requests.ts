@@ -39,8 +39,8 @@ const errorCodeOf = (body: string, status: number) => /<Code>([^<]+)<\/Code>/.ex
  * One-object requests (GET, HEAD, PUT of a body in memory, DELETE), signed by `UrlSigner` with the SDK's SigV4 and
  * sent with Node's HTTP client: the same requests the SDK's commands send, without the command stack each one runs
  * (middleware, endpoint rules, a signing-key cache keyed by an HMAC). Network errors, a storage that says nothing
- * for `answerTimeoutMs`, throttling and 5xx answers are tried again twice, after about 100 and 200 ms, as the SDK's standard retry mode does; then the request fails as
- * SERVICE_UNAVAILABLE.
+ * for `answerTimeoutMs`, throttling and 5xx answers are tried again twice, after about 100 and 200 ms, as the SDK's
+ * standard retry mode does; then the request fails as SERVICE_UNAVAILABLE.
  */
 export class ObjectRequests {
   private readonly agent: HttpAgent;

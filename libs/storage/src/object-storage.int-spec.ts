@@ -199,7 +199,8 @@ describe('ObjectStorage against a real S3-compatible server', () => {
 
 /**
  * An HTTP server in front of s3rver that fails the next requests as told (a 503, the connection dropped before any
- * answer, or no answer at all) and forwards every other one unchanged, Host header included, so the signatures still hold.
+ * answer, or no answer at all) and forwards every other one unchanged, Host header included, so the signatures still
+ * hold.
  */
 async function startFaultyProxy(target: URL) {
   let failures: ('503' | 'drop' | 'silence')[] = [];

@@ -18,13 +18,13 @@ export interface PutObjectInput {
   cacheControlSeconds?: number;
 }
 
-// A HEAD's 404 has no body to name the error; a GET's names NoSuchKey (or NoSuchBucket, which is not a missing object).
 /** An object being read: its bytes as S3 sends them, and how many there are. */
 export interface OpenedObject {
   body: Readable;
   bytes: number;
 }
 
+// A HEAD's 404 has no body to name the error; a GET's names NoSuchKey (or NoSuchBucket, which is not a missing object).
 const isMissing = (error: unknown) => error instanceof StorageRequestError && ['NotFound', 'NoSuchKey'].includes(error.code);
 
 type Sdk = typeof import('@aws-sdk/client-s3');
