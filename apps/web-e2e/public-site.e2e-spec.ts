@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { baseUrl, launchBrowser, newPage, phoneViewport, saveScreenshot } from './support/browser';
+import { baseUrl, launchBrowser, newPage, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
 
 let browser: Browser;
 
@@ -151,15 +151,19 @@ describe('Day in the Life carousel', () => {
     const carousel = page.locator('[aria-roledescription="carousel"]');
     await carousel.scrollIntoViewIfNeeded();
     const firstIndex = await carousel.getAttribute('data-selected-index');
-    await page.waitForTimeout(3_000);
-    expect(await carousel.getAttribute('data-selected-index')).toBe(firstIndex);
-    const deadline = Date.now() + 4_000;
-    let index = firstIndex;
-    while (index === firstIndex && Date.now() < deadline) {
-      await page.waitForTimeout(100);
-      index = await carousel.getAttribute('data-selected-index');
-    }
-    expect(index).not.toBe(firstIndex);
+    // Timed in the page, from one advance to the next: a busy machine delays the test's own clock, never the page's early.
+    await page.evaluate(`{
+      const advances = (window.e2eCarouselAdvances = []);
+      const carousel = document.querySelector('[aria-roledescription="carousel"]');
+      new MutationObserver(() => advances.push({ at: performance.now(), index: carousel.getAttribute('data-selected-index') }))
+        .observe(carousel, { attributes: true, attributeFilter: ['data-selected-index'] });
+    }`);
+    await waitUntilTrue(page, 'window.e2eCarouselAdvances.length >= 2', 20_000);
+    const [first, second] = await page.evaluate<{ at: number; index: string }[]>('window.e2eCarouselAdvances');
+    expect(first.index).not.toBe(firstIndex);
+    expect(second.index).not.toBe(first.index);
+    expect(second.at - first.at).toBeGreaterThanOrEqual(3_000);
+    expect(second.at - first.at).toBeLessThan(8_000);
     await page.context().close();
   });
 });
