@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { waitPhrase } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import type { Redis } from 'ioredis';
@@ -16,7 +16,7 @@ export interface RateLimitHit {
   subject: string;
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest('base64url');
+const digest = (value: string) => hash('sha256', value, 'base64url');
 
 /**
  * The subject of an e-mail address: its mailbox, so `ada+1@` and `ada+2@` (one inbox) count together,

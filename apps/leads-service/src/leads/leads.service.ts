@@ -1,10 +1,10 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { CreateLeadResponse, Lead, PayloadOf } from '@spark/contracts';
 import type { JobRequest, OutboxRelay } from '@spark/jobs';
 import { DomainError } from '@spark/errors';
 import type { LeadRow, LeadsRepository } from './leads.repository';
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest();
+const hashToken = (token: string) => hash('sha256', token, 'buffer');
 
 export function toLead(row: LeadRow): Lead {
   return {
