@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import type { GatewayConfig } from '@spark/config';
 import type { Logger } from '@spark/logging';
 import { ServiceBus } from '@spark/messaging';
@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { AccountDeletionController } from './account-deletion/account-deletion.controller';
 import { RemindersController, VAPID_PUBLIC_KEY } from './reminders/reminders.controller';
 import { AuditController } from './audit/audit.controller';
-import { AuditInterceptor } from './audit/audit.interceptor';
+import { AUDIT_TRAIL } from './audit/audit.interceptor';
 import { AuditTrail } from './audit/audit-trail';
 import { AdminUsersController } from './auth/admin-users.controller';
 import { AuthController } from './auth/auth.controller';
@@ -20,7 +20,7 @@ import { HealthController } from './health/health.controller';
 import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { MultipartRegistration } from './http/multipart-registration';
 import { RateLimiter } from './http/rate-limiter';
-import { UploadSlots, UploadSlotsInterceptor } from './http/upload-slots';
+import { UploadSlots } from './http/upload-slots';
 import { LeadsController } from './leads/leads.controller';
 import { OnboardingController } from './onboarding/onboarding.controller';
 import { DataExportController } from './progress/data-export.controller';
@@ -68,24 +68,23 @@ export class GatewayModule {
     const auditTrail = new AuditTrail(bus, logger);
     return {
       module: GatewayModule,
-      imports: [SparksModule.register({ config, bus })],
+      imports: [SparksModule.register({ config, bus, auditTrail })],
       controllers: ownControllers,
       providers: [
         { provide: ServiceBus, useValue: bus },
         { provide: Redis, useValue: redis },
         MultipartRegistration,
         { provide: APP_FILTER, useValue: new AllExceptionsFilter(logger, auditTrail) },
-        { provide: APP_INTERCEPTOR, useValue: new AuditInterceptor(auditTrail) },
         { provide: RateLimiter, useValue: new RateLimiter(redis, config.BUS_PREFIX, config.RATE_LIMIT_FACTOR) },
+        // What the interceptors that @Audited() and @UploadRoute() put on their routes use.
+        { provide: AUDIT_TRAIL, useValue: auditTrail },
         {
-          provide: APP_INTERCEPTOR,
-          useValue: new UploadSlotsInterceptor(
-            new UploadSlots(redis, config.BUS_PREFIX, {
-              perUser: config.UPLOADS_PER_USER,
-              gatewayMemoryBytes: config.UPLOAD_MEMORY_MB * 1024 * 1024,
-              leaseMs: config.HTTP_REQUEST_TIMEOUT_MS + 60_000,
-            }),
-          ),
+          provide: UploadSlots,
+          useValue: new UploadSlots(redis, config.BUS_PREFIX, {
+            perUser: config.UPLOADS_PER_USER,
+            gatewayMemoryBytes: config.UPLOAD_MEMORY_MB * 1024 * 1024,
+            leaseMs: config.HTTP_REQUEST_TIMEOUT_MS + 60_000,
+          }),
         },
         { provide: VAPID_PUBLIC_KEY, useValue: config.VAPID_PUBLIC_KEY ?? null },
         ...authProviders(config, redis),

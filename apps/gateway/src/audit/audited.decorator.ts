@@ -1,6 +1,8 @@
+import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import type { AuditAction, AuditTargetType } from '@spark/contracts';
 import type { FastifyRequest } from 'fastify';
 import { WithRouteConfig } from '../http/route-config';
+import { AuditInterceptor } from './audit.interceptor';
 
 type Path = readonly string[];
 
@@ -32,8 +34,10 @@ declare module 'fastify' {
  * Records every call of the route that succeeds, and every one answered 403, in the audit log
  * (`auth.audit_events`): who, what, which target, when, from which IP. The route's Fastify config
  * carries it, so the exception filter sees it too when the guard refused the call before any handler ran.
+ * Only audited routes run the interceptor: Nest runs none on a route that has none.
  */
-export const Audited = (action: AuditAction, target: AuditedTarget) => WithRouteConfig({ auditedRoute: { action, ...target } });
+export const Audited = (action: AuditAction, target: AuditedTarget) =>
+  applyDecorators(WithRouteConfig({ auditedRoute: { action, ...target } }), UseInterceptors(AuditInterceptor));
 
 /** The route's audit declaration, or undefined when the route is not audited. */
 export const auditedRouteOf = (request: FastifyRequest): AuditedRoute | undefined => request.routeOptions.config?.auditedRoute;

@@ -13,7 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Public, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
-import { UploadRoute } from '../http/upload-route';
+import { UploadRoute } from '../http/upload-slots';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { imageContentType, readUploadedFile } from '../investors/uploaded-file';
 import { type RasterFormat, reencodeImage } from '@spark/media';

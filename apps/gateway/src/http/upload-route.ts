@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { WithRouteConfig } from './route-config';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -12,8 +11,5 @@ declare module 'fastify' {
 export const UPLOAD_MAX_FILE_BYTES = 30 * 1024 * 1024;
 /** Room for the multipart boundaries and small fields around a file. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
-
-/** Marks a route that takes a multipart file upload; every other route takes JSON only. */
-export const UploadRoute = () => WithRouteConfig({ uploadRoute: true });
 
 export const isUploadRoute = (request: FastifyRequest) => request.routeOptions.config.uploadRoute === true;

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import { applyDecorators, type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor, UseInterceptors } from '@nestjs/common';
 import { DomainError } from '@spark/errors';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { finalize, type Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/access-token.guard';
-import { isUploadRoute, MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_FILE_BYTES } from './upload-route';
+import { MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_FILE_BYTES } from './upload-route';
+import { WithRouteConfig } from './route-config';
 
 export interface UploadSlotLimits {
   perUser: number;
@@ -88,12 +89,12 @@ export class UploadSlots {
  * Holds an upload slot for each request to an @UploadRoute() from the moment the user is known until
  * the answer is sent or the connection is gone, whichever comes first.
  */
+@Injectable()
 export class UploadSlotsInterceptor implements NestInterceptor {
-  constructor(private readonly slots: UploadSlots) {}
+  constructor(@Inject(UploadSlots) private readonly slots: UploadSlots) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (!isUploadRoute(request)) return next.handle();
     // Upload routes are signed in; the address stands in should one ever be public.
     const owner = (request.user as AuthenticatedRequest['user'] | undefined)?.id ?? `ip:${request.ip}`;
     const release = await this.slots.take(owner, heldBytesOf(request.headers['content-length']));
@@ -102,3 +103,9 @@ export class UploadSlotsInterceptor implements NestInterceptor {
     return next.handle().pipe(finalize(release));
   }
 }
+
+/**
+ * Marks a route that takes a multipart file upload (every other route takes JSON only) and holds an upload slot
+ * while it runs. Only these routes pay for the interceptor: Nest runs none on a route that has none.
+ */
+export const UploadRoute = () => applyDecorators(WithRouteConfig({ uploadRoute: true }), UseInterceptors(UploadSlotsInterceptor));

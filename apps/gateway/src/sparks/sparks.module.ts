@@ -2,6 +2,8 @@ import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy } 
 import type { GatewayConfig } from '@spark/config';
 import { ServiceBus } from '@spark/messaging';
 import { ObjectStorage } from '@spark/storage';
+import { AUDIT_TRAIL } from '../audit/audit.interceptor';
+import type { AuditTrail } from '../audit/audit-trail';
 import { CoachingController } from '../coach/coaching.controller';
 import { ProgressController } from '../progress/progress.controller';
 import { SignedSparks } from './signed-sparks';
@@ -22,7 +24,7 @@ export const sparksControllers = [SparksController, ProgressController, Coaching
 /** The client app's API: captures, sparks, the home, and the coach's notes and views of a client. */
 @Module({})
 export class SparksModule {
-  static register({ config, bus }: { config: GatewayConfig; bus: ServiceBus }): DynamicModule {
+  static register({ config, bus, auditTrail }: { config: GatewayConfig; bus: ServiceBus; auditTrail: AuditTrail }): DynamicModule {
     const storage = new ObjectStorage(config);
     return {
       module: SparksModule,
@@ -30,6 +32,7 @@ export class SparksModule {
       providers: [
         StorageShutdown,
         { provide: ServiceBus, useValue: bus },
+        { provide: AUDIT_TRAIL, useValue: auditTrail },
         { provide: ObjectStorage, useValue: storage },
         { provide: SignedSparks, useValue: new SignedSparks(storage) },
       ],
