@@ -1,5 +1,6 @@
 import { QUEUES, sessionSchema } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
+import { eventually } from '@spark/testing';
 import { Redis } from 'ioredis';
 import type { Browser } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
@@ -76,7 +77,16 @@ describe('the queue dashboard', () => {
     await page.getByText('Are you sure that you want to retry this job?').waitFor();
     await page.getByRole('button', { name: 'Confirm' }).click();
     await waitForEmail(sentTo(recipient));
-    expect(await jobs.queue(QUEUES.mail).getJobState(jobId)).toBe('completed');
+    // The e-mail leaves before BullMQ records the job's end, so the state is read once the job has left the worker.
+    const endState = await eventually(
+      async () => {
+        const state = await jobs.queue(QUEUES.mail).getJobState(jobId);
+        return state !== 'active' && state !== 'waiting' && state;
+      },
+      10_000,
+      'the retried job to leave the worker',
+    );
+    expect(endState).toBe('completed');
     await card.waitFor({ state: 'detached' });
     await page.context().close();
   });
