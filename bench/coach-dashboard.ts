@@ -9,7 +9,10 @@
 // first closed-loop (each coach reloads the moment the last load answered: a saturation test), then paced at
 // 20–200 loads/s in all (each coach on a schedule, the way people click), printing p50/p95/p99, throughput, the CPU time each process spent per load (a figure the machine's other work
 // disturbs less than latency does), and `uptime` before and after (the machine is shared: the load decides).
-// BENCH_SECONDS (default 20) per target; BENCH_CPU_PROF=<dir> runs every app with --cpu-prof into <dir>.
+// For the saturated leads page it also prints, from the apps' own metrics, where a request's time went: the
+// gateway's HTTP handling, its wait for each bus answer and each service's handling (bench/stage-latency.ts).
+// BENCH_SECONDS (default 20) per target; BENCH_PACED=0 skips the paced runs; BENCH_CPU_PROF=<dir> runs every app with
+// --cpu-prof into <dir>; BENCH_NODE_ARGS (space-separated) are given to every app as well.
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
@@ -20,6 +23,7 @@ import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
 import { Client } from 'pg';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import { startBenchStack } from './product-stack';
+import { measureStages } from './stage-latency';
 import { recordFigure } from './summary';
 import { repositoryRoot } from './support';
 
@@ -35,6 +39,7 @@ const PACES = [20, 50, 100, 150, 200];
 const DATABASE = 'spark_bench_coach';
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const pacedRuns = process.env.BENCH_PACED !== '0';
 const cpuProfiles = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
 
 const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
@@ -216,7 +221,7 @@ async function main() {
     databaseName: DATABASE,
     busPrefix: 'bench-coach',
     appEnv: { JWT_SECRET },
-    nodeArgs: cpuProfiles ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfiles}`] : [],
+    nodeArgs: [...(cpuProfiles ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfiles}`] : []), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)],
   });
   const databaseUrl = new URL(serverUrl);
   databaseUrl.pathname = `/${DATABASE}`;
@@ -240,15 +245,24 @@ async function main() {
     // Warm up: JIT, connection pools, PostgreSQL's caches.
     await drive(stack.baseUrl, token, 'warm-up', [...dashboard, ...clients], 5);
     console.log(`measuring: ${uptime()}`);
+    const metricsPages = stack.apps
+      .filter(({ name }) => ['gateway', 'leads-service', 'progress-service'].includes(name))
+      .map(({ name, healthPort }) => ({ name, url: `http://127.0.0.1:${healthPort}/metrics` }));
     const processes = await productProcesses(stack.apps, databaseUrl.toString(), redisUrl);
-    const leadsMet = report(await measureCpu(processes, () => drive(stack.baseUrl, token, 'leads page + counters, saturated', dashboard, seconds)), 50);
+    const leads = await measureStages(metricsPages, () =>
+      measureCpu(processes, () => drive(stack.baseUrl, token, 'leads page + counters, saturated', dashboard, seconds)),
+    );
+    const leadsMet = report(leads.result, 50);
+    console.log(`  where a request's time went (means by each process's own clock):\n    ${leads.stages.join('\n    ')}`);
     const clientsMet = report(await measureCpu(processes, () => drive(stack.baseUrl, token, 'clients by attention, saturated', clients, seconds)), 80);
     console.log(`saturated (closed loop, no pause between loads): ${leadsMet && clientsMet ? 'both targets met' : 'target(s) MISSED'}`);
     // Capacity: the highest pace at which 20 coaches still get each target.
-    for (const [label, paths, targetMs] of [
-      ['leads page + counters', dashboard, 50],
-      ['clients by attention', clients, 80],
-    ] as const) {
+    for (const [label, paths, targetMs] of (pacedRuns
+      ? [
+          ['leads page + counters', dashboard, 50],
+          ['clients by attention', clients, 80],
+        ]
+      : []) as [string, string[], number][]) {
       for (const rate of PACES) {
         const paced = await drive(stack.baseUrl, token, `${label} at ${rate} loads/s`, [...paths], Math.max(5, seconds / 2), rate);
         const p95 = percentile(

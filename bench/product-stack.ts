@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 
 export interface BenchStack {
   baseUrl: string;
-  /** The product's processes (gateway, services, notifier), for CPU accounting. */
-  apps: { name: string; pid: number }[];
+  /** The product's processes (gateway, services, notifier), for CPU accounting; each serves /metrics on its health port. */
+  apps: { name: string; pid: number; healthPort: number }[];
   stop(): Promise<void>;
 }
 
@@ -54,7 +54,7 @@ export function startBenchStack(root: string, options: BenchStackOptions): Promi
       databaseName: ${JSON.stringify(options.databaseName)}, recreateDatabase: true, busPrefix: ${JSON.stringify(options.busPrefix)},
       output: { directory: ${JSON.stringify(logs)} }, nodeArgs: ${JSON.stringify(options.nodeArgs ?? [])},
     });
-    const apps = stack.processes.filter((handle) => handle.kind === 'app').map(({ name, pid }) => ({ name, pid }));
+    const apps = stack.processes.filter((handle) => handle.kind === 'app').map(({ name, pid, healthPort }) => ({ name, pid, healthPort }));
     process.stdout.write('ready ' + JSON.stringify(apps) + '\\n');
     process.on('SIGTERM', () => stack.stop().then(() => process.exit(0)));`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', launcher], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -9,7 +9,7 @@
 // POST /api/sparks, which the progress service answers once it has checked, cleaned and stored the file.
 //   2. one small-photo capture (a real 18 KiB PNG) at a time: latency without queueing and the CPU each process spends on
 //      it; then its round trips: S3 requests and SQL queries (counted in the processes by bench/probe.ts) and Redis
-//      commands (MONITOR on database 4);
+//      commands (the server's command counts before and after: nothing else may use this Redis meanwhile);
 //   3. capture latency at 20 concurrent clients for BENCH_SECONDS (default 10) after a 1 s warm-up: p50 / p95 / p99,
 //      captures/s, failures, and the CPU each process spent per capture — closed-loop (a saturation test), then
 //      paced at 20–110 captures/s in all (each client on a schedule) to show the pace up to which p95 ≤ 150 ms holds.
@@ -143,6 +143,15 @@ function probe(child: ChildProcess, action: 'start' | 'stop'): void | Promise<Pr
   });
 }
 
+/**
+ * Calls per command name so far, as the Redis server counts them (those run by scripts included). Read instead of
+ * watching MONITOR, whose stream ioredis can mistake for the answer to a command and then crash on.
+ */
+async function commandCalls(redis: Redis): Promise<Record<string, number>> {
+  const stats = await redis.info('commandstats');
+  return Object.fromEntries([...stats.matchAll(/^cmdstat_([\w|-]+):calls=(\d+)/gm)].map(([, name, calls]) => [String(name).toUpperCase(), Number(calls)]));
+}
+
 async function main() {
   PNG = await photoOfNoise();
   console.log(`before: ${loadAverage()}`);
@@ -260,20 +269,19 @@ async function main() {
     );
 
     // Round trips of one capture, counted over a few sequential ones.
-    const monitorRedis = new Redis(REDIS_URL);
-    const monitor = await monitorRedis.monitor();
-    const redisCommands: Record<string, number> = {};
-    monitor.on('monitor', (_time: string, args: string[], _source: string, database: string) => {
-      if (database !== '4') return;
-      const name = String(args[0]).toUpperCase();
-      redisCommands[name] = (redisCommands[name] ?? 0) + 1;
-    });
+    const redis = new Redis(REDIS_URL);
+    const commandsBefore = await commandCalls(redis);
     const counted = 20;
     children.forEach((child) => probe(child, 'start'));
     for (let i = 0; i < counted; i++) await capture(port, alone);
     const [serviceCalls, gatewayCalls] = await Promise.all(children.map((child) => probe(child, 'stop')));
-    monitor.disconnect();
-    monitorRedis.disconnect();
+    const commandsAfter = await commandCalls(redis);
+    redis.disconnect();
+    const redisCommands = Object.fromEntries(
+      Object.entries(commandsAfter)
+        .map(([name, calls]) => [name, calls - (commandsBefore[name] ?? 0)] as const)
+        .filter(([name, calls]) => calls > 0 && name !== 'INFO'),
+    );
     const perCapture = (counts: Record<string, number>) =>
       Object.entries(counts)
         .map(([name, count]) => `${name} ${(count / counted).toFixed(2)}`)
