@@ -257,12 +257,13 @@ async function main() {
     const clientsMet = report(await measureCpu(processes, () => drive(stack.baseUrl, token, 'clients by attention, saturated', clients, seconds)), 80);
     console.log(`saturated (closed loop, no pause between loads): ${leadsMet && clientsMet ? 'both targets met' : 'target(s) MISSED'}`);
     // Capacity: the highest pace at which 20 coaches still get each target.
-    for (const [label, paths, targetMs] of (pacedRuns
+    const pacedTargets: [label: string, paths: string[], targetMs: number][] = pacedRuns
       ? [
           ['leads page + counters', dashboard, 50],
           ['clients by attention', clients, 80],
         ]
-      : []) as [string, string[], number][]) {
+      : [];
+    for (const [label, paths, targetMs] of pacedTargets) {
       for (const rate of PACES) {
         const paced = await drive(stack.baseUrl, token, `${label} at ${rate} loads/s`, [...paths], Math.max(5, seconds / 2), rate);
         const p95 = percentile(
