@@ -265,7 +265,7 @@ async function main() {
       : [];
     for (const [label, paths, targetMs] of pacedTargets) {
       for (const rate of PACES) {
-        const paced = await drive(stack.baseUrl, token, `${label} at ${rate} loads/s`, [...paths], Math.max(5, seconds / 2), rate);
+        const paced = await drive(stack.baseUrl, token, `${label} at ${rate} loads/s`, paths, Math.max(5, seconds / 2), rate);
         const p95 = percentile(
           [...paced.loads].sort((a, b) => a - b),
           95,
