@@ -1,7 +1,7 @@
-import { Hash } from '@smithy/core/serde';
 import { buildQueryString, extendedEncodeURIComponent } from '@smithy/core/protocols';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { StorageConfig } from '@spark/config';
+import { KeyedSha256 } from './keyed-sha256';
 
 export interface SignedGetOptions {
   bucket?: string;
@@ -45,7 +45,7 @@ export class UrlSigner {
       service: 's3',
       region: config.S3_REGION,
       credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY },
-      sha256: Hash.bind(null, 'sha256'),
+      sha256: KeyedSha256,
       // S3 signs the path as sent, each key segment escaped once.
       uriEscapePath: false,
       applyChecksum: false,
