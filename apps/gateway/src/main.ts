@@ -29,6 +29,16 @@ const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 const noRouteSchemas = () => {
   throw new Error('Fastify route schemas are not compiled in the gateway: validate with a zod contract (ZodBodyPipe)');
 };
+/**
+ * Nest's Fastify adapter, minus the error handler Nest sets when the app starts listening. The gateway sets its own
+ * before any route exists, and a Fastify route keeps the handler in force when it was added, so Nest's would reach
+ * no route; setting a second one only made Fastify warn at every start.
+ */
+class GatewayFastifyAdapter extends FastifyAdapter {
+  override setErrorHandler(): ReturnType<FastifyAdapter['setErrorHandler']> {
+    return this.getInstance();
+  }
+}
 const requestId = (header: unknown) => (typeof header === 'string' && /^[\w-]{8,64}$/.test(header) ? header : randomUUID());
 
 export type { RouteAccess, RouteDecision } from './auth/route-access';
@@ -52,7 +62,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     observer: metrics.busClient,
   });
   await client.connect();
-  const adapter = new FastifyAdapter({
+  const adapter = new GatewayFastifyAdapter({
     bodyLimit: JSON_BODY_LIMIT,
     // Only configured proxies' X-Forwarded-For is believed; by default the socket's peer is the client.
     trustProxy: config.TRUST_PROXY,

@@ -41,14 +41,27 @@ const directives = (header: string | null) =>
 describe('the public edge of the gateway', () => {
   let stack: InProcessStack;
   let webDist: string;
+  const fastifyWarnings: string[] = [];
 
   beforeAll(async () => {
     webDist = writeWebDist();
-    stack = await startInProcessStack({ services: [authService], withNotifier: false, env: { PUBLIC_URL, WEB_DIST: webDist, S3_ENDPOINT: `${S3_ORIGIN}/` } });
+    // Fastify warns through process.emitWarning; a 'warning' listener here would not hear it under Jest.
+    const emitWarning = jest.spyOn(process, 'emitWarning');
+    try {
+      stack = await startInProcessStack({ services: [authService], withNotifier: false, env: { PUBLIC_URL, WEB_DIST: webDist, S3_ENDPOINT: `${S3_ORIGIN}/` } });
+    } finally {
+      fastifyWarnings.push(...emitWarning.mock.calls.filter(([, type]) => String(type) === 'FastifyWarning').map(([message]) => String(message)));
+      emitWarning.mockRestore();
+    }
   });
   afterAll(async () => {
     await stack?.stop();
     rmSync(webDist, { recursive: true, force: true });
+  });
+
+  // An operator reads every warning at start as something to act on.
+  it('starts without a warning from Fastify', () => {
+    expect(fastifyWarnings).toEqual([]);
   });
 
   const post = (path: string, init: { body?: RequestInit['body']; headers?: Record<string, string> } = {}) =>

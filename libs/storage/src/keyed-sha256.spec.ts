@@ -42,7 +42,7 @@ describe('KeyedSha256', () => {
     const derive = async (Sha256: new (secret?: string | Uint8Array) => KeyedSha256 | Hash) => {
       let key: string | Uint8Array = 'AWS4wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY';
       for (const part of ['20261127', 'eu-central-1', 's3', 'aws4_request']) {
-        const hash = new Sha256(key);
+        const hash: KeyedSha256 | Hash = new Sha256(key);
         hash.update(bytes(part));
         key = await hash.digest();
       }
