@@ -122,8 +122,9 @@ export class CoachClientsRepository {
     );
   }
 
+  /** Every client, as `progress.client_count` keeps it (a trigger on `user_progress`), without reading them. */
   async count(): Promise<number> {
-    const rows: { count: string }[] = await this.dataSource.query(`SELECT count(*) AS count FROM progress.user_progress`);
+    const rows = await this.dataSource.preparedQuery<{ count: string }>('coach-clients-count', `SELECT count FROM progress.client_count`, []);
     return Number(rows[0]?.count ?? 0);
   }
 

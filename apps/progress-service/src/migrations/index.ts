@@ -9,6 +9,7 @@ import { RestAndPauseDays1763800000025 } from './1763800000025-rest-and-pause-da
 import { Reminders1764400000026 } from './1764400000026-reminders';
 import { DataExports1764400000027 } from './1764400000027-data-exports';
 import { AttentionAnchorIndex1764400000028 } from './1764400000028-attention-anchor-index';
+import { ClientCount1764400000029 } from './1764400000029-client-count';
 
 export const progressMigrations = [
   CreateOutbox1763800000000,
@@ -23,4 +24,5 @@ export const progressMigrations = [
   Reminders1764400000026,
   DataExports1764400000027,
   AttentionAnchorIndex1764400000028,
+  ClientCount1764400000029,
 ];
