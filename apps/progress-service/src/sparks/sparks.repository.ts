@@ -1,7 +1,6 @@
 import type { Spark, SparkType } from '@spark/contracts';
-import { decodeCursor, type Keyed, pageOf, positionOfRow } from '@spark/persistence';
+import { decodeCursor, type Keyed, pageOf, positionOfRow, type ServiceDataSource } from '@spark/persistence';
 import type { PoolClient } from 'pg';
-import type { DataSource } from 'typeorm';
 import { type ProgressRow, progressColumns } from '../progress/progress-row';
 
 export interface SparkRow {
@@ -34,35 +33,44 @@ export class StorageFullError extends Error {
   }
 }
 
-/** The locked progress row and the pause days taken since the last spark, which the streak steps over. */
+/** The progress row and the pause days taken since the last spark, which the streak steps over. */
 export type ProgressSinceLastSpark = ProgressRow & { pause_days_since: string[] };
-/** What the service decides once it holds the locked progress row. */
+/** What the service decides from the progress row as read; it runs again if the row changed before the write. */
 export type CounterUpdate = (progress: ProgressSinceLastSpark) => { streakCount: number; lastSparkDate: string | null };
 
 const sparkColumns = 'id, client_spark_id, user_id, spark_type, file_key, file_type, note, created_at';
 
-const lockStatement = {
-  name: 'progress.lock-progress',
-  text: `SELECT ${progressColumns}, stored_bytes,
-      ARRAY(SELECT to_char(pause_date, 'YYYY-MM-DD') FROM progress.pause_days p WHERE p.user_id = $1 AND p.pause_date > user_progress.last_spark_date) AS pause_days_since
-    FROM progress.user_progress WHERE user_id = $1 FOR UPDATE`,
+// The progress row as the capture found it: its version (`xmin`, which every update of the row changes), the
+// client's stored bytes, the pause days since the last spark, and the spark if this client id was recorded before.
+const readStatement = {
+  name: 'progress.progress-for-spark',
+  text: `SELECT ${progressColumns}, stored_bytes, xmin::text AS version,
+      ARRAY(SELECT to_char(pause_date, 'YYYY-MM-DD') FROM progress.pause_days p WHERE p.user_id = $1 AND p.pause_date > user_progress.last_spark_date) AS pause_days_since,
+      (SELECT to_jsonb(s) FROM (SELECT ${sparkColumns} FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2) s) AS recorded
+    FROM progress.user_progress WHERE user_id = $1`,
 };
-type LockedProgress = ProgressSinceLastSpark & { stored_bytes: string };
+type ReadProgress = ProgressSinceLastSpark & { stored_bytes: string; version: string; recorded: SparkJson | null };
+/** A spark row as `to_jsonb` gives it: the timestamp as ISO text. */
+type SparkJson = Omit<SparkRow, 'created_at'> & { created_at: string };
 
-// The counters move only when the spark row is new (the UPDATE sees the INSERT's RETURNING).
+// Moves the counters and inserts the spark only if the progress row is still the version read (`$11`): a row
+// changed meanwhile (another capture of this client, a setting) updates nothing, so nothing is inserted either.
+// An UPDATE that waits for another transaction's lock checks the version again on the row that transaction left.
 const recordStatement = {
   name: 'progress.record-spark',
-  text: `WITH inserted AS (
-      INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type, note, file_bytes)
-      VALUES ($1, $2, $3, $4, $5, $6, $10)
-      ON CONFLICT (user_id, client_spark_id) DO NOTHING RETURNING ${sparkColumns}
-    ), updated AS (
+  text: `WITH updated AS (
       UPDATE progress.user_progress
       SET spark_count = spark_count + 1, stored_bytes = stored_bytes + $10, streak_count = $7, last_spark_date = $8, time_zone = $9, updated_at = now()
-      WHERE user_id = $1 AND EXISTS (SELECT 1 FROM inserted) RETURNING ${progressColumns}
+      WHERE user_id = $1 AND xmin = $11::xid RETURNING ${progressColumns}
+    ), inserted AS (
+      INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type, note, file_bytes)
+      SELECT $1, $2, $3, $4, $5, $6, $10 FROM updated RETURNING ${sparkColumns}
     )
     SELECT inserted.*, (SELECT to_jsonb(updated) FROM updated) AS progress FROM inserted`,
 };
+
+/** A progress row that keeps changing under a capture this many times in a row is a fault, not a race. */
+const MAX_RECORD_ATTEMPTS = 50;
 
 export const toSpark = (row: SparkRow): Spark => ({
   id: row.id,
@@ -76,33 +84,26 @@ export const toSpark = (row: SparkRow): Spark => ({
 });
 
 export class SparksRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: ServiceDataSource) {}
 
   /**
-   * Records the spark and moves the counters in ONE transaction holding the progress row's lock,
-   * so concurrent captures of one client serialise and none is lost. A client id seen before
-   * returns the first spark and leaves the counters alone. A new spark whose file would take the
-   * client past `quotaBytes` throws `StorageFullError`; under the lock, concurrent captures cannot
-   * together pass it. Four round trips (BEGIN, lock, one
-   * statement for the spark and its counters, COMMIT) on every capture but a client's first.
-   *
-   * The hot path of every capture talks to the pooled pg client itself, with named statements that
-   * PostgreSQL parses and plans once per connection: against TypeORM's transaction helper this halved
-   * PostgreSQL's CPU per capture (1.4 → 0.8 ms) and cut the service's by a third (docs/benchmarks.md).
+   * Records the spark and moves the counters in one statement, guarded by the version of the progress row read just
+   * before: when another capture of the same client (or any change to its row) came in between, the statement
+   * changes nothing and the capture reads and tries again, so concurrent captures of one client are counted one by
+   * one and none is lost. A client id seen before returns the first spark and leaves the counters alone. A new spark
+   * whose file would take the client past `quotaBytes` throws `StorageFullError`; since the write needs the row as
+   * read, concurrent captures cannot together pass it. Two round trips, each its own transaction: no row lock is
+   * held across the service's own work, and no BEGIN or COMMIT travels on its own (docs/decisions.md).
    */
   async record(spark: NewSpark, evolutionDays: { start: string; end: string }, quotaBytes: number, update: CounterUpdate) {
     const runner = this.dataSource.createQueryRunner();
     const client = (await runner.connect()) as PoolClient;
     try {
-      await client.query('BEGIN');
-      const { stored_bytes: storedBytes, ...progress } = await this.lockProgress(client, spark, evolutionDays);
-      let recorded: { spark: SparkRow; created: boolean; progress: ProgressRow };
-      if (Number(storedBytes) + spark.fileBytes > quotaBytes) {
-        // A retry of a spark already recorded is answered as usual; only a new one is refused.
-        const existing = await this.findByClientId(client, spark);
-        if (!existing) throw new StorageFullError(Number(storedBytes));
-        recorded = { spark: existing, created: false, progress };
-      } else {
+      for (let attempt = 1; attempt <= MAX_RECORD_ATTEMPTS; attempt++) {
+        const { stored_bytes: storedBytes, version, recorded, ...progress } = await this.readProgress(client, spark, evolutionDays);
+        // A retry of a spark already recorded is answered with it, whatever the storage.
+        if (recorded) return { spark: { ...recorded, created_at: new Date(recorded.created_at) }, created: false, progress };
+        if (Number(storedBytes) + spark.fileBytes > quotaBytes) throw new StorageFullError(Number(storedBytes));
         const next = update(progress);
         const values = [
           spark.userId,
@@ -115,41 +116,31 @@ export class SparksRepository {
           next.lastSparkDate,
           spark.timeZone,
           spark.fileBytes,
+          version,
         ];
-        const { rows } = await client.query<SparkRow & { progress: ProgressRow }>({ ...recordStatement, values });
-        if (rows[0]) {
-          const { progress: counted, ...row } = rows[0];
-          recorded = { spark: row, created: true, progress: counted };
-        } else recorded = { spark: (await this.findByClientId(client, spark)) as SparkRow, created: false, progress };
+        const [row] = (await client.query<SparkRow & { progress: ProgressRow }>({ ...recordStatement, values })).rows;
+        if (row) {
+          const { progress: counted, ...inserted } = row;
+          return { spark: inserted, created: true, progress: counted };
+        }
       }
-      await client.query('COMMIT');
-      return recorded;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      throw new Error(`the progress row of ${spark.userId} kept changing under ${MAX_RECORD_ATTEMPTS} attempts to record a spark`);
     } finally {
       await runner.release();
     }
   }
 
-  private async findByClientId(client: PoolClient, spark: NewSpark): Promise<SparkRow | undefined> {
-    const existing = await client.query<SparkRow>(`SELECT ${sparkColumns} FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2`, [
-      spark.userId,
-      spark.clientSparkId,
-    ]);
-    return existing.rows[0];
-  }
-
   // A capture before the progress row exists (onboarding still in flight) starts one rather than failing.
-  private async lockProgress(client: PoolClient, spark: NewSpark, evolution: { start: string; end: string }): Promise<LockedProgress> {
-    const locked = await client.query<LockedProgress>({ ...lockStatement, values: [spark.userId] });
-    if (locked.rows[0]) return locked.rows[0];
+  private async readProgress(client: PoolClient, spark: NewSpark, evolution: { start: string; end: string }): Promise<ReadProgress> {
+    const values = [spark.userId, spark.clientSparkId];
+    const read = await client.query<ReadProgress>({ ...readStatement, values });
+    if (read.rows[0]) return read.rows[0];
     await client.query(
       `INSERT INTO progress.user_progress (user_id, email, evolution_start_date, evolution_end_date, time_zone)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING`,
       [spark.userId, spark.email, evolution.start, evolution.end, spark.timeZone],
     );
-    return (await client.query<LockedProgress>({ ...lockStatement, values: [spark.userId] })).rows[0] as LockedProgress;
+    return (await client.query<ReadProgress>({ ...readStatement, values })).rows[0] as ReadProgress;
   }
 
   /** The spark this capture recorded before, with the client's progress, if it was. */
@@ -166,7 +157,8 @@ export class SparksRepository {
 
   /** What the client's sparks take in storage (0 before the first), and whether this capture was recorded before. */
   async storageBefore(userId: string, clientSparkId: string): Promise<{ storedBytes: number; recorded: boolean }> {
-    const [row]: { stored_bytes: string | null; recorded: boolean }[] = await this.dataSource.query(
+    const [row] = await this.dataSource.preparedQuery<{ stored_bytes: string | null; recorded: boolean }>(
+      'progress.storage-before-upload',
       `SELECT (SELECT stored_bytes FROM progress.user_progress WHERE user_id = $1) AS stored_bytes,
               EXISTS (SELECT 1 FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2) AS recorded`,
       [userId, clientSparkId],
