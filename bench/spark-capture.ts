@@ -10,9 +10,10 @@
 //   2. one small-photo capture (a real 18 KiB PNG) at a time: latency without queueing and the CPU each process spends on
 //      it; then its round trips: S3 requests and SQL queries (counted in the processes by bench/probe.ts) and Redis
 //      commands (the server's command counts before and after: nothing else may use this Redis meanwhile);
-//   3. capture latency at 20 concurrent clients for BENCH_SECONDS (default 10) after a 1 s warm-up: p50 / p95 / p99,
-//      captures/s, failures, and the CPU each process spent per capture — closed-loop (a saturation test), then
-//      paced at 20–110 captures/s in all (each client on a schedule) to show the pace up to which p95 ≤ 150 ms holds.
+//   3. capture latency at 20 concurrent clients for BENCH_SECONDS (default 10) after a 1 s warm-up: p50 / p95 / p99
+//      (and the mean and p95 of each step: grant, PUT, record), captures/s, failures, and the CPU each process spent
+//      per capture — closed-loop (a saturation test), then paced at 20–110 captures/s in all (each client on a
+//      schedule) to show the pace up to which p95 ≤ 150 ms holds.
 // The machine's load average is printed before and after: on a shared 2-core machine it decides the figures.
 // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=.data/prof") is passed to the gateway and progress-service.
 import { type ChildProcess, fork } from 'node:child_process';
@@ -29,6 +30,7 @@ import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import type { ProbeReport } from './probe';
+import { measureStages } from './stage-latency';
 import { loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 import { recordFigure } from './summary';
 
@@ -109,21 +111,45 @@ const json = (bearer: string, body: unknown) => {
   return { headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'content-length': bytes.length }, bytes };
 };
 
-/** One capture as the web app makes it; the recording's status, or the first failing step's. */
+/** How long each of a capture's three steps took, in ms. */
+type StepTimes = { grant: number; put: number; record: number };
+
+/**
+ * One capture as the web app makes it; the recording's status, or the first failing step's. `steps`, if given,
+ * receives the time of each step of a capture that got through all three.
+ */
 async function capture(
   port: number,
   bearer: string,
   file: { bytes: number; contentType: string; body: () => Buffer | Readable } = smallPhoto(),
+  steps?: StepTimes[],
 ): Promise<number> {
   const clientSparkId = randomUUID();
+  const started = performance.now();
   const asked = json(bearer, { clientSparkId, bytes: file.bytes, contentType: file.contentType });
   const granted = await call(`http://127.0.0.1:${port}/api/sparks/uploads`, 'POST', asked.headers, asked.bytes);
   if (granted.status !== 201) return granted.status;
   const grant = sparkUploadGrantSchema.parse(JSON.parse(granted.text));
+  const grantedAt = performance.now();
   const stored = await call(grant.url, 'PUT', { ...grant.headers, 'content-length': file.bytes }, file.body());
   if (stored.status !== 200) return stored.status;
+  const storedAt = performance.now();
   const recorded = json(bearer, { clientSparkId, uploadId: grant.uploadId, timeZone: 'UTC' });
-  return (await call(`http://127.0.0.1:${port}/api/sparks`, 'POST', recorded.headers, recorded.bytes)).status;
+  const status = (await call(`http://127.0.0.1:${port}/api/sparks`, 'POST', recorded.headers, recorded.bytes)).status;
+  steps?.push({ grant: grantedAt - started, put: storedAt - grantedAt, record: performance.now() - storedAt });
+  return status;
+}
+
+/** "grant mean 13.7 / p95 29.2, PUT …, record …" */
+function describeSteps(steps: StepTimes[]): string {
+  const names: Record<keyof StepTimes, string> = { grant: 'grant', put: 'PUT to S3', record: 'record' };
+  return (Object.keys(names) as (keyof StepTimes)[])
+    .map((step) => {
+      const times = steps.map((taken) => taken[step]).sort((a, b) => a - b);
+      const mean = times.reduce((sum, ms) => sum + ms, 0) / times.length;
+      return `${names[step]} mean ${mean.toFixed(1)} / p95 ${percentile(times, 95).toFixed(1)}`;
+    })
+    .join(', ');
 }
 
 const smallPhoto = () => ({ bytes: PNG.length, contentType: 'image/png', body: () => PNG });
@@ -171,12 +197,15 @@ async function main() {
   };
   const extraArgs = ['-r', join(__dirname, 'probe.js'), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   // As deployed: the node flags of each app's manifest, so the memory figures are the deployed processes'.
-  const start = (app: string) =>
+  // Each serves its metrics on its health port, for where a capture's time went.
+  const healthPorts = { gateway: 18281, 'progress-service': 18282 };
+  const start = (app: keyof typeof healthPorts) =>
     fork(join(root, `dist/apps/${app}/src/main.js`), [], {
-      env,
+      env: { ...env, HEALTH_PORT: String(healthPorts[app]) },
       execArgv: [...deployedCommand(app).slice(1, -1), ...extraArgs],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+  const metricsPages = Object.entries(healthPorts).map(([name, healthPort]) => ({ name, url: `http://127.0.0.1:${healthPort}/metrics` }));
   const service = start('progress-service');
   const gateway = start('gateway');
   const children = [service, gateway];
@@ -296,7 +325,7 @@ async function main() {
     const bearers = Array.from({ length: CLIENTS }, () => token(randomUUID()));
     // Closed loop without a rate (each client captures again the moment the last one answered: a saturation
     // test); with one, each client captures on a schedule (every CLIENTS / rate s, random phase).
-    const loop = async (until: number, latencies: number[] = [], capturesPerSecond?: number) => {
+    const loop = async (until: number, latencies: number[] = [], capturesPerSecond?: number, steps?: StepTimes[]) => {
       let failures = 0;
       const intervalMs = capturesPerSecond ? (CLIENTS / capturesPerSecond) * 1000 : 0;
       const started = performance.now();
@@ -307,7 +336,7 @@ async function main() {
             await new Promise((resolve) => setTimeout(resolve, Math.max(0, scheduled - performance.now())));
             scheduled += intervalMs;
             const t = performance.now();
-            const status = await capture(port, bearer).catch(() => 0);
+            const status = await capture(port, bearer, smallPhoto(), steps).catch(() => 0);
             latencies.push(performance.now() - t);
             if (status !== 201) failures++;
           }
@@ -318,7 +347,12 @@ async function main() {
     await loop(Date.now() + 1000); // warm-up: every client's progress row, the connection pools at full size
     const machineBefore = machineBusyMs();
     const latencies: number[] = [];
-    const { result: failures, cpuMs } = await measureCpu(await processes(), () => loop(Date.now() + seconds * 1000, latencies));
+    const steps: StepTimes[] = [];
+    const processesNow = await processes();
+    const {
+      result: { result: failures, cpuMs },
+      stages,
+    } = await measureStages(metricsPages, () => measureCpu(processesNow, () => loop(Date.now() + seconds * 1000, latencies, undefined, steps)));
     const machineMs = machineBusyMs() - machineBefore;
     const ours = Object.values(cpuMs).reduce((sum, ms) => sum + ms, 0);
     latencies.sort((a, b) => a - b);
@@ -326,7 +360,9 @@ async function main() {
       `capture, ${CLIENTS} concurrent clients, ${seconds} s: ${latencies.length} captures (${Math.round(latencies.length / seconds)}/s), ` +
         `p50 ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms (target ≤ 150), p99 ${percentile(latencies, 99).toFixed(0)} ms, ` +
         `failures ${failures}\n  CPU ms per capture: ${cpuPer(cpuMs, latencies.length)}; ` +
-        `everything else on the machine ${((machineMs - ours) / latencies.length).toFixed(2)} (machine busy ${((machineMs / (seconds * 1000 * cores)) * 100).toFixed(0)} % of ${cores} cores)`,
+        `everything else on the machine ${((machineMs - ours) / latencies.length).toFixed(2)} (machine busy ${((machineMs / (seconds * 1000 * cores)) * 100).toFixed(0)} % of ${cores} cores)\n` +
+        `  where a capture's time went, ms: ${describeSteps(steps)}\n` +
+        `  and by each process's own clock:\n    ${stages.join('\n    ')}`,
     );
     const p95 = percentile(latencies, 95);
     recordFigure({
