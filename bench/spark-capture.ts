@@ -140,7 +140,7 @@ async function capture(
   return status;
 }
 
-/** "grant mean 13.7 / p95 29.2, PUT …, record …" */
+/** Each step's mean and p95 in ms, as "grant mean … / p95 …, PUT to S3 mean … / p95 …, record mean … / p95 …". */
 function describeSteps(steps: StepTimes[]): string {
   const names: Record<keyof StepTimes, string> = { grant: 'grant', put: 'PUT to S3', record: 'record' };
   return (Object.keys(names) as (keyof StepTimes)[])
