@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PoolClient, QueryResultRow } from 'pg';
 import { DataSource, type EntityManager, type QueryRunner } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 
 /**
@@ -12,11 +13,10 @@ class UnitOfWork {
   private started?: Promise<QueryRunner>;
   private readonly onCommit: (() => void)[] = [];
   private readonly batches = new Map<unknown, PendingBatch>();
-  private lastTurn: Promise<unknown> = Promise.resolve();
   open = true;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly dataSource: ServiceDataSource,
     private readonly deadline?: number,
   ) {}
 
@@ -25,15 +25,12 @@ class UnitOfWork {
   }
 
   /**
-   * Runs `statement` on the unit's connection once the statements issued before it have finished: work running side
-   * by side in one unit (a group of commands) must not hand one connection two queries at once, which pg only
-   * queues as a deprecated courtesy.
+   * Runs `statement` on the unit's connection. Work running side by side in one unit (a group of commands) may hand it
+   * several at once: the connection is pipelined, so they leave without waiting for each other and run in the order
+   * they were issued.
    */
-  inTurn<T>(statement: (runner: QueryRunner) => Promise<T>): Promise<T> {
-    const runner = this.runner();
-    const turn = this.lastTurn.then(async () => statement(await runner));
-    this.lastTurn = turn.catch(() => undefined);
-    return turn;
+  async onConnection<T>(statement: (runner: QueryRunner) => Promise<T>): Promise<T> {
+    return statement(await this.runner());
   }
 
   private runner(): Promise<QueryRunner> {
@@ -93,14 +90,22 @@ class UnitOfWork {
     for (const task of this.onCommit) ambientUnit.exit(task);
   }
 
+  /**
+   * Opens the transaction without waiting for its answer: on the pipelined connection the unit's first statement
+   * leaves right behind BEGIN instead of a round trip later. BEGIN goes alone, a statement that cannot fail to parse,
+   * so nothing can run behind it outside the transaction; should it fail all the same (a lost connection), the
+   * statements behind it fail with it.
+   */
   private async begin(): Promise<QueryRunner> {
     const runner = this.dataSource.createQueryRunner();
     try {
-      await runner.connect();
-      // One round trip; no statement may outlast the caller's patience. TypeORM is not told of this transaction,
-      // which is safe because the services speak SQL only (no entity `save`, which would open and commit its own).
-      const timeout = this.deadline === undefined ? '' : `; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(this.deadline - Date.now()))}`;
-      await runner.query(`BEGIN${timeout}`);
+      const connection = (await runner.connect()) as PoolClient;
+      const opened = [connection.query('BEGIN')];
+      // No statement may outlast the caller's patience. TypeORM is not told of this transaction, which is safe because
+      // the services speak SQL only (no entity `save`, which would open and commit its own).
+      if (this.deadline !== undefined) opened.push(connection.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(this.deadline - Date.now()))}`));
+      // Its failure reaches the work through the statements behind it.
+      Promise.all(opened).catch(() => undefined);
       return runner;
     } catch (error) {
       await runner.release();
@@ -146,7 +151,12 @@ const openUnit = (): UnitOfWork | undefined => {
  * `lastStatement` makes, from the work's result, a statement without parameters that commits with it in the
  * COMMIT's round trip (so one round trip fewer than a query of its own); its error rolls the work back and is thrown.
  */
-export async function inUnitOfWork<T>(dataSource: DataSource, work: () => Promise<T>, deadline?: number, lastStatement?: (result: T) => string): Promise<T> {
+export async function inUnitOfWork<T>(
+  dataSource: ServiceDataSource,
+  work: () => Promise<T>,
+  deadline?: number,
+  lastStatement?: (result: T) => string,
+): Promise<T> {
   const unit = new UnitOfWork(dataSource, deadline);
   let result: T;
   let last: string | undefined;
@@ -185,10 +195,16 @@ export function joinBatch<I, O>(flush: BatchFlush<I, O>, item: I): Promise<O> {
  * independent.
  */
 export class ServiceDataSource extends DataSource {
+  constructor(options: PostgresConnectionOptions) {
+    // Pipelined connections: what is issued while an earlier statement runs leaves at once instead of waiting for its
+    // answer (a unit of work's BEGIN and first statement travel together).
+    super({ ...options, extra: { ...options.extra, pipeline: true } });
+  }
+
   override async query<T = unknown>(query: string, parameters?: unknown[], queryRunner?: QueryRunner): Promise<T> {
     const unit = queryRunner ? undefined : openUnit();
     if (!unit) return super.query(query, parameters, queryRunner);
-    return unit.inTurn((runner) => runner.query(query, parameters));
+    return unit.onConnection((runner) => runner.query(query, parameters));
   }
 
   /**
@@ -203,7 +219,7 @@ export class ServiceDataSource extends DataSource {
       return (await client.query<T & QueryResultRow>({ name, text: sql, values: parameters })).rows;
     };
     const unit = openUnit();
-    if (unit) return unit.inTurn(prepared);
+    if (unit) return unit.onConnection(prepared);
     const runner = this.createQueryRunner();
     try {
       return await prepared(runner);
