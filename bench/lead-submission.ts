@@ -13,6 +13,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
+import { type MetricsPage, measureStages } from './stage-latency';
 import { recordFigure } from './summary';
 import { loadAverage, recreateDatabase, rssMb, waitUntilReady } from './support';
 
@@ -41,16 +42,20 @@ async function load(url: string, title: string, duration = seconds) {
 }
 
 /** Loads `url` while measuring the CPU of `apps`, PostgreSQL and Redis, and the peak RSS of each app (the first's is returned). */
-async function measuredLoad(url: string, title: string, apps: { name: string; pid: number }[], databaseUrl: string) {
+async function measuredLoad(url: string, title: string, apps: { name: string; pid: number }[], databaseUrl: string, metricsPages: MetricsPage[] = []) {
   // Warm the path (JIT, pools) first; its pools' connections are then open to be counted.
   await load(url, 'warm-up', 5);
   const groups = await productProcesses(apps, databaseUrl, redisUrl);
   const peakRss = apps.map(() => 0);
   const sampler = setInterval(() => apps.forEach(({ pid }, index) => (peakRss[index] = Math.max(peakRss[index] ?? 0, rssMb(pid)))), 100);
-  const { result, cpuMs } = await measureCpu(groups, () => load(url, title)).finally(() => clearInterval(sampler));
+  const {
+    result: { result, cpuMs },
+    stages,
+  } = await measureStages(metricsPages, () => measureCpu(groups, () => load(url, title))).finally(() => clearInterval(sampler));
   console.log(
     `${result.title}\n  ${result.rps} req/s   p50 ${result.p50} ms   p99 ${result.p99} ms   non-2xx ${result.non2xx}   errors ${result.errors}\n` +
-      `  CPU ms per request: ${cpuPer(cpuMs, result.ok)}\n  peak RSS: ${apps.map(({ name }, index) => `${name} ${peakRss[index]?.toFixed(1)} MB`).join(', ')}`,
+      `  CPU ms per request: ${cpuPer(cpuMs, result.ok)}\n  peak RSS: ${apps.map(({ name }, index) => `${name} ${peakRss[index]?.toFixed(1)} MB`).join(', ')}` +
+      stages.map((stage) => `\n  ${stage}`).join(''),
   );
   return { ...result, peakRss: peakRss[0] ?? 0 };
 }
@@ -119,7 +124,7 @@ async function main() {
     // peak RSS is the deployed processes'.
     const asDeployed = (app: string) => deployedCommand(app).slice(1, -1);
     const leadsService = start('leads-service', { HEALTH_PORT: '18182', MALLOC_ARENA_MAX: '2' }, asDeployed('leads-service'));
-    const gateway = start('gateway', { MALLOC_ARENA_MAX: '2' }, asDeployed('gateway'));
+    const gateway = start('gateway', { HEALTH_PORT: '18183', MALLOC_ARENA_MAX: '2' }, asDeployed('gateway'));
     await waitUntilReady('http://127.0.0.1:18182/health/ready');
     await waitUntilReady('http://127.0.0.1:18180/health/ready');
     const base = await measuredLoad(
@@ -133,6 +138,10 @@ async function main() {
       'product: gateway → leads-service → pg + outbox → 2 jobs',
       [gateway, leadsService],
       databaseUrl,
+      [
+        { name: 'gateway', url: 'http://127.0.0.1:18183/metrics' },
+        { name: 'leads-service', url: 'http://127.0.0.1:18182/metrics' },
+      ],
     );
     console.log(`after: ${loadAverage()}`);
     const share = (100 * product.rps) / base.rps;
