@@ -25,7 +25,7 @@ import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import { startBenchStack } from './product-stack';
 import { measureStages } from './stage-latency';
 import { recordFigure } from './summary';
-import { repositoryRoot } from './support';
+import { percentile, repositoryRoot } from './support';
 
 const root = repositoryRoot;
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -162,7 +162,6 @@ async function drive(baseUrl: string, token: string, label: string, paths: strin
   return measurement;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const summary = (samples: number[]) => {
   const sorted = [...samples].sort((a, b) => a - b);
   return `p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms`;

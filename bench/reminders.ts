@@ -12,14 +12,13 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import webpush from 'web-push';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
-import { recreateDatabase, waitUntilReady } from './support';
+import { percentile, recreateDatabase, waitUntilReady } from './support';
 import { recordFigure } from './summary';
 
 const clients = Number(process.env.BENCH_CLIENTS ?? 100_000);
 const windowMinutes = Number(process.env.BENCH_WINDOW_MINUTES ?? 5);
 const zones = ['Europe/Stockholm', 'Europe/London', 'America/New_York', 'America/Los_Angeles', 'Asia/Tokyo', 'Asia/Kolkata', 'Australia/Sydney', 'UTC'];
 const root = join(__dirname, '..', '..');
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** The push service stand-in: counts each notification per client and when it came. */
 async function startPushReceiver() {

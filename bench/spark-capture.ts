@@ -31,7 +31,7 @@ import sharp from 'sharp';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import type { ProbeReport } from './probe';
 import { measureStages } from './stage-latency';
-import { loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
+import { loadAverage, percentile, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 import { recordFigure } from './summary';
 
 const root = join(__dirname, '..', '..');
@@ -77,7 +77,6 @@ const machineBusyMs = () => {
   const values = ticks.map(Number);
   return (values.reduce((sum, value) => sum + value, 0) - (values[3] ?? 0) - (values[4] ?? 0)) * 10;
 };
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** A video of `size` bytes as a stream, without holding it in this process either. */
 function videoBody(size: number): Readable {

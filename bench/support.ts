@@ -69,3 +69,6 @@ export const PUBLIC_PAGES = ['/', '/interest', '/products', '/me', '/evolutions'
 
 /** The repository's root, whether this runs from bench/ (swc-node) or from dist/bench/ (after a build). */
 export const repositoryRoot = __dirname.split('/').includes('dist') ? join(__dirname, '..', '..') : join(__dirname, '..');
+
+/** The value below which `p` per cent of `sorted` (ascending) lie. */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;

@@ -92,20 +92,19 @@ class UnitOfWork {
 
   /**
    * Opens the transaction without waiting for its answer: on the pipelined connection the unit's first statement
-   * leaves right behind BEGIN instead of a round trip later. BEGIN goes alone, a statement that cannot fail to parse,
-   * so nothing can run behind it outside the transaction; should it fail all the same (a lost connection), the
-   * statements behind it fail with it.
+   * leaves right behind it instead of a round trip later. The opening message always parses (its one variable is a
+   * number), so BEGIN runs before anything behind it; a failure after BEGIN aborts the transaction, and the statements
+   * behind it fail with "current transaction is aborted" (a lost connection fails them all).
    */
   private async begin(): Promise<QueryRunner> {
     const runner = this.dataSource.createQueryRunner();
     try {
       const connection = (await runner.connect()) as PoolClient;
-      const opened = [connection.query('BEGIN')];
       // No statement may outlast the caller's patience. TypeORM is not told of this transaction, which is safe because
       // the services speak SQL only (no entity `save`, which would open and commit its own).
-      if (this.deadline !== undefined) opened.push(connection.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(this.deadline - Date.now()))}`));
-      // Its failure reaches the work through the statements behind it.
-      Promise.all(opened).catch(() => undefined);
+      const timeout = this.deadline === undefined ? '' : `; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(this.deadline - Date.now()))}`;
+      // One message, so one socket write; its failure reaches the work through the statements behind it.
+      connection.query(`BEGIN${timeout}`).catch(() => undefined);
       return runner;
     } catch (error) {
       await runner.release();
