@@ -123,9 +123,11 @@ async function main() {
     // Both as deployed (the node flags of their deploy/base manifests, the Dockerfile's MALLOC_ARENA_MAX), so their
     // peak RSS is the deployed processes'.
     const asDeployed = (app: string) => deployedCommand(app).slice(1, -1);
-    const leadsService = start('leads-service', { HEALTH_PORT: '18182', MALLOC_ARENA_MAX: '2' }, asDeployed('leads-service'));
-    const gateway = start('gateway', { HEALTH_PORT: '18183', MALLOC_ARENA_MAX: '2' }, asDeployed('gateway'));
-    await waitUntilReady('http://127.0.0.1:18182/health/ready');
+    // Each serves its readiness and its metrics on its health port.
+    const healthPorts = { 'leads-service': 18182, gateway: 18183 };
+    const leadsService = start('leads-service', { HEALTH_PORT: String(healthPorts['leads-service']), MALLOC_ARENA_MAX: '2' }, asDeployed('leads-service'));
+    const gateway = start('gateway', { HEALTH_PORT: String(healthPorts.gateway), MALLOC_ARENA_MAX: '2' }, asDeployed('gateway'));
+    await waitUntilReady(`http://127.0.0.1:${healthPorts['leads-service']}/health/ready`);
     await waitUntilReady('http://127.0.0.1:18180/health/ready');
     const base = await measuredLoad(
       'http://127.0.0.1:18190/api/leads',
@@ -138,10 +140,7 @@ async function main() {
       'product: gateway → leads-service → pg + outbox → 2 jobs',
       [gateway, leadsService],
       databaseUrl,
-      [
-        { name: 'gateway', url: 'http://127.0.0.1:18183/metrics' },
-        { name: 'leads-service', url: 'http://127.0.0.1:18182/metrics' },
-      ],
+      Object.entries(healthPorts).map(([name, port]) => ({ name, url: `http://127.0.0.1:${port}/metrics` })),
     );
     console.log(`after: ${loadAverage()}`);
     const share = (100 * product.rps) / base.rps;

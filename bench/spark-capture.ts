@@ -324,7 +324,10 @@ async function main() {
     const bearers = Array.from({ length: CLIENTS }, () => token(randomUUID()));
     // Closed loop without a rate (each client captures again the moment the last one answered: a saturation
     // test); with one, each client captures on a schedule (every CLIENTS / rate s, random phase).
-    const loop = async (until: number, latencies: number[] = [], capturesPerSecond?: number, steps?: StepTimes[]) => {
+    const loop = async (
+      until: number,
+      { latencies = [], capturesPerSecond, steps }: { latencies?: number[]; capturesPerSecond?: number; steps?: StepTimes[] } = {},
+    ) => {
       let failures = 0;
       const intervalMs = capturesPerSecond ? (CLIENTS / capturesPerSecond) * 1000 : 0;
       const started = performance.now();
@@ -351,7 +354,7 @@ async function main() {
     const {
       result: { result: failures, cpuMs },
       stages,
-    } = await measureStages(metricsPages, () => measureCpu(processesNow, () => loop(Date.now() + seconds * 1000, latencies, undefined, steps)));
+    } = await measureStages(metricsPages, () => measureCpu(processesNow, () => loop(Date.now() + seconds * 1000, { latencies, steps })));
     const machineMs = machineBusyMs() - machineBefore;
     const ours = Object.values(cpuMs).reduce((sum, ms) => sum + ms, 0);
     latencies.sort((a, b) => a - b);
@@ -373,7 +376,7 @@ async function main() {
     // Capacity: the highest pace at which 20 clients still get p95 ≤ 150 ms.
     for (const rate of PACES) {
       const paced: number[] = [];
-      const pacedFailures = await loop(Date.now() + Math.max(5, seconds / 2) * 1000, paced, rate);
+      const pacedFailures = await loop(Date.now() + Math.max(5, seconds / 2) * 1000, { latencies: paced, capturesPerSecond: rate });
       paced.sort((a, b) => a - b);
       const p95 = percentile(paced, 95);
       console.log(
