@@ -193,9 +193,11 @@ describe('prerendered public pages', () => {
     const page = await newPage(browser, { viewport: phoneViewport });
     const consoleErrors: string[] = [];
     page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
-    // A slow phone: the page's own chunk arrives late, so the visitor types into the prerendered form.
+    // A slow phone: the page's own chunk is held back until the visitor has typed into the prerendered form.
+    let releaseChunk = () => {};
+    const chunkReleased = new Promise<void>((resolve) => (releaseChunk = resolve));
     await page.route(/\/assets\/interest-page-[\w-]+\.js$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await chunkReleased;
       await route.continue();
     });
     await page.goto('/interest', { waitUntil: 'commit' });
@@ -206,6 +208,7 @@ describe('prerendered public pages', () => {
     await form.getByLabel('I am a').selectOption('coach');
     expect(await form.getByRole('button', { name: 'Get Started Free' }).isDisabled()).toBe(true);
 
+    releaseChunk();
     await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
     await form.getByRole('button', { name: 'Get Started Free' }).waitFor();
     expect(await form.getByRole('button', { name: 'Get Started Free' }).isEnabled()).toBe(true);
