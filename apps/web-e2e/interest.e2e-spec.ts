@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage } from './support/browser';
+import { holdBack, launchBrowser, newPage } from './support/browser';
 
 let browser: Browser;
 
@@ -79,16 +79,14 @@ describe('interest funnel', () => {
     const page = await newPage(browser);
     let leadPosts = 0;
     page.on('request', (request) => void (request.method() === 'POST' && new URL(request.url()).pathname === '/api/leads' && leadPosts++));
-    // A slow phone: the submit flow (zod, the API client) arrives a second after the first tap.
-    await page.route(/\/assets\/lead-submission-[\w-]+\.js$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      await route.continue();
-    });
+    // A slow phone: the submit flow (zod, the API client) is held back until both taps have landed.
+    const releaseChunk = await holdBack(page, /\/assets\/lead-submission-[\w-]+\.js$/);
     await page.goto('/interest');
     await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
     const form = page.getByRole('form', { name: 'Express interest' }).first();
     await form.getByLabel('Email').fill(uniqueEmail('double-tap'));
     await form.getByRole('button', { name: 'Get Started Free' }).dblclick();
+    releaseChunk();
     await page.waitForURL(isAt('/interest/thank-you'));
     await page.waitForTimeout(500);
     expect(leadPosts).toBe(1);

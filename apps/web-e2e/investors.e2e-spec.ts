@@ -3,6 +3,7 @@ import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './
 import {
   baseUrl,
   dwellMs,
+  holdBack,
   laptopViewport,
   launchBrowser,
   paintedPicture,
@@ -53,14 +54,6 @@ async function investorsTab(viewport: Viewport = laptopViewport): Promise<Page> 
   await page.getByRole('tab', { name: /^Investors \(\d+\)$/ }).click();
   await page.getByText('Investor Communications').waitFor();
   return page;
-}
-
-// Holds a request back long enough for its pending label ("Adding...", "Generating...") to be seen.
-async function slowDown(page: Page, path: RegExp, method: string): Promise<void> {
-  await page.route(path, async (route) => {
-    if (route.request().method() === method) await new Promise((resolve) => setTimeout(resolve, 700));
-    await route.continue();
-  });
 }
 
 const rowOf = (page: Page, email: string): Locator => page.getByTestId('investor-row').filter({ has: page.getByLabel(`Select ${email}`) });
@@ -143,11 +136,12 @@ describe('the Investors tab (admins)', () => {
     const second = uniqueEmail('investor-b');
 
     // Add Investor, its pending label, and the duplicate refusal.
-    await slowDown(page, /\/api\/investors$/, 'POST');
+    const releaseAdd = await holdBack(page, /\/api\/investors$/, 'POST');
     await page.getByRole('button', { name: 'Add Investor' }).click();
     await page.getByRole('dialog').getByLabel('Investor email').fill(first);
     await page.getByRole('dialog').getByRole('button', { name: 'Add Investor' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Adding...' }).waitFor();
+    releaseAdd();
     await page.getByLabel(`Select ${first}`).waitFor();
     await page.getByRole('button', { name: 'Add Investor' }).click();
     await page.getByRole('dialog').getByLabel('Investor email').fill(first);
@@ -159,9 +153,10 @@ describe('the Investors tab (admins)', () => {
 
     // Generate Code, then Copy Code puts it on the clipboard.
     const row = rowOf(page, first);
-    await slowDown(page, /\/access-code$/, 'POST');
+    const releaseGenerate = await holdBack(page, /\/access-code$/, 'POST');
     await row.getByRole('button', { name: 'Generate Code' }).click();
     await row.getByRole('button', { name: 'Generating...' }).waitFor();
+    releaseGenerate();
     await row.getByRole('button', { name: 'Copy Code' }).click();
     await page.unrouteAll();
     const code = await codeOf(row);

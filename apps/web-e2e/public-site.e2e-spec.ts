@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { baseUrl, launchBrowser, newPage, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
+import { baseUrl, holdBack, launchBrowser, newPage, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
 
 let browser: Browser;
 
@@ -194,12 +194,7 @@ describe('prerendered public pages', () => {
     const consoleErrors: string[] = [];
     page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
     // A slow phone: the page's own chunk is held back until the visitor has typed into the prerendered form.
-    let releaseChunk = () => {};
-    const chunkReleased = new Promise<void>((resolve) => (releaseChunk = resolve));
-    await page.route(/\/assets\/interest-page-[\w-]+\.js$/, async (route) => {
-      await chunkReleased;
-      await route.continue();
-    });
+    const releaseChunk = await holdBack(page, /\/assets\/interest-page-[\w-]+\.js$/);
     await page.goto('/interest', { waitUntil: 'commit' });
     const form = page.getByRole('form', { name: 'Express interest' }).first();
     await page.getByRole('heading', { level: 1 }).waitFor();

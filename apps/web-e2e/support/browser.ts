@@ -56,6 +56,20 @@ export async function newPage(browser: Browser, options: { viewport?: { width: n
   return context.newPage();
 }
 
+/**
+ * Holds the page's requests to `url` (of `method`, when given) until the returned release is called; later ones pass
+ * at once. A slow network on cue: the test acts while the answer is pending, then lets it through.
+ */
+export async function holdBack(page: Page, url: RegExp, method?: string): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    if (method === undefined || route.request().method() === method) await released;
+    await route.continue();
+  });
+  return release;
+}
+
 // A full-page capture paints beyond the viewport, where sections with content-visibility: auto are
 // skipped; a reader scrolling down sees every one of them, so the capture shows them all too.
 const renderEverySection = '* { content-visibility: visible !important; }';
