@@ -11,6 +11,7 @@ import {
   userPageSchema,
 } from '@spark/contracts';
 import { cookieValue, refreshCookieOf, signInTestFile, tokenOf } from './sign-in-client';
+import { untilIdle } from './until-idle';
 
 const JWT_SECRET = 'system-test-jwt-secret-0123456789';
 const PUBLIC_URL = 'http://spark.test';
@@ -18,6 +19,7 @@ const PUBLIC_URL = 'http://spark.test';
 describe('passwordless sign-in through the gateway', () => {
   // Each test signs in from its own address, so the per-IP limit only bites where it is tested.
   const {
+    stack,
     db,
     bus,
     testIp,
@@ -129,7 +131,7 @@ describe('passwordless sign-in through the gateway', () => {
     const unknown = await requestLink('nobody-here@example.com');
     expect(magicLinkResponseSchema.parse(await unknown.json())).toEqual(magicLinkResponseSchema.parse(await known.json()));
     await waitForMail('known@example.com');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await untilIdle(stack());
     expect(mailsTo('nobody-here@example.com')).toHaveLength(0);
     const { rows } = await db().query(`SELECT count(*)::int AS jobs FROM auth.outbox WHERE payload->>'email' = 'nobody-here@example.com'`);
     expect(rows[0].jobs).toBe(0);

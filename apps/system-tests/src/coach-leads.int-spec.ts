@@ -12,6 +12,7 @@ import {
 } from '@spark/contracts';
 import { Client } from 'pg';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { untilIdle } from './until-idle';
 
 const JWT_SECRET = 'coach-system-test-secret-0123456789';
 
@@ -53,7 +54,6 @@ describe('the coach dashboard API: leads', () => {
     return ((await response.json()) as { lead: Lead }).lead;
   };
   const invitesTo = (email: string) => stack.smtp.messages.filter((mail) => mail.to.includes(email) && /Sign in: /.test(mail.text ?? ''));
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
 
   it('gives a client token 403 and no token 401 on every coach route', async () => {
     const client = tokenFor('client');
@@ -157,7 +157,7 @@ describe('the coach dashboard API: leads', () => {
     expect(answers.find((answer) => !answer.alreadyApproved)?.magicLink).toMatch(/magic-link-auth\?.*#token=/);
     const users = await db.query(`SELECT id FROM auth.users WHERE email = $1`, [lead.email]);
     expect(users.rows).toHaveLength(1);
-    await settle();
+    await untilIdle(stack);
     expect(invitesTo(lead.email)).toHaveLength(1);
   });
 
@@ -176,7 +176,7 @@ describe('the coach dashboard API: leads', () => {
     await call('POST', `/api/coach/leads/${lead.id}/approve`, coach);
     const resent = leadInviteResponseSchema.parse(await (await call('POST', `/api/coach/leads/${lead.id}/resend`, coach)).json());
     expect(resent.lead.userCreated).toBe(true);
-    await settle();
+    await untilIdle(stack);
     expect(invitesTo(lead.email)).toHaveLength(2);
   });
 

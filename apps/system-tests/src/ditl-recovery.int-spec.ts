@@ -3,6 +3,7 @@ import { eventually } from '@spark/testing';
 import { createSignedInUser } from './ditl-auth';
 import { mayaAnswers } from './ditl-recorded-model';
 import { type DitlWorkerStack, startDitlWorkerStack } from './ditl-worker-stack';
+import { untilIdle } from './until-idle';
 
 describe('a DITL worker killed in the middle of a job', () => {
   let ditl: DitlWorkerStack;
@@ -49,8 +50,7 @@ describe('a DITL worker killed in the middle of a job', () => {
     expect(rows[0].attempts).toBe(2);
     expect(model.calls).toHaveLength(2);
     await eventually(() => stack.smtp.messages.some((mail) => mail.to.includes('recover@example.com')), 10_000, 'the ready e-mail');
-    // Give a duplicate delivery every chance to show up before counting.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await untilIdle(stack);
     expect(stack.smtp.messages.filter((mail) => mail.to.includes('recover@example.com'))).toHaveLength(1);
     const outbox = await db.query(`SELECT count(*)::int AS mails FROM ditl.outbox WHERE job_name = 'ditl-ready'`);
     expect(outbox.rows[0].mails).toBe(1);

@@ -4,6 +4,7 @@ import { uniquePrefix } from '@spark/testing';
 import { Client } from 'pg';
 import { startGateway } from '../../gateway/src/main';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { untilIdle } from './until-idle';
 
 const postLead = (stack: InProcessStack, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${stack.baseUrl}/api/leads`, {
@@ -71,7 +72,7 @@ describe('the interest form, from HTTP to two e-mails', () => {
     const again = await postLead(stack, { email: 'TWICE@example.com', role: 'coach' });
     expect(again.status).toBe(409);
     expect((await readError(again)).code).toBe('LEAD_EXISTS');
-    await sleep(800);
+    await untilIdle(stack);
     expect(await leadCount('twice@example.com')).toBe(1);
     expect(mailsTo('twice@example.com')).toHaveLength(1);
   });
@@ -119,7 +120,7 @@ describe('the interest form, from HTTP to two e-mails', () => {
     await stack.redis.flushdb();
     await stack.startNotifier();
     await stack.smtp.waitFor(before + 2, 20_000);
-    await sleep(1500);
+    await untilIdle(stack);
     expect(mailsTo('flushed@example.com')).toHaveLength(1);
     expect(stack.smtp.messages.filter((mail) => mail.subject === 'New client lead: flushed@example.com')).toHaveLength(1);
   });
