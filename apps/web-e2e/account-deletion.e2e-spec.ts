@@ -1,27 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { insertProgress } from '@spark/testing';
 import { closeUsers, createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
-import { launchBrowser, phoneViewport } from './support/browser';
-import { listEmails, sentTo } from './support/mailbox';
+import { laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(120_000);
 
-const laptop = { width: 1280, height: 800 };
 let browser: Browser;
 const db = e2eDatabase();
 const client = { email: uniqueEmail('delete-client'), userId: '' };
 const adminEmail = uniqueEmail('delete-admin');
 
-const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/s22-deletion-${name}.png`, fullPage: true });
-
 async function confirmationLink(): Promise<string> {
-  const confirmations = async () =>
-    (await listEmails()).filter((email) => sentTo(client.email)(email) && email.subject === 'Confirm deleting your Spark account');
-  for (const deadline = Date.now() + 30_000; (await confirmations()).length === 0;) {
-    if (Date.now() > deadline) throw new Error(`no confirmation e-mail to ${client.email}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const link = /Confirm: (\S+)/.exec((await confirmations())[0]?.text ?? '')?.[1];
+  const confirmation = await waitForEmail((email) => sentTo(client.email)(email) && email.subject === 'Confirm deleting your Spark account', 30_000);
+  const link = /Confirm: (\S+)/.exec(confirmation.text ?? '')?.[1];
   if (!link) throw new Error('the confirmation e-mail has no link');
   return link;
 }
@@ -46,28 +38,28 @@ describe('Delete my account', () => {
     await section.getByRole('button', { name: 'Delete my account' }).click();
     await section.getByRole('button', { name: 'E-mail me the confirmation link' }).click();
     await section.getByText('Check your e-mail: the link to confirm deleting your account works for 30 minutes.').waitFor();
-    await screenshot(page, 'client-home-phone');
+    await saveScreenshot(page, 'account-deletion-client-home-phone');
 
     await page.goto(await confirmationLink());
     await page.getByRole('heading', { name: 'Delete your Spark account?' }).waitFor();
     expect(new URL(page.url()).hash).toBe('');
-    await screenshot(page, 'confirm-phone');
+    await saveScreenshot(page, 'account-deletion-confirm-phone');
     await page.getByRole('button', { name: 'Delete my account permanently' }).click();
     await page.getByRole('heading', { name: 'Your account is deleted' }).waitFor();
-    await screenshot(page, 'deleted-phone');
+    await saveScreenshot(page, 'account-deletion-deleted-phone');
     expect((await db.query(`SELECT 1 FROM auth.users WHERE id = $1`, [client.userId])).rowCount).toBe(0);
     // The home no longer opens with this browser's old session.
     await page.goto('/app');
     await page.waitForURL((url) => url.pathname !== '/app');
     await context.close();
 
-    const admin = await signedInContext(browser, adminEmail, { viewport: laptop });
+    const admin = await signedInContext(browser, adminEmail, { viewport: laptopViewport });
     await admin.page.goto('/coach');
     await admin.page.getByRole('tab', { name: 'Deletions' }).click();
     const record = admin.page.getByTestId('deletion-record').first();
     await record.getByText(/^Complete · /).waitFor({ timeout: 30_000 });
     for (const part of ['Account & sessions', 'Lead', 'Sparks & progress', 'Day in the Life', 'E-mail ledger']) await record.getByText(`✓ ${part}`).waitFor();
-    await screenshot(admin.page, 'admin-laptop');
+    await saveScreenshot(admin.page, 'account-deletion-admin-laptop');
     await admin.context.close();
   });
 });

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { baseUrl, dwellMs, laptopViewport, launchBrowser, phoneViewport, saveScreenshot, startDwellTimer } from './support/browser';
+import { baseUrl, dwellMs, holdBack, laptopViewport, launchBrowser, phoneViewport, saveScreenshot, startDwellTimer } from './support/browser';
 import { createUser, closeUsers, requestSignIn, signInEmail, uniqueEmail, uniqueIp } from './support/auth-fixtures';
 
 jest.setTimeout(90_000);
@@ -63,15 +63,13 @@ describe('/signin', () => {
     await page.getByLabel('Email address').blur();
     await page.getByText('Please enter your email address', { exact: true }).waitFor();
 
-    // Hold the request a moment so the busy state can be seen.
-    await page.route('**/api/auth/magic-link', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      await route.continue();
-    });
+    // The request is held until the busy state has been seen.
+    const releaseSend = await holdBack(page, /\/api\/auth\/magic-link$/, 'POST');
     await page.getByLabel('Email address').fill(email);
     await send.click();
     await page.getByRole('button', { name: 'Sending link...' }).waitFor();
     expect(await page.getByRole('button', { name: 'Sending link...' }).isDisabled()).toBe(true);
+    releaseSend();
     await page.getByText('Magic link sent!', { exact: true }).waitFor();
     await page.getByText('Check your email for a secure sign-in link', { exact: true }).waitFor();
     expect(await page.getByLabel('Email address').inputValue()).toBe('');
@@ -111,12 +109,10 @@ describe('/signin', () => {
     const { token } = await requestSignIn(email);
     await openLink(page, email, token, '', 'Welcome! Redirecting to your onboarding...');
 
-    await page.route('**/api/auth/refresh', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      await route.continue();
-    });
+    const releaseRefresh = await holdBack(page, /\/api\/auth\/refresh$/);
     await page.goto('/signin');
     await page.getByText('Loading...', { exact: true }).waitFor();
+    releaseRefresh();
     await page.getByRole('heading', { name: 'Welcome back!' }).waitFor();
     await page.getByText('Signed in as', { exact: true }).waitFor();
     await page.getByText(email, { exact: true }).waitFor();
@@ -193,10 +189,7 @@ describe('/magic-link-auth', () => {
     const email = uniqueEmail('approved');
     await createUser(email, 'client');
     const { token } = await requestSignIn(email);
-    await page.route('**/api/auth/redeem', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      await route.continue();
-    });
+    const releaseRedeem = await holdBack(page, /\/api\/auth\/redeem$/);
     await page.goto(linkPath(token, 'next=ditl-welcome&approved=true'));
     await page.getByRole('heading', { name: 'Continue to Spark' }).waitFor();
     await page.getByText(email, { exact: true }).waitFor();
@@ -204,6 +197,7 @@ describe('/magic-link-auth', () => {
     await page.getByRole('button', { name: `Continue as ${email}` }).click();
     await page.getByRole('heading', { name: 'Authenticating Your Access' }).waitFor();
     await saveScreenshot(page, 'magic-link-processing-laptop');
+    releaseRedeem();
     await page.getByRole('heading', { name: 'Welcome to Spark' }).waitFor();
     await page.getByText('Welcome! Redirecting to your onboarding...', { exact: true }).waitFor();
     await saveScreenshot(page, 'magic-link-success-laptop');

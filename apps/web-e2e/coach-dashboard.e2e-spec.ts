@@ -3,7 +3,7 @@ import { captureSpark } from '@spark/testing';
 import { Pool } from 'pg';
 import type { Browser, Dialog, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot } from './support/browser';
+import { baseUrl, holdBack, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(120_000);
@@ -99,12 +99,7 @@ describe('the coach dashboard guard', () => {
 
   it('shows "Verifying access..." while the server checks the role', async () => {
     const { page } = await signedIn('coach');
-    let releaseOverview = () => {};
-    const overviewHeld = new Promise<void>((resolve) => (releaseOverview = resolve));
-    await page.route('**/api/coach/overview', async (route) => {
-      await overviewHeld;
-      await route.continue();
-    });
+    const releaseOverview = await holdBack(page, /\/api\/coach\/overview$/);
     await page.goto('/coach');
     await page.getByText('Verifying access...').waitFor();
     releaseOverview();

@@ -1,28 +1,21 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { insertProgress } from '@spark/testing';
 import { closeUsers, createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
-import { launchBrowser, phoneViewport } from './support/browser';
-import { listEmails, sentTo } from './support/mailbox';
+import { laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { sentTo, waitForEmails } from './support/mailbox';
 
 jest.setTimeout(120_000);
 
-const laptop = { width: 1280, height: 800 };
 let browser: Browser;
 const db = e2eDatabase();
 const client = { email: uniqueEmail('export-client'), userId: '' };
 const adminEmail = uniqueEmail('export-admin');
 const exportSubject = 'Your Spark data is ready to download';
 
-const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/s21-export-${name}.png`, fullPage: true });
-
 /** The download link of the `count`-th export e-mail to the client, once it arrived. */
 async function exportLink(count: number): Promise<string> {
-  const exportMails = async () => (await listEmails()).filter((email) => sentTo(client.email)(email) && email.subject === exportSubject);
-  for (const deadline = Date.now() + 60_000; (await exportMails()).length < count;) {
-    if (Date.now() > deadline) throw new Error(`no export e-mail ${count} to ${client.email}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const link = /Download: (\S+)/.exec((await exportMails())[count - 1]?.text ?? '')?.[1];
+  const exportMails = await waitForEmails((email) => sentTo(client.email)(email) && email.subject === exportSubject, count, 60_000);
+  const link = /Download: (\S+)/.exec(exportMails[count - 1]?.text ?? '')?.[1];
   if (!link) throw new Error('the export e-mail has no link');
   return link;
 }
@@ -51,9 +44,9 @@ describe('Download my data', () => {
     await now.waitFor({ timeout: 60_000 });
     const inPage = await page.request.get((await now.getAttribute('href')) ?? '');
     expect((await inPage.body()).subarray(0, 2).toString('latin1')).toBe('PK');
-    await screenshot(page, 'client-home-phone');
-    await page.setViewportSize(laptop);
-    await screenshot(page, 'client-home-laptop');
+    await saveScreenshot(page, 'data-export-client-home-phone');
+    await page.setViewportSize(laptopViewport);
+    await saveScreenshot(page, 'data-export-client-home-laptop');
 
     const archive = await page.request.get(await exportLink(1));
     expect(archive.status()).toBe(200);
@@ -62,7 +55,7 @@ describe('Download my data', () => {
   });
 
   it('lets an admin send the export to a client from Manage Client', async () => {
-    const admin = await signedInContext(browser, adminEmail, { viewport: laptop });
+    const admin = await signedInContext(browser, adminEmail, { viewport: laptopViewport });
     await admin.page.goto('/coach');
     await admin.page.getByRole('tab', { name: /^Clients/ }).click();
     const row = admin.page.getByTestId('client-row').filter({ hasText: client.email });
@@ -72,9 +65,9 @@ describe('Download my data', () => {
     const tab = dialog.getByTestId('client-export');
     await tab.getByRole('button', { name: 'Send data export to client' }).click();
     await tab.getByText(`Export started. ${client.email} will receive the download link by e-mail.`).waitFor();
-    await screenshot(admin.page, 'admin-manage-laptop');
+    await saveScreenshot(admin.page, 'data-export-admin-manage-laptop');
     await admin.page.setViewportSize(phoneViewport);
-    await screenshot(admin.page, 'admin-manage-phone');
+    await saveScreenshot(admin.page, 'data-export-admin-manage-phone');
     expect((await admin.page.request.get(await exportLink(2))).status()).toBe(200);
     const audited = await db.query(`SELECT count(*)::int AS count FROM auth.audit_events WHERE action = 'client.data-export' AND target_id = $1`, [
       client.userId,

@@ -1,11 +1,10 @@
 import { Pool } from 'pg';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, launchBrowser, phoneViewport, waitUntilTrue } from './support/browser';
+import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
 
 jest.setTimeout(120_000);
 
-const laptop = { width: 1280, height: 800 };
 const coachNarrative = 'At 3:00 AM you walk one lap of the ward first, then eat the snack you packed, sitting down.';
 const coachHabit = 'One lap of the ward before any snack.';
 // A night-shift nurse (as in ditl-recorded-model.ts, which browser tests cannot import): the offline planner puts her challenge at 3:00 AM on shift.
@@ -30,8 +29,6 @@ const coachEmail = uniqueEmail('ditl-coach');
 // One sign-in per person: a mailbox gets one sign-in link a minute.
 let clientSession: { context: BrowserContext; page: Page };
 let coachSession: { context: BrowserContext; page: Page };
-
-const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/w3-ditl-coach-view-${name}.png`, fullPage: true });
 
 /** A context signed in through a real sign-in e-mail; the DITL pages poll every 300 ms (their documented test hook). */
 async function signIn(email: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; accessToken: string }> {
@@ -78,7 +75,7 @@ beforeAll(async () => {
   const asked = await page.request.post('/api/ditl/generations', { data: { onboardingData: answers }, headers: { authorization: `Bearer ${accessToken}` } });
   expect(asked.status()).toBe(202);
   await createUser(coachEmail, 'coach', 'Alex Coach');
-  coachSession = await signIn(coachEmail, laptop);
+  coachSession = await signIn(coachEmail, laptopViewport);
   const deadline = Date.now() + 30_000;
   while ((await completedGenerations(client.userId)) < 1) {
     if (Date.now() > deadline) throw new Error('the first Day in the Life did not finish');
@@ -115,7 +112,7 @@ describe("a client's Day in the Life, seen by the coach and reopened by the clie
     await challengeCard(dialog).getByText(`The planner wrote: “${generatedHabit}”`).waitFor();
 
     await page.getByText('Moment saved').waitFor({ state: 'hidden', timeout: 15_000 });
-    await screenshot(page, 'coach-edited-laptop');
+    await saveScreenshot(page, 'ditl-coach-view-coach-edited-laptop');
     await dialog.getByRole('button', { name: 'Regenerate' }).click();
     await page.getByText('Regenerating the Day in the Life').waitFor();
     // The tab polls until the new plan is in; then the button is back and the edit sits on the new plan's moment.
@@ -127,11 +124,11 @@ describe("a client's Day in the Life, seen by the coach and reopened by the clie
     await challengeCard(dialog).getByText('Edited by coach').waitFor();
     await page.getByText('Regenerating the Day in the Life').waitFor({ state: 'hidden', timeout: 15_000 });
     await challengeCard(dialog).scrollIntoViewIfNeeded();
-    await screenshot(page, 'coach-tab-laptop');
+    await saveScreenshot(page, 'ditl-coach-view-coach-tab-laptop');
     await page.setViewportSize(phoneViewport);
     await challengeCard(dialog).scrollIntoViewIfNeeded();
-    await screenshot(page, 'coach-tab-phone');
-    await page.setViewportSize(laptop);
+    await saveScreenshot(page, 'ditl-coach-view-coach-tab-phone');
+    await page.setViewportSize(laptopViewport);
   });
 
   it("lets the client reopen their Day in the Life from the home screen, with the coach's moment", async () => {
@@ -140,7 +137,7 @@ describe("a client's Day in the Life, seen by the coach and reopened by the clie
     await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
     await page.goto('/app');
     await page.getByText('Your Day in the Life', { exact: true }).waitFor();
-    await screenshot(page, 'client-home-phone');
+    await saveScreenshot(page, 'ditl-coach-view-client-home-phone');
     await page.getByText('Your Day in the Life', { exact: true }).click();
     await page.waitForURL(/\/ditl-welcome\?generationId=/);
     const frame = page.frameLocator('iframe[title="Your Day in the Life presentation"]');
@@ -149,9 +146,9 @@ describe("a client's Day in the Life, seen by the coach and reopened by the clie
     await frame.getByText(coachHabit).waitFor();
     const newest = await db.query(`SELECT id FROM ditl.generations WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1`, [client.userId]);
     expect(new URL(page.url()).searchParams.get('generationId')).toBe(newest.rows[0].id);
-    await screenshot(page, 'client-ditl-phone');
-    await page.setViewportSize(laptop);
-    await screenshot(page, 'client-ditl-laptop');
+    await saveScreenshot(page, 'ditl-coach-view-client-ditl-phone');
+    await page.setViewportSize(laptopViewport);
+    await saveScreenshot(page, 'ditl-coach-view-client-ditl-laptop');
     await context.close();
   });
 

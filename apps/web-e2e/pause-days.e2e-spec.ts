@@ -1,19 +1,16 @@
 import { Pool } from 'pg';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { closeUsers, createUser, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
-import { launchBrowser, phoneViewport, waitUntilTrue } from './support/browser';
+import { laptopViewport, launchBrowser, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
 
 jest.setTimeout(120_000);
 
-const laptop = { width: 1280, height: 800 };
 const zone = 'America/New_York';
 let browser: Browser;
 const db = new Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/spark_e2e', max: 2 });
 const client = { email: uniqueEmail('pause-client'), userId: '' };
 const coachEmail = uniqueEmail('pause-coach');
 let restWeekdayName = '';
-
-const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/w4-pause-days-${name}.png`, fullPage: true });
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -67,7 +64,7 @@ describe('rest and pause days', () => {
         .count(),
     ).resolves.toBe(1);
     await expect(page.getByTestId('streak').textContent()).resolves.toBe('4');
-    await screenshot(page, 'client-home-phone');
+    await saveScreenshot(page, 'pause-days-client-home-phone');
 
     // The next pause day in this window is the last one; after it, the button says there are none left.
     await card.getByRole('button', { name: 'Take a pause day' }).click();
@@ -78,8 +75,8 @@ describe('rest and pause days', () => {
     await card.getByTestId('pause-days-left').filter({ hasText: '0 pause days left' }).waitFor();
     await expect(card.getByRole('button', { name: 'Take a pause day' }).isDisabled()).resolves.toBe(true);
     await card.getByText(/^Your next pause days start on \w+day, \w+ \d+\.$/).waitFor();
-    await page.setViewportSize(laptop);
-    await screenshot(page, 'client-home-laptop');
+    await page.setViewportSize(laptopViewport);
+    await saveScreenshot(page, 'pause-days-client-home-laptop');
     // Offline, the card still shows the saved rest and pause days; changing them waits for the network.
     await context.setOffline(true);
     await card.getByText('You can plan rest and pause days when you are back online.').waitFor();
@@ -87,14 +84,14 @@ describe('rest and pause days', () => {
     await expect(card.getByText('Pause day today: your streak is safe.').isVisible()).resolves.toBe(true);
     await context.close();
 
-    const coach = await signedInContext(browser, coachEmail, { viewport: laptop, timezoneId: zone });
+    const coach = await signedInContext(browser, coachEmail, { viewport: laptopViewport, timezoneId: zone });
     await coach.page.goto('/coach');
     await coach.page.getByRole('tab', { name: /^Clients/ }).click();
     await coach.page.getByLabel('Sort clients').selectOption('attention');
     const row = coach.page.getByTestId('client-row').filter({ hasText: client.email });
     await expect(row.getByTestId('resting-today').textContent()).resolves.toBe('Paused today');
     await expect(row.getByRole('button', { name: 'Draft a nudge' }).count()).resolves.toBe(0);
-    await screenshot(coach.page, 'coach-list-laptop');
+    await saveScreenshot(coach.page, 'pause-days-coach-list-laptop');
     await row.getByRole('button', { name: 'Manage Client' }).click();
     const dialog = coach.page.getByRole('dialog');
     await dialog.getByText('Paused today: not counted as a missed day.').waitFor();
@@ -109,9 +106,9 @@ describe('rest and pause days', () => {
     await restDays.getByLabel('Pause days allowed every 14 days').fill('4');
     await restDays.getByRole('button', { name: 'Save pause days' }).click();
     await restDays.getByText('1 of 4').waitFor();
-    await screenshot(coach.page, 'coach-manage-laptop');
+    await saveScreenshot(coach.page, 'pause-days-coach-manage-laptop');
     await coach.page.setViewportSize(phoneViewport);
-    await screenshot(coach.page, 'coach-manage-phone');
+    await saveScreenshot(coach.page, 'pause-days-coach-manage-phone');
     const audited = await db.query(`SELECT details FROM auth.audit_events WHERE action = 'client.pause-allowance' AND target_id = $1`, [client.userId]);
     expect(audited.rows).toEqual([{ details: { pauseDaysAllowance: 4 } }]);
     await coach.context.close();

@@ -1,16 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { insertProgress } from '@spark/testing';
 import { closeUsers, createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
-import { baseUrl, launchBrowser, phoneViewport } from './support/browser';
-import { listEmails, sentTo } from './support/mailbox';
+import { baseUrl, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(120_000);
 
 let browser: Browser;
 const db = e2eDatabase();
 const client = { email: uniqueEmail('reminder-client'), userId: '' };
-
-const screenshot = (page: Page, name: string) => page.screenshot({ path: `/tmp/s22-reminders-${name}.png`, fullPage: true });
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -47,18 +45,14 @@ describe('Daily reminder', () => {
     await card.getByRole('button', { name: 'Save reminder' }).click();
     await card.getByText('Saved: 19:30, only if you have not captured a spark by then.').waitFor();
     await expect(card.getByTestId('reminder-channel').textContent()).resolves.toContain('Reminders come by e-mail.');
-    await screenshot(page, 'client-home-phone');
+    await saveScreenshot(page, 'reminders-client-home-phone');
 
     // 19:30 in Stockholm has come (for the test, now): the next tick sends the reminder.
     await db.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second', quiet_start = NULL, quiet_end = NULL WHERE user_id = $1`, [
       client.userId,
     ]);
-    const reminder = async () => (await listEmails()).find((email) => sentTo(client.email)(email) && email.subject === 'A spark for today?');
-    for (const deadline = Date.now() + 60_000; !(await reminder());) {
-      if (Date.now() > deadline) throw new Error('no reminder e-mail');
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    const text = (await reminder())?.text ?? '';
+    const reminder = await waitForEmail((email) => sentTo(client.email)(email) && email.subject === 'A spark for today?', 60_000);
+    const text = reminder.text ?? '';
     const captureLink = /Capture a spark: (\S+)/.exec(text)?.[1];
     const offLink = /Turn off these reminders: (\S+)/.exec(text)?.[1];
     expect(captureLink).toBe(`${baseUrl()}/app?capture=1`);
@@ -72,7 +66,7 @@ describe('Daily reminder', () => {
     expect(new URL(page.url()).hash).toBe('');
     await page.getByRole('button', { name: 'Turn off reminders' }).click();
     await page.getByRole('heading', { name: 'Reminders are off' }).waitFor();
-    await screenshot(page, 'off-phone');
+    await saveScreenshot(page, 'reminders-off-phone');
     await page.goto('/app');
     await expect(page.getByTestId('reminders').getByLabel('Remind me on days without a spark').isChecked()).resolves.toBe(false);
     await context.close();

@@ -21,7 +21,7 @@ function mailboxUrl(): string {
   return url;
 }
 
-export async function listEmails(): Promise<ReceivedEmail[]> {
+async function listEmails(): Promise<ReceivedEmail[]> {
   const response = await fetch(`${mailboxUrl()}/email`);
   if (!response.ok) throw new Error(`maildev answered ${response.status}`);
   return (await response.json()) as ReceivedEmail[];
@@ -29,13 +29,20 @@ export async function listEmails(): Promise<ReceivedEmail[]> {
 
 export const sentTo = (address: string) => (email: ReceivedEmail) => email.to.some((recipient) => recipient.address.toLowerCase() === address.toLowerCase());
 
-/** The first e-mail matching `predicate`, polling until `timeoutMs` has passed. */
-export async function waitForEmail(predicate: (email: ReceivedEmail) => boolean, timeoutMs = 15_000): Promise<ReceivedEmail> {
+/** Every e-mail matching `predicate` once there are at least `count`, polling until `timeoutMs` has passed. */
+export async function waitForEmails(predicate: (email: ReceivedEmail) => boolean, count: number, timeoutMs = 15_000): Promise<ReceivedEmail[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const match = (await listEmails()).find(predicate);
-    if (match) return match;
-    if (Date.now() > deadline) throw new Error(`no matching e-mail within ${timeoutMs} ms`);
+    const matches = (await listEmails()).filter(predicate);
+    if (matches.length >= count) return matches;
+    if (Date.now() > deadline) throw new Error(`${matches.length} of ${count} matching e-mails within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** The first e-mail matching `predicate`, polling until `timeoutMs` has passed. */
+export async function waitForEmail(predicate: (email: ReceivedEmail) => boolean, timeoutMs = 15_000): Promise<ReceivedEmail> {
+  const [first] = await waitForEmails(predicate, 1, timeoutMs);
+  if (!first) throw new Error('waitForEmails returned no e-mail');
+  return first;
 }
