@@ -6,18 +6,10 @@ import { Client } from 'pg';
 import { startGateway } from '../../gateway/src/main';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
-import { TINY_PNG, captureSpark } from '@spark/testing';
+import { TINY_PNG, captureSpark, eventually } from '@spark/testing';
 
 // Node's ICU still knows this old alias; PostgreSQL's time zone database dropped it.
 const ZONE_ONLY_NODE_KNOWS = 'US/Pacific-New';
-
-/** Polls until `condition` holds (no fixed sleeps); fails after `timeoutMs`. */
-async function eventually(condition: () => Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  for (const giveUpAt = Date.now() + timeoutMs; !(await condition());) {
-    if (Date.now() > giveUpAt) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('input an attacker controls', () => {
   let stack: InProcessStack;
@@ -130,7 +122,7 @@ describe('input an attacker controls', () => {
       await stack.redis.xadd(stream, '*', 'p', 'auth.invite', 'd', JSON.stringify({ email: 'mallory@hostile.test', role: 'admin' }), 'c', 'crafted');
 
       // Handled entries are acknowledged and deleted: once the stream is empty the entry has been dealt with.
-      await eventually(async () => (await stack.redis.xlen(stream)) === 0);
+      await eventually(async () => (await stack.redis.xlen(stream)) === 0, 5_000, 'the stream to be emptied');
       expect(await userCount('mallory@hostile.test')).toBe(0);
     });
   });

@@ -1,6 +1,7 @@
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_ISSUER, errorBodySchema, QUEUES, queueBoardTicketSchema, type Session, type UserRole } from '@spark/contracts';
 import { bullPrefix, JobQueues } from '@spark/jobs';
+import { eventually } from '@spark/testing';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { authService } from '../../auth-service/src/service';
@@ -8,15 +9,6 @@ import { signInTestFile } from './sign-in-client';
 
 const JWT_SECRET = 'system-test-jwt-secret-queue-board';
 const PUBLIC_URL = 'http://spark.test';
-
-async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  for (const giveUpAt = Date.now() + timeoutMs; ;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > giveUpAt) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('the queue dashboard at /admin/queues (Bull Board), admins only', () => {
   const { stack, db, send, post, createUser, signIn, mailsTo } = signInTestFile({ services: [authService], env: { JWT_SECRET, PUBLIC_URL } }, '198.18.7');
@@ -94,7 +86,7 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     expect(again.headers.get('location')).toBe('/signin');
     expect(again.headers.getSetCookie()).toEqual([]);
 
-    await eventually(async () => ((await auditedOpenings(admin.session.user.email)).length > 0 ? true : undefined), 'the opening was audited');
+    await eventually(async () => (await auditedOpenings(admin.session.user.email)).length > 0, 15_000, 'the opening to be audited');
     expect(await auditedOpenings(admin.session.user.email)).toEqual([{ outcome: 'succeeded', target_type: 'queue-board' }]);
 
     expect((await post('/api/auth/sign-out', {}, { cookie: admin.cookie })).status).toBe(204);
@@ -138,7 +130,7 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     try {
       const jobId = `queue-board-${Date.now()}`;
       await jobs.queue(QUEUES.mail).add('code-sign-in-locked', { email }, { jobId, attempts: 1 });
-      await eventually(async () => ((await jobs.queue(QUEUES.mail).getJob(jobId))?.failedReason ? true : undefined), 'the job failed');
+      await eventually(async () => Boolean((await jobs.queue(QUEUES.mail).getJob(jobId))?.failedReason), 15_000, 'the job to fail');
       await outage.close();
 
       const listed = await board(`/api/queues?activeQueue=${QUEUES.mail}&status=failed&page=1`, cookie);
@@ -153,9 +145,9 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
         headers: { 'sec-fetch-site': 'same-origin', origin: PUBLIC_URL },
       });
       expect(retried.status).toBe(204);
-      await eventually(async () => (mailsTo(email).length > 0 ? true : undefined), 'the retried e-mail arrived');
+      await eventually(() => mailsTo(email).length > 0, 15_000, 'the retried e-mail');
       // The SMTP server has the e-mail a moment before the notifier records the job done.
-      await eventually(async () => ((await jobs.queue(QUEUES.mail).getJobState(jobId)) === 'completed' ? true : undefined), 'the retried job completed');
+      await eventually(async () => (await jobs.queue(QUEUES.mail).getJobState(jobId)) === 'completed', 15_000, 'the retried job to complete');
     } finally {
       await outage.close();
       await jobs.close();

@@ -1,35 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ditlStatusResponseSchema, generateDitlResponseSchema, QUEUE_BOARD_PATH, queueBoardTicketSchema, QUEUES } from '@spark/contracts';
 import { Redis } from 'ioredis';
+import { eventually, freePort } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 
 const root = join(__dirname, '..', '..', '..');
 const APPS = ['gateway', 'auth', 'leads', 'progress', 'investor', 'ditl', 'content', 'notifier'];
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.once('error', reject);
-  });
-
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  for (const giveUpAt = Date.now() + timeoutMs; ;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > giveUpAt) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * The whole product against a Redis that knows only the users of deploy/redis/users.acl (with this
@@ -61,15 +43,21 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', directory, '--aclfile', join(directory, 'users.acl')],
       { stdio: 'ignore' },
     );
-    await eventually(async () => {
-      const admin = connectAs('admin');
-      try {
-        await admin.connect();
-        return (await admin.ping()) === 'PONG' ? true : undefined;
-      } finally {
-        admin.disconnect();
-      }
-    });
+    await eventually(
+      async () => {
+        const admin = connectAs('admin');
+        try {
+          await admin.connect();
+          return (await admin.ping()) === 'PONG';
+        } catch {
+          return false; // still starting
+        } finally {
+          admin.disconnect();
+        }
+      },
+      15_000,
+      'the private Redis to answer',
+    );
     stack = await startInProcessStack({ env: { JWT_SECRET: TEST_JWT_SECRET, BUS_PREFIX: prefix }, redis: { adminUrl: urlAs('admin'), urlOf: urlAs } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
@@ -88,7 +76,7 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   const mailTo = (address: string, subject: RegExp) =>
-    eventually(async () => stack.smtp.messages.find((mail) => mail.to.includes(address) && subject.test(mail.subject)));
+    eventually(() => stack.smtp.messages.find((mail) => mail.to.includes(address) && subject.test(mail.subject)), 15_000, `an e-mail to ${address}`);
 
   it('takes a lead, e-mails it, and lets a coach approve it (gateway, leads, auth through leads, notifier)', async () => {
     const lead = await call('POST', '/api/leads', { email: 'acl-lead@example.com', role: 'client' });
@@ -119,10 +107,14 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
     expect(response.status).toBe(202);
     const { generationId } = generateDitlResponseSchema.parse(await response.json());
 
-    await eventually(async () => {
-      const status = ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}`, undefined, client.token)).json());
-      return status.status === 'completed' ? status : undefined;
-    });
+    await eventually(
+      async () => {
+        const status = ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}`, undefined, client.token)).json());
+        return status.status === 'completed' ? status : undefined;
+      },
+      15_000,
+      'the generation to complete',
+    );
     await mailTo('acl-ditl@example.com', /Day in the Life/i);
   });
 
@@ -141,6 +133,7 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
     await eventually(
       async () => ((await db.query(`SELECT 1 FROM auth.account_deletions WHERE completed_at IS NOT NULL`)).rowCount === 1 ? true : undefined),
       20_000,
+      'the deletion to complete',
     );
   });
 
