@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { captureSpark } from '@spark/testing';
+import { captureSpark, eventually } from '@spark/testing';
 import { Pool } from 'pg';
 import type { Browser, Dialog, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
@@ -213,8 +213,7 @@ describe('acting on leads', () => {
     await row.getByText('Approved').waitFor();
     await row.getByRole('button', { name: 'Resend Magic Link' }).click();
     await waitForEmail((mail) => sentTo(email)(mail) && /sign-in link/i.test(mail.subject));
-    for (let i = 0; i < 50 && !dialogs.some((message) => message.includes(email)); i++) await page.waitForTimeout(100);
-    expect(dialogs.some((message) => message.includes(email))).toBe(true);
+    await eventually(() => dialogs.some((message) => message.includes(email)), 5_000, 'a dialog naming the e-mail');
     await page.context().close();
   });
 
@@ -224,8 +223,7 @@ describe('acting on leads', () => {
     await page.getByRole('tab', { name: /^Clients/ }).click();
     await page.getByRole('button', { name: 'Add Client Lead' }).click();
     await page.getByRole('button', { name: 'Add & Send Magic Link' }).click();
-    for (let i = 0; i < 50 && !dialogs.includes('Please enter an email address'); i++) await page.waitForTimeout(100);
-    expect(dialogs).toContain('Please enter an email address');
+    await eventually(() => dialogs.includes('Please enter an email address'), 5_000, 'the dialog asking for an e-mail address');
     const email = uniqueEmail('added-by-coach');
     await page.getByRole('dialog').getByRole('textbox').first().fill(email);
     await page.getByRole('button', { name: 'Add & Send Magic Link' }).click();
@@ -397,10 +395,7 @@ async function waitForValue(field: ReturnType<Page['getByLabel']>, pattern: RegE
 }
 
 async function waitUntilLoaded(image: ReturnType<Page['getByRole']>): Promise<void> {
-  for (let i = 0; i < 100 && !(await image.evaluate((element) => (element as { complete: boolean; naturalWidth: number }).naturalWidth > 0)); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  expect(await image.evaluate((element) => (element as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+  await eventually(() => image.evaluate((element) => (element as { naturalWidth: number }).naturalWidth > 0), 10_000, 'the image to load');
 }
 
 describe('the Audit Log tab (admins)', () => {

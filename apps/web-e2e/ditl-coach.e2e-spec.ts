@@ -1,3 +1,4 @@
+import { eventually } from '@spark/testing';
 import { Pool } from 'pg';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
@@ -76,11 +77,7 @@ beforeAll(async () => {
   expect(asked.status()).toBe(202);
   await createUser(coachEmail, 'coach', 'Alex Coach');
   coachSession = await signIn(coachEmail, laptopViewport);
-  const deadline = Date.now() + 30_000;
-  while ((await completedGenerations(client.userId)) < 1) {
-    if (Date.now() > deadline) throw new Error('the first Day in the Life did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await eventually(async () => (await completedGenerations(client.userId)) >= 1, 30_000, 'the first Day in the Life to finish');
 });
 afterAll(async () => {
   await browser?.close();

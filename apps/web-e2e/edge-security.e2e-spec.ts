@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { eventually } from '@spark/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
 import { baseUrl, launchBrowser, phoneViewport, takeCspViolations } from './support/browser';
@@ -99,11 +100,11 @@ async function allLogLines(): Promise<{ file: string; line: string }[]> {
 
 /** Waits until the gateway logged the request with this id, so every earlier line is on disk too. */
 async function waitForGatewayLine(requestId: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await readFile(join(e2eLogDirectory, 'gateway.log'), 'utf8')).includes(requestId)) {
-    if (Date.now() > deadline) throw new Error(`the gateway never logged request ${requestId}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(
+    async () => (await readFile(join(e2eLogDirectory, 'gateway.log'), 'utf8')).includes(requestId),
+    10_000,
+    `the gateway to log request ${requestId}`,
+  );
 }
 
 describe('secrets in logs', () => {
