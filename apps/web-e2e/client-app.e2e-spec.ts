@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
-import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -11,7 +10,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR
 const photo = () => ({ name: 'sunrise.png', mimeType: 'image/png', buffer: PNG });
 
 let browser: Browser;
-const db = new Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/spark_e2e', max: 2 });
+const db = e2eDatabase();
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -19,7 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await closeUsers();
-  await db.end();
 });
 
 interface SignedInClient {

@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { captureSpark, eventually } from '@spark/testing';
-import { Pool } from 'pg';
 import type { Browser, Dialog, Page } from 'playwright-core';
-import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
 import { baseUrl, holdBack, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(120_000);
 
 let browser: Browser;
-// The e2e stack's database (stack.ts), for states the UI cannot reach quickly.
-const db = new Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/spark_e2e', max: 2 });
+const db = e2eDatabase();
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -18,7 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await closeUsers();
-  await db.end();
 });
 
 /** A browser page signed in as a new user of `role` through a real sign-in e-mail. */

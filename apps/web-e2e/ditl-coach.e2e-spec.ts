@@ -1,7 +1,6 @@
 import { eventually } from '@spark/testing';
-import { Pool } from 'pg';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
 import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
 
 jest.setTimeout(120_000);
@@ -24,7 +23,7 @@ const answers = {
 };
 
 let browser: Browser;
-const db = new Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/spark_e2e', max: 2 });
+const db = e2eDatabase();
 const client = { email: uniqueEmail('ditl-client'), userId: '' };
 const coachEmail = uniqueEmail('ditl-coach');
 // One sign-in per person: a mailbox gets one sign-in link a minute.
@@ -82,7 +81,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await closeUsers();
-  await db.end();
 });
 
 // One client's story, in order: the coach edits and regenerates, the client reopens the plan, the coach resets.

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'pg';
 import type { Browser, Page } from 'playwright-core';
-import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
 import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
 
 jest.setTimeout(120_000);
 
 let browser: Browser;
-const db = new Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/spark_e2e', max: 2 });
+const db = e2eDatabase();
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -15,7 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await closeUsers();
-  await db.end();
 });
 
 interface SignedInClient {

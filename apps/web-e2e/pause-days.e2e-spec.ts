@@ -1,13 +1,12 @@
-import { Pool } from 'pg';
 import type { Browser } from 'playwright-core';
-import { closeUsers, createUser, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
+import { closeUsers, createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
 import { laptopViewport, launchBrowser, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
 
 jest.setTimeout(120_000);
 
 const zone = 'America/New_York';
 let browser: Browser;
-const db = new Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/spark_e2e', max: 2 });
+const db = e2eDatabase();
 const client = { email: uniqueEmail('pause-client'), userId: '' };
 const coachEmail = uniqueEmail('pause-coach');
 let restWeekdayName = '';
@@ -31,7 +30,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await db.end();
   await closeUsers();
 });
 
