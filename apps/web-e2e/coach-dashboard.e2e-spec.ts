@@ -116,6 +116,34 @@ describe('the coach dashboard guard', () => {
   });
 });
 
+describe('a list the server could not give', () => {
+  const unavailable = { status: 503, contentType: 'application/json', body: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' }) };
+
+  it('says the leads and the clients could not be loaded, never that there are none, and loads them on "Try again"', async () => {
+    await submitLead(uniqueEmail('listed-after-retry'));
+    const { page } = await signedIn('coach', phoneViewport);
+    const leads = /\/api\/coach\/leads\?/;
+    await page.route(leads, (route) => route.fulfill(unavailable));
+    await page.goto('/coach');
+    await page.getByText('The leads could not be loaded.').waitFor();
+    expect(await page.getByText('No leads yet').count()).toBe(0);
+    await saveScreenshot(page, 'coach-leads-failed-phone');
+    await page.unroute(leads);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText('Submitted:').first().waitFor();
+
+    const clients = /\/api\/coach\/clients\?/;
+    await page.route(clients, (route) => route.fulfill(unavailable));
+    await page.getByRole('tab', { name: /^Clients/ }).click();
+    await page.getByText('The clients could not be loaded.').waitFor();
+    expect(await page.getByText('No active clients yet').count()).toBe(0);
+    await page.unroute(clients);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText('The clients could not be loaded.').waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+});
+
 describe('acting on leads', () => {
   it('approves a client lead after a confirmation that names the role: the invite goes out and the badge reads "User Created"', async () => {
     const email = uniqueEmail('approve-me');

@@ -65,6 +65,19 @@ describe('the Team tab', () => {
     await admin.page.context().close();
   });
 
+  it('says the team could not be loaded, never that no one was found, and loads it on "Try again"', async () => {
+    const admin = await signedIn('admin', laptopViewport, 'Grace Admin');
+    const people = /\/api\/auth\/users\?/;
+    await admin.page.route(people, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    await openTeam(admin.page);
+    await admin.page.getByText('The team could not be loaded.').waitFor();
+    expect(await admin.page.getByText('No one found').count()).toBe(0);
+    await admin.page.unroute(people);
+    await admin.page.getByRole('button', { name: 'Try again' }).click();
+    await admin.page.getByTestId('team-member').first().waitFor();
+    await admin.page.context().close();
+  });
+
   it('signs an admin out once they gave up their own admin role', async () => {
     // Another admin stays, so this one is not the last.
     await createUser(uniqueEmail('team-remaining-admin'), 'admin');

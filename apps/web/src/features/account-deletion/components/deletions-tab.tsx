@@ -2,7 +2,7 @@ import { type AccountDeletion, type DeletionPart } from '@spark/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
-import { Spinner } from '../../../ui/spinner';
+import { ListFailed, ListLoading } from '../../../ui/list-states';
 import { accountDeletionApi, accountDeletionKeys } from '../api/account-deletion-api';
 
 const partLabels: Record<DeletionPart, string> = {
@@ -65,11 +65,9 @@ export default function DeletionsTab() {
         </p>
       </div>
       {deletions.isPending ? (
-        <div className="flex justify-center p-10">
-          <Spinner />
-        </div>
+        <ListLoading />
       ) : deletions.isError ? (
-        <p className="p-10 text-center text-red-800">The deletions could not be loaded.</p>
+        <ListFailed message="The deletions could not be loaded." onRetry={() => void deletions.refetch()} />
       ) : items.length === 0 ? (
         <p className="p-10 text-center text-slate-600">No account has been deleted.</p>
       ) : (

@@ -5,7 +5,7 @@ import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
-import { Spinner } from '../../../ui/spinner';
+import { ListFailed, ListLoading } from '../../../ui/list-states';
 import { auditApi, type AuditFilters, auditKeys } from '../api/audit-api';
 import { actionLabels, AuditEventItem } from './audit-event-item';
 
@@ -61,11 +61,9 @@ export default function AuditLogTab() {
         </div>
       </div>
       {events.isPending ? (
-        <div className="flex justify-center p-10">
-          <Spinner />
-        </div>
+        <ListLoading />
       ) : events.isError ? (
-        <p className="p-10 text-center text-red-800">The audit log could not be loaded.</p>
+        <ListFailed message="The audit log could not be loaded." onRetry={() => void events.refetch()} />
       ) : items.length === 0 ? (
         <p className="p-10 text-center text-slate-600">No actions recorded yet.</p>
       ) : (

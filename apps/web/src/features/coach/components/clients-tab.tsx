@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Select } from '../../../ui/select';
-import { Spinner } from '../../../ui/spinner';
+import { ListEmpty, ListFailed, ListLoading } from '../../../ui/list-states';
 import { coachApi, coachKeys, restingTodayLabel } from '../api/coach-api';
 import { AddClientLeadDialog } from './add-client-lead-dialog';
 import { FridayCheckInDialog, NudgeDraftDialog } from './coaching-drafts';
@@ -86,14 +86,11 @@ export function ClientsTab() {
         </div>
       </div>
       {clients.isPending ? (
-        <div className="flex justify-center p-10">
-          <Spinner />
-        </div>
+        <ListLoading />
+      ) : clients.isError ? (
+        <ListFailed message="The clients could not be loaded." onRetry={() => void clients.refetch()} />
       ) : items.length === 0 ? (
-        <div className="p-10 text-center">
-          <p className="font-semibold text-ink-950">No active clients yet</p>
-          <p className="text-sm text-slate-600">Clients will appear here after completing onboarding</p>
-        </div>
+        <ListEmpty title="No active clients yet" hint="Clients will appear here after completing onboarding" />
       ) : (
         <ul>
           {items.map((client) => (

@@ -2,6 +2,7 @@ import * as Tabs from '@radix-ui/react-tabs';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Button } from '../../../ui/button';
+import { ListLoading } from '../../../ui/list-states';
 import { Spinner } from '../../../ui/spinner';
 import { toast } from '../../../ui/toaster';
 import { investorKeys, investorsApi } from '../../investors/api/investors-api';
@@ -104,13 +105,7 @@ function Dashboard() {
             <ClientsTab />
           </Tabs.Content>
           {isAdmin && (
-            <Suspense
-              fallback={
-                <div className="flex justify-center p-10">
-                  <Spinner />
-                </div>
-              }
-            >
+            <Suspense fallback={<ListLoading />}>
               <Tabs.Content value="investors">
                 <InvestorsTab />
               </Tabs.Content>

@@ -4,7 +4,7 @@ import { useDeferredValue, useState } from 'react';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
-import { Spinner } from '../../../ui/spinner';
+import { ListEmpty, ListFailed, ListLoading } from '../../../ui/list-states';
 import { coachApi, coachKeys } from '../api/coach-api';
 import { LeadRow } from './lead-row';
 
@@ -57,14 +57,11 @@ export function LeadsTab({ counts, isAdmin }: { counts: LeadCounters; isAdmin: b
           />
         </div>
         {leads.isPending ? (
-          <div className="flex justify-center p-10">
-            <Spinner />
-          </div>
+          <ListLoading />
+        ) : leads.isError ? (
+          <ListFailed message="The leads could not be loaded." onRetry={() => void leads.refetch()} />
         ) : items.length === 0 ? (
-          <div className="p-10 text-center">
-            <p className="font-semibold text-ink-950">No leads yet</p>
-            <p className="text-sm text-slate-600">Leads will appear here when users express interest</p>
-          </div>
+          <ListEmpty title="No leads yet" hint="Leads will appear here when users express interest" />
         ) : (
           <ul>
             {items.map((lead) => (

@@ -5,7 +5,7 @@ import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
-import { Spinner } from '../../../ui/spinner';
+import { ListEmpty, ListFailed, ListLoading } from '../../../ui/list-states';
 import { formatDateTime } from '../../coach/api/coach-api';
 import { useSession } from '../../session';
 import { type RoleFilter, teamApi, teamKeys } from '../api/team-api';
@@ -109,14 +109,11 @@ export default function TeamTab() {
         </div>
       </div>
       {members.isPending ? (
-        <div className="flex justify-center p-10">
-          <Spinner />
-        </div>
+        <ListLoading />
+      ) : members.isError ? (
+        <ListFailed message="The team could not be loaded." onRetry={() => void members.refetch()} />
       ) : items.length === 0 ? (
-        <div className="p-10 text-center">
-          <p className="font-semibold text-ink-950">No one found</p>
-          <p className="text-sm text-slate-600">Try another role or the start of another e-mail address.</p>
-        </div>
+        <ListEmpty title="No one found" hint="Try another role or the start of another e-mail address." />
       ) : (
         <ul>
           {items.map((member) => (
