@@ -206,6 +206,21 @@ describe('the Investors tab (admins)', () => {
     await page.context().close();
   });
 
+  it('says the investors could not be loaded, never that there are none, and loads them on "Try again"', async () => {
+    const context = (await investorsTab()).context();
+    const list = /\/api\/investors\?/;
+    await context.route(list, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    const page = await context.newPage();
+    await page.goto('/coach');
+    await page.getByRole('tab', { name: /^Investors/ }).click();
+    await page.getByText('Investors could not be loaded.').waitFor();
+    expect(await page.getByText(/^No investors yet/).count()).toBe(0);
+    await context.unroute(list);
+    await page.getByRole('button', { name: 'Try again' }).click({ timeout: 5_000 });
+    await page.getByText('Investors could not be loaded.').waitFor({ state: 'detached' });
+    await context.close();
+  });
+
   it('hands out the deck for a valid code, and shows the uploaded preview on /donate', async () => {
     const admin = await investorsTab();
     const [full, preview] = await admin.locator('input[type=file]').all();

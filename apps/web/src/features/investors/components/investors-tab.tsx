@@ -5,7 +5,7 @@ import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Dialog } from '../../../ui/dialog';
 import { Input } from '../../../ui/input';
-import { Spinner } from '../../../ui/spinner';
+import { ListFailed, ListLoading } from '../../../ui/list-states';
 import { investorKeys, investorsApi } from '../api/investors-api';
 import { ComposeEmailDialog, type ComposeDraft } from './compose-email-dialog';
 import { DeckUploads } from './deck-uploads';
@@ -110,8 +110,8 @@ export default function InvestorsTab() {
             Clear Selection
           </Button>
         </div>
-        {investors.isPending && <Spinner className="mt-6" />}
-        {investors.isError && <p className="mt-6 text-red-800">Investors could not be loaded.</p>}
+        {investors.isPending && <ListLoading />}
+        {investors.isError && <ListFailed message="Investors could not be loaded." onRetry={() => void investors.refetch()} />}
         {investors.data && items.length === 0 && (
           <p className="mt-6 rounded-xl bg-slate-50 p-6 text-center text-slate-600">
             No investors yet. Investors appear here when visitors express interest via /donate.
