@@ -215,8 +215,10 @@ describe('the Investors tab (admins)', () => {
     await page.getByRole('tab', { name: /^Investors/ }).click();
     await page.getByText('Investors could not be loaded.').waitFor();
     expect(await page.getByText(/^No investors yet/).count()).toBe(0);
+    expect(await page.getByText(/^\d+ investors$/).count()).toBe(0);
+    await saveScreenshot(page, 'investors-failed-laptop');
     await context.unroute(list);
-    await page.getByRole('button', { name: 'Try again' }).click({ timeout: 5_000 });
+    await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByText('Investors could not be loaded.').waitFor({ state: 'detached' });
     await context.close();
   });

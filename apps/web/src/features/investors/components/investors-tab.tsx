@@ -85,7 +85,7 @@ export default function InvestorsTab() {
         <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
           <div>
             <h2 className="text-xl font-semibold text-ink-950">Investor Communications</h2>
-            <p className="text-sm text-slate-600">{investors.data?.total ?? 0} investors</p>
+            {investors.data && <p className="text-sm text-slate-600">{investors.data.total} investors</p>}
           </div>
           <div className="flex flex-wrap gap-2">
             <Button variant="secondary" onClick={() => setAdding(true)}>
