@@ -137,6 +137,7 @@ describe('a list the server could not give', () => {
     await page.getByRole('tab', { name: /^Clients/ }).click();
     await page.getByText('The clients could not be loaded.').waitFor();
     expect(await page.getByText('No active clients yet').count()).toBe(0);
+    await saveScreenshot(page, 'coach-clients-failed-phone');
     await page.unroute(clients);
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByText('The clients could not be loaded.').waitFor({ state: 'detached' });

@@ -72,6 +72,7 @@ describe('the Team tab', () => {
     await openTeam(admin.page);
     await admin.page.getByText('The team could not be loaded.').waitFor();
     expect(await admin.page.getByText('No one found').count()).toBe(0);
+    await saveScreenshot(admin.page, 'team-failed-laptop');
     await admin.page.unroute(people);
     await admin.page.getByRole('button', { name: 'Try again' }).click();
     await admin.page.getByTestId('team-member').first().waitFor();
