@@ -210,9 +210,11 @@ export function ClientDitlTab({ client }: { client: ClientSummary }) {
   });
   const regenerate = useMutation({
     mutationFn: () => coachDitlApi.regenerate(client.userId),
+    // Pending until the view shows the new generation: until then the old plan's "Completed" and an enabled
+    // Regenerate button would still be on screen.
     onSuccess: () => {
       toast.success('Regenerating the Day in the Life', { description: "A new plan is being written from the client's latest answers." });
-      void queryClient.invalidateQueries({ queryKey: coachDitlKeys.view(client.userId) });
+      return queryClient.invalidateQueries({ queryKey: coachDitlKeys.view(client.userId) });
     },
     onError: (error) => toast.error(error instanceof ApiError ? error.message : 'An unexpected error occurred. Please try again.'),
   });
