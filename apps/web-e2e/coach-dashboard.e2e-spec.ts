@@ -224,7 +224,14 @@ describe('acting on leads', () => {
     const { page } = await signedIn('coach');
     await page.goto('/coach');
     const row = await findLead(page, email);
+    const releaseList = await holdBack(page, /\/api\/coach\/leads\?/, 'GET');
+    const rejected = page.waitForResponse((response) => /\/api\/coach\/leads\/[^/]+\/reject$/.test(response.url()));
     await row.getByRole('button', { name: 'Reject' }).click();
+    await rejected;
+    // Until the list shows the new status, the old one's buttons must not invite a second action on the lead.
+    expect(await row.getByRole('button', { name: 'Approve & Send Magic Link' }).isDisabled()).toBe(true);
+    expect(await row.getByRole('button', { name: 'Reject' }).isDisabled()).toBe(true);
+    releaseList();
     await row.getByText('Rejected').waitFor();
     expect(await row.getByRole('button', { name: 'Approve & Send Magic Link' }).count()).toBe(0);
     await page.context().close();

@@ -32,15 +32,20 @@ function RoleBadge({ role }: { role: Lead['role'] }) {
 /** A 403 says why in its own words; any other failure gets the message of docs/product.md §8. */
 const failureMessage = (error: Error, fallback: string) => (error instanceof ApiError && error.status === 403 ? error.message : fallback);
 
-export function LeadRow({ lead, isAdmin, onChanged }: { lead: Lead; isAdmin: boolean; onChanged: () => void }) {
+/**
+ * `onChanged` refreshes the list; each action stays pending until it resolves, so the row's buttons stay disabled
+ * while they still show the lead as it was before the action.
+ */
+export function LeadRow({ lead, isAdmin, onChanged }: { lead: Lead; isAdmin: boolean; onChanged: () => Promise<void> }) {
   const [confirming, setConfirming] = useState(false);
   const reasonId = useId();
   const approve = useMutation({
     mutationFn: () => coachApi.approve(lead.id),
     onSuccess: async (outcome) => {
       setConfirming(false);
-      onChanged();
+      const refreshed = onChanged();
       if (!outcome.alreadyApproved) await announceInvite(lead.email, outcome);
+      await refreshed;
     },
     onError: (error) => {
       setConfirming(false);
@@ -55,8 +60,9 @@ export function LeadRow({ lead, isAdmin, onChanged }: { lead: Lead; isAdmin: boo
   const resend = useMutation({
     mutationFn: () => coachApi.resend(lead.id),
     onSuccess: async (outcome) => {
-      onChanged();
+      const refreshed = onChanged();
       await announceInvite(lead.email, outcome);
+      await refreshed;
     },
     onError: (error) => window.alert(failureMessage(error, 'An unexpected error occurred. Please try again.')),
   });

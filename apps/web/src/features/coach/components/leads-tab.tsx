@@ -26,7 +26,7 @@ export function LeadsTab({ counts, isAdmin }: { counts: LeadCounters; isAdmin: b
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
   });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: coachKeys.all });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: coachKeys.all });
   const items = leads.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <div className="space-y-6">
