@@ -10,12 +10,10 @@ import {
   type PatternName,
   type ServiceName,
 } from '@spark/contracts';
-import { createLogger } from '@spark/logging';
-import { RedisStreamsClient } from '@spark/messaging';
-import { createTestDatabase, eventually, insertUser, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
-import { Redis } from 'ioredis';
+import { eventually, insertUser } from '@spark/testing';
 import { Client } from 'pg';
-import { exitOf, startReplica } from './spawned-app';
+import { type ReplicaBed, openReplicaBed } from './replica-bed';
+import { exitOf } from './spawned-app';
 
 /**
  * A replica that dies after its command committed and before it answered: the request is taken over by another
@@ -24,50 +22,30 @@ import { exitOf, startReplica } from './spawned-app';
  * leave, lets it commit, kills it, and starts a fresh replica.
  */
 describe('a command whose replica dies between commit and reply', () => {
-  let database: TestDatabase;
-  let db: Client;
-  let redis: Redis;
-  let client: RedisStreamsClient;
-  const children: ChildProcess[] = [];
-  const env: NodeJS.ProcessEnv = { BUS_PREFIX: uniquePrefix('replay'), AUTH_DEVELOPMENT_MODE: 'true', OUTBOX_POLL_MS: '200' };
-  const count = async (sql: string, values: unknown[] = []) => Number((await db.query(sql, values)).rows[0].n);
-  const replica = async (service: ServiceName) => {
-    const child = await startReplica(`${service}-service/src/main`, env);
-    children.push(child);
-    return child;
-  };
+  let bed: ReplicaBed;
+  const count = async (sql: string, values: unknown[] = []) => Number((await bed.db.query(sql, values)).rows[0].n);
+  const replica = (service: ServiceName) => bed.replica(`${service}-service/src/main`);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    env.DATABASE_URL = database.url;
-    env.REDIS_URL = await testRedisUrl();
-    db = new Client({ connectionString: database.url });
-    await db.connect();
-    redis = new Redis(env.REDIS_URL);
-    client = new RedisStreamsClient({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, timeoutMs: 60_000, logger: createLogger('replay-test', 'silent') });
-    await client.connect();
+    bed = await openReplicaBed('replay', { requestTimeoutMs: 60_000, env: { AUTH_DEVELOPMENT_MODE: 'true', OUTBOX_POLL_MS: '200' } });
   });
   afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
-    await redis.call('CLIENT', 'UNPAUSE').catch(() => undefined);
-    redis.disconnect();
-    await client.close();
-    await db.end();
-    await database.drop();
+    await bed?.redis.call('CLIENT', 'UNPAUSE').catch(() => undefined);
+    await bed?.close();
   });
 
   /** Sends `pattern` to the running replica `doomed`, kills it once its outcome is committed, and returns the answer. */
   async function answerAfterCrash(service: ServiceName, doomed: ChildProcess, pattern: PatternName, request: unknown): Promise<unknown> {
-    const lock = new Client({ connectionString: database.url });
+    const lock = new Client({ connectionString: bed.databaseUrl });
     await lock.connect();
     await lock.query('BEGIN');
     await lock.query(`LOCK TABLE "${service}".handled_requests IN EXCLUSIVE MODE`);
     const recorded = () => count(`SELECT count(*)::int AS n FROM "${service}".handled_requests WHERE pattern = $1`, [pattern]);
     const before = await recorded();
-    const answer = client.request(pattern, request);
+    const answer = bed.client.request(pattern, request);
     await eventually(
       async () => {
-        const waiting = await db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, [
+        const waiting = await bed.db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, [
           `INSERT INTO "${service}".handled_requests%`,
         ]);
         return waiting.rowCount === 1;
@@ -75,14 +53,14 @@ describe('a command whose replica dies between commit and reply', () => {
       30_000,
       `${pattern} to wait before recording its outcome`,
     );
-    await redis.call('CLIENT', 'PAUSE', '60000', 'WRITE');
+    await bed.redis.call('CLIENT', 'PAUSE', '60000', 'WRITE');
     try {
       await lock.query('COMMIT');
       await eventually(async () => (await recorded()) === before + 1, 30_000, `${pattern} to commit`);
       doomed.kill('SIGKILL');
       await exitOf(doomed);
     } finally {
-      await redis.call('CLIENT', 'UNPAUSE');
+      await bed.redis.call('CLIENT', 'UNPAUSE');
       await lock.end();
     }
     await replica(service);
@@ -100,20 +78,20 @@ describe('a command whose replica dies between commit and reply', () => {
 
   it('auth.refresh: the rotated session is answered again and stays signed in', async () => {
     const doomed = await replica('auth');
-    const invited = inviteResponseSchema.parse(await client.request('auth.invite', { email: `refresh-${randomUUID()}@example.com`, role: 'client' }));
+    const invited = inviteResponseSchema.parse(await bed.client.request('auth.invite', { email: `refresh-${randomUUID()}@example.com`, role: 'client' }));
     const token = new URLSearchParams(new URL(invited.magicLink ?? '').hash.slice(1)).get('token');
-    const signedIn = issuedSessionSchema.parse(await client.request('auth.redeem', { token }));
+    const signedIn = issuedSessionSchema.parse(await bed.client.request('auth.redeem', { token }));
     const answer = issuedSessionSchema.parse(await answerAfterCrash('auth', doomed, 'auth.refresh', { refreshToken: signedIn.refreshToken }));
     expect(answer.refreshToken).not.toBe(signedIn.refreshToken);
     // A replay that rotated again would have revoked the family: the answered token would be refused.
-    const next = issuedSessionSchema.parse(await client.request('auth.refresh', { refreshToken: answer.refreshToken }));
+    const next = issuedSessionSchema.parse(await bed.client.request('auth.refresh', { refreshToken: answer.refreshToken }));
     expect(next.session.user.id).toBe(invited.userId);
   }, 120_000);
 
   it('investor.send-email: one campaign, one e-mail per investor', async () => {
     const doomed = await replica('investor');
     const email = `investor-${randomUUID()}@example.com`;
-    await client.request('investor.register', { email });
+    await bed.client.request('investor.register', { email });
     const answer = investorCampaignSchema.parse(
       await answerAfterCrash('investor', doomed, 'investor.send-email', { emails: [email], subject: 'Quarterly update', body: 'Numbers inside.' }),
     );
@@ -134,8 +112,8 @@ describe('a command whose replica dies between commit and reply', () => {
 
   it('progress.add-coach-note: one note', async () => {
     const doomed = await replica('progress');
-    const userId = await insertUser(db, { email: `noted-${randomUUID()}@example.com` });
-    const coachId = await insertUser(db, { email: `coach-${randomUUID()}@example.com`, role: 'coach' });
+    const userId = await insertUser(bed.db, { email: `noted-${randomUUID()}@example.com` });
+    const coachId = await insertUser(bed.db, { email: `coach-${randomUUID()}@example.com`, role: 'coach' });
     const answer = coachNoteSchema.parse(
       await answerAfterCrash('progress', doomed, 'progress.add-coach-note', { userId, coachId, message: 'Great week: keep the morning walk.', isPinned: true }),
     );

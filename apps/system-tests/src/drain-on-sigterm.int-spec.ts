@@ -1,60 +1,36 @@
-import type { ChildProcess } from 'node:child_process';
 import { createLeadResponseSchema, ditlStatusResponseSchema, generateDitlResponseSchema } from '@spark/contracts';
-import { createLogger } from '@spark/logging';
-import { RedisStreamsClient, requestStreamKey } from '@spark/messaging';
-import { createTestDatabase, eventually, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
-import { Redis } from 'ioredis';
+import { requestStreamKey } from '@spark/messaging';
+import { eventually } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser } from './ditl-auth';
 import { mayaAnswers } from './ditl-recorded-model';
 import { type DitlWorkerStack, startDitlWorkerStack } from './ditl-worker-stack';
-import { exitOf, startReplica } from './spawned-app';
+import { type ReplicaBed, openReplicaBed } from './replica-bed';
+import { exitOf } from './spawned-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('SIGTERM to a service replica in the middle of a 4 s request', () => {
-  let database: TestDatabase;
-  let db: Client;
-  let client: RedisStreamsClient;
-  let redis: Redis;
-  const children: ChildProcess[] = [];
-  const env: NodeJS.ProcessEnv = { BUS_PREFIX: uniquePrefix('drain') };
-  const start = async () => {
-    const child = await startReplica('leads-service/src/main', env);
-    children.push(child);
-    return child;
-  };
+  let bed: ReplicaBed;
+  const start = () => bed.replica('leads-service/src/main');
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    env.DATABASE_URL = database.url;
-    env.REDIS_URL = await testRedisUrl();
-    db = new Client({ connectionString: database.url });
-    await db.connect();
-    client = new RedisStreamsClient({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, timeoutMs: 60_000, logger: createLogger('drain-test', 'silent') });
-    await client.connect();
-    redis = new Redis(env.REDIS_URL);
+    bed = await openReplicaBed('drain', { requestTimeoutMs: 60_000 });
   });
-  afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
-    redis.disconnect();
-    await client.close();
-    await db.end();
-    await database.drop();
-  });
+  afterAll(() => bed?.close());
 
   it('finishes and answers it, is not replaced by another replica meanwhile, and exits 0', async () => {
     // Two live replicas reading the stream: the one that is not stopped would take over a stale entry.
     const replicas = await Promise.all([start(), start()]);
-    const stream = requestStreamKey(env.BUS_PREFIX ?? '', 'leads');
+    const stream = requestStreamKey(bed.env.BUS_PREFIX ?? '', 'leads');
     // New leads wait on this lock for as long as the test holds it: the 4 s handler.
-    const lock = new Client({ connectionString: database.url });
+    const lock = new Client({ connectionString: bed.databaseUrl });
     await lock.connect();
     await lock.query('BEGIN');
     await lock.query('LOCK TABLE leads.leads IN EXCLUSIVE MODE');
-    const answer = client.request('leads.create', { email: 'drained@example.com' });
+    const answer = bed.client.request('leads.create', { email: 'drained@example.com' });
     await eventually(
       async () => {
-        const waiting = await db.query(
+        const waiting = await bed.db.query(
           `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND application_name = 'leads-service'`,
         );
         return waiting.rowCount === 1;
@@ -63,7 +39,7 @@ describe('SIGTERM to a service replica in the middle of a 4 s request', () => {
       'the handler to wait on the lock',
     );
     // The entry's consumer is named after its process (host-pid-random): stop that replica.
-    const [[, consumer]] = (await redis.xpending(stream, 'leads', '-', '+', 1)) as [string, string][];
+    const [[, consumer]] = (await bed.redis.xpending(stream, 'leads', '-', '+', 1)) as [string, string][];
     const draining = replicas.find((replica) => consumer?.includes(`-${replica.pid}-`));
     if (!draining) throw new Error(`no replica owns consumer ${consumer}`);
     const other = replicas.find((replica) => replica !== draining);
@@ -76,8 +52,8 @@ describe('SIGTERM to a service replica in the middle of a 4 s request', () => {
 
     expect(createLeadResponseSchema.parse(await answer).lead.email).toBe('drained@example.com');
     expect(await exitOf(draining)).toBe(0);
-    const leads = await db.query(`SELECT count(*)::int AS leads FROM leads.leads WHERE email = 'drained@example.com'`);
-    const jobs = await db.query(`SELECT count(*)::int AS jobs FROM leads.outbox WHERE payload->>'email' = 'drained@example.com'`);
+    const leads = await bed.db.query(`SELECT count(*)::int AS leads FROM leads.leads WHERE email = 'drained@example.com'`);
+    const jobs = await bed.db.query(`SELECT count(*)::int AS jobs FROM leads.outbox WHERE payload->>'email' = 'drained@example.com'`);
     expect({ leads: leads.rows[0].leads, jobs: jobs.rows[0].jobs }).toEqual({ leads: 1, jobs: 2 });
     expect(other?.exitCode).toBeNull();
   }, 120_000);
