@@ -71,9 +71,12 @@ const asText = (value: unknown) => (typeof value === 'string' ? value : (JSON.st
 // Headers carry bytes 0x21–0x7e only; anything else is percent-escaped, as a browser would.
 const headerSafe = (text: string) => text.replace(/[^\x21-\x7e]|%/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`);
 
-/** What the gateway receives for a generated value: strings only, in queries, paths and cookies. */
+/**
+ * What the gateway receives for a generated value: a body as JSON leaves it (a key whose value is undefined is
+ * dropped, so a value its schema refuses can arrive valid); strings only in queries, paths and cookies.
+ */
 function onTheWire(target: FuzzTarget, value: unknown): unknown {
-  if (target.input === 'body') return value;
+  if (target.input === 'body') return JSON.parse(JSON.stringify(value) ?? 'null');
   if (target.input === 'cookie') return { refreshToken: headerSafe(asText((value as { refreshToken?: unknown } | null)?.refreshToken ?? value)) };
   const entries = value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : [];
   return Object.fromEntries(entries.filter(([, field]) => field !== undefined).map(([key, field]) => [headerSafe(key), headerSafe(asText(field))]));
