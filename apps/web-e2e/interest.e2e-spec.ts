@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { holdBack, launchBrowser, newPage } from './support/browser';
+import { dwellMs, holdBack, launchBrowser, newPage, startDwellTimer } from './support/browser';
 
 let browser: Browser;
 
@@ -43,12 +43,12 @@ describe('interest funnel', () => {
     expect(await page.evaluate('localStorage.getItem("spark_user_role")')).toBe('client');
     await page.getByText('Your Transformation Begins').waitFor();
 
+    await startDwellTimer(page, 'Got it!');
     await page.getByRole('button', { name: 'Staying consistent' }).click();
-    const answeredAt = Date.now();
     await page.getByText('Got it!', { exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Staying consistent' }).count()).toBe(0);
     await page.waitForURL(isAt('/'), { timeout: 5_000 });
-    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(1_200);
+    expect(await dwellMs(page)).toBeGreaterThanOrEqual(1_400);
     await page.context().close();
   });
 
