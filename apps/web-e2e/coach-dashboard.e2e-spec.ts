@@ -470,6 +470,13 @@ describe('the Audit Log tab (admins)', () => {
       await page.getByLabel('Action').selectOption({ label: 'Rejected a lead' });
       await events.first().getByText('Rejected a lead').waitFor();
       expect(await events.filter({ hasNotText: 'Rejected a lead' }).count()).toBe(0);
+
+      // Filters that match nothing say so, and never claim the log itself is empty.
+      await page.getByLabel('By (e-mail)').fill(uniqueEmail('did-nothing'));
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await page.getByText('No actions match these filters').waitFor();
+      expect(await page.getByText('No actions recorded yet').count()).toBe(0);
+      if (label === 'phone') await saveScreenshot(page, 'coach-audit-log-no-match-phone');
       await page.context().close();
     }
   });

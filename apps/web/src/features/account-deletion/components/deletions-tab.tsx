@@ -2,7 +2,7 @@ import { type AccountDeletion, type DeletionPart } from '@spark/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
-import { ListFailed, ListLoading } from '../../../ui/list-states';
+import { ListEmpty, ListFailed, ListLoading } from '../../../ui/list-states';
 import { accountDeletionApi, accountDeletionKeys } from '../api/account-deletion-api';
 
 const partLabels: Record<DeletionPart, string> = {
@@ -69,7 +69,7 @@ export default function DeletionsTab() {
       ) : deletions.isError ? (
         <ListFailed message="The deletions could not be loaded." onRetry={() => void deletions.refetch()} />
       ) : items.length === 0 ? (
-        <p className="p-10 text-center text-slate-600">No account has been deleted.</p>
+        <ListEmpty title="No account has been deleted" hint="When someone confirms deleting their account, each part's erasure shows here." />
       ) : (
         <ul>
           {items.map((deletion) => (

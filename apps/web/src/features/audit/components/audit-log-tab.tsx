@@ -5,7 +5,7 @@ import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
-import { ListFailed, ListLoading } from '../../../ui/list-states';
+import { ListEmpty, ListFailed, ListLoading } from '../../../ui/list-states';
 import { auditApi, type AuditFilters, auditKeys } from '../api/audit-api';
 import { actionLabels, AuditEventItem } from './audit-event-item';
 
@@ -65,7 +65,11 @@ export default function AuditLogTab() {
       ) : events.isError ? (
         <ListFailed message="The audit log could not be loaded." onRetry={() => void events.refetch()} />
       ) : items.length === 0 ? (
-        <p className="p-10 text-center text-slate-600">No actions recorded yet.</p>
+        filters.action || filters.actor ? (
+          <ListEmpty title="No actions match these filters" hint="Try another action, or another person's e-mail address." />
+        ) : (
+          <ListEmpty title="No actions recorded yet" hint="Approvals, rejections, client changes and refused attempts will appear here." />
+        )
       ) : (
         <ul>
           {items.map((event) => (
