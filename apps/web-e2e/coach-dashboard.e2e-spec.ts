@@ -145,6 +145,34 @@ describe('a list the server could not give', () => {
   });
 });
 
+describe('finding leads', () => {
+  it('narrows the list by a counter and by the search, and says when nothing matches rather than that there are no leads', async () => {
+    const email = uniqueEmail('to-be-found');
+    await submitLead(email);
+    const { page } = await signedIn('coach', phoneViewport);
+    await page.goto('/coach');
+    await findLead(page, email);
+
+    const rejected = page.getByRole('button', { name: /^Rejected/ });
+    await rejected.click();
+    expect(await rejected.getAttribute('aria-pressed')).toBe('true');
+    await page.getByText('No leads match').waitFor();
+    await page.getByText('Clear the search, and press the highlighted counter again, to see every lead.').waitFor();
+    expect(await page.getByText('No leads yet').count()).toBe(0);
+    await rejected.click();
+    await leadRow(page, email).waitFor();
+
+    await page.getByLabel('Search leads').fill(uniqueEmail('never-submitted'));
+    await page.getByText('No leads match').waitFor();
+    await page.getByText('Clear the search to see every lead.').waitFor();
+    expect(await page.getByText('No leads yet').count()).toBe(0);
+    await saveScreenshot(page, 'coach-leads-no-match-phone');
+    await page.getByLabel('Search leads').fill('');
+    await page.getByText('Submitted:').first().waitFor();
+    await page.context().close();
+  });
+});
+
 describe('acting on leads', () => {
   it('approves a client lead after a confirmation that names the role: the invite goes out and the badge reads "User Created"', async () => {
     const email = uniqueEmail('approve-me');

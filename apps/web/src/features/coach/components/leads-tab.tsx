@@ -15,6 +15,11 @@ const counters: { filter: LeadStatusFilter; label: string; value: (counts: LeadC
   { filter: 'rejected', label: 'Rejected', value: (counts) => counts.rejected },
 ];
 
+function howToSeeEveryLead(counterPressed: boolean, searching: boolean): string {
+  if (counterPressed && searching) return 'Clear the search, and press the highlighted counter again, to see every lead.';
+  return counterPressed ? 'Press the highlighted counter again to see every lead.' : 'Clear the search to see every lead.';
+}
+
 export function LeadsTab({ counts, isAdmin }: { counts: LeadCounters; isAdmin: boolean }) {
   const [filter, setFilter] = useState<LeadStatusFilter>('all');
   const [search, setSearch] = useState('');
@@ -61,7 +66,11 @@ export function LeadsTab({ counts, isAdmin }: { counts: LeadCounters; isAdmin: b
         ) : leads.isError ? (
           <ListFailed message="The leads could not be loaded." onRetry={() => void leads.refetch()} />
         ) : items.length === 0 ? (
-          <ListEmpty title="No leads yet" hint="Leads will appear here when users express interest" />
+          filter !== 'all' || deferredSearch ? (
+            <ListEmpty title="No leads match" hint={howToSeeEveryLead(filter !== 'all', deferredSearch !== '')} />
+          ) : (
+            <ListEmpty title="No leads yet" hint="Leads will appear here when users express interest" />
+          )
         ) : (
           <ul>
             {items.map((lead) => (
