@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { Input } from '../../../ui/input';
+import { ListFailed, ListLoading } from '../../../ui/list-states';
 import { Select } from '../../../ui/select';
 import { toast } from '../../../ui/toaster';
 import { coachApi, coachKeys, formatDateTime, restingTodayLabel } from '../api/coach-api';
@@ -45,6 +46,8 @@ function Overview({ client }: { client: ClientSummary }) {
           <div className="h-2 rounded-full bg-spark-500" style={{ width: `${cycle.percentComplete}%` }} />
         </div>
       </div>
+      {detail.isPending && <ListLoading />}
+      {detail.isError && <ListFailed message="The client's trends could not be loaded." onRetry={() => void detail.refetch()} />}
       {trends && (
         <>
           {client.restingToday ? (
@@ -172,25 +175,31 @@ function Activity({ client }: { client: ClientSummary }) {
   });
   return (
     <div className="space-y-5">
-      <div className="grid grid-cols-3 gap-2 sm:grid-cols-4">
-        {sparks.data?.items.map((spark) => (
-          <a
-            key={spark.id}
-            href={spark.fileUrl}
-            target="_blank"
-            rel="noreferrer"
-            className="group block overflow-hidden rounded-lg bg-slate-100"
-            title={spark.note ?? formatDateTime(spark.createdAt)}
-          >
-            {spark.fileType.startsWith('image/') ? (
-              <img src={spark.fileUrl} alt={spark.note ?? 'Spark'} loading="lazy" className="aspect-square w-full object-cover" />
-            ) : (
-              <span className="flex aspect-square items-center justify-center text-xs text-slate-600">Open file</span>
-            )}
-          </a>
-        ))}
-        {sparks.data?.items.length === 0 && <p className="col-span-full text-sm text-slate-600">No sparks yet.</p>}
-      </div>
+      {sparks.isPending ? (
+        <ListLoading />
+      ) : sparks.isError ? (
+        <ListFailed message="The sparks could not be loaded." onRetry={() => void sparks.refetch()} />
+      ) : (
+        <div className="grid grid-cols-3 gap-2 sm:grid-cols-4">
+          {sparks.data.items.map((spark) => (
+            <a
+              key={spark.id}
+              href={spark.fileUrl}
+              target="_blank"
+              rel="noreferrer"
+              className="group block overflow-hidden rounded-lg bg-slate-100"
+              title={spark.note ?? formatDateTime(spark.createdAt)}
+            >
+              {spark.fileType.startsWith('image/') ? (
+                <img src={spark.fileUrl} alt={spark.note ?? 'Spark'} loading="lazy" className="aspect-square w-full object-cover" />
+              ) : (
+                <span className="flex aspect-square items-center justify-center text-xs text-slate-600">Open file</span>
+              )}
+            </a>
+          ))}
+          {sparks.data.items.length === 0 && <p className="col-span-full text-sm text-slate-600">No sparks yet.</p>}
+        </div>
+      )}
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -223,6 +232,8 @@ function Activity({ client }: { client: ClientSummary }) {
         <Button type="submit" variant="secondary" disabled={addNote.isPending || !note.trim()}>
           Add Note
         </Button>
+        {notes.isError && <ListFailed message="The private notes could not be loaded." onRetry={() => void notes.refetch()} />}
+        {notes.data?.items.length === 0 && <p className="text-sm text-slate-600">No private notes yet.</p>}
         <ul className="space-y-2">
           {notes.data?.items.map((item) => (
             <li key={item.id} className="rounded-lg bg-slate-50 p-2 text-sm">
