@@ -6,7 +6,8 @@ import { Dialog } from '../../../ui/dialog';
 import { fieldClasses } from '../../../ui/input';
 import { Spinner } from '../../../ui/spinner';
 import { toast } from '../../../ui/toaster';
-import { coachApi, coachKeys, formatDateTime } from '../api/coach-api';
+import { coachApi, coachKeys } from '../api/coach-api';
+import { SparkThumbnail } from './spark-thumbnail';
 
 const weekdayOf = (isoDate: string, style: 'short' | 'narrow' = 'short') =>
   new Date(`${isoDate}T12:00:00Z`).toLocaleDateString('en-US', { weekday: style, timeZone: 'UTC' });
@@ -172,24 +173,7 @@ export function FridayCheckInDialog({ client, onClose }: { client: ClientSummary
                 <ul className="grid grid-cols-4 gap-2 sm:grid-cols-5">
                   {week.sparks.map((spark) => (
                     <li key={spark.id}>
-                      <a
-                        href={spark.fileUrl}
-                        target="_blank"
-                        rel="noreferrer"
-                        className="block overflow-hidden rounded-lg bg-slate-100"
-                        title={spark.note ?? formatDateTime(spark.createdAt)}
-                      >
-                        {spark.fileType.startsWith('image/') ? (
-                          <img
-                            src={spark.fileUrl}
-                            alt={spark.note ?? `Spark of ${formatDateTime(spark.createdAt)}`}
-                            loading="lazy"
-                            className="aspect-square w-full object-cover"
-                          />
-                        ) : (
-                          <span className="flex aspect-square items-center justify-center text-xs text-slate-600">Open file</span>
-                        )}
-                      </a>
+                      <SparkThumbnail spark={spark} />
                     </li>
                   ))}
                 </ul>

@@ -13,6 +13,7 @@ import { useSession } from '../../session';
 import { ClientDitlTab } from './client-ditl-tab';
 import { ClientExportTab } from './client-export-tab';
 import { ClientRestDaysTab } from './client-rest-days-tab';
+import { SparkThumbnail } from './spark-thumbnail';
 import { SparksChart } from './sparks-chart';
 
 const weekdayNames = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -182,20 +183,7 @@ function Activity({ client }: { client: ClientSummary }) {
       ) : (
         <div className="grid grid-cols-3 gap-2 sm:grid-cols-4">
           {sparks.data.items.map((spark) => (
-            <a
-              key={spark.id}
-              href={spark.fileUrl}
-              target="_blank"
-              rel="noreferrer"
-              className="group block overflow-hidden rounded-lg bg-slate-100"
-              title={spark.note ?? formatDateTime(spark.createdAt)}
-            >
-              {spark.fileType.startsWith('image/') ? (
-                <img src={spark.fileUrl} alt={spark.note ?? 'Spark'} loading="lazy" className="aspect-square w-full object-cover" />
-              ) : (
-                <span className="flex aspect-square items-center justify-center text-xs text-slate-600">Open file</span>
-              )}
-            </a>
+            <SparkThumbnail key={spark.id} spark={spark} />
           ))}
           {sparks.data.items.length === 0 && <p className="col-span-full text-sm text-slate-600">No sparks yet.</p>}
         </div>
