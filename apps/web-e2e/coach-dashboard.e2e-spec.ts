@@ -144,10 +144,10 @@ describe('a list the server could not give', () => {
     await page.context().close();
   });
 
-  it('says a client\'s trends, sparks and private notes could not be loaded, never that there are none, and loads them on "Try again"', async () => {
+  it('says a client\'s trends, sparks, private notes and rest days could not be loaded, never that there are none, and loads them on "Try again"', async () => {
     const { email, userId } = await createClient('Stretch before breakfast');
     const { page } = await signedIn('coach', phoneViewport);
-    const clientParts = new RegExp(`/api/(coach/clients/${userId}$|progress/clients/${userId}/(sparks\\?|private-notes$))`);
+    const clientParts = new RegExp(`/api/(coach/clients/${userId}$|progress/clients/${userId}(/sparks\\?.*|/private-notes)?$)`);
     await page.route(clientParts, (route) => route.fulfill(unavailable));
     await openManageClient(page, email);
     await page.getByText("The client's trends could not be loaded.").waitFor();
@@ -156,11 +156,15 @@ describe('a list the server could not give', () => {
     await page.getByText('The private notes could not be loaded.').waitFor();
     expect(await page.getByText('No sparks yet.').count()).toBe(0);
     await saveScreenshot(page, 'coach-client-activity-failed-phone');
+    await page.getByRole('tab', { name: 'Rest Days' }).click();
+    await page.getByText('The rest days could not be loaded.').waitFor();
+    expect(await page.getByText('Rest days appear once the client has finished onboarding.').count()).toBe(0);
 
     await page.unroute(clientParts);
-    const retry = (failure: string) => page.getByRole('alert').filter({ hasText: failure }).getByRole('button', { name: 'Try again' }).click();
-    await retry('The sparks could not be loaded.');
-    await retry('The private notes could not be loaded.');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId('client-rest-days').waitFor();
+    // Back on a tab, what failed there is asked for again.
+    await page.getByRole('tab', { name: 'Activity' }).click();
     await page.getByText('No sparks yet.').waitFor();
     await page.getByText('No private notes yet.').waitFor();
     await page.getByRole('tab', { name: 'Overview' }).click();

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { ApiError } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { Input } from '../../../ui/input';
-import { Spinner } from '../../../ui/spinner';
+import { ListFailed, ListLoading } from '../../../ui/list-states';
 import { toast } from '../../../ui/toaster';
 import { coachApi, coachKeys } from '../api/coach-api';
 
@@ -30,12 +30,8 @@ export function ClientRestDaysTab({ client, onUpdated }: { client: ClientSummary
       setError(cause instanceof ApiError ? (cause.fieldErrors.pauseDaysAllowance?.[0] ?? cause.message) : 'Failed to update pause days. Please try again.'),
   });
 
-  if (home.isPending)
-    return (
-      <div className="flex justify-center p-6">
-        <Spinner />
-      </div>
-    );
+  if (home.isPending) return <ListLoading />;
+  if (home.isError) return <ListFailed message="The rest days could not be loaded." onRetry={() => void home.refetch()} />;
   if (!restDays) return <p className="text-sm text-slate-600">Rest days appear once the client has finished onboarding.</p>;
   const upcoming = restDays.pauseDays.filter((day) => day >= restDays.today);
   const taken = restDays.pauseDays.filter((day) => day < restDays.today);
