@@ -263,3 +263,9 @@ export const evaluationProfiles: EvaluationProfile[] = [
     expected: { hoursKnown: true, work: ['11:00', '19:00'], workPattern: 'day' },
   },
 ];
+
+export function evaluationProfile(id: string): EvaluationProfile {
+  const profile = evaluationProfiles.find((candidate) => candidate.id === id);
+  if (!profile) throw new Error(`No evaluation profile ${id}`);
+  return profile;
+}

@@ -1,14 +1,10 @@
 import { ditlPlanSchema, type DitlPlan, type OnboardingAnswersInput, onboardingAnswersSchema } from '@spark/contracts';
-import { evaluationProfiles } from '../evaluation/profiles';
+import { evaluationProfile, evaluationProfiles } from '../evaluation/profiles';
 import { buildOfflinePlan } from './offline-planner';
 import { escapeHtml } from '@spark/writing';
 import { renderPresentation } from './presentation-html';
 
-const profile = (id: string) => {
-  const found = evaluationProfiles.find((candidate) => candidate.id === id);
-  if (!found) throw new Error(`no profile ${id}`);
-  return found.answers;
-};
+const profile = (id: string) => evaluationProfile(id).answers;
 const plan = (answers: OnboardingAnswersInput) => ditlPlanSchema.parse(buildOfflinePlan(onboardingAnswersSchema.parse(answers)));
 const slideAt = (written: DitlPlan, time: string) => written.slides.find((slide) => slide.time === time);
 const habits = (written: DitlPlan) => written.slides.map((slide) => slide.habit);

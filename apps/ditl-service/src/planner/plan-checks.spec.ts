@@ -1,10 +1,10 @@
 import { type DitlPlan, onboardingAnswersSchema } from '@spark/contracts';
-import { evaluationProfiles } from '../evaluation/profiles';
+import { evaluationProfile } from '../evaluation/profiles';
 import { buildOfflinePlan } from './offline-planner';
 import { checkPlan, type PlanCheck } from './plan-checks';
 import { planContext } from './plan-context';
 
-const nurse = planContext(onboardingAnswersSchema.parse(evaluationProfiles.find((profile) => profile.id === 'night-nurse')?.answers));
+const nurse = planContext(onboardingAnswersSchema.parse(evaluationProfile('night-nurse').answers));
 const good = buildOfflinePlan(nurse.answers, nurse);
 const withSlide = (index: number, change: Partial<DitlPlan['slides'][number]>): DitlPlan => ({
   ...good,
@@ -56,7 +56,7 @@ describe('the plan checks', () => {
   });
 
   it('refuse clock times when the answers give no hours', () => {
-    const minimal = planContext(onboardingAnswersSchema.parse(evaluationProfiles.find((profile) => profile.id === 'minimal')?.answers));
+    const minimal = planContext(onboardingAnswersSchema.parse(evaluationProfile('minimal').answers));
     const plan = buildOfflinePlan(minimal.answers, minimal);
     expect(checkPlan(plan, minimal)).toEqual([]);
     expect(failedChecks({ ...plan, slides: plan.slides.map((slide, index) => (index === 0 ? { ...slide, time: '6:30 AM' } : slide)) }, minimal)).toEqual([
