@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
 import {
   baseUrl,
   dwellMs,
@@ -17,6 +17,7 @@ import { sentTo, waitForEmail } from './support/mailbox';
 jest.setTimeout(180_000);
 
 let browser: Browser;
+const db = e2eDatabase();
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -221,6 +222,37 @@ describe('the Investors tab (admins)', () => {
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.getByText('Investors could not be loaded.').waitFor({ state: 'detached' });
     await context.close();
+  });
+
+  it('shows investors a page at a time with "Load more", and "Select all" selects every one, not only those shown', async () => {
+    // More investors than a page holds, older than any other test's, so the oldest is always on a later page.
+    const oldest = uniqueEmail('paged-investor-oldest');
+    await db.query(
+      `INSERT INTO investor.investors (id, email, created_at)
+       SELECT gen_random_uuid(), CASE WHEN n = 101 THEN $1 ELSE 'e2e-paged-investor-' || n || '-' || $2 || '@example.com' END,
+              now() - interval '30 days' - n * interval '1 second'
+       FROM generate_series(1, 101) AS n`,
+      [oldest, oldest.split('@')[0]],
+    );
+    const page = await investorsTab();
+    await page.getByTestId('investor-row').nth(99).waitFor();
+    expect(await rowOf(page, oldest).count()).toBe(0);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await rowOf(page, oldest).waitFor();
+
+    await page.reload();
+    await page.getByRole('tab', { name: /^Investors \(\d+\)$/ }).click();
+    const total = Number(/(\d+) investors/.exec(await page.getByText(/^\d+ investors$/).innerText())?.[1]);
+    expect(total).toBeGreaterThan(100);
+    // The box ticks at once and waits, disabled, for the pages not shown yet.
+    const releaseNextPage = await holdBack(page, /\/api\/investors\?.*cursor=/);
+    await page.getByLabel('Select all').check();
+    expect(await page.getByLabel('Select all').isDisabled()).toBe(true);
+    releaseNextPage();
+    await page.getByRole('button', { name: `Compose Email (${total})` }).waitFor();
+    expect(await rowOf(page, oldest).getByRole('checkbox').isChecked()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    await page.context().close();
   });
 
   it('hands out the deck for a valid code, and shows the uploaded preview on /donate', async () => {

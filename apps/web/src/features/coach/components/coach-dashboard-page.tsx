@@ -1,11 +1,11 @@
 import * as Tabs from '@radix-ui/react-tabs';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Button } from '../../../ui/button';
 import { ListLoading } from '../../../ui/list-states';
 import { Spinner } from '../../../ui/spinner';
 import { toast } from '../../../ui/toaster';
-import { investorKeys, investorsApi } from '../../investors/api/investors-api';
+import { investorPages } from '../../investors/api/investor-pages';
 import { useSession } from '../../session';
 import { coachApi, coachKeys } from '../api/coach-api';
 import { ClientsTab } from './clients-tab';
@@ -22,8 +22,9 @@ const DeletionsTab = lazy(() => import('../../account-deletion/components/deleti
 
 /** "Investors (n)": the same query as the tab itself, so opening the tab costs no second request. */
 function InvestorsTabLabel() {
-  const investors = useQuery({ queryKey: investorKeys.all, queryFn: investorsApi.list });
-  return <>Investors{investors.data ? ` (${investors.data.total})` : ''}</>;
+  const investors = useInfiniteQuery(investorPages);
+  const total = investors.data?.pages[0]?.total;
+  return <>Investors{total === undefined ? '' : ` (${total})`}</>;
 }
 
 const tabClass =

@@ -18,7 +18,7 @@ export const investorsApi = {
   requestDeck: (body: RegisterInvestorRequest) => apiRequest<{ received: true }>('POST', '/investors/deck-requests', body, { authenticate: false }),
   earlyAccess: (body: RegisterInvestorRequest) => apiRequest<{ received: true }>('POST', '/investors/early-access', body, { authenticate: false }),
   downloadDeck: (body: DeckDownloadRequest) => apiRequest<Partial<DeckDownloadResponse>>('POST', '/investors/deck-download', body, { authenticate: false }),
-  list: () => apiRequest<InvestorPage>('GET', '/investors?limit=100'),
+  list: (cursor?: string) => apiRequest<InvestorPage>('GET', `/investors?${new URLSearchParams({ limit: '100', ...(cursor && { cursor }) })}`),
   create: (email: string) => apiRequest<Investor>('POST', '/investors', { email }),
   generateCode: (investorId: string) => apiRequest<GenerateAccessCodeResponse>('POST', `/investors/${investorId}/access-code`),
   reissueCode: (investorId: string) => apiRequest<GenerateAccessCodeResponse>('POST', `/investors/${investorId}/access-code/reissue`),

@@ -1,11 +1,13 @@
 import type { GenerateAccessCodeResponse, Investor } from '@spark/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Dialog } from '../../../ui/dialog';
 import { Input } from '../../../ui/input';
 import { ListFailed, ListLoading } from '../../../ui/list-states';
+import { toast } from '../../../ui/toaster';
+import { investorPages } from '../api/investor-pages';
 import { investorKeys, investorsApi } from '../api/investors-api';
 import { ComposeEmailDialog, type ComposeDraft } from './compose-email-dialog';
 import { DeckUploads } from './deck-uploads';
@@ -63,12 +65,22 @@ function AddInvestorDialog({ onClose }: { onClose: () => void }) {
 /** The coach dashboard's Investors tab (admins only). */
 export default function InvestorsTab() {
   const queryClient = useQueryClient();
-  const investors = useQuery({ queryKey: investorKeys.all, queryFn: investorsApi.list });
+  const investors = useInfiniteQuery(investorPages);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [adding, setAdding] = useState(false);
   const [draft, setDraft] = useState<ComposeDraft | null>(null);
-  const items = investors.data?.items ?? [];
-  const allSelected = items.length > 0 && items.every((investor) => selected.has(investor.email));
+  const items = investors.data?.pages.flatMap((page) => page.items) ?? [];
+  const allSelected = items.length > 0 && !investors.hasNextPage && items.every((investor) => selected.has(investor.email));
+  const [selectingAll, setSelectingAll] = useState(false);
+  /** Every investor, not only the pages shown: the pages not loaded yet are loaded first, the box ticked meanwhile. */
+  const selectEveryInvestor = async () => {
+    setSelectingAll(true);
+    let loaded = investors;
+    while (loaded.hasNextPage && !loaded.isError) loaded = await loaded.fetchNextPage();
+    setSelectingAll(false);
+    if (loaded.isError) return toast.error('Investors could not be loaded. Please try again.');
+    setSelected(new Set(loaded.data?.pages.flatMap((page) => page.items.map((investor) => investor.email))));
+  };
   const toggle = (email: string) =>
     setSelected((current) => {
       const next = new Set(current);
@@ -85,7 +97,7 @@ export default function InvestorsTab() {
         <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
           <div>
             <h2 className="text-xl font-semibold text-ink-950">Investor Communications</h2>
-            {investors.data && <p className="text-sm text-slate-600">{investors.data.total} investors</p>}
+            {investors.data && <p className="text-sm text-slate-600">{investors.data.pages[0]?.total} investors</p>}
           </div>
           <div className="flex flex-wrap gap-2">
             <Button variant="secondary" onClick={() => setAdding(true)}>
@@ -101,8 +113,9 @@ export default function InvestorsTab() {
             <input
               type="checkbox"
               className="size-5 accent-spark-500"
-              checked={allSelected}
-              onChange={() => setSelected(allSelected ? new Set() : new Set(items.map((investor) => investor.email)))}
+              checked={allSelected || selectingAll}
+              disabled={selectingAll}
+              onChange={() => (allSelected ? setSelected(new Set()) : void selectEveryInvestor())}
             />
             Select all
           </label>
@@ -128,6 +141,13 @@ export default function InvestorsTab() {
             />
           ))}
         </ul>
+        {investors.hasNextPage && (
+          <div className="border-t border-slate-200 pt-4 text-center">
+            <Button variant="secondary" onClick={() => void investors.fetchNextPage()} disabled={investors.isFetchingNextPage}>
+              {investors.isFetchingNextPage ? 'Loading...' : 'Load more'}
+            </Button>
+          </div>
+        )}
       </Card>
       <DeckUploads />
       {adding && <AddInvestorDialog onClose={() => setAdding(false)} />}
