@@ -32,3 +32,21 @@ export function ListEmpty({ title, hint }: { title: string; hint: string }) {
     </div>
   );
 }
+
+interface PagedList {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}
+
+/** "Load more" under a list with pages still to load; nothing once the last one is in. */
+export function ListMore({ list }: { list: PagedList }) {
+  if (!list.hasNextPage) return null;
+  return (
+    <div className="border-t border-slate-100 p-4 text-center">
+      <Button variant="secondary" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+        {list.isFetchingNextPage ? 'Loading...' : 'Load more'}
+      </Button>
+    </div>
+  );
+}

@@ -1,8 +1,7 @@
 import { type AccountDeletion, type DeletionPart } from '@spark/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
-import { ListEmpty, ListFailed, ListLoading } from '../../../ui/list-states';
+import { ListEmpty, ListFailed, ListLoading, ListMore } from '../../../ui/list-states';
 import { accountDeletionApi, accountDeletionKeys } from '../api/account-deletion-api';
 
 const partLabels: Record<DeletionPart, string> = {
@@ -77,13 +76,7 @@ export default function DeletionsTab() {
           ))}
         </ul>
       )}
-      {deletions.hasNextPage && (
-        <div className="border-t border-slate-100 p-4 text-center">
-          <Button variant="secondary" onClick={() => void deletions.fetchNextPage()} disabled={deletions.isFetchingNextPage}>
-            {deletions.isFetchingNextPage ? 'Loading...' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <ListMore list={deletions} />
     </Card>
   );
 }

@@ -5,7 +5,7 @@ import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
-import { ListEmpty, ListFailed, ListLoading } from '../../../ui/list-states';
+import { ListEmpty, ListFailed, ListLoading, ListMore } from '../../../ui/list-states';
 import { auditApi, type AuditFilters, auditKeys } from '../api/audit-api';
 import { actionLabels, AuditEventItem } from './audit-event-item';
 
@@ -77,13 +77,7 @@ export default function AuditLogTab() {
           ))}
         </ul>
       )}
-      {events.hasNextPage && (
-        <div className="border-t border-slate-100 p-4 text-center">
-          <Button variant="secondary" onClick={() => void events.fetchNextPage()} disabled={events.isFetchingNextPage}>
-            {events.isFetchingNextPage ? 'Loading...' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <ListMore list={events} />
     </Card>
   );
 }

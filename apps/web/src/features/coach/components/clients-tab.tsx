@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Select } from '../../../ui/select';
-import { ListEmpty, ListFailed, ListLoading } from '../../../ui/list-states';
+import { ListEmpty, ListFailed, ListLoading, ListMore } from '../../../ui/list-states';
 import { coachApi, coachKeys, restingTodayLabel } from '../api/coach-api';
 import { AddClientLeadDialog } from './add-client-lead-dialog';
 import { FridayCheckInDialog, NudgeDraftDialog } from './coaching-drafts';
@@ -98,13 +98,7 @@ export function ClientsTab() {
           ))}
         </ul>
       )}
-      {clients.hasNextPage && (
-        <div className="border-t border-slate-100 p-4 text-center">
-          <Button variant="secondary" onClick={() => void clients.fetchNextPage()} disabled={clients.isFetchingNextPage}>
-            {clients.isFetchingNextPage ? 'Loading...' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <ListMore list={clients} />
       <AddClientLeadDialog open={adding} onOpenChange={setAdding} />
       {opened?.dialog === 'manage' && (
         <ManageClientDialog

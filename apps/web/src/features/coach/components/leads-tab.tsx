@@ -1,10 +1,9 @@
 import type { LeadCounters, LeadStatusFilter } from '@spark/contracts';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useState } from 'react';
-import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
-import { ListEmpty, ListFailed, ListLoading } from '../../../ui/list-states';
+import { ListEmpty, ListFailed, ListLoading, ListMore } from '../../../ui/list-states';
 import { coachApi, coachKeys } from '../api/coach-api';
 import { LeadRow } from './lead-row';
 
@@ -78,13 +77,7 @@ export function LeadsTab({ counts, isAdmin }: { counts: LeadCounters; isAdmin: b
             ))}
           </ul>
         )}
-        {leads.hasNextPage && (
-          <div className="border-t border-slate-100 p-4 text-center">
-            <Button variant="secondary" onClick={() => void leads.fetchNextPage()} disabled={leads.isFetchingNextPage}>
-              {leads.isFetchingNextPage ? 'Loading...' : 'Load more'}
-            </Button>
-          </div>
-        )}
+        <ListMore list={leads} />
       </Card>
     </div>
   );

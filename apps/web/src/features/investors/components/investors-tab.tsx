@@ -5,7 +5,7 @@ import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Dialog } from '../../../ui/dialog';
 import { Input } from '../../../ui/input';
-import { ListFailed, ListLoading } from '../../../ui/list-states';
+import { ListFailed, ListLoading, ListMore } from '../../../ui/list-states';
 import { toast } from '../../../ui/toaster';
 import { investorPages } from '../api/investor-pages';
 import { investorKeys, investorsApi } from '../api/investors-api';
@@ -141,13 +141,7 @@ export default function InvestorsTab() {
             />
           ))}
         </ul>
-        {investors.hasNextPage && (
-          <div className="border-t border-slate-200 pt-4 text-center">
-            <Button variant="secondary" onClick={() => void investors.fetchNextPage()} disabled={investors.isFetchingNextPage}>
-              {investors.isFetchingNextPage ? 'Loading...' : 'Load more'}
-            </Button>
-          </div>
-        )}
+        <ListMore list={investors} />
       </Card>
       <DeckUploads />
       {adding && <AddInvestorDialog onClose={() => setAdding(false)} />}

@@ -1,11 +1,10 @@
 import { type AuthUser, type UserRole, userRoles } from '@spark/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState } from 'react';
-import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
-import { ListEmpty, ListFailed, ListLoading } from '../../../ui/list-states';
+import { ListEmpty, ListFailed, ListLoading, ListMore } from '../../../ui/list-states';
 import { formatDateTime } from '../../coach/api/coach-api';
 import { useSession } from '../../session';
 import { type RoleFilter, teamApi, teamKeys } from '../api/team-api';
@@ -126,13 +125,7 @@ export default function TeamTab() {
           ))}
         </ul>
       )}
-      {members.hasNextPage && (
-        <div className="border-t border-slate-100 p-4 text-center">
-          <Button variant="secondary" onClick={() => void members.fetchNextPage()} disabled={members.isFetchingNextPage}>
-            {members.isFetchingNextPage ? 'Loading...' : 'Load more'}
-          </Button>
-        </div>
-      )}
+      <ListMore list={members} />
       {change && (
         <ChangeRoleDialog
           member={change.member}
