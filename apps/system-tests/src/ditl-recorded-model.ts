@@ -1,5 +1,4 @@
 import type { DitlPlan, OnboardingAnswersInput } from '@spark/contracts';
-import { evaluationProfile } from '../../ditl-service/src/evaluation/profiles';
 
 /**
  * Recorded model answers for the fake model (ditl-fake-model.ts), each beside the answers it was
@@ -73,11 +72,21 @@ export const validPlan: DitlPlan = {
   closing: 'Maya <b>, one day at a time.',
 };
 
-/**
- * A night-shift nurse: asleep 9 AM to 3 PM, on shift 7 PM to 7 AM, snacks at 3 AM. The planners' evaluation
- * profile of the same name, so the recorded plans below and the evaluation read one person.
- */
-export const nurseAnswers: OnboardingAnswersInput = evaluationProfile('night-nurse').answers;
+/** A night-shift nurse: asleep 9 AM to 3 PM, on shift 7 PM to 7 AM, snacks at 3 AM. */
+export const nurseAnswers: OnboardingAnswersInput = {
+  firstName: 'Dana',
+  transformationGoal: 'Stop relying on sugar to get through my shifts',
+  goalTags: ['Nutrition', 'Energy', 'Sleep'],
+  age: 38,
+  activityLevel: 'lightly_active',
+  gender: 'female',
+  occupation: 'ICU nurse on nights',
+  familyStatus: 'partnered',
+  typicalDay: 'I sleep from 9 AM to 3 PM, work 7 PM to 7 AM three nights a week.',
+  biggestChallenge: 'Vending-machine snacks at 3 AM on shift',
+  currentWin: 'I drink plenty of water at work',
+  timeZone: 'America/Chicago',
+};
 
 export const correctedNursePlan: DitlPlan = {
   title: "Dana's working night",
