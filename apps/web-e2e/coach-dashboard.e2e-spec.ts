@@ -171,6 +171,41 @@ describe('a list the server could not give', () => {
     await page.getByText('Sparks per day').waitFor();
     await page.context().close();
   });
+
+  it('says a check-in, a nudge draft or a Day in the Life could not be loaded, and loads it on "Try again"', async () => {
+    // Three days into the cycle without a spark: slipping, so the row offers a drafted nudge.
+    const { email, userId } = await createClient('Walk after lunch');
+    await db.query(`UPDATE progress.user_progress SET evolution_start_date = current_date - 3, evolution_end_date = current_date + 87 WHERE user_id = $1`, [
+      userId,
+    ]);
+    const { page } = await signedIn('coach');
+    let serviceDown = true;
+    await page.route(new RegExp(`/api/coach/clients/${userId}/(weekly-check-in|nudge-draft|ditl)$`), (route) =>
+      serviceDown ? route.fulfill(unavailable) : route.continue(),
+    );
+    await page.goto('/coach');
+    await page.getByRole('tab', { name: /^Clients/ }).click();
+    const row = clientRow(page, email);
+    const dialog = page.getByRole('dialog');
+    const failsThenLoads = async (failure: string, loaded: () => Promise<void>) => {
+      await dialog.getByText(failure).waitFor();
+      serviceDown = false;
+      await dialog.getByRole('button', { name: 'Try again' }).click();
+      await loaded();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      serviceDown = true;
+    };
+
+    await row.getByRole('button', { name: 'Friday check-in' }).click();
+    await failsThenLoads('The check-in could not be loaded.', () => dialog.getByRole('region', { name: "This week's sparks" }).waitFor());
+    await row.getByRole('button', { name: 'Draft a nudge' }).click();
+    await failsThenLoads('The draft could not be loaded.', () => dialog.getByLabel('Your message').waitFor());
+    await row.getByRole('button', { name: 'Manage Client' }).click();
+    await dialog.getByRole('tab', { name: 'Day in the Life' }).click();
+    await failsThenLoads('The Day in the Life could not be loaded.', () => dialog.getByText('No Day in the Life yet.', { exact: false }).waitFor());
+    await page.context().close();
+  });
 });
 
 describe('finding leads', () => {

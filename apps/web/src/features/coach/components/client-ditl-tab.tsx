@@ -5,6 +5,7 @@ import { ApiError } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { classNames } from '../../../ui/class-names';
 import { fieldClasses, Input } from '../../../ui/input';
+import { ListFailed } from '../../../ui/list-states';
 import { Spinner } from '../../../ui/spinner';
 import { toast } from '../../../ui/toaster';
 import { coachDitlApi, coachDitlKeys } from '../../ditl/api/coach-ditl-api';
@@ -225,7 +226,7 @@ export function ClientDitlTab({ client }: { client: ClientSummary }) {
         <Spinner label="Loading the Day in the Life" />
       </div>
     );
-  if (view.isError) return <p className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800">The Day in the Life could not be loaded. Please try again.</p>;
+  if (view.isError) return <ListFailed message="The Day in the Life could not be loaded." onRetry={() => void view.refetch()} />;
   const { latest, current } = view.data;
   return (
     <div className="space-y-4">

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { fieldClasses } from '../../../ui/input';
+import { ListFailed } from '../../../ui/list-states';
 import { Spinner } from '../../../ui/spinner';
 import { toast } from '../../../ui/toaster';
 import { coachApi, coachKeys } from '../api/coach-api';
@@ -90,7 +91,7 @@ export function NudgeDraftDialog({ client, onClose }: { client: ClientSummary; o
           Drafting from this week…
         </div>
       ) : draft.isError ? (
-        <p className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800">The draft could not be loaded. Please try again.</p>
+        <ListFailed message="The draft could not be loaded." onRetry={() => void draft.refetch()} />
       ) : (
         <div className="space-y-4">
           {client.attention.reason && <p className="rounded-xl bg-rose-50 p-3 text-sm font-medium text-rose-800">{client.attention.reason}</p>}
@@ -148,7 +149,7 @@ export function FridayCheckInDialog({ client, onClose }: { client: ClientSummary
             Reading the week…
           </div>
         ) : !week ? (
-          <p className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800">The check-in could not be loaded. Please try again.</p>
+          <ListFailed message="The check-in could not be loaded." onRetry={() => void checkIn.refetch()} />
         ) : (
           <div className="space-y-4">
             <p className="text-sm text-slate-600">
