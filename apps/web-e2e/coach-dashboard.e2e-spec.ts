@@ -158,6 +158,7 @@ describe('a list the server could not give', () => {
     await saveScreenshot(page, 'coach-client-activity-failed-phone');
     await page.getByRole('tab', { name: 'Rest Days' }).click();
     await page.getByText('The rest days could not be loaded.').waitFor();
+    await saveScreenshot(page, 'coach-client-rest-days-failed-phone');
     expect(await page.getByText('Rest days appear once the client has finished onboarding.').count()).toBe(0);
 
     await page.unroute(clientParts);
@@ -187,8 +188,9 @@ describe('a list the server could not give', () => {
     await page.getByRole('tab', { name: /^Clients/ }).click();
     const row = clientRow(page, email);
     const dialog = page.getByRole('dialog');
-    const failsThenLoads = async (failure: string, loaded: () => Promise<void>) => {
+    const failsThenLoads = async (failure: string, screenshot: string, loaded: () => Promise<void>) => {
       await dialog.getByText(failure).waitFor();
+      await saveScreenshot(page, screenshot);
       serviceDown = false;
       await dialog.getByRole('button', { name: 'Try again' }).click();
       await loaded();
@@ -198,12 +200,16 @@ describe('a list the server could not give', () => {
     };
 
     await row.getByRole('button', { name: 'Friday check-in' }).click();
-    await failsThenLoads('The check-in could not be loaded.', () => dialog.getByRole('region', { name: "This week's sparks" }).waitFor());
+    await failsThenLoads('The check-in could not be loaded.', 'coach-check-in-failed-laptop', () =>
+      dialog.getByRole('region', { name: "This week's sparks" }).waitFor(),
+    );
     await row.getByRole('button', { name: 'Draft a nudge' }).click();
-    await failsThenLoads('The draft could not be loaded.', () => dialog.getByLabel('Your message').waitFor());
+    await failsThenLoads('The draft could not be loaded.', 'coach-nudge-draft-failed-laptop', () => dialog.getByLabel('Your message').waitFor());
     await row.getByRole('button', { name: 'Manage Client' }).click();
     await dialog.getByRole('tab', { name: 'Day in the Life' }).click();
-    await failsThenLoads('The Day in the Life could not be loaded.', () => dialog.getByText('No Day in the Life yet.', { exact: false }).waitFor());
+    await failsThenLoads('The Day in the Life could not be loaded.', 'coach-client-ditl-failed-laptop', () =>
+      dialog.getByText('No Day in the Life yet.', { exact: false }).waitFor(),
+    );
     await page.context().close();
   });
 });

@@ -79,7 +79,7 @@ describe('npm start -- --replicas 2', () => {
       const answered = await Promise.all(LEADS_REPLICAS.map(leadsAnsweredBy));
       expect(answered[0] + answered[1]).toBe(LEADS);
       // Both replicas take a real share. A replica's read takes every request waiting, often a whole batch of
-      // CONCURRENCY, so the split varies like a couple of dozen coin flips, not 200; a replica that took none scores 0.
+      // CONCURRENCY, so the split varies like one coin flip per batch, not one per lead; a replica that took none scores 0.
       for (const count of answered) {
         expect(count / LEADS).toBeGreaterThanOrEqual(0.1);
         expect(count / LEADS).toBeLessThanOrEqual(0.9);

@@ -33,13 +33,9 @@ async function valuesHeldBy(consumer: string): Promise<number[]> {
   const stream = requestStreamKey(prefix, 'echo');
   try {
     const pending = (await redis.xpending(stream, 'echo', '-', '+', 1_000, consumer)) as [string, ...unknown[]][];
-    const values: number[] = [];
-    for (const [entryId] of pending) {
-      const [[, fields]] = await redis.xrange(stream, entryId, entryId);
-      const entry = decodeEntry(fields);
-      values.push((JSON.parse(entry?.data ?? 'null') as { value: number }).value);
-    }
-    return values;
+    const reads = pending.reduce((pipeline, [entryId]) => pipeline.xrange(stream, entryId, entryId), redis.pipeline());
+    const entries = ((await reads.exec()) ?? []).map(([, found]) => (found as [string, string[]][])[0]);
+    return entries.map(([, fields]) => (JSON.parse(decodeEntry(fields)?.data ?? 'null') as { value: number }).value);
   } finally {
     redis.disconnect();
   }

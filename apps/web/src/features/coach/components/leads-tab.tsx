@@ -32,6 +32,9 @@ export function LeadsTab({ counts, isAdmin }: { counts: LeadCounters; isAdmin: b
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: coachKeys.all });
   const items = leads.data?.pages.flatMap((page) => page.items) ?? [];
+  const counterPressed = filter !== 'all';
+  // Blank space is no search: the API leaves it out.
+  const searching = deferredSearch.trim() !== '';
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
@@ -65,8 +68,8 @@ export function LeadsTab({ counts, isAdmin }: { counts: LeadCounters; isAdmin: b
         ) : leads.isError ? (
           <ListFailed message="The leads could not be loaded." onRetry={() => void leads.refetch()} />
         ) : items.length === 0 ? (
-          filter !== 'all' || deferredSearch ? (
-            <ListEmpty title="No leads match" hint={howToSeeEveryLead(filter !== 'all', deferredSearch !== '')} />
+          counterPressed || searching ? (
+            <ListEmpty title="No leads match" hint={howToSeeEveryLead(counterPressed, searching)} />
           ) : (
             <ListEmpty title="No leads yet" hint="Leads will appear here when users express interest" />
           )
