@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { killAndWait } from '@spark/testing';
 import { Client } from 'pg';
 import { TEST_JWT_SECRET } from './ditl-auth';
 import { type FakeModel, startFakeModel } from './ditl-fake-model';
@@ -36,7 +37,7 @@ export async function startDitlWorkerStack(options: { redisDb?: number } = {}): 
       return worker;
     },
     async stop() {
-      for (const worker of workers) worker.kill('SIGKILL');
+      await killAndWait(workers);
       await db.end();
       await stack.stop();
       await model.close();

@@ -3,7 +3,17 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
-import { createTestDatabase, eventually, freePort, type SmtpSink, startSmtpSink, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  killAndWait,
+  type SmtpSink,
+  startSmtpSink,
+  type TestDatabase,
+  testRedisUrl,
+  uniquePrefix,
+} from '@spark/testing';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 
@@ -77,7 +87,7 @@ describe('the notifier under faults', () => {
     sink = await startSmtpSink({ beforeAccepting: () => beforeAccepting?.() ?? Promise.resolve() });
   });
   afterAll(async () => {
-    for (const notifier of notifiers) notifier.kill('SIGKILL');
+    await killAndWait(notifiers);
     await jobs.close();
     const keys = await redis.keys(`${busPrefix}:*`);
     if (keys.length > 0) await redis.del(...keys);

@@ -9,6 +9,7 @@ import {
   createTestDatabase,
   eventually,
   freePort,
+  killAndWait,
   type PrivatePostgres,
   startPrivatePostgres,
   type TestDatabase,
@@ -29,9 +30,7 @@ describe('readiness of the processes', () => {
     children.push(spawnApp(app, { ...env, HEALTH_PORT: String(port) }));
     return port;
   };
-  afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
-  });
+  afterAll(() => killAndWait(children));
 
   describe('while PostgreSQL is stopped', () => {
     let postgres: PrivatePostgres;

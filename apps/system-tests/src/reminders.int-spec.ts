@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { reminderSettingsSchema } from '@spark/contracts';
 import { startService } from '@spark/service-runtime';
-import { eventually, freePort, insertProgress } from '@spark/testing';
+import { eventually, freePort, insertProgress, killAndWait } from '@spark/testing';
 import { Client } from 'pg';
 import webpush from 'web-push';
 import { progressService } from '../../progress-service/src/service';
@@ -91,7 +91,7 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
     await db?.end();
     await stopSecondProgress?.();
     await stack?.stop();
-    pushService?.kill('SIGKILL');
+    await killAndWait([pushService]);
   });
 
   it('sends each client who needs one exactly one reminder, by push when they have a device, and nothing to the rest', async () => {

@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient } from '@spark/messaging';
-import { createTestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
+import { createTestDatabase, killAndWait, testRedisUrl, uniquePrefix } from '@spark/testing';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { exitOf, startReplica } from './spawned-app';
+import { startReplica } from './spawned-app';
 
 /**
  * What the tests that start, stop and kill service replicas share: a database and a bus prefix of their own, a
@@ -39,12 +39,7 @@ export async function openReplicaBed(name: string, options: { requestTimeoutMs: 
   });
   await client.connect();
   const children: ChildProcess[] = [];
-  const killReplicas = async () => {
-    for (const child of children.splice(0)) {
-      child.kill('SIGKILL');
-      await exitOf(child);
-    }
-  };
+  const killReplicas = () => killAndWait(children.splice(0));
   return {
     env,
     databaseUrl: database.url,

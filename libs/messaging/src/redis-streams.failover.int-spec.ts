@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import Redis from 'ioredis';
+import { killAndWait } from '@spark/testing';
 import { deleteKeysUnder, eventually, quietLogger, redisUrl, uniquePrefix } from './__fixtures__/test-support';
 import { RedisStreamsClient } from './redis-streams.client';
 import { requestStreamKey } from './stream-keys';
@@ -47,7 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of replicas) child.kill('SIGKILL');
+  await killAndWait(replicas);
   await client.close();
   await deleteKeysUnder(prefix);
 });

@@ -10,3 +10,4 @@ export * from './users';
 export * from './private-redis';
 export * from './spark-capture';
 export * from './repository-files';
+export * from './processes';

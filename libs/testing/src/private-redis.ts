@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { Redis } from 'ioredis';
+import { killAndWait } from './processes';
 import { eventually, freePort } from './wait';
 
 /** A Redis server of the test's own, with settings the shared one must not get (a tiny `maxmemory`, say). */
@@ -32,10 +32,6 @@ export async function startPrivateRedis(settings: Record<string, string> = {}): 
   );
   return {
     url,
-    async stop() {
-      if (server.exitCode !== null) return;
-      server.kill('SIGKILL');
-      await once(server, 'exit');
-    },
+    stop: () => killAndWait([server]),
   };
 }
