@@ -39,9 +39,9 @@ const CLAIMS_IN_FLIGHT = 8;
  * the declared size to `incoming/{userId}/{uploadId}`), so no application process holds a file while it crosses the
  * internet. Claiming the upload then checks it as if nothing had been checked before: the real type from its first
  * bytes (415), its kind's size limit (413), location and identifying metadata removed, and it is stored under the
- * client's own prefix. The incoming object is deleted whatever the outcome, and a claimed file the caller then
- * refuses (a full storage, a duplicate) is deleted through `discard`, so no object is left behind. Uploads granted
- * but never claimed are deleted by `sweepUnclaimed`.
+ * client's own prefix. The incoming object is deleted whatever the outcome (by the caller through `releaseUpload` once
+ * it has recorded a claimed file), and a claimed file the caller then refuses (a full storage, a duplicate) is deleted
+ * through `discard`, so no object is left behind. Uploads granted but never claimed are deleted by `sweepUnclaimed`.
  */
 export class SparkMedia {
   private readonly claimsInFlight = new ConcurrencyLimit(CLAIMS_IN_FLIGHT);
@@ -62,14 +62,23 @@ export class SparkMedia {
     return { uploadId, url, headers: { 'Content-Type': request.contentType } };
   }
 
-  /** The uploaded file, checked and cleaned, under its final key; 404 when there is no such upload. */
+  /**
+   * The uploaded file, checked and cleaned, under its final key; 404 when there is no such upload. A refused upload is
+   * deleted at once; an accepted one stays until `releaseUpload`, which the caller calls once the spark is recorded (or
+   * refused), so a recording delivered again after a crash still finds it.
+   */
   async claimUpload(userId: string, uploadId: string): Promise<SparkFile> {
-    const incoming = incomingSparkKey(userId, uploadId);
     try {
-      return await this.claimsInFlight.run(() => this.clean(userId, incoming));
-    } finally {
-      await this.storage.delete(incoming).catch(() => undefined);
+      return await this.claimsInFlight.run(() => this.clean(userId, incomingSparkKey(userId, uploadId)));
+    } catch (error) {
+      await this.releaseUpload(userId, uploadId);
+      throw error;
     }
+  }
+
+  /** Deletes the upload a claim read; whatever S3 answers, the sweep of unclaimed uploads deletes what is left. */
+  async releaseUpload(userId: string, uploadId: string): Promise<void> {
+    await this.storage.delete(incomingSparkKey(userId, uploadId)).catch(() => undefined);
   }
 
   async discard(file: SparkFile): Promise<void> {

@@ -46,10 +46,11 @@ export class SparksService {
   }
 
   /**
-   * Claims the uploaded file (checked, location removed, stored under the client's prefix), then records the spark.
-   * Idempotent on (user, clientSparkId): a retried capture is answered with the first spark and its own copy of the
-   * file deleted, as is the file of a capture the quota refuses; this request delivered again after its upload was
-   * claimed finds no upload and is answered with the spark it recorded.
+   * Claims the uploaded file (checked, location removed, stored under the client's prefix), records the spark, then
+   * deletes the upload. Idempotent on (user, clientSparkId): a retried capture is answered with the first spark and
+   * its own copy of the file deleted, as is the file of a capture the quota refuses; this request delivered again
+   * after its spark was recorded finds no upload and is answered with that spark, and delivered again after a replica
+   * died before recording, it claims the upload anew.
    */
   async record(request: PayloadOf<'progress.record-spark'>): Promise<RecordSparkResponse> {
     const timeZone = await this.timeZones.storable(request.timeZone);
@@ -64,6 +65,17 @@ export class SparksService {
       const progress = toProgress(earlier.progress);
       return { spark: toSpark(earlier.spark), created: false, progress, milestone: milestoneMessage(progress.sparkCount) };
     }
+    try {
+      const result = await this.recordClaimed(request, timeZone, file);
+      const progress = toProgress(result.progress);
+      return { spark: toSpark(result.spark), created: result.created, progress, milestone: milestoneMessage(progress.sparkCount) };
+    } finally {
+      // Only now: a replica that dies before the spark is committed leaves the upload for the delivery that follows.
+      await this.media.releaseUpload(request.userId, request.uploadId);
+    }
+  }
+
+  private async recordClaimed(request: PayloadOf<'progress.record-spark'>, timeZone: string, file: SparkFile) {
     const today = localDate(this.now(), timeZone);
     const firstCycle = { start: today, end: addDays(today, cycleLengthDays(null)) };
     const spark = {
@@ -87,8 +99,7 @@ export class SparksService {
         throw error instanceof StorageFullError ? this.storageFull(error.storedBytes) : error;
       });
     if (!result.created) await this.media.discard(file);
-    const progress = toProgress(result.progress);
-    return { spark: toSpark(result.spark), created: result.created, progress, milestone: milestoneMessage(progress.sparkCount) };
+    return result;
   }
 
   private storageFull(storedBytes: number): DomainError {
