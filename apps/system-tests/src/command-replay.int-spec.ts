@@ -10,10 +10,9 @@ import {
   type PatternName,
   type ServiceName,
 } from '@spark/contracts';
-import { eventually, insertUser } from '@spark/testing';
+import { eventually, insertUser, killAndWait } from '@spark/testing';
 import { Client } from 'pg';
 import { type ReplicaBed, openReplicaBed } from './replica-bed';
-import { exitOf } from './spawned-app';
 
 /**
  * A replica that dies after its command committed and before it answered: the request is taken over by another
@@ -57,8 +56,7 @@ describe('a command whose replica dies between commit and reply', () => {
     try {
       await lock.query('COMMIT');
       await eventually(async () => (await recorded()) === before + 1, 30_000, `${pattern} to commit`);
-      doomed.kill('SIGKILL');
-      await exitOf(doomed);
+      await killAndWait([doomed]);
     } finally {
       await bed.redis.call('CLIENT', 'UNPAUSE');
       await lock.end();

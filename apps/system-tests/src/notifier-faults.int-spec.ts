@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import { QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
@@ -119,8 +118,7 @@ describe('the notifier under faults', () => {
       30_000,
       "the notifier's ledger write to wait on the row",
     );
-    first.kill('SIGKILL');
-    await once(first, 'exit');
+    await killAndWait([first]);
     // PostgreSQL would still run the dead process's queued write once the row is free; a crash a moment
     // earlier would not have sent it: end that connection as the crash would have.
     await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
@@ -159,7 +157,7 @@ describe('the notifier under faults', () => {
 
   it('delivers an e-mail queued while the SMTP server was down once it is back, long after the old 8 attempts', async () => {
     const email = 'smtp-outage@example.com';
-    for (const notifier of notifiers) notifier.kill('SIGKILL');
+    await killAndWait(notifiers);
     // The outage is scaled down (retries from 20 ms, capped at 200 ms); the budget itself is retry-budget.spec.ts.
     const port = await freePort();
     startNotifier(`smtp://127.0.0.1:${port}`, { first: '20', max: '200' });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ditlStatusResponseSchema, generateDitlResponseSchema, QUEUE_BOARD_PATH, queueBoardTicketSchema, QUEUES } from '@spark/contracts';
 import { Redis } from 'ioredis';
-import { eventually, freePort } from '@spark/testing';
+import { eventually, freePort, killAndWait } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
@@ -65,7 +65,7 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
   afterAll(async () => {
     await db?.end();
     await stack?.stop();
-    redisServer?.kill('SIGKILL');
+    await killAndWait([redisServer]);
     await rm(directory, { recursive: true, force: true });
   });
 

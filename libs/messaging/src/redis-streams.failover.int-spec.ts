@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { killAndWait } from '@spark/testing';
@@ -64,9 +63,7 @@ it('answers every request when a replica is killed in the middle of the load', a
     }),
   );
   await eventually(() => answeredBy.length >= 100);
-  const exited = once(doomed, 'exit');
-  doomed.kill('SIGKILL');
-  await exited;
+  await killAndWait([doomed]);
   const orphaned = await valuesHeldBy('doomed');
   const answers = await Promise.all(requests);
 

@@ -2,8 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 
 /**
- * Kills every process still running (SIGKILL) and waits until each has exited: a test file that only sends the
- * signal leaves the child's handle and pipes open in the jest worker, which then cannot exit when the run ends.
+ * Kills every process still running (SIGKILL) and waits until each has exited: a test that only sends the signal
+ * leaves the child's handle and pipes open in the Jest worker until the child is reaped.
  */
 export async function killAndWait(children: Iterable<ChildProcess | undefined>): Promise<void> {
   await Promise.all(
