@@ -11,6 +11,8 @@ const binary = (name, relative) => require.resolve(`${name}/${relative}`);
 
 export const S3_BUCKETS = ['sparks', 'log'];
 const SPARKS_CORS = fileURLToPath(new URL('../../deploy/s3/cors.xml', import.meta.url));
+// Keeps s3rver alive when one key's deletion and another key's upload share a folder (libs/testing/src/s3rver-folders.ts).
+const S3RVER_FOLDERS = fileURLToPath(new URL('../../dist/libs/testing/src/s3rver-folders.js', import.meta.url));
 export const S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
 /** maildev on `smtpPort` (SMTP) and `webPort` (web UI and REST API, GET /email). */
@@ -37,7 +39,7 @@ export async function startObjectStorage({ port, directory, output }) {
   const storage = startProcess(
     's3rver',
     process.execPath,
-    [binary('s3rver', 'bin/s3rver.js'), '-d', directory, '-a', '127.0.0.1', '-p', String(port), '--silent', ...buckets],
+    ['--require', S3RVER_FOLDERS, binary('s3rver', 'bin/s3rver.js'), '-d', directory, '-a', '127.0.0.1', '-p', String(port), '--silent', ...buckets],
     { output },
   );
   storage.kind = 'infrastructure';

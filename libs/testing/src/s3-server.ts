@@ -5,6 +5,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '@spark/config';
 import S3rver from 's3rver';
 import { repositoryFile } from './repository-files';
+import './s3rver-folders';
 
 export interface TestS3 {
   config: StorageConfig;

@@ -14,3 +14,10 @@ declare module 's3rver' {
     close(): Promise<void>;
   }
 }
+
+declare module 's3rver/lib/stores/filesystem' {
+  export default class FilesystemStore {
+    getResourcePath(bucket: string, key: string, resource: 'object' | 'object.md5' | 'metadata.json'): string;
+    deleteObject(bucket: string, key: string): Promise<void>;
+  }
+}
