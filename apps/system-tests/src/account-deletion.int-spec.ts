@@ -186,4 +186,21 @@ describe('account deletion: every row and object about the client gone, each ser
     expect((await send('POST', '/api/account-deletion/confirm', undefined, { token: 'short' })).status).toBe(400);
     expect((await db.query(`SELECT 1 FROM auth.users WHERE id = $1`, [admin.id])).rowCount).toBe(1);
   });
+
+  it('refuses the link of a client who became a coach after asking, 403, keeping the account and spending the link', async () => {
+    const promoted = await createSignedInUser(db, 'promoted.after.asking@spark.test');
+    expect((await send('POST', '/api/me/account-deletion', promoted)).status).toBe(202);
+    const token = await confirmationToken(promoted.email);
+    expect((await send('PATCH', `/api/admin/users/${promoted.id}/role`, admin, { role: 'coach' })).status).toBe(200);
+
+    const refused = await send('POST', '/api/account-deletion/confirm', undefined, { token });
+    expect(refused.status).toBe(403);
+    expect(errorBodySchema.parse(await refused.json()).message).toBe(
+      'Only a client account can be deleted here. A coach or admin account is removed by an admin.',
+    );
+    const kept = await db.query(`SELECT role FROM auth.users WHERE id = $1`, [promoted.id]);
+    expect(kept.rows).toEqual([{ role: 'coach' }]);
+    expect((await db.query(`SELECT 1 FROM auth.account_deletions WHERE user_id = $1`, [promoted.id])).rowCount).toBe(0);
+    expect((await send('POST', '/api/account-deletion/confirm', undefined, { token })).status).toBe(404);
+  });
 });

@@ -4,7 +4,8 @@ import { decodeCursor, type Keyed, pageOf, positionOfRow } from '@spark/persiste
 import type { DataSource } from 'typeorm';
 import { LIVE_ACCESS_WINDOW_SECONDS } from '../sessions/session-revocations';
 
-export type Confirmation = { outcome: 'erased'; deletionId: string; userId: string; liveFamilies: string[] } | { outcome: 'invalid' };
+export type Confirmation =
+  { outcome: 'erased'; deletionId: string; userId: string; liveFamilies: string[] } | { outcome: 'invalid' } | { outcome: 'not-a-client' };
 
 interface DeletionRow {
   id: string;
@@ -40,9 +41,10 @@ export class AccountDeletionRepository {
   }
 
   /**
-   * Spends a confirmation and erases the auth part in one transaction: the deletion record (naming the subject
-   * until it completes), the audit log's mentions replaced by the record's id, the user and with it their links,
-   * refresh tokens and confirmations, their code-guess row and outbox jobs, and one erase job per other part.
+   * Spends a confirmation and, when its user is still a client, erases the auth part in one transaction: the
+   * deletion record (naming the subject until it completes), the audit log's mentions replaced by the record's id,
+   * the user and with it their links, refresh tokens and confirmations, their code-guess row and outbox jobs, and one
+   * erase job per other part.
    * `beforeCommit` ends the sessions while the transaction can still roll back.
    */
   async confirm(tokenHash: Buffer, deletionId: string, beforeCommit: (userId: string, liveFamilies: string[]) => Promise<void>): Promise<Confirmation> {
@@ -52,8 +54,14 @@ export class AccountDeletionRepository {
         tokenHash,
       ])) as [{ user_id: string }[], number];
       if (!spent) return { outcome: 'invalid' };
-      const [user] = (await manager.query(`SELECT id, email FROM auth.users WHERE id = $1 FOR UPDATE`, [spent.user_id])) as { id: string; email: string }[];
+      const [user] = (await manager.query(`SELECT id, email, role FROM auth.users WHERE id = $1 FOR UPDATE`, [spent.user_id])) as {
+        id: string;
+        email: string;
+        role: UserRole;
+      }[];
       if (!user) return { outcome: 'invalid' };
+      // Given another role since asking: refused as the request would be now, the link spent with it.
+      if (user.role !== 'client') return { outcome: 'not-a-client' };
       await manager.query(`INSERT INTO auth.account_deletions (id, user_id, email) VALUES ($1, $2, $3)`, [deletionId, user.id, user.email]);
       await manager.query(
         `INSERT INTO auth.account_deletion_parts (deletion_id, part, done_at)

@@ -8,6 +8,8 @@ import type { AccountDeletionRepository } from './account-deletion.repository';
 
 export const INVALID_DELETION_LINK = 'This deletion link is invalid, already used or expired. Ask for a new one from your home screen.';
 
+const notAClient = () => new DomainError('FORBIDDEN', 'Only a client account can be deleted here. A coach or admin account is removed by an admin.');
+
 /**
  * A client deletes their own account in two steps: asking e-mails a link (proof that they hold the address
  * now, not only a session), and confirming through it erases the account here and queues the other parts.
@@ -35,8 +37,7 @@ export class AccountDeletionService {
       data: { email, confirmUrl, expiresAt: expiresAt.toISOString() },
     }));
     if (!user) throw new DomainError('NOT_FOUND', 'Account not found.');
-    if (user.role !== 'client')
-      throw new DomainError('FORBIDDEN', 'Only a client account can be deleted here. A coach or admin account is removed by an admin.');
+    if (user.role !== 'client') throw notAClient();
     this.outbox.kick();
     return { sent: true };
   }
@@ -46,6 +47,7 @@ export class AccountDeletionService {
       this.revocations.accountDeleted(userId, liveFamilies),
     );
     if (result.outcome === 'invalid') throw new DomainError('NOT_FOUND', INVALID_DELETION_LINK);
+    if (result.outcome === 'not-a-client') throw notAClient();
     this.outbox.kick();
     return { deletionId: result.deletionId };
   }
