@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { captureSpark, eventually } from '@spark/testing';
 import type { Browser, Dialog, Page } from 'playwright-core';
 import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, holdBack, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot } from './support/browser';
+import { baseUrl, holdBack, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot, searchAnswered } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(120_000);
@@ -71,7 +71,9 @@ async function openManageClient(page: Page, email: string): Promise<void> {
 }
 
 async function findLead(page: Page, email: string) {
+  const searched = searchAnswered(page, '/api/coach/leads', email);
   await page.getByLabel('Search leads').fill(email);
+  await searched;
   await leadRow(page, email).waitFor();
   return leadRow(page, email);
 }
@@ -238,6 +240,27 @@ describe('finding leads', () => {
     await saveScreenshot(page, 'coach-leads-no-match-phone');
     await page.getByLabel('Search leads').fill('');
     await page.getByText('Submitted:').first().waitFor();
+    await page.context().close();
+  });
+
+  it('asks the server once for a search typed key by key, after the typing pauses', async () => {
+    const email = uniqueEmail('typed-slowly');
+    await submitLead(email);
+    const { page } = await signedIn('coach');
+    await page.goto('/coach');
+    await page.getByText('Submitted:').first().waitFor();
+    const searches: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/coach/leads' && url.searchParams.has('search')) searches.push(url.searchParams.get('search') ?? '');
+    });
+    const searched = searchAnswered(page, '/api/coach/leads', email);
+    await page.getByLabel('Search leads').pressSequentially(email, { delay: 60 });
+    await searched;
+    await leadRow(page, email).waitFor();
+    // Not once per key; a stall of the loaded test machine mid-typing may let one partial search through.
+    expect(searches.at(-1)).toBe(email);
+    expect(searches.length).toBeLessThanOrEqual(2);
     await page.context().close();
   });
 });

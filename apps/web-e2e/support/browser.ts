@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 
 export const phoneViewport = { width: 390, height: 844 } as const;
 export const laptopViewport = { width: 1366, height: 900 } as const;
@@ -68,6 +68,17 @@ export async function holdBack(page: Page, url: RegExp, method?: string): Promis
     await route.continue();
   });
   return release;
+}
+
+/**
+ * The answer to the page's request to `path` searching for `term`. A list searched as the person types asks once the
+ * typing pauses, and a row just added is on the unsearched list too: a test waits for this before acting on a row.
+ */
+export function searchAnswered(page: Page, path: string, term: string): Promise<Response> {
+  return page.waitForResponse((response) => {
+    const url = new URL(response.url());
+    return url.pathname === path && url.searchParams.get('search') === term;
+  });
 }
 
 // A full-page capture paints beyond the viewport, where sections with content-visibility: auto are

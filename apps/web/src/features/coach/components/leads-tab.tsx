@@ -1,6 +1,7 @@
 import type { LeadCounters, LeadStatusFilter } from '@spark/contracts';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useDeferredValue, useState } from 'react';
+import { useState } from 'react';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { ListEmpty, ListFailed, ListLoading, ListMore } from '../../../ui/list-states';
@@ -22,11 +23,11 @@ function howToSeeEveryLead(counterPressed: boolean, searching: boolean): string 
 export function LeadsTab({ counts, isAdmin }: { counts: LeadCounters; isAdmin: boolean }) {
   const [filter, setFilter] = useState<LeadStatusFilter>('all');
   const [search, setSearch] = useState('');
-  const deferredSearch = useDeferredValue(search);
+  const settledSearch = useDebouncedValue(search);
   const queryClient = useQueryClient();
   const leads = useInfiniteQuery({
-    queryKey: coachKeys.leads(filter, deferredSearch),
-    queryFn: ({ pageParam }) => coachApi.leads(filter, deferredSearch, pageParam),
+    queryKey: coachKeys.leads(filter, settledSearch),
+    queryFn: ({ pageParam }) => coachApi.leads(filter, settledSearch, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
   });
@@ -34,7 +35,7 @@ export function LeadsTab({ counts, isAdmin }: { counts: LeadCounters; isAdmin: b
   const items = leads.data?.pages.flatMap((page) => page.items) ?? [];
   const counterPressed = filter !== 'all';
   // Blank space is no search: the API leaves it out.
-  const searching = deferredSearch.trim() !== '';
+  const searching = settledSearch.trim() !== '';
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">

@@ -1,6 +1,7 @@
 import { type AuthUser, type UserRole, userRoles } from '@spark/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useDeferredValue, useId, useState } from 'react';
+import { useId, useState } from 'react';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
@@ -67,11 +68,11 @@ export default function TeamTab() {
   const { user: me, signOut } = useSession();
   const [filter, setFilter] = useState<RoleFilter>('all');
   const [search, setSearch] = useState('');
-  const deferredSearch = useDeferredValue(search);
+  const settledSearch = useDebouncedValue(search);
   const [change, setChange] = useState<{ member: AuthUser; role: UserRole } | null>(null);
   const members = useInfiniteQuery({
-    queryKey: teamKeys.members(filter, deferredSearch),
-    queryFn: ({ pageParam }) => teamApi.members(filter, deferredSearch, pageParam),
+    queryKey: teamKeys.members(filter, settledSearch),
+    queryFn: ({ pageParam }) => teamApi.members(filter, settledSearch, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
   });
