@@ -31,8 +31,11 @@ async function asNpmStartRunsIt(): Promise<LocalS3> {
     process.once('SIGTERM', () => stopProcess(storage).then(() => process.exit(0)));
     console.log('ready');`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', launcher], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-  if (line !== 'ready') throw new Error(`the launcher said ${line}`);
+  const started = await Promise.race([
+    once(createInterface({ input: child.stdout }), 'line').then(([line]) => String(line)),
+    once(child, 'exit').then(([code]) => `exit code ${String(code)}`),
+  ]);
+  if (started !== 'ready') throw new Error(`the launcher did not start s3rver: ${started}`);
   return {
     endpoint: `http://127.0.0.1:${port}`,
     async close() {
