@@ -79,7 +79,7 @@ describe('/signin', () => {
     await page.getByLabel('Email address').fill(email);
     await page.getByRole('button', { name: 'Send Magic Link' }).click();
     await page.getByText('Sign in failed', { exact: true }).waitFor();
-    await page.getByText(/Please wait \d+ seconds before requesting another link\./).waitFor();
+    await page.getByText(/Please wait (\d+ seconds|1 minute) before requesting another link\./).waitFor();
     await context.close();
   });
 

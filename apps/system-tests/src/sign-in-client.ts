@@ -66,7 +66,7 @@ export function signInClient(bed: () => SignInTestBed, ip: () => string) {
     return response;
   };
 
-  /** Lifts the address's one-link-per-minute cooldown, so a test can ask for a fresh link at once. */
+  /** Ends the address's wait for its next sign-in e-mail (its `cooldownKeys` slot), so a test can ask for a fresh link at once. */
   const forgetCooldown = (email: string) =>
     bed().stack.redis.del(`${bed().stack.env.BUS_PREFIX}:auth:mail-cooldown:${createHash('sha256').update(email).digest('base64url')}`);
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { InviteResponse, IssuedSession, LinkInfo, MagicLinkResponse, PayloadOf } from '@spark/contracts';
+import { type InviteResponse, type IssuedSession, type LinkInfo, type MagicLinkResponse, type PayloadOf, waitPhrase } from '@spark/contracts';
 import type { JobRequest, OutboxRelay } from '@spark/jobs';
 import { DomainError } from '@spark/errors';
 import type { SessionIssuer } from '../sessions/session-issuer';
@@ -50,7 +50,7 @@ export class SignInService {
   /** Sends a link to a known address; an unknown one gets the same answer and no e-mail. */
   async requestMagicLink(request: PayloadOf<'auth.magic-link'>): Promise<MagicLinkResponse> {
     const wait = await this.cooldown.take(request.email);
-    if (wait) throw new DomainError('RATE_LIMITED', `Please wait ${wait.retryAfterSeconds} seconds before requesting another link.`, wait);
+    if (wait) throw new DomainError('RATE_LIMITED', `Please wait ${waitPhrase(wait.retryAfterSeconds)} before requesting another link.`, wait);
     const next = request.next ?? (request.product === 'coach' ? 'coach' : undefined);
     const prepared = this.prepare(request.email, next, false, 'sign-in');
     if (await this.repository.issueForExistingUser(prepared.link, [prepared.job])) this.outbox.kick();
