@@ -34,27 +34,35 @@ export class SessionsRepository {
    * every token of its family is revoked. Returns the family when that happened.
    */
   async revokeFamilyIfSpent(tokenHash: Buffer): Promise<string | undefined> {
-    const rows: [{ family_id: string }[], number] = await this.dataSource.query(
-      `UPDATE auth.refresh_tokens SET revoked_at = now()
-       WHERE family_id = (SELECT family_id FROM auth.refresh_tokens WHERE token_hash = $1 AND used_at IS NOT NULL)
-         AND revoked_at IS NULL
-       RETURNING family_id`,
-      [tokenHash],
-    );
-    return rows[0][0]?.family_id;
+    const family = await this.revokeFamilyOf('token_hash = $1 AND used_at IS NOT NULL', tokenHash);
+    return family?.revoked ? family.familyId : undefined;
   }
 
   /** Sign-out: revokes the whole family of the presented token; returns it (undefined for an unknown token). */
   async revokeFamily(tokenHash: Buffer): Promise<string | undefined> {
-    const rows: { family_id: string }[] = await this.dataSource.query(
-      `WITH family AS (SELECT family_id FROM auth.refresh_tokens WHERE token_hash = $1),
-       revoked AS (
-         UPDATE auth.refresh_tokens SET revoked_at = now()
-         WHERE family_id = (SELECT family_id FROM family) AND revoked_at IS NULL
-       )
-       SELECT family_id FROM family`,
-      [tokenHash],
-    );
-    return rows[0]?.family_id;
+    return (await this.revokeFamilyOf('token_hash = $1', tokenHash))?.familyId;
+  }
+
+  /**
+   * Revokes every live token of the family of the token `presented` selects. The family's tokens are locked first,
+   * which waits for a refresh rotating one of them at that moment; the revoke, a statement of its own, then sees the
+   * successor that refresh added, which one statement begun before it committed would not.
+   */
+  private revokeFamilyOf(presented: string, tokenHash: Buffer): Promise<{ familyId: string; revoked: number } | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const locked: { family_id: string }[] = await manager.query(
+        `SELECT family_id FROM auth.refresh_tokens
+         WHERE family_id = (SELECT family_id FROM auth.refresh_tokens WHERE ${presented})
+         FOR UPDATE`,
+        [tokenHash],
+      );
+      const familyId = locked[0]?.family_id;
+      if (!familyId) return undefined;
+      // An UPDATE answers [rows, count] through TypeORM.
+      const [, revoked] = (await manager.query(`UPDATE auth.refresh_tokens SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL`, [
+        familyId,
+      ])) as [unknown[], number];
+      return { familyId, revoked };
+    });
   }
 }

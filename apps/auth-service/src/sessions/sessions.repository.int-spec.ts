@@ -1,0 +1,84 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
+import { createTestDatabase, eventually, insertUser, type TestDatabase } from '@spark/testing';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { authMigrations } from '../migrations';
+import { SessionsRepository } from './sessions.repository';
+
+describe('SessionsRepository against a real PostgreSQL', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let blocker: Client;
+  let sessions: SessionsRepository;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await initializeWithMigrations(
+      createServiceDataSource({ url: database.url, schema: 'auth', entities: [], migrations: authMigrations }),
+      'auth',
+    );
+    blocker = new Client({ connectionString: database.url });
+    await blocker.connect();
+    sessions = new SessionsRepository(dataSource);
+  });
+  afterAll(async () => {
+    await blocker?.end();
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  /** A signed-in session: one live refresh token in a new family. */
+  async function signedIn(): Promise<Buffer> {
+    const userId = await insertUser(dataSource, { email: `${randomUUID()}@example.com` });
+    const tokenHash = randomBytes(32);
+    await dataSource.query(
+      `INSERT INTO auth.refresh_tokens (id, family_id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, now() + interval '1 day')`,
+      [randomUUID(), randomUUID(), userId, tokenHash],
+    );
+    return tokenHash;
+  }
+
+  const waitingOnLocks = async () => {
+    const { rows } = await blocker.query<{ waiting: number }>(
+      `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    return rows[0]?.waiting ?? 0;
+  };
+
+  /**
+   * Holds `refreshing`'s row while a refresh of it and then `ending` queue behind the hold, in that order, then lets
+   * both run; answers the token the refresh handed out, which must be dead once `ending` has run.
+   */
+  async function refreshWhileEnding(refreshing: Buffer, ending: () => Promise<string | undefined>): Promise<Buffer> {
+    await blocker.query('BEGIN');
+    await blocker.query('SELECT 1 FROM auth.refresh_tokens WHERE token_hash = $1 FOR UPDATE', [refreshing]);
+    const successor = { id: randomUUID(), tokenHash: randomBytes(32) };
+    const refreshed = sessions.rotate(refreshing, successor);
+    await eventually(async () => (await waitingOnLocks()) === 1, 10_000, 'the refresh waiting');
+    const ended = ending();
+    await eventually(async () => (await waitingOnLocks()) === 2, 10_000, 'the revocation waiting');
+    await blocker.query('COMMIT');
+    expect(await refreshed).toBeDefined();
+    expect(await ended).toBeDefined();
+    return successor.tokenHash;
+  }
+
+  const refreshable = async (tokenHash: Buffer) => (await sessions.rotate(tokenHash, { id: randomUUID(), tokenHash: randomBytes(32) })) !== undefined;
+
+  // A page's token refresh and a sign-out from the same browser can reach the server together.
+  it('ends the session on sign-out even when a refresh rotated its token at the same moment', async () => {
+    const presented = await signedIn();
+    const handedOut = await refreshWhileEnding(presented, () => sessions.revokeFamily(presented));
+    // The browser may keep the refresh's cookie: its token must be dead too.
+    expect(await refreshable(handedOut)).toBe(false);
+  });
+
+  it('ends the session when a spent token comes back, even while its holder refreshes the live one', async () => {
+    const stolen = await signedIn();
+    const live = { id: randomUUID(), tokenHash: randomBytes(32) };
+    expect(await sessions.rotate(stolen, live)).toBeDefined();
+    const handedOut = await refreshWhileEnding(live.tokenHash, () => sessions.revokeFamilyIfSpent(stolen));
+    expect(await refreshable(handedOut)).toBe(false);
+  });
+});
