@@ -578,13 +578,16 @@ describe('the Audit Log tab (admins)', () => {
       await page.getByRole('tab', { name: 'Audit Log' }).click();
       const events = page.getByTestId('audit-event');
       await events.first().waitFor();
-      if (label === 'laptop') {
-        await events.first().getByText('Approved a lead').waitFor();
-        await events.first().getByText(approvedEmail).waitFor();
-      }
       const rejection = events.filter({ hasText: rejectedEmail });
       await rejection.getByText('Rejected a lead').waitFor();
       await rejection.getByText(/^e2e-dashboard-coach-/).waitFor();
+      if (label === 'laptop') {
+        await events.filter({ hasText: approvedEmail }).getByText('Approved a lead').waitFor();
+        // Newest first: the approval, made after the rejection, is above it (other tests' actions may be above both).
+        const listed = await events.allTextContents();
+        const above = (email: string) => listed.findIndex((text) => text.includes(email));
+        expect(above(approvedEmail)).toBeLessThan(above(rejectedEmail));
+      }
       await saveScreenshot(page, `coach-audit-log-${label}`);
 
       await page.getByLabel('Action').selectOption({ label: 'Rejected a lead' });
