@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { recordSparkResponseSchema, sparkUploadGrantSchema } from '@spark/contracts';
-import { eventually, insertProgress, startTestS3, type TestS3, TINY_PNG } from '@spark/testing';
+import { endLockWaiters, eventually, insertProgress, lockWaiters, startTestS3, type TestS3, TINY_PNG } from '@spark/testing';
 import { Client } from 'pg';
 import { type ReplicaBed, openReplicaBed } from './replica-bed';
 
@@ -49,20 +49,10 @@ describe('a capture whose replica dies before the spark is committed', () => {
       email,
     });
     try {
-      await eventually(
-        async () => {
-          const waiting = await bed.db.query(
-            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%progress.user_progress%'`,
-          );
-          return waiting.rowCount === 1;
-        },
-        30_000,
-        'the recording to wait on the progress row',
-      );
+      await eventually(async () => (await lockWaiters(bed.db, 'progress.user_progress')) === 1, 30_000, 'the recording to wait on the progress row');
       await bed.killReplicas();
-      // PostgreSQL would still run the dead replica's queued write once the row is free; a crash a moment earlier
-      // would not have sent it: end that connection as the crash would have.
-      await bed.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      // The dead replica's queued write must not run once the row is free.
+      await endLockWaiters(bed.db);
     } finally {
       await lock.query('ROLLBACK');
       await lock.end();

@@ -10,7 +10,7 @@ import {
   type PatternName,
   type ServiceName,
 } from '@spark/contracts';
-import { eventually, insertUser, killAndWait } from '@spark/testing';
+import { eventually, insertUser, killAndWait, lockWaiters } from '@spark/testing';
 import { Client } from 'pg';
 import { type ReplicaBed, openReplicaBed } from './replica-bed';
 
@@ -43,12 +43,7 @@ describe('a command whose replica dies between commit and reply', () => {
     const before = await recorded();
     const answer = bed.client.request(pattern, request);
     await eventually(
-      async () => {
-        const waiting = await bed.db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`, [
-          `INSERT INTO "${service}".handled_requests%`,
-        ]);
-        return waiting.rowCount === 1;
-      },
+      async () => (await lockWaiters(bed.db, `INSERT INTO "${service}".handled_requests`)) === 1,
       30_000,
       `${pattern} to wait before recording its outcome`,
     );

@@ -4,9 +4,11 @@ import { QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
 import {
   createTestDatabase,
+  endLockWaiters,
   eventually,
   freePort,
   killAndWait,
+  lockWaiters,
   type SmtpSink,
   startSmtpSink,
   type TestDatabase,
@@ -108,20 +110,10 @@ describe('the notifier under faults', () => {
       await rowLock.query('BEGIN');
       await rowLock.query(`SELECT 1 FROM notifier.sent_emails WHERE idempotency_key = $1 FOR UPDATE`, [ledgerKey]);
     };
-    await eventually(
-      async () => {
-        const waiting = await db.query(
-          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'UPDATE notifier.sent_emails%'`,
-        );
-        return waiting.rowCount === 1;
-      },
-      30_000,
-      "the notifier's ledger write to wait on the row",
-    );
+    await eventually(async () => (await lockWaiters(db, 'UPDATE notifier.sent_emails')) === 1, 30_000, "the notifier's ledger write to wait on the row");
     await killAndWait([first]);
-    // PostgreSQL would still run the dead process's queued write once the row is free; a crash a moment
-    // earlier would not have sent it: end that connection as the crash would have.
-    await db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    // The dead process's queued write must not run once the row is free.
+    await endLockWaiters(db);
     await rowLock.query('ROLLBACK');
     await rowLock.end();
     expect((await ledgerRow(ledgerKey))?.status).toBe('sending');

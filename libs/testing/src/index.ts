@@ -11,3 +11,4 @@ export * from './private-redis';
 export * from './spark-capture';
 export * from './repository-files';
 export * from './processes';
+export * from './lock-waits';

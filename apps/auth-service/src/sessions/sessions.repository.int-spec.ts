@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
-import { createTestDatabase, eventually, insertUser, type TestDatabase } from '@spark/testing';
+import { createTestDatabase, eventually, insertUser, lockWaiters, type TestDatabase } from '@spark/testing';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { authMigrations } from '../migrations';
@@ -39,13 +39,6 @@ describe('SessionsRepository against a real PostgreSQL', () => {
     return tokenHash;
   }
 
-  const waitingOnLocks = async () => {
-    const { rows } = await blocker.query<{ waiting: number }>(
-      `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-    );
-    return rows[0]?.waiting ?? 0;
-  };
-
   /**
    * Holds `refreshing`'s row while a refresh of it and then `ending` queue behind the hold, in that order, then lets
    * both run; answers the token the refresh handed out, which must be dead once `ending` has run.
@@ -55,9 +48,10 @@ describe('SessionsRepository against a real PostgreSQL', () => {
     await blocker.query('SELECT 1 FROM auth.refresh_tokens WHERE token_hash = $1 FOR UPDATE', [refreshing]);
     const successor = { id: randomUUID(), tokenHash: randomBytes(32) };
     const refreshed = sessions.rotate(refreshing, successor);
-    await eventually(async () => (await waitingOnLocks()) === 1, 10_000, 'the refresh waiting');
+    // Asked on the pool, not on `blocker`, whose open transaction would keep showing its first look.
+    await eventually(async () => (await lockWaiters(dataSource)) === 1, 10_000, 'the refresh waiting');
     const ended = ending();
-    await eventually(async () => (await waitingOnLocks()) === 2, 10_000, 'the revocation waiting');
+    await eventually(async () => (await lockWaiters(dataSource)) === 2, 10_000, 'the revocation waiting');
     await blocker.query('COMMIT');
     expect(await refreshed).toBeDefined();
     expect(await ended).toBeDefined();

@@ -29,7 +29,7 @@ describe('MailCooldown against a real Redis', () => {
     expect(await cooldown.take('grace@example.com')).toBeUndefined();
   });
 
-  // A script asking for someone's links every minute would send ~1 440 e-mails a day and void each link within a minute.
+  // A script asking for someone's link every minute would otherwise fill their inbox all day and void each link within a minute.
   it('doubles the wait with each e-mail to the address, up to an hour, so a script cannot flood an inbox', async () => {
     const email = 'flooded@example.com';
     const waits: number[] = [];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServiceDataSource, initializeWithMigrations, type ServiceDataSource } from '@spark/persistence';
-import { createTestDatabase, type TestDatabase } from '@spark/testing';
+import { createTestDatabase, lockWaiters, type TestDatabase } from '@spark/testing';
 import { Client } from 'pg';
 import { progressMigrations } from '../migrations';
 import { type CounterUpdate, type NewSpark, SparksRepository, StorageFullError } from './sparks.repository';
@@ -41,10 +41,7 @@ describe('recording a spark while another transaction changes the progress row (
   const recordingWaits = async () => {
     for (;;) {
       // Not on `other`: inside its open transaction pg_stat_activity would keep showing its first snapshot.
-      const waiting = await dataSource.query<unknown[]>(
-        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'WITH updated AS%'`,
-      );
-      if (waiting.length > 0) return;
+      if ((await lockWaiters(dataSource, 'WITH updated AS')) > 0) return;
       await sleep(5);
     }
   };
