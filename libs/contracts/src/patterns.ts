@@ -243,6 +243,17 @@ export const replaySafePatterns: Readonly<Partial<Record<PatternName, string>>> 
 };
 
 /**
+ * Reads whose answer depends on the request alone, never on who asks, with why. Callers asking the same of one of
+ * these at the same time share one request (`ServiceBus`); it is sent after each of them asked, so nobody reads older
+ * than their own last write. A read that filters by the actor, or answers anything but what every allowed caller
+ * may see, must not be here.
+ */
+export const sharedAnswerPatterns: Readonly<Partial<Record<PatternName, string>>> = {
+  'leads.counters': "counts every non-investor lead: every coach's and admin's header shows the same numbers",
+  'progress.coach-count-clients': "counts every client: every coach's and admin's Clients tab shows the same number",
+};
+
+/**
  * Every event pattern (an entry without a reply, sent with `ServiceBus.emit`) → its payload schema. A
  * service runs an entry without a request id only when its pattern is here and its payload matches; no
  * service emits events yet, so today every such entry is refused.

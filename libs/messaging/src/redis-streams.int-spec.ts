@@ -127,6 +127,37 @@ describe('a slow handler on a live replica', () => {
   });
 });
 
+describe('a read whose answer is the same for every caller', () => {
+  it('is read once for the callers asking while a read is in flight, and that read starts after they asked', async () => {
+    const readsStarted: number[] = [];
+    let releaseFirstRead = () => undefined as void;
+    const firstReadHeld = new Promise<void>((resolve) => (releaseFirstRead = resolve));
+    @Controller()
+    class SharedReadController {
+      @MessagePattern('shared.read')
+      async read() {
+        const read = readsStarted.push(readsStarted.length + 1);
+        if (read === 1) await firstReadHeld;
+        return { read };
+      }
+    }
+    @Module({ controllers: [SharedReadController] })
+    class SharedReadModule {}
+    await startService('shared', SharedReadModule);
+    const sharing = new ServiceBus(client, { 'shared.read': 'the same answer for every caller in this test' });
+    const ask = () => sharing.request('shared.read' as never, {} as never) as Promise<unknown>;
+
+    const first = ask();
+    await eventually(() => readsStarted.length === 1);
+    const askedWhileInFlight = [ask(), ask(), ask()];
+    releaseFirstRead();
+
+    expect(await first).toEqual({ read: 1 });
+    expect(await Promise.all(askedWhileInFlight)).toEqual([{ read: 2 }, { read: 2 }, { read: 2 }]);
+    expect(readsStarted).toEqual([1, 2]);
+  });
+});
+
 describe('a request to a service that is down', () => {
   it('rejects with ServiceUnavailableError naming the service once its deadline passes', async () => {
     const startedAt = Date.now();

@@ -1,17 +1,29 @@
 import { Injectable } from '@nestjs/common';
-import type { EventName, EventOf, PatternName, RequestOf, ResponseOf } from '@spark/contracts';
+import { type EventName, type EventOf, type PatternName, type RequestOf, type ResponseOf, sharedAnswerPatterns } from '@spark/contracts';
 import { lastValueFrom } from 'rxjs';
 import { RedisStreamsClient } from './redis-streams.client';
+import { SharedRequests } from './shared-requests';
 
 /** The typed face of the transport: contract patterns in, contract responses out. */
 @Injectable()
 export class ServiceBus {
-  constructor(private readonly client: RedisStreamsClient) {}
+  private readonly shared = new SharedRequests();
 
-  /** Rejects with a DomainError, or ServiceUnavailableError when no replica answers in time. */
+  /** `sharedAnswers`: the patterns whose concurrent identical requests share one (the contract's, by default). */
+  constructor(
+    private readonly client: RedisStreamsClient,
+    private readonly sharedAnswers: Readonly<Record<string, string>> = sharedAnswerPatterns,
+  ) {}
+
+  /**
+   * Rejects with a DomainError, or ServiceUnavailableError when no replica answers in time. A pattern whose answer
+   * is the same for every caller is asked once for everyone asking the same meanwhile (`SharedRequests`).
+   */
   async request<P extends PatternName>(pattern: P, data: RequestOf<P>, options?: { timeoutMs?: number }): Promise<ResponseOf<P>> {
     // The serving replica has already checked the answer against the contract.
-    return (await this.client.request(pattern, data, options?.timeoutMs)) as ResponseOf<P>;
+    const send = async () => (await this.client.request(pattern, data, options?.timeoutMs)) as ResponseOf<P>;
+    if (!Object.hasOwn(this.sharedAnswers, pattern)) return send();
+    return this.shared.run(`${pattern} ${JSON.stringify(data)}`, send);
   }
 
   /** Resolves once the event is on the target service's stream; no answer is awaited. */

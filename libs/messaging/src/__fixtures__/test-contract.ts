@@ -15,6 +15,7 @@ export const testContract: BusContract = {
     'leads.whoami': anything,
     'leads.explode': anything,
     'echo.slow': anything,
+    'shared.read': anything,
   },
   events: { ...eventPatterns, 'leads.noted': z.object({ note: z.string() }).strict() },
 };
