@@ -1,11 +1,11 @@
 import { SharedRequests } from './shared-requests';
 
-/** A request the test answers when it chooses, recording the order in which requests were sent. */
+/** Requests the test answers when it chooses, in the order they were sent. */
 function controlledSender() {
-  const sent: { n: number; answer: (value: string) => void; fail: (error: Error) => void }[] = [];
+  const sent: { answer: (value: string) => void; fail: (error: Error) => void }[] = [];
   const send = () =>
     new Promise<string>((resolve, reject) => {
-      sent.push({ n: sent.length + 1, answer: resolve, fail: reject });
+      sent.push({ answer: resolve, fail: reject });
     });
   return { sent, send };
 }
