@@ -6,7 +6,7 @@
 // SMTP sink in this process, and every lead's two e-mails are counted once the mail queue is idle.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { deployedCommand, startSmtpSink } from '@spark/testing';
+import { deployedAllocatorEnv, deployedCommand, startSmtpSink } from '@spark/testing';
 import autocannon from 'autocannon';
 import { bullPrefix } from '@spark/jobs';
 import { Queue } from 'bullmq';
@@ -125,8 +125,8 @@ async function main() {
     const asDeployed = (app: string) => deployedCommand(app).slice(1, -1);
     // Each serves its readiness and its metrics on its health port.
     const healthPorts = { 'leads-service': 18182, gateway: 18183 };
-    const leadsService = start('leads-service', { HEALTH_PORT: String(healthPorts['leads-service']), MALLOC_ARENA_MAX: '2' }, asDeployed('leads-service'));
-    const gateway = start('gateway', { HEALTH_PORT: String(healthPorts.gateway), MALLOC_ARENA_MAX: '2' }, asDeployed('gateway'));
+    const leadsService = start('leads-service', { HEALTH_PORT: String(healthPorts['leads-service']), ...deployedAllocatorEnv() }, asDeployed('leads-service'));
+    const gateway = start('gateway', { HEALTH_PORT: String(healthPorts.gateway), ...deployedAllocatorEnv() }, asDeployed('gateway'));
     await waitUntilReady(`http://127.0.0.1:${healthPorts['leads-service']}/health/ready`);
     await waitUntilReady('http://127.0.0.1:18180/health/ready');
     const base = await measuredLoad(

@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, sparkUploadGrantSchema } from '@spark/contracts';
-import { deployedCommand } from '@spark/testing';
+import { deployedAllocatorEnv, deployedCommand } from '@spark/testing';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
@@ -195,12 +195,12 @@ async function main() {
     HOST: '127.0.0.1',
   };
   const extraArgs = ['-r', join(__dirname, 'probe.js'), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-  // As deployed: the node flags of each app's manifest, so the memory figures are the deployed processes'.
-  // Each serves its metrics on its health port, for where a capture's time went.
+  // As deployed: the node flags of each app's manifest and the image's allocator setting, so the memory figures are
+  // the deployed processes'. Each serves its metrics on its health port, for where a capture's time went.
   const healthPorts = { gateway: 18281, 'progress-service': 18282 };
   const start = (app: keyof typeof healthPorts) =>
     fork(join(root, `dist/apps/${app}/src/main.js`), [], {
-      env: { ...env, HEALTH_PORT: String(healthPorts[app]) },
+      env: { ...env, ...deployedAllocatorEnv(), HEALTH_PORT: String(healthPorts[app]) },
       execArgv: [...deployedCommand(app).slice(1, -1), ...extraArgs],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

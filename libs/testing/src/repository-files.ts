@@ -31,3 +31,13 @@ export function deployedCommand(app: string): string[] {
   if (!command) throw new Error(`deploy/base/${app}.yaml runs its image's default command`);
   return command;
 }
+
+/**
+ * The allocator setting the image gives every process (the Dockerfile's `ENV MALLOC_ARENA_MAX`), for benchmarks
+ * whose memory figures must be the deployed processes'.
+ */
+export function deployedAllocatorEnv(): { MALLOC_ARENA_MAX: string } {
+  const arenas = /^ENV MALLOC_ARENA_MAX=(\d+)$/m.exec(readFileSync(repositoryFile('Dockerfile'), 'utf8'))?.[1];
+  if (!arenas) throw new Error('the Dockerfile sets no MALLOC_ARENA_MAX');
+  return { MALLOC_ARENA_MAX: arenas };
+}
