@@ -15,7 +15,8 @@
 //      per capture — closed-loop (a saturation test), then paced at 20–110 captures/s in all (each client on a
 //      schedule) to show the pace up to which p95 ≤ 150 ms holds.
 // The machine's load average is printed before and after: on a shared 2-core machine it decides the figures.
-// BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=.data/prof") is passed to the gateway and progress-service.
+// BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=.data/prof") is passed to the gateway and progress-service;
+// BENCH_PACED=0 skips the paced runs, for quick comparisons of the saturated figure.
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -39,7 +40,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const uploads = Number(process.env.BENCH_UPLOADS ?? 3);
 const CLIENTS = 20;
 // Paced runs, in captures per second across all clients (20 = each client once a second).
-const PACES = [20, 50, 80, 110];
+const PACES = process.env.BENCH_PACED === '0' ? [] : [20, 50, 80, 110];
 const cores = availableParallelism();
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/4';
 const JWT_SECRET = 'bench-secret-for-spark-capture';
