@@ -6,7 +6,7 @@
 // SMTP sink in this process, and every lead's two e-mails are counted once the mail queue is idle.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { deployedAllocatorEnv, deployedCommand, startSmtpSink } from '@spark/testing';
+import { deployedNode, startSmtpSink } from '@spark/testing';
 import autocannon from 'autocannon';
 import { bullPrefix } from '@spark/jobs';
 import { Queue } from 'bullmq';
@@ -63,8 +63,9 @@ async function measuredLoad(url: string, title: string, apps: { name: string; pi
 /** Starts the notifier against an SMTP sink and waits until the mail queue is idle; returns what the sink got. */
 async function sendTheMail(env: NodeJS.ProcessEnv & { BUS_PREFIX: string }) {
   const sink = await startSmtpSink();
-  const notifier = spawn(process.execPath, [...deployedCommand('notifier').slice(1, -1), join(root, 'dist/apps/notifier/src/main.js')], {
-    env: { ...env, HEALTH_PORT: '18181', SMTP_URL: sink.url, LEAD_ALERT_EMAIL, NOTIFIER_CONCURRENCY: '50' },
+  const deployed = deployedNode('notifier');
+  const notifier = spawn(process.execPath, [...deployed.execArgv, join(root, 'dist/apps/notifier/src/main.js')], {
+    env: { ...env, ...deployed.env, HEALTH_PORT: '18181', SMTP_URL: sink.url, LEAD_ALERT_EMAIL, NOTIFIER_CONCURRENCY: '50' },
     stdio: 'inherit',
   });
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
@@ -107,9 +108,12 @@ async function main() {
     RATE_LIMIT_FACTOR: '1000000',
   };
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const start = (app: string, extra: Record<string, string> = {}, deployedArgs: string[] = []) => {
-    const child = spawn(process.execPath, [...deployedArgs, ...nodeArgs, join(root, `dist/apps/${app}/src/main.js`)], {
-      env: { ...env, ...extra },
+  // As deployed (the node flags of its deploy/base manifest, the image's allocator setting), so its peak RSS is the
+  // deployed process's.
+  const start = (app: string, extra: Record<string, string>) => {
+    const deployed = deployedNode(app);
+    const child = spawn(process.execPath, [...deployed.execArgv, ...nodeArgs, join(root, `dist/apps/${app}/src/main.js`)], {
+      env: { ...env, ...deployed.env, ...extra },
       stdio: 'inherit',
     });
     children.push(child);
@@ -120,13 +124,10 @@ async function main() {
     const baseline = fork(join(root, 'dist/bench/baseline-server.js'), [databaseUrl, redisUrl, '18190', 'baseline'], { stdio: 'inherit' });
     children.push(baseline);
     await new Promise((resolve) => baseline.once('message', resolve));
-    // Both as deployed (the node flags of their deploy/base manifests, the Dockerfile's MALLOC_ARENA_MAX), so their
-    // peak RSS is the deployed processes'.
-    const asDeployed = (app: string) => deployedCommand(app).slice(1, -1);
     // Each serves its readiness and its metrics on its health port.
     const healthPorts = { 'leads-service': 18182, gateway: 18183 };
-    const leadsService = start('leads-service', { HEALTH_PORT: String(healthPorts['leads-service']), ...deployedAllocatorEnv() }, asDeployed('leads-service'));
-    const gateway = start('gateway', { HEALTH_PORT: String(healthPorts.gateway), ...deployedAllocatorEnv() }, asDeployed('gateway'));
+    const leadsService = start('leads-service', { HEALTH_PORT: String(healthPorts['leads-service']) });
+    const gateway = start('gateway', { HEALTH_PORT: String(healthPorts.gateway) });
     await waitUntilReady(`http://127.0.0.1:${healthPorts['leads-service']}/health/ready`);
     await waitUntilReady('http://127.0.0.1:18180/health/ready');
     const base = await measuredLoad(

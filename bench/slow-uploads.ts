@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
-import { deployedAllocatorEnv, deployedCommand, deployedContainer } from '@spark/testing';
+import { deployedContainer, deployedNode } from '@spark/testing';
 import { loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
@@ -109,12 +109,14 @@ async function main() {
   };
   // As deployed: the node flags of each app's manifest and the image's allocator setting, so the gateway's peak is
   // the deployed gateway's.
-  const start = (app: string) =>
-    fork(join(root, `dist/apps/${app}/src/main.js`), [], {
-      env: { ...env, ...deployedAllocatorEnv() },
-      execArgv: deployedCommand(app).slice(1, -1),
+  const start = (app: string) => {
+    const deployed = deployedNode(app);
+    return fork(join(root, `dist/apps/${app}/src/main.js`), [], {
+      env: { ...env, ...deployed.env },
+      execArgv: deployed.execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+  };
   // auth-service records each deck upload in the audit log.
   const children = [start('auth-service'), start('gateway')];
   const gatewayPid = children[1]?.pid as number;

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, sparkUploadGrantSchema } from '@spark/contracts';
-import { deployedAllocatorEnv, deployedCommand } from '@spark/testing';
+import { deployedNode } from '@spark/testing';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
@@ -199,12 +199,14 @@ async function main() {
   // As deployed: the node flags of each app's manifest and the image's allocator setting, so the memory figures are
   // the deployed processes'. Each serves its metrics on its health port, for where a capture's time went.
   const healthPorts = { gateway: 18281, 'progress-service': 18282 };
-  const start = (app: keyof typeof healthPorts) =>
-    fork(join(root, `dist/apps/${app}/src/main.js`), [], {
-      env: { ...env, ...deployedAllocatorEnv(), HEALTH_PORT: String(healthPorts[app]) },
-      execArgv: [...deployedCommand(app).slice(1, -1), ...extraArgs],
+  const start = (app: keyof typeof healthPorts) => {
+    const deployed = deployedNode(app);
+    return fork(join(root, `dist/apps/${app}/src/main.js`), [], {
+      env: { ...env, ...deployed.env, HEALTH_PORT: String(healthPorts[app]) },
+      execArgv: [...deployed.execArgv, ...extraArgs],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+  };
   const metricsPages = Object.entries(healthPorts).map(([name, healthPort]) => ({ name, url: `http://127.0.0.1:${healthPort}/metrics` }));
   const service = start('progress-service');
   const gateway = start('gateway');

@@ -33,11 +33,12 @@ export function deployedCommand(app: string): string[] {
 }
 
 /**
- * The allocator setting the image gives every process (the Dockerfile's `ENV MALLOC_ARENA_MAX`), for benchmarks
- * whose memory figures must be the deployed processes'.
+ * How the deployed image runs `app` with Node: the flags of its manifest's command (between `node` and the script)
+ * and the image's allocator setting (the Dockerfile's `ENV MALLOC_ARENA_MAX`). For benchmarks whose memory figures
+ * must be the deployed processes'.
  */
-export function deployedAllocatorEnv(): { MALLOC_ARENA_MAX: string } {
+export function deployedNode(app: string): { execArgv: string[]; env: { MALLOC_ARENA_MAX: string } } {
   const arenas = /^ENV MALLOC_ARENA_MAX=(\d+)$/m.exec(readFileSync(repositoryFile('Dockerfile'), 'utf8'))?.[1];
   if (!arenas) throw new Error('the Dockerfile sets no MALLOC_ARENA_MAX');
-  return { MALLOC_ARENA_MAX: arenas };
+  return { execArgv: deployedCommand(app).slice(1, -1), env: { MALLOC_ARENA_MAX: arenas } };
 }
