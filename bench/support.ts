@@ -39,6 +39,11 @@ export async function waitUntilReady(url: string): Promise<void> {
 // the same request, and varies from run to run; S3 itself runs on machines of its own. Memory is the fairer stand-in.
 const S3RVER_DATA_DIRECTORY = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 
+// s3rver's file calls run on libuv's thread pool. With the default four threads, each call may wake a different
+// sleeping thread, and on a small shared machine those wake-ups cost the stand-in more than the calls themselves;
+// one thread works through the queued calls in turn.
+const S3RVER_THREAD_POOL_SIZE = '1';
+
 /**
  * s3rver in a child process (bench/s3rver-child.ts), so it does not share the load generator's event loop, with its
  * objects in memory where the machine has a tmpfs.
@@ -46,7 +51,7 @@ const S3RVER_DATA_DIRECTORY = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 export async function startS3(): Promise<{ child: ChildProcess; env: Record<string, string> }> {
   const child = fork(join(__dirname, 's3rver-child.js'), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, TMPDIR: S3RVER_DATA_DIRECTORY },
+    env: { ...process.env, TMPDIR: S3RVER_DATA_DIRECTORY, UV_THREADPOOL_SIZE: S3RVER_THREAD_POOL_SIZE },
   });
   const env = await new Promise<Record<string, string>>((resolve, reject) => {
     child.once('message', (message: { env: Record<string, string> }) => resolve(message.env));
