@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { onboardingAnswersSchema } from '@spark/contracts';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger } from '@spark/logging';
-import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
+import { openMigrated } from '@spark/persistence';
 import { startTestS3 } from '@spark/testing';
 import { Redis } from 'ioredis';
 import { GenerationsRepository } from '../apps/ditl-service/src/tooling';
@@ -42,10 +42,7 @@ async function main() {
   await redis.flushdb();
   const s3 = await startTestS3();
   const logger = createLogger('bench', 'silent');
-  const dataSource = await initializeWithMigrations(
-    createServiceDataSource({ url: databaseUrl, schema: 'ditl', entities: [], migrations: ditlMigrations, applicationName: 'bench' }),
-    'ditl',
-  );
+  const dataSource = await openMigrated({ url: databaseUrl, schema: 'ditl', migrations: ditlMigrations, applicationName: 'bench' });
   const queues = new JobQueues(redis, 'bench');
   const relay = new OutboxRelay(dataSource, 'ditl', queues, logger, { pollMs: 100 });
   const generations = new GenerationsRepository(dataSource);

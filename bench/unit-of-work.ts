@@ -12,7 +12,6 @@ async function main() {
   const dataSource = await createServiceDataSource({
     url: await recreateDatabase('spark_bench_uow'),
     schema: 'public',
-    entities: [],
     migrations: [],
   }).initialize();
   await dataSource.query('CREATE TABLE notes (id serial PRIMARY KEY, body text NOT NULL)');

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { authEnv, loadConfig } from '@spark/config';
 import { emailSchema, userRoleSchema } from '@spark/contracts';
-import { createServiceDataSource, ensureDatabase, initializeWithMigrations } from '@spark/persistence';
+import { ensureDatabase, openMigrated } from '@spark/persistence';
 import { authMigrations } from '../apps/auth-service/src/migrations';
 import { UsersRepository } from '../apps/auth-service/src/tooling';
 
@@ -24,10 +24,7 @@ async function createUser() {
   }
   const config = loadConfig(authEnv);
   await ensureDatabase(config.DATABASE_URL);
-  const dataSource = await initializeWithMigrations(
-    createServiceDataSource({ url: config.DATABASE_URL, schema: 'auth', entities: [], migrations: authMigrations, applicationName: 'create-user' }),
-    'auth',
-  );
+  const dataSource = await openMigrated({ url: config.DATABASE_URL, schema: 'auth', migrations: authMigrations, applicationName: 'create-user' });
   try {
     const user = await new UsersRepository(dataSource).upsertWithRole({
       id: randomUUID(),

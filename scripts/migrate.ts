@@ -2,7 +2,7 @@
 // does this at start unless RUN_MIGRATIONS=false, where it waits for this step (a deploy's migration Job) instead.
 import 'reflect-metadata';
 import { baseEnv, loadConfig } from '@spark/config';
-import { createServiceDataSource, ensureDatabase, initializeWithMigrations } from '@spark/persistence';
+import { ensureDatabase, openMigrated } from '@spark/persistence';
 import type { ServiceDataSourceOptions } from '@spark/persistence';
 import { authService } from '../apps/auth-service/src/service';
 import { contentService } from '../apps/content-service/src/service';
@@ -24,8 +24,7 @@ async function migrate() {
   const config = loadConfig(baseEnv);
   await ensureDatabase(config.DATABASE_URL);
   for (const { schema, migrations } of schemas) {
-    const dataSource = createServiceDataSource({ url: config.DATABASE_URL, schema, entities: [], migrations, applicationName: 'migrate' });
-    await initializeWithMigrations(dataSource, schema);
+    const dataSource = await openMigrated({ url: config.DATABASE_URL, schema, migrations, applicationName: 'migrate' });
     const applied: unknown[] = await dataSource.query(`SELECT 1 FROM "${schema}".migrations`);
     console.log(`${schema}: ${applied.length} migration(s) applied`);
     await dataSource.destroy();

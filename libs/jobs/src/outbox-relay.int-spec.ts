@@ -1,6 +1,6 @@
 import { QUEUES } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
-import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
+import { openMigrated } from '@spark/persistence';
 import { createTestDatabase, eventually, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
@@ -25,16 +25,12 @@ describe('the outbox with a payload no worker could run', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = await initializeWithMigrations(
-      createServiceDataSource({
-        url: database.url,
-        schema: 'relaytest',
-        entities: [],
-        migrations: [CreateOutbox1763800000000, ConfirmOutboxJobs1764100000000],
-        applicationName: 'relay-test',
-      }),
-      'relaytest',
-    );
+    dataSource = await openMigrated({
+      url: database.url,
+      schema: 'relaytest',
+      migrations: [CreateOutbox1763800000000, ConfirmOutboxJobs1764100000000],
+      applicationName: 'relay-test',
+    });
     redis = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
     jobs = new JobQueues(redis, uniquePrefix('relay'));
     relay = new OutboxRelay(dataSource, 'relaytest', jobs, createLogger('relay-test', 'silent'));

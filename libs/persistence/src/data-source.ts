@@ -1,27 +1,25 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import type { DataSource, MixedList, EntitySchema } from 'typeorm';
+import type { DataSource, MixedList } from 'typeorm';
 import { ServiceDataSource } from './unit-of-work';
 
 export interface ServiceDataSourceOptions {
   url: string;
-  /** The PostgreSQL schema this service owns; its entities and migrations table live there. */
+  /** The PostgreSQL schema this service owns; its tables and migrations table live there. */
   schema: string;
-  // TypeORM's own option types: classes (entities/migrations) or entity schemas.
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  entities: MixedList<Function | string | EntitySchema>;
+  // TypeORM's own option type: migration classes, or paths to them.
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   migrations: MixedList<Function | string>;
   poolSize?: number;
   applicationName?: string;
 }
 
+/** A service's connection pool. Its repositories write their own SQL, so TypeORM is given no entities. */
 export function createServiceDataSource(options: ServiceDataSourceOptions): ServiceDataSource {
   return new ServiceDataSource({
     type: 'postgres',
     url: options.url,
     schema: options.schema,
-    entities: options.entities,
     migrations: options.migrations,
     migrationsTableName: 'migrations',
     synchronize: false,
@@ -73,6 +71,11 @@ export async function initializeWithMigrations<D extends DataSource>(dataSource:
     await runner.release();
   }
   return dataSource;
+}
+
+/** A data source for `options.schema`, connected, with its migrations run: what a script or a test starts from. */
+export function openMigrated(options: ServiceDataSourceOptions): Promise<ServiceDataSource> {
+  return initializeWithMigrations(createServiceDataSource(options), options.schema);
 }
 
 export interface SchemaPreparation {

@@ -9,7 +9,7 @@ describe('a prepared query', () => {
 
   beforeAll(async () => {
     // One connection: a query that kept its connection would make the next one wait forever.
-    dataSource = await createServiceDataSource({ url: await testPostgresUrl(), schema, entities: [], migrations: [], poolSize: 1 }).initialize();
+    dataSource = await createServiceDataSource({ url: await testPostgresUrl(), schema, migrations: [], poolSize: 1 }).initialize();
     await dataSource.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await dataSource.query(`CREATE TABLE ${schema}.notes (id int PRIMARY KEY, body text NOT NULL)`);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, eventually, type TestDatabase } from '@spark/testing';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { createServiceDataSource, initializeWithMigrations } from './data-source';
+import { openMigrated } from './data-source';
 import { CreateHandledRequests1764200000000, RequestLedger } from './request-ledger';
 import { afterCommit, DeadlinePassed, inUnitOfWork, joinBatch, type ServiceDataSource } from './unit-of-work';
 
@@ -29,15 +29,11 @@ describe('the request ledger: a command runs once per request id', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = await initializeWithMigrations(
-      createServiceDataSource({
-        url: database.url,
-        schema: 'ledgertest',
-        entities: [],
-        migrations: [CreateEffects1700000000000, CreateHandledRequests1764200000000],
-      }),
-      'ledgertest',
-    );
+    dataSource = await openMigrated({
+      url: database.url,
+      schema: 'ledgertest',
+      migrations: [CreateEffects1700000000000, CreateHandledRequests1764200000000],
+    });
     ledger = new RequestLedger(dataSource, 'ledgertest');
   });
   afterAll(async () => {

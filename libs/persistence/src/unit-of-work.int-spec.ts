@@ -53,7 +53,7 @@ describe('a unit of work on the pipelined connection', () => {
     const url = new URL(target);
     url.host = `127.0.0.1:${relay.port}`;
     // One connection, so every statement below travels through the same counted socket.
-    dataSource = await createServiceDataSource({ url: url.toString(), schema, entities: [], migrations: [], poolSize: 1 }).initialize();
+    dataSource = await createServiceDataSource({ url: url.toString(), schema, migrations: [], poolSize: 1 }).initialize();
     await dataSource.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     await dataSource.query(`CREATE TABLE ${schema}.notes (id int PRIMARY KEY)`);
   });

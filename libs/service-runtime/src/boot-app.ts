@@ -42,7 +42,6 @@ export async function bootApp(boot: AppBoot, start: (infrastructure: AppInfrastr
   const dataSource = createServiceDataSource({
     url: config.DATABASE_URL,
     schema: boot.schema,
-    entities: [],
     migrations: boot.migrations,
     applicationName: boot.app,
   });

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
+import { openMigrated } from '@spark/persistence';
 import { createTestDatabase, eventually, insertUser, lockWaiters, type TestDatabase } from '@spark/testing';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -14,10 +14,7 @@ describe('SessionsRepository against a real PostgreSQL', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = await initializeWithMigrations(
-      createServiceDataSource({ url: database.url, schema: 'auth', entities: [], migrations: authMigrations }),
-      'auth',
-    );
+    dataSource = await openMigrated({ url: database.url, schema: 'auth', migrations: authMigrations });
     blocker = new Client({ connectionString: database.url });
     await blocker.connect();
     sessions = new SessionsRepository(dataSource);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger } from '@spark/logging';
-import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
+import { openMigrated } from '@spark/persistence';
 import { createTestDatabase, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
@@ -60,10 +60,7 @@ describe('sign-in timing for known and unknown addresses (real PostgreSQL and Re
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = await initializeWithMigrations(
-      createServiceDataSource({ url: database.url, schema: 'auth', entities: [], migrations: authMigrations }),
-      'auth',
-    );
+    dataSource = await openMigrated({ url: database.url, schema: 'auth', migrations: authMigrations });
     redis = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
     jobs = new JobQueues(redis, prefix);
     outbox = new OutboxRelay(dataSource, 'auth', jobs, createLogger('auth-timing', 'silent'));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServiceDataSource, initializeWithMigrations } from '@spark/persistence';
+import { openMigrated } from '@spark/persistence';
 import { createTestDatabase, type TestDatabase } from '@spark/testing';
 import type { DataSource } from 'typeorm';
 import { HashAccessCodes1763800000061 } from '../migrations/1763800000061-hash-access-codes';
@@ -15,8 +15,7 @@ describe('the migration that hashes clear-text access codes (real PostgreSQL)', 
   const code = 'SPARK-7Q2M-X9RT-4KZW-0HNB-C3VD';
   const investorId = randomUUID();
 
-  const open = (migrations: typeof investorMigrations) =>
-    initializeWithMigrations(createServiceDataSource({ url: database.url, schema: 'investor', entities: [], migrations }), 'investor');
+  const open = (migrations: typeof investorMigrations) => openMigrated({ url: database.url, schema: 'investor', migrations });
 
   beforeAll(async () => {
     database = await createTestDatabase();

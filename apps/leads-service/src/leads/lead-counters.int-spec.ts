@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LeadCounters, LeadRole } from '@spark/contracts';
-import { createServiceDataSource, initializeWithMigrations, RequestLedger, type ServiceDataSource } from '@spark/persistence';
+import { openMigrated, RequestLedger, type ServiceDataSource } from '@spark/persistence';
 import { createTestDatabase, type TestDatabase } from '@spark/testing';
 import { leadsMigrations } from '../migrations';
 import { CoachLeadsRepository } from './coach-leads.repository';
@@ -17,8 +17,7 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
   let counters: CoachLeadsService;
   let submissions: LeadsService;
 
-  const open = (migrations: typeof leadsMigrations) =>
-    initializeWithMigrations(createServiceDataSource({ url: database.url, schema: 'leads', entities: [], migrations, poolSize: 20 }), 'leads');
+  const open = (migrations: typeof leadsMigrations) => openMigrated({ url: database.url, schema: 'leads', migrations, poolSize: 20 });
 
   const rawInsert = (role: LeadRole, status = 'pending', userCreated = false) =>
     dataSource.query(`INSERT INTO leads.leads (id, email, role, approval_status, user_created) VALUES ($1, $2, $3, $4, $5)`, [

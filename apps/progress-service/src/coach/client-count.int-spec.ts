@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServiceDataSource, initializeWithMigrations, type ServiceDataSource } from '@spark/persistence';
+import { openMigrated, type ServiceDataSource } from '@spark/persistence';
 import { createTestDatabase, type TestDatabase } from '@spark/testing';
 import { Client } from 'pg';
 import { progressMigrations } from '../migrations';
@@ -12,8 +12,7 @@ describe('the client count kept by trigger (real PostgreSQL)', () => {
   let dataSource: ServiceDataSource;
   let clients: CoachClientsRepository;
 
-  const open = (migrations: typeof progressMigrations) =>
-    initializeWithMigrations(createServiceDataSource({ url: database.url, schema: 'progress', entities: [], migrations, poolSize: 12 }), 'progress');
+  const open = (migrations: typeof progressMigrations) => openMigrated({ url: database.url, schema: 'progress', migrations, poolSize: 12 });
 
   const addClients = (source: ServiceDataSource, howMany: number) =>
     source.query(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createServiceDataSource, initializeWithMigrations, type ServiceDataSource } from '@spark/persistence';
+import { openMigrated, type ServiceDataSource } from '@spark/persistence';
 import { createTestDatabase, lockWaiters, type TestDatabase } from '@spark/testing';
 import { Client } from 'pg';
 import { progressMigrations } from '../migrations';
@@ -48,10 +48,7 @@ describe('recording a spark while another transaction changes the progress row (
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    dataSource = await initializeWithMigrations(
-      createServiceDataSource({ url: database.url, schema: 'progress', entities: [], migrations: progressMigrations, poolSize: 4 }),
-      'progress',
-    );
+    dataSource = await openMigrated({ url: database.url, schema: 'progress', migrations: progressMigrations, poolSize: 4 });
     sparks = new SparksRepository(dataSource);
     other = new Client({ connectionString: database.url });
     await other.connect();
