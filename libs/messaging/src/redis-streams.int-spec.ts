@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createHook } from 'node:async_hooks';
 import { Controller, Module, type INestMicroservice, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
@@ -155,6 +156,28 @@ describe('a read whose answer is the same for every caller', () => {
     expect(await first).toEqual({ read: 1 });
     expect(await Promise.all(askedWhileInFlight)).toEqual([{ read: 2 }, { read: 2 }, { read: 2 }]);
     expect(readsStarted).toEqual([1, 2]);
+  });
+});
+
+describe('a closed server', () => {
+  // A timer still pending would hold the server, and whatever it reaches, until it fired.
+  it('leaves no timer of its own behind', async () => {
+    const server = new RedisStreamsServer({ redisUrl, prefix: uniquePrefix(), service: 'idle', logger: quietLogger, contract: testContract });
+    await new Promise<void>((resolve, reject) => server.listen((error) => (error ? reject(error as Error) : resolve())));
+    const startedWhileClosing = new Set<number>();
+    let closing = true;
+    const timers = createHook({
+      init: (id, type) => void (closing && type === 'Timeout' && startedWhileClosing.add(id)),
+      destroy: (id) => void startedWhileClosing.delete(id),
+    }).enable();
+    try {
+      await server.close();
+      closing = false;
+      // ioredis keeps a timer until each connection's socket has closed.
+      await eventually(() => startedWhileClosing.size === 0, 3_000);
+    } finally {
+      timers.disable();
+    }
   });
 });
 

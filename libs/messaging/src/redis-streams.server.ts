@@ -158,7 +158,11 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.wakeReader?.();
     await Promise.all(this.loops);
     const answered = Promise.allSettled(this.inFlight.values());
-    await Promise.race([answered, sleep(this.options.drainTimeoutMs ?? 20_000, undefined, { ref: false })]);
+    // The deadline's timer is cancelled once all are answered: left pending, it would hold this server until it fired.
+    const deadline = new AbortController();
+    const timedOut = sleep(this.options.drainTimeoutMs ?? 20_000, undefined, { ref: false, signal: deadline.signal }).catch(() => undefined);
+    await Promise.race([answered, timedOut]);
+    deadline.abort();
     this.drained.abort();
     await this.claimRefresher;
     this.reader?.disconnect();
