@@ -34,7 +34,7 @@ module.exports = {
   // A per-project testTimeout is ignored by jest; the slowest layer (e2e) sets its own in its files.
   testTimeout: 60_000,
   // Test files that start the product inside their worker stay reachable there after they end (`--detectLeaks`
-  // reports them), so a worker that runs many of them grows by gigabytes: its garbage collections slow down, and at the
+  // reports them), so a worker that runs many of them keeps growing: its garbage collections slow down, and at the
   // end tearing down that heap can outlast the time Jest gives a worker to exit, which Jest then reports as a leaked
   // handle. A worker past this limit is replaced between files. docs/operations.md has the measurements.
   workerIdleMemoryLimit: '1GB',

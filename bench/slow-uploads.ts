@@ -8,14 +8,11 @@
 // gateway settings pass through from the environment (e.g. UPLOAD_MEMORY_MB=2000 to see the figure uncapped).
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { join } from 'node:path';
-import { fork } from 'node:child_process';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
-import { deployedContainer, deployedNode } from '@spark/testing';
-import { loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
+import { deployedContainer } from '@spark/testing';
+import { forkDeployedApp, loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 
-const root = join(__dirname, '..', '..');
 const uploads = Number(process.env.BENCH_UPLOADS ?? 100);
 const uploadBytes = Number(process.env.BENCH_UPLOAD_MB ?? 12) * 1024 * 1024;
 const bytesPerSecond = Number(process.env.BENCH_KIB_PER_SECOND ?? 512) * 1024;
@@ -107,16 +104,8 @@ async function main() {
     PORT: String(PORT),
     HOST: '127.0.0.1',
   };
-  // As deployed: the node flags of each app's manifest and the image's allocator setting, so the gateway's peak is
-  // the deployed gateway's.
-  const start = (app: string) => {
-    const deployed = deployedNode(app);
-    return fork(join(root, `dist/apps/${app}/src/main.js`), [], {
-      env: { ...env, ...deployed.env },
-      execArgv: deployed.execArgv,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-  };
+  // As deployed, so the gateway's peak is the deployed gateway's.
+  const start = (app: string) => forkDeployedApp(app, env);
   // auth-service records each deck upload in the audit log.
   const children = [start('auth-service'), start('gateway')];
   const gatewayPid = children[1]?.pid as number;

@@ -17,7 +17,7 @@
 // The machine's load average is printed before and after: on a shared 2-core machine it decides the figures.
 // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=.data/prof") is passed to the gateway and progress-service;
 // BENCH_PACED=0 skips the paced runs, for quick comparisons of the saturated figure.
-import { type ChildProcess, fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -26,16 +26,14 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, sparkUploadGrantSchema } from '@spark/contracts';
-import { deployedNode } from '@spark/testing';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import type { ProbeReport } from './probe';
 import { measureStages } from './stage-latency';
-import { loadAverage, percentile, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
+import { forkDeployedApp, loadAverage, percentile, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 import { recordFigure } from './summary';
 
-const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const uploads = Number(process.env.BENCH_UPLOADS ?? 3);
 const CLIENTS = 20;
@@ -196,17 +194,10 @@ async function main() {
     HOST: '127.0.0.1',
   };
   const extraArgs = ['-r', join(__dirname, 'probe.js'), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-  // As deployed: the node flags of each app's manifest and the image's allocator setting, so the memory figures are
-  // the deployed processes'. Each serves its metrics on its health port, for where a capture's time went.
+  // As deployed, so the memory figures are the deployed processes'. Each serves its metrics on its health port, for
+  // where a capture's time went.
   const healthPorts = { gateway: 18281, 'progress-service': 18282 };
-  const start = (app: keyof typeof healthPorts) => {
-    const deployed = deployedNode(app);
-    return fork(join(root, `dist/apps/${app}/src/main.js`), [], {
-      env: { ...env, ...deployed.env, HEALTH_PORT: String(healthPorts[app]) },
-      execArgv: [...deployed.execArgv, ...extraArgs],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-  };
+  const start = (app: keyof typeof healthPorts) => forkDeployedApp(app, { ...env, HEALTH_PORT: String(healthPorts[app]) }, extraArgs);
   const metricsPages = Object.entries(healthPorts).map(([name, healthPort]) => ({ name, url: `http://127.0.0.1:${healthPort}/metrics` }));
   const service = start('progress-service');
   const gateway = start('gateway');

@@ -4,6 +4,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { deployedNode } from '@spark/testing';
 import { Client } from 'pg';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -58,6 +59,19 @@ export async function startS3(): Promise<{ child: ChildProcess; env: Record<stri
     child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
   });
   return { child, env };
+}
+
+/**
+ * A built app (`dist/apps/<app>`) in a child process as deployed: the node flags of its manifest and the image's
+ * allocator setting, so its memory figures are the deployed process's. `extraArgs` are node flags of the benchmark's.
+ */
+export function forkDeployedApp(app: string, env: NodeJS.ProcessEnv, extraArgs: string[] = []): ChildProcess {
+  const deployed = deployedNode(app);
+  return fork(join(repositoryRoot, `dist/apps/${app}/src/main.js`), [], {
+    env: { ...env, ...deployed.env },
+    execArgv: [...deployed.execArgv, ...extraArgs],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
 }
 
 /** Resident memory of process `pid` in MiB, as the kernel counts it (what a container's limit applies to). */
