@@ -157,6 +157,39 @@ describe('a read whose answer is the same for every caller', () => {
     expect(await Promise.all(askedWhileInFlight)).toEqual([{ read: 2 }, { read: 2 }, { read: 2 }]);
     expect(readsStarted).toEqual([1, 2]);
   });
+
+  it('is shared only between callers who gave the same deadline', async () => {
+    let releaseFirstRead = () => undefined as void;
+    const firstReadHeld = new Promise<void>((resolve) => (releaseFirstRead = resolve));
+    let releaseLaterReads = () => undefined as void;
+    const laterReadsHeld = new Promise<void>((resolve) => (releaseLaterReads = resolve));
+    let readsStarted = 0;
+    @Controller()
+    class DeadlineReadController {
+      @MessagePattern('deadline.read')
+      async read() {
+        readsStarted += 1;
+        await (readsStarted === 1 ? firstReadHeld : laterReadsHeld);
+        return { read: readsStarted };
+      }
+    }
+    @Module({ controllers: [DeadlineReadController] })
+    class DeadlineReadModule {}
+    await startService('deadline', DeadlineReadModule);
+    const sharing = new ServiceBus(client, { 'deadline.read': 'the same answer for every caller in this test' });
+    const ask = (options?: { timeoutMs: number }) => sharing.request('deadline.read' as never, {} as never, options) as Promise<unknown>;
+
+    const first = ask();
+    await eventually(() => readsStarted === 1);
+    const hurried = ask({ timeoutMs: 300 });
+    const patient = ask();
+    releaseFirstRead();
+
+    expect(await rejectionOf(hurried)).toBeInstanceOf(ServiceUnavailableError);
+    releaseLaterReads();
+    await expect(first).resolves.toBeDefined();
+    await expect(patient).resolves.toBeDefined();
+  });
 });
 
 describe('a closed server', () => {

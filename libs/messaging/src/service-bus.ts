@@ -23,7 +23,8 @@ export class ServiceBus {
     // The serving replica has already checked the answer against the contract.
     const send = async () => (await this.client.request(pattern, data, options?.timeoutMs)) as ResponseOf<P>;
     if (!Object.hasOwn(this.sharedAnswers, pattern)) return send();
-    return this.shared.run(`${pattern} ${JSON.stringify(data)}`, send);
+    // A caller who joins a request also takes its deadline, so only callers with the same deadline share one.
+    return this.shared.run(`${pattern} ${options?.timeoutMs ?? 'default'} ${JSON.stringify(data)}`, send);
   }
 
   /** Resolves once the event is on the target service's stream; no answer is awaited. */

@@ -16,6 +16,7 @@ export const testContract: BusContract = {
     'leads.explode': anything,
     'echo.slow': anything,
     'shared.read': anything,
+    'deadline.read': anything,
   },
   events: { ...eventPatterns, 'leads.noted': z.object({ note: z.string() }).strict() },
 };
