@@ -1,12 +1,11 @@
-import type { Browser } from 'playwright-core';
 import { insertProgress } from '@spark/testing';
-import { closeUsers, createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
-import { laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { laptopViewport, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(120_000);
 
-let browser: Browser;
+const browser = useBrowser();
 const db = e2eDatabase();
 const client = { email: uniqueEmail('delete-client'), userId: '' };
 const adminEmail = uniqueEmail('delete-admin');
@@ -19,20 +18,14 @@ async function confirmationLink(): Promise<string> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   client.userId = await createUser(client.email, 'client', 'Noor Haddad');
   await insertProgress(db, { userId: client.userId, email: client.email, fullName: 'Noor Haddad', goal: 'Sleep eight hours', daysIn: 10 });
   await createUser(adminEmail, 'admin', 'Ada Admin');
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
-
 describe('Delete my account', () => {
   it('asks on the client home, confirms from the e-mailed link, and the admin sees every part erased', async () => {
-    const { context, page } = await signedInContext(browser, client.email, { viewport: phoneViewport });
+    const { context, page } = await signedInContext(browser(), client.email, { viewport: phoneViewport });
     await openClientHome(page);
     const section = page.getByTestId('delete-account');
     await section.getByRole('button', { name: 'Delete my account' }).click();
@@ -53,7 +46,7 @@ describe('Delete my account', () => {
     await page.waitForURL((url) => url.pathname !== '/app');
     await context.close();
 
-    const admin = await signedInContext(browser, adminEmail, { viewport: laptopViewport });
+    const admin = await signedInContext(browser(), adminEmail, { viewport: laptopViewport });
     await admin.page.goto('/coach');
     await admin.page.getByRole('tab', { name: 'Deletions' }).click();
     const record = admin.page.getByTestId('deletion-record').first();

@@ -1,23 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { baseUrl, dwellMs, holdBack, laptopViewport, launchBrowser, phoneViewport, saveScreenshot, startDwellTimer } from './support/browser';
-import { createUser, closeUsers, requestSignIn, signInEmail, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import type { BrowserContext, Page } from 'playwright-core';
+import { baseUrl, dwellMs, holdBack, laptopViewport, phoneViewport, saveScreenshot, startDwellTimer, visitorContext } from './support/browser';
+import { createUser, requestSignIn, signInEmail, uniqueEmail, useBrowser } from './support/auth-fixtures';
 
 jest.setTimeout(90_000);
 
-let browser: Browser;
+const browser = useBrowser();
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
-
-// Each test has its own client address, so the gateway's per-IP limits never couple the tests.
 async function openPage(viewport: { width: number; height: number } = laptopViewport): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const context = await visitorContext(browser(), { viewport });
   return { context, page: await context.newPage() };
 }
 

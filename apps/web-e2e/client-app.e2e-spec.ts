@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
-import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
+import type { BrowserContext, Page } from 'playwright-core';
+import { laptopViewport, phoneViewport, saveScreenshot, visitorContext, waitUntilTrue } from './support/browser';
+import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -9,16 +9,8 @@ jest.setTimeout(120_000);
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
 const photo = () => ({ name: 'sunrise.png', mimeType: 'image/png', buffer: PNG });
 
-let browser: Browser;
+const browser = useBrowser();
 const db = e2eDatabase();
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
 
 interface SignedInClient {
   context: BrowserContext;
@@ -35,17 +27,8 @@ async function signedInClient(viewport: { width: number; height: number } = phon
      VALUES ($1, $2, 'Maya Lopez', 'Run a half marathon by spring', current_date - 30, current_date + 60)`,
     [userId, email],
   );
-  const { token } = await requestSignIn(email);
-  const context = await browser.newContext({
-    viewport,
-    baseURL: baseUrl(),
-    timezoneId: 'America/New_York',
-    extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() },
-  });
-  const page = await context.newPage();
+  const { context, page } = await signedInContext(browser(), email, { viewport, timezoneId: 'America/New_York' });
   if (clock) await page.clock.setFixedTime(clock);
-  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
-  expect(redeemed.status()).toBe(200);
   await page.goto('/');
   await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
   return { context, page, userId };
@@ -178,7 +161,7 @@ describe('the client app (/app)', () => {
   });
 
   it('sends a visitor without the onboarding flag to /interest, and one without a session sees "Not authenticated"', async () => {
-    const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl() });
+    const context = await visitorContext(browser(), { viewport: phoneViewport });
     const page = await context.newPage();
     await page.goto('/app');
     await page.waitForURL((url) => url.pathname === '/interest');

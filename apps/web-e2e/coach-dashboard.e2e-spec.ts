@@ -1,22 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { captureSpark, eventually } from '@spark/testing';
-import type { Browser, Dialog, Page } from 'playwright-core';
-import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, holdBack, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot, searchAnswered } from './support/browser';
+import type { Dialog, Page } from 'playwright-core';
+import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { baseUrl, holdBack, laptopViewport, newPage, paintedPicture, phoneViewport, saveScreenshot, searchAnswered, uniqueIp } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(120_000);
 
-let browser: Browser;
+const browser = useBrowser();
 const db = e2eDatabase();
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
 
 /** A browser page signed in as a new user of `role` through a real sign-in e-mail. */
 async function signedIn(
@@ -25,16 +17,13 @@ async function signedIn(
 ): Promise<{ page: Page; dialogs: string[] }> {
   const email = uniqueEmail(`dashboard-${role}`);
   await createUser(email, role);
-  const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-  const page = await context.newPage();
+  const { page } = await signedInContext(browser(), email, { viewport });
   const dialogs: string[] = [];
   // Development mode offers to copy the link: decline, so the test does not depend on clipboard access.
   page.on('dialog', (dialog: Dialog) => {
     dialogs.push(dialog.message());
     void (dialog.type() === 'confirm' ? dialog.dismiss() : dialog.accept());
   });
-  expect((await page.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
   return { page, dialogs };
 }
 
@@ -80,11 +69,10 @@ async function findLead(page: Page, email: string) {
 
 describe('the coach dashboard guard', () => {
   it('sends a visitor without a session to /interest', async () => {
-    const context = await browser.newContext({ baseURL: baseUrl() });
-    const page = await context.newPage();
+    const page = await newPage(browser());
     await page.goto('/coach');
     await page.waitForURL('**/interest');
-    await context.close();
+    await page.context().close();
   });
 
   it('shows a signed-in client "Access Denied" with the spec’s text and Go Back', async () => {
@@ -410,28 +398,19 @@ describe('managing a client', () => {
     await page.getByText('Nudge sent').waitFor();
     await page.context().close();
 
-    const { token } = await requestSignIn(email);
-    const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-    const clientPage = await context.newPage();
-    expect((await clientPage.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
-    await clientPage.goto('/');
-    await clientPage.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+    const { page: clientPage } = await clientSignedIn(email);
     await clientPage.goto('/app');
     await clientPage.getByTestId('coach-note').getByText(message).waitFor();
-    await context.close();
+    await clientPage.context().close();
   });
 });
 
 /** A client page signed in through the e-mailed link, past onboarding (the app's local flag set), and its access token. */
 async function clientSignedIn(email: string): Promise<{ page: Page; accessToken: string }> {
-  const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-  const page = await context.newPage();
-  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
-  expect(redeemed.status()).toBe(200);
+  const { page, accessToken } = await signedInContext(browser(), email, { viewport: phoneViewport });
   await page.goto('/');
   await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
-  return { page, accessToken: ((await redeemed.json()) as { access_token: string }).access_token };
+  return { page, accessToken };
 }
 
 /**

@@ -1,12 +1,11 @@
-import type { Browser } from 'playwright-core';
 import { insertProgress } from '@spark/testing';
-import { closeUsers, createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
-import { laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { laptopViewport, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmails } from './support/mailbox';
 
 jest.setTimeout(120_000);
 
-let browser: Browser;
+const browser = useBrowser();
 const db = e2eDatabase();
 const client = { email: uniqueEmail('export-client'), userId: '' };
 const adminEmail = uniqueEmail('export-admin');
@@ -21,20 +20,14 @@ async function exportLink(count: number): Promise<string> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   client.userId = await createUser(client.email, 'client', 'Maya Lopez');
   await insertProgress(db, { userId: client.userId, email: client.email, fullName: 'Maya Lopez', goal: 'Run a half marathon by spring', daysIn: 10 });
   await createUser(adminEmail, 'admin', 'Ada Admin');
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
-
 describe('Download my data', () => {
   it('queues the export from the client home and the e-mailed link downloads a ZIP', async () => {
-    const { context, page } = await signedInContext(browser, client.email, { viewport: phoneViewport });
+    const { context, page } = await signedInContext(browser(), client.email, { viewport: phoneViewport });
     await openClientHome(page);
     const card = page.getByTestId('your-data');
     await card.getByRole('button', { name: 'Download my data' }).click();
@@ -55,7 +48,7 @@ describe('Download my data', () => {
   });
 
   it('lets an admin send the export to a client from Manage Client', async () => {
-    const admin = await signedInContext(browser, adminEmail, { viewport: laptopViewport });
+    const admin = await signedInContext(browser(), adminEmail, { viewport: laptopViewport });
     await admin.page.goto('/coach');
     await admin.page.getByRole('tab', { name: /^Clients/ }).click();
     const row = admin.page.getByTestId('client-row').filter({ hasText: client.email });

@@ -1,18 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, paintedPicture, phoneViewport, saveScreenshot, takeCspViolations, waitUntilTrue } from './support/browser';
+import type { Page } from 'playwright-core';
+import { createUser, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { laptopViewport, paintedPicture, phoneViewport, saveScreenshot, takeCspViolations, visitorContext, waitUntilTrue } from './support/browser';
 
 jest.setTimeout(180_000);
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
+const browser = useBrowser();
 
 type Viewport = { width: number; height: number };
 
@@ -20,15 +12,12 @@ type Viewport = { width: number; height: number };
 async function publisher(viewport: Viewport = laptopViewport): Promise<{ page: Page; dialogs: string[] }> {
   const email = uniqueEmail('dev-log-admin');
   await createUser(email, 'admin');
-  const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-  const page = await context.newPage();
+  const { page } = await signedInContext(browser(), email, { viewport });
   const dialogs: string[] = [];
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
-  expect((await page.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
   await page.goto('/coach');
   await page.getByRole('tab', { name: "Developer's Log" }).click();
   await page.getByRole('button', { name: 'Process & Preview' }).waitFor();
@@ -143,9 +132,7 @@ describe("a post's markup cannot take over /log", () => {
   it('drops <style>, style=, forms and iframes from a post that tries a full-page overlay; the page stays usable', async () => {
     const email = uniqueEmail('dev-log-overlay');
     await createUser(email, 'admin');
-    const { token } = await requestSignIn(email);
-    const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-    const session = (await (await context.request.post('/api/auth/redeem', { data: { token } })).json()) as { access_token: string };
+    const { context, page, accessToken } = await signedInContext(browser(), email, { viewport: phoneViewport });
     const title = `Week ${Date.now()}: overlay attempt`;
     const markdown = [
       `# ${title}`,
@@ -155,11 +142,10 @@ describe("a post's markup cannot take over /log", () => {
       '<form action="http://localhost:9/steal" method="post"><input name="email" placeholder="Your e-mail"><button>Sign in</button></form></div>',
       '<iframe src="http://localhost:9/" width="1000" height="1000"></iframe>',
     ].join('\n\n');
-    const published = await context.request.post('/api/log/posts', { data: { markdown }, headers: { authorization: `Bearer ${session.access_token}` } });
+    const published = await context.request.post('/api/log/posts', { data: { markdown }, headers: { authorization: `Bearer ${accessToken}` } });
     expect(published.status()).toBe(201);
     const { slug } = (await published.json()) as { slug: string };
 
-    const page = await context.newPage();
     await page.goto(`/log/${slug}`);
     await page.getByText('This entry tries to cover the page.').waitFor();
     expect(await page.locator('article style, article form, article input, article iframe, article [style]').count()).toBe(0);
@@ -173,7 +159,7 @@ describe("a post's markup cannot take over /log", () => {
 
 describe('/log for a visitor', () => {
   it('says an unknown entry does not exist, and that the log could not be loaded when the API is down', async () => {
-    const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+    const context = await visitorContext(browser(), { viewport: phoneViewport });
     const page = await context.newPage();
     await page.goto('/log/no-such-entry');
     await page.getByText('This entry does not exist (any more).', { exact: true }).waitFor();

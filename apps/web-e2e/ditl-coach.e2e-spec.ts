@@ -1,7 +1,7 @@
 import { eventually } from '@spark/testing';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { laptopViewport, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
 
 jest.setTimeout(120_000);
 
@@ -22,7 +22,7 @@ const answers = {
   timeZone: 'America/Chicago',
 };
 
-let browser: Browser;
+const browser = useBrowser();
 const db = e2eDatabase();
 const client = { email: uniqueEmail('ditl-client'), userId: '' };
 const coachEmail = uniqueEmail('ditl-coach');
@@ -31,20 +31,8 @@ let clientSession: { context: BrowserContext; page: Page };
 let coachSession: { context: BrowserContext; page: Page };
 
 /** A context signed in through a real sign-in e-mail; the DITL pages poll every 300 ms (their documented test hook). */
-async function signIn(email: string, viewport: { width: number; height: number }): Promise<{ context: BrowserContext; page: Page; accessToken: string }> {
-  const { token } = await requestSignIn(email);
-  const context = await browser.newContext({
-    viewport,
-    baseURL: baseUrl(),
-    timezoneId: 'America/Chicago',
-    extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() },
-  });
-  await context.addInitScript(`window.__SPARK_TEST__ = ${JSON.stringify({ ditlPollIntervalMs: 300 })}`);
-  const page = await context.newPage();
-  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
-  expect(redeemed.status()).toBe(200);
-  return { context, page, accessToken: ((await redeemed.json()) as { access_token: string }).access_token };
-}
+const signIn = (email: string, viewport: { width: number; height: number }) =>
+  signedInContext(browser(), email, { viewport, timezoneId: 'America/Chicago', testTiming: { ditlPollIntervalMs: 300 } });
 
 const completedGenerations = async (userId: string) =>
   Number((await db.query(`SELECT count(*) FROM ditl.generations WHERE user_id = $1 AND status = 'completed'`, [userId])).rows[0].count);
@@ -62,7 +50,6 @@ async function openDitlTab(page: Page): Promise<Locator> {
 const challengeCard = (dialog: Locator) => dialog.locator('[data-moment="challenge"]');
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   // A client who finished onboarding and asked for their Day in the Life, as the onboarding page does.
   client.userId = await createUser(client.email, 'client', 'Dana Reyes');
   await db.query(
@@ -78,11 +65,6 @@ beforeAll(async () => {
   coachSession = await signIn(coachEmail, laptopViewport);
   await eventually(async () => (await completedGenerations(client.userId)) >= 1, 30_000, 'the first Day in the Life to finish');
 });
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
-
 // One client's story, in order: the coach edits and regenerates, the client reopens the plan, the coach resets.
 describe("a client's Day in the Life, seen by the coach and reopened by the client", () => {
   it('lets the coach edit a moment, regenerate, and find the edit still there', async () => {

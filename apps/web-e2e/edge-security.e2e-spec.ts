@@ -3,26 +3,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { eventually } from '@spark/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, launchBrowser, phoneViewport, takeCspViolations } from './support/browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { createUser, requestSignIn, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { baseUrl, phoneViewport, takeCspViolations, uniqueIp, visitorContext } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 import { e2eLogDirectory } from './support/stack';
 
 jest.setTimeout(90_000);
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
+const browser = useBrowser();
 
 async function openPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: phoneViewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const context = await visitorContext(browser(), { viewport: phoneViewport });
   return { context, page: await context.newPage() };
 }
 

@@ -1,17 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { dwellMs, holdBack, launchBrowser, newPage, startDwellTimer } from './support/browser';
+import type { Page } from 'playwright-core';
+import { dwellMs, holdBack, newPage, startDwellTimer } from './support/browser';
+import { uniqueEmail, useBrowser } from './support/auth-fixtures';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-const uniqueEmail = (label: string) => `e2e+${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+const browser = useBrowser();
 
 const isAt = (pathname: string) => (url: URL) => url.pathname === pathname;
 
@@ -25,14 +16,14 @@ async function submitInterest(page: Page, email: string, role: 'client' | 'coach
 
 describe('interest funnel', () => {
   it('sends a visitor without a stored lead from the thank-you page back to the interest form', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto('/interest/thank-you');
     await page.waitForURL(isAt('/interest'), { timeout: 10_000 });
     await page.context().close();
   });
 
   it('a client submits interest, names a challenge and returns home about 1.5 s later', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const email = uniqueEmail('client');
     await submitInterest(page, email, 'client');
 
@@ -53,7 +44,7 @@ describe('interest funnel', () => {
   });
 
   it('a coach sees the coaching timeline and no challenge question', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await submitInterest(page, uniqueEmail('coach'), 'coach');
     await page.waitForURL(isAt('/interest/thank-you'));
     await page.getByText('Start Coaching').waitFor();
@@ -64,7 +55,7 @@ describe('interest funnel', () => {
   });
 
   it('a second submission of the same e-mail gets a friendly message, not a database error', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const email = uniqueEmail('repeat');
     await submitInterest(page, email, 'client');
     await page.waitForURL(isAt('/interest/thank-you'));
@@ -76,7 +67,7 @@ describe('interest funnel', () => {
     await page.context().close();
   });
   it('a double tap while the submit flow is still loading sends the lead once', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     let leadPosts = 0;
     page.on('request', (request) => void (request.method() === 'POST' && new URL(request.url()).pathname === '/api/leads' && leadPosts++));
     // A slow phone: the submit flow (zod, the API client) is held back until both taps have landed.

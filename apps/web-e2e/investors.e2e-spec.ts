@@ -1,56 +1,22 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import {
-  baseUrl,
-  dwellMs,
-  holdBack,
-  laptopViewport,
-  launchBrowser,
-  paintedPicture,
-  phoneViewport,
-  saveScreenshot,
-  startDwellTimer,
-  waitUntilTrue,
-} from './support/browser';
+import type { Locator, Page } from 'playwright-core';
+import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { dwellMs, holdBack, laptopViewport, newPage, paintedPicture, phoneViewport, saveScreenshot, startDwellTimer, waitUntilTrue } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(180_000);
 
-let browser: Browser;
+const browser = useBrowser();
 const db = e2eDatabase();
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
 
 type Viewport = { width: number; height: number };
 
-async function visitor(viewport: Viewport = laptopViewport): Promise<Page> {
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-  return context.newPage();
-}
-
-async function signInAdmin(context: BrowserContext): Promise<void> {
-  const email = uniqueEmail('investors-admin');
-  await createUser(email, 'admin');
-  const { token } = await requestSignIn(email);
-  expect((await context.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
-}
+const visitor = (viewport: Viewport = laptopViewport) => newPage(browser(), { viewport });
 
 /** The signed-in admin on /coach's Investors tab. */
 async function investorsTab(viewport: Viewport = laptopViewport): Promise<Page> {
-  const context = await browser.newContext({
-    viewport,
-    baseURL: baseUrl(),
-    extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() },
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  await signInAdmin(context);
-  const page = await context.newPage();
+  const email = uniqueEmail('investors-admin');
+  await createUser(email, 'admin');
+  const { page } = await signedInContext(browser(), email, { viewport, permissions: ['clipboard-read', 'clipboard-write'] });
   await page.goto('/coach');
   await page.getByRole('tab', { name: /^Investors \(\d+\)$/ }).click();
   await page.getByText('Investor Communications').waitFor();

@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import type { Page } from 'playwright-core';
+import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { laptopViewport, phoneViewport, saveScreenshot } from './support/browser';
 
 jest.setTimeout(120_000);
 
-let browser: Browser;
+const browser = useBrowser();
 const db = e2eDatabase();
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
 
 interface SignedInClient {
   page: Page;
@@ -28,17 +20,7 @@ async function signedInClient(
 ): Promise<SignedInClient> {
   const email = uniqueEmail('onboarding');
   const userId = await createUser(email, 'client');
-  const { token } = await requestSignIn(email);
-  const context = await browser.newContext({
-    viewport: options.viewport ?? phoneViewport,
-    baseURL: baseUrl(),
-    extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() },
-  });
-  // The documented test hook of /ditl-welcome (features/ditl/ditl-timing.ts): set before any page script runs.
-  if (options.testTiming) await context.addInitScript(`window.__SPARK_TEST__ = ${JSON.stringify(options.testTiming)}`);
-  const page = await context.newPage();
-  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
-  expect(redeemed.status()).toBe(200);
+  const { context, page } = await signedInContext(browser(), email, { viewport: options.viewport ?? phoneViewport, testTiming: options.testTiming });
   return { page, userId, close: () => context.close() };
 }
 

@@ -1,18 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { closeUsers, createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
-import { laptopViewport, launchBrowser, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
+import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { laptopViewport, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
 
 jest.setTimeout(120_000);
 
 const zone = 'America/New_York';
-let browser: Browser;
+const browser = useBrowser();
 const db = e2eDatabase();
 const client = { email: uniqueEmail('pause-client'), userId: '' };
 const coachEmail = uniqueEmail('pause-coach');
 let restWeekdayName = '';
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   client.userId = await createUser(client.email, 'client', 'Maya Lopez');
   // Maya: a 4-day streak up to two days ago (her local calendar), then a pause day she took yesterday; her coach
   // allows 3 pause days every 14 days.
@@ -28,14 +26,9 @@ beforeAll(async () => {
   await createUser(coachEmail, 'coach', 'Alex Coach');
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
-
 describe('rest and pause days', () => {
   it('lets the client choose a rest day and take a pause day on the home screen, and the coach sees it', async () => {
-    const { context, page } = await signedInContext(browser, client.email, { viewport: phoneViewport, timezoneId: zone });
+    const { context, page } = await signedInContext(browser(), client.email, { viewport: phoneViewport, timezoneId: zone });
     await openClientHome(page);
     const card = page.getByTestId('rest-days');
     await card.getByText('Rest and recovery').waitFor();
@@ -82,7 +75,7 @@ describe('rest and pause days', () => {
     await expect(card.getByText('Pause day today: your streak is safe.').isVisible()).resolves.toBe(true);
     await context.close();
 
-    const coach = await signedInContext(browser, coachEmail, { viewport: laptopViewport, timezoneId: zone });
+    const coach = await signedInContext(browser(), coachEmail, { viewport: laptopViewport, timezoneId: zone });
     await coach.page.goto('/coach');
     await coach.page.getByRole('tab', { name: /^Clients/ }).click();
     await coach.page.getByLabel('Sort clients').selectOption('attention');

@@ -1,18 +1,11 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { baseUrl, holdBack, launchBrowser, newPage, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
+import type { Locator, Page } from 'playwright-core';
+import { baseUrl, holdBack, newPage, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
+import { useBrowser } from './support/auth-fixtures';
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 async function openPage(path: string, viewport?: { width: number; height: number }): Promise<Page> {
-  const page = await newPage(browser, { viewport });
+  const page = await newPage(browser(), { viewport });
   await page.goto(path);
   // Public pages arrive prerendered: wait until React has taken over, as a visitor's taps need it.
   await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
@@ -190,7 +183,7 @@ describe('prerendered public pages', () => {
   });
 
   it('hydrates /interest in place, keeping what the visitor typed before the page became interactive', async () => {
-    const page = await newPage(browser, { viewport: phoneViewport });
+    const page = await newPage(browser(), { viewport: phoneViewport });
     const consoleErrors: string[] = [];
     page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
     // A slow phone: the page's own chunk is held back until the visitor has typed into the prerendered form.
@@ -220,7 +213,7 @@ describe('prerendered public pages', () => {
     ['/donate', 'Back the habit platform built on research.', 'The commitment levels could not be loaded. Please try again later.'],
     ['/log', "Developer's Log", 'No entries yet. Check back soon.'],
   ])('hydrates %s in place, then shows what its loader read', async (path, heading, loaded) => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const consoleErrors: string[] = [];
     page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
     // Known answers for the data, so the text after hydration is certain; the console then has one expected failure.
@@ -241,7 +234,7 @@ describe('prerendered public pages', () => {
   });
 
   it('keeps the deck request typed into /donate before it became interactive, and the button says it will download', async () => {
-    const page = await newPage(browser, { viewport: phoneViewport });
+    const page = await newPage(browser(), { viewport: phoneViewport });
     // The page's code arrives only once the form is filled in, however slowly the browser types.
     let deliverPageCode: () => void = () => undefined;
     const formFilled = new Promise<void>((resolve) => (deliverPageCode = resolve));
@@ -270,7 +263,7 @@ describe('prerendered public pages', () => {
     expect(html).toContain('Our investor round opens soon');
     expect(html).not.toContain('Back the habit platform built on research.');
 
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const consoleErrors: string[] = [];
     page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
     await page.goto('/donate?early-access', { waitUntil: 'commit' });
@@ -284,7 +277,7 @@ describe('prerendered public pages', () => {
   });
 
   it("shows the visitor's year in the footer even when the page was prerendered the year before", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const consoleErrors: string[] = [];
     page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
     const nextYear = new Date().getFullYear() + 1;

@@ -1,39 +1,31 @@
-import { QUEUES, sessionSchema } from '@spark/contracts';
+import { QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
 import { eventually } from '@spark/testing';
 import { Redis } from 'ioredis';
-import type { Browser } from 'playwright-core';
-import { closeUsers, createUser, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { createUser, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { baseUrl, laptopViewport, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(90_000);
 
-let browser: Browser;
+const browser = useBrowser();
 let connection: Redis;
 let jobs: JobQueues;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   connection = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });
   jobs = new JobQueues(connection, process.env.E2E_BUS_PREFIX ?? '');
 });
 afterAll(async () => {
-  await browser?.close();
   await jobs?.close();
   connection?.disconnect();
-  await closeUsers();
 });
 
 async function signedIn(role: 'coach' | 'admin', viewport: { width: number; height: number }) {
   const email = uniqueEmail(`queues-${role}`);
   await createUser(email, role);
-  const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-  const page = await context.newPage();
-  const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
-  expect(redeemed.status()).toBe(200);
-  return { page, accessToken: sessionSchema.parse(await redeemed.json()).access_token };
+  const { page, accessToken } = await signedInContext(browser(), email, { viewport });
+  return { page, accessToken };
 }
 
 /**

@@ -1,17 +1,15 @@
-import type { Browser } from 'playwright-core';
 import { insertProgress } from '@spark/testing';
-import { closeUsers, createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail } from './support/auth-fixtures';
-import { baseUrl, launchBrowser, phoneViewport, saveScreenshot } from './support/browser';
+import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { baseUrl, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(120_000);
 
-let browser: Browser;
+const browser = useBrowser();
 const db = e2eDatabase();
 const client = { email: uniqueEmail('reminder-client'), userId: '' };
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   client.userId = await createUser(client.email, 'client', 'Lena Park');
   await insertProgress(db, {
     userId: client.userId,
@@ -23,14 +21,9 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
-
 describe('Daily reminder', () => {
   it('is set on the client home, arrives by e-mail on a day without a spark, and turns off from the e-mail', async () => {
-    const { context, page } = await signedInContext(browser, client.email, { viewport: phoneViewport });
+    const { context, page } = await signedInContext(browser(), client.email, { viewport: phoneViewport });
     await openClientHome(page);
 
     const card = page.getByTestId('reminders');

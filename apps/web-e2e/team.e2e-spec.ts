@@ -1,27 +1,16 @@
-import type { Browser, Page } from 'playwright-core';
-import { closeUsers, createUser, e2eDatabase, requestSignIn, uniqueEmail, uniqueIp } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, launchBrowser, phoneViewport, saveScreenshot, searchAnswered } from './support/browser';
+import type { Page } from 'playwright-core';
+import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { laptopViewport, phoneViewport, saveScreenshot, searchAnswered } from './support/browser';
 
 jest.setTimeout(90_000);
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await closeUsers();
-});
+const browser = useBrowser();
 
 /** A page signed in (through a real sign-in e-mail) as a new user of `role`. */
 async function signedIn(role: 'client' | 'coach' | 'admin', viewport: { width: number; height: number }, fullName: string | null = null) {
   const email = uniqueEmail(`team-${role}`);
   const id = await createUser(email, role, fullName);
-  const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ viewport, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
-  const page = await context.newPage();
-  expect((await page.request.post('/api/auth/redeem', { data: { token } })).status()).toBe(200);
+  const { page } = await signedInContext(browser(), email, { viewport });
   return { id, email, page };
 }
 

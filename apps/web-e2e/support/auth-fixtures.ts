@@ -1,10 +1,11 @@
 // Users and sign-in e-mails for browser tests: a user row written straight into the e2e
 // database (the product's only other way is an approved lead), the link read from the mailbox.
 import { randomInt } from 'node:crypto';
+import { sessionSchema } from '@spark/contracts';
 import { Pool } from 'pg';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { insertUser } from '@spark/testing';
-import { baseUrl } from './browser';
+import { baseUrl, launchBrowser, uniqueIp, visitorContext } from './browser';
 import { sentTo, waitForEmail } from './mailbox';
 
 // The database global-setup's stack migrates (stack.ts: databaseName spark_e2e).
@@ -13,9 +14,6 @@ let pool: Pool | undefined;
 
 // A mailbox of its own (no +tag: the lead limits count ada+1@ and ada+2@ as one inbox).
 export const uniqueEmail = (label: string) => `e2e-${label}-${Date.now()}-${randomInt(1e6)}@example.com`;
-
-/** A documentation-range address per caller, so per-IP rate limits never couple two tests. */
-export const uniqueIp = () => `198.51.100.${randomInt(1, 255)}, 203.0.113.${randomInt(1, 255)}`;
 
 export async function createUser(email: string, role: 'client' | 'coach' | 'admin', fullName: string | null = null): Promise<string> {
   return insertUser(e2eDatabase(), { email, role, fullName });
@@ -27,9 +25,28 @@ export function e2eDatabase(): Pool {
   return pool;
 }
 
-export async function closeUsers(): Promise<void> {
+async function closeUsers(): Promise<void> {
   await pool?.end();
   pool = undefined;
+}
+
+/**
+ * Chromium for the tests of the calling file: launched before them, closed after them together with the e2e
+ * database's pool. Called at the top of a test file; the function it returns is called inside tests and hooks.
+ */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await closeUsers();
+  });
+  return () => {
+    if (!browser) throw new Error('the browser is launched in beforeAll');
+    return browser;
+  };
 }
 
 export interface SignInEmail {
@@ -58,18 +75,30 @@ export async function requestSignIn(email: string): Promise<SignInEmail> {
   return signInEmail(email);
 }
 
-/** A browser context signed in as `email` (its e-mailed link redeemed), calling from an address of its own. */
+export interface SignedInContext {
+  context: BrowserContext;
+  page: Page;
+  /** The session's bearer token, for what a test asks the API directly. */
+  accessToken: string;
+}
+
+/**
+ * A visitor's context (`visitorContext`) signed in as `email`, its e-mailed link redeemed. `testTiming` sets the
+ * web app's documented test hook (`window.__SPARK_TEST__`, see features/ditl/ditl-timing.ts) before any page script runs.
+ */
 export async function signedInContext(
   browser: Browser,
   email: string,
-  options: { viewport: { width: number; height: number }; timezoneId?: string },
-): Promise<{ context: BrowserContext; page: Page }> {
+  options: BrowserContextOptions & { testTiming?: Record<string, number> } = {},
+): Promise<SignedInContext> {
+  const { testTiming, ...contextOptions } = options;
   const { token } = await requestSignIn(email);
-  const context = await browser.newContext({ ...options, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+  const context = await visitorContext(browser, contextOptions);
+  if (testTiming) await context.addInitScript(`window.__SPARK_TEST__ = ${JSON.stringify(testTiming)}`);
   const page = await context.newPage();
   const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
   expect(redeemed.status()).toBe(200);
-  return { context, page };
+  return { context, page, accessToken: sessionSchema.parse(await redeemed.json()).access_token };
 }
 
 /** Opens the client home as a client who has finished onboarding sees it. */

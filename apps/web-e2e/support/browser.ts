@@ -1,6 +1,7 @@
+import { randomInt } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
 
 export const phoneViewport = { width: 390, height: 844 } as const;
 export const laptopViewport = { width: 1366, height: 900 } as const;
@@ -51,9 +52,17 @@ export async function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
-export async function newPage(browser: Browser, options: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
-  const context = await browser.newContext({ viewport: options.viewport ?? laptopViewport, baseURL: baseUrl() });
-  return context.newPage();
+/** A documentation-range address per caller, so per-IP rate limits never couple two tests. */
+export const uniqueIp = () => `198.51.100.${randomInt(1, 255)}, 203.0.113.${randomInt(1, 255)}`;
+
+/** A new context on the product, laptop-sized unless told, calling from an address of its own. */
+export function visitorContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ viewport: laptopViewport, ...options, baseURL: baseUrl(), extraHTTPHeaders: { 'X-Forwarded-For': uniqueIp() } });
+}
+
+/** A page of a new visitor's context. */
+export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  return (await visitorContext(browser, options)).newPage();
 }
 
 /**
