@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { sessionSchema, type UserRole } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { insertUser, type ReceivedMail } from '@spark/testing';
 import { Client } from 'pg';
+import { cooldownKeys } from '../../auth-service/src/sign-in/mail-cooldown';
 import { type InProcessStack, type InProcessStackOptions, startInProcessStack } from './in-process-stack';
 
 export interface SignInEmail {
@@ -66,9 +66,8 @@ export function signInClient(bed: () => SignInTestBed, ip: () => string) {
     return response;
   };
 
-  /** Ends the address's wait for its next sign-in e-mail (its `cooldownKeys` slot), so a test can ask for a fresh link at once. */
-  const forgetCooldown = (email: string) =>
-    bed().stack.redis.del(`${bed().stack.env.BUS_PREFIX}:auth:mail-cooldown:${createHash('sha256').update(email).digest('base64url')}`);
+  /** Ends the address's wait for its next sign-in e-mail, so a test can ask for a fresh link at once. */
+  const forgetCooldown = (email: string) => bed().stack.redis.del(cooldownKeys(bed().stack.env.BUS_PREFIX ?? '', email).slot);
 
   /** A fresh link and code for `email` (the `count`-th sign-in e-mail to it). */
   const freshSignInEmail = async (email: string, count: number) => {
