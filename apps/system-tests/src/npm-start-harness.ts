@@ -1,5 +1,6 @@
 // Runs `npm start` (or scripts/start.mjs) as a developer or a supervisor would, and finds what it started.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -26,6 +27,31 @@ export async function waitFor(label: string, condition: () => boolean | Promise<
     if (Date.now() > deadline) throw new Error(`${label}: not within ${timeoutMs / 1000} s`);
     await sleep(250);
   }
+}
+
+/** A stack of its own: the marker (NAME=value) every process of it carries, and the environment `npm start` gets. */
+export interface TestStack {
+  marker: string;
+  environment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv;
+}
+
+/**
+ * A stack labelled `label` on `ports` (each variable named as the stack reads it), with a bus prefix and a process
+ * marker of its own. Its environment is the shell's without the pointers at outside services, which would bypass
+ * the local mailbox and S3 under test, and with `env` on top.
+ */
+export function testStack(label: string, ports: Record<string, number>): TestStack {
+  const markerName = `SPARK_${label.toUpperCase().replaceAll('-', '_')}_TEST`;
+  const markerValue = randomBytes(6).toString('hex');
+  const busPrefix = `${label}-${randomBytes(4).toString('hex')}`;
+  return {
+    marker: `${markerName}=${markerValue}`,
+    environment(env) {
+      const { SMTP_URL: _smtp, S3_ENDPOINT: _s3, PUBLIC_URL: _public, ...shell } = process.env;
+      const portVariables = Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)]));
+      return { ...shell, ...portVariables, BUS_PREFIX: busPrefix, LOG_FORMAT: 'json', ...env, [markerName]: markerValue };
+    },
+  };
 }
 
 export interface Started {

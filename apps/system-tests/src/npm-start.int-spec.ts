@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase, testRedisUrl } from '@spark/testing';
-import { processesWithMarker, root, start, waitFor } from './npm-start-harness';
+import { processesWithMarker, root, start, testStack, waitFor } from './npm-start-harness';
 
 // Beside `npm start` (8080), the browser tests (18080) and the benchmarks' stacks (28080, 38080), and below
 // Linux's ephemeral range (32768–60999), so no other test's outgoing connection holds one of them.
@@ -25,28 +25,17 @@ function isPortFree(port: number): Promise<boolean> {
 describe('npm start', () => {
   let database: TestDatabase;
   let environment: NodeJS.ProcessEnv;
-  const marker = `SPARK_NPM_START_TEST=${randomBytes(6).toString('hex')}`;
+  const stack = testStack('npm-start', PORTS);
 
   beforeAll(async () => {
     const missing = BUILT.filter((path) => !existsSync(join(root, path)));
     if (missing.length) throw new Error(`not built (${missing.join(', ')}): run \`npm run build\` first (npm test does)`);
     database = await createTestDatabase();
-    // The shell's pointers at outside services would bypass the local mailbox and S3 under test.
-    const { SMTP_URL: _smtp, S3_ENDPOINT: _s3, PUBLIC_URL: _public, ...shell } = process.env;
-    const [markerName = '', markerValue] = marker.split('=');
-    environment = {
-      ...shell,
-      ...Object.fromEntries(Object.entries(PORTS).map(([name, port]) => [name, String(port)])),
-      DATABASE_URL: database.url,
-      REDIS_URL: await testRedisUrl(),
-      BUS_PREFIX: `npm-start-${randomBytes(4).toString('hex')}`,
-      LOG_FORMAT: 'json',
-      [markerName]: markerValue,
-    };
+    environment = stack.environment({ DATABASE_URL: database.url, REDIS_URL: await testRedisUrl() });
   });
 
   afterAll(async () => {
-    for (const pid of processesWithMarker(marker)) process.kill(pid, 'SIGKILL');
+    for (const pid of processesWithMarker(stack.marker)) process.kill(pid, 'SIGKILL');
     await database?.drop();
   });
 
@@ -98,13 +87,13 @@ describe('npm start', () => {
       );
       expect(link?.origin).toBe(`http://localhost:${PORTS.PORT}`);
       expect((await fetch(new URL(link?.pathname ?? '/', `http://127.0.0.1:${PORTS.PORT}`))).status).toBe(200);
-      expect(processesWithMarker(marker).length).toBeGreaterThanOrEqual(11); // npm, node start.mjs, 8 apps, maildev, s3rver
+      expect(processesWithMarker(stack.marker).length).toBeGreaterThanOrEqual(11); // npm, node start.mjs, 8 apps, maildev, s3rver
     } finally {
       // What a supervisor or a CI timeout does: SIGTERM to the process it started, npm.
       run.child.kill('SIGTERM');
     }
     await run.exited;
-    await waitFor('every process of the stack ended', () => processesWithMarker(marker).length === 0, 30_000);
+    await waitFor('every process of the stack ended', () => processesWithMarker(stack.marker).length === 0, 30_000);
     for (const port of ALL_PORTS) expect(await isPortFree(port)).toBe(true);
   }, 240_000);
 });

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestDatabase, eventually, type TestDatabase, testRedisUrl } from '@spark/testing';
 import { Client } from 'pg';
-import { processesWithMarker, root, start, waitFor } from './npm-start-harness';
+import { processesWithMarker, root, start, testStack, waitFor } from './npm-start-harness';
 
 // Beside the other stacks' ports (8080, 18080, 21080, 28080, 38080) and below Linux's ephemeral range.
 const PORTS = { PORT: 22080, MAILBOX_SMTP_PORT: 2226, MAILBOX_WEB_PORT: 2281, S3_PORT: 22569 };
@@ -27,30 +27,23 @@ describe('npm start -- --replicas 2', () => {
   let database: TestDatabase;
   let db: Client;
   let environment: NodeJS.ProcessEnv;
-  const marker = `SPARK_SCALE_OUT_TEST=${randomBytes(6).toString('hex')}`;
+  const stack = testStack('scale-out', PORTS);
 
   beforeAll(async () => {
     if (!existsSync(join(root, 'dist/apps/gateway/src/main.js'))) throw new Error('not built: run `npm run build` first (npm test does)');
     database = await createTestDatabase();
     db = new Client({ connectionString: database.url });
     await db.connect();
-    const { SMTP_URL: _smtp, S3_ENDPOINT: _s3, PUBLIC_URL: _public, ...shell } = process.env;
-    const [markerName = '', markerValue] = marker.split('=');
-    environment = {
-      ...shell,
-      ...Object.fromEntries(Object.entries(PORTS).map(([name, port]) => [name, String(port)])),
+    environment = stack.environment({
       DATABASE_URL: database.url,
       REDIS_URL: await testRedisUrl(),
-      BUS_PREFIX: `scale-out-${randomBytes(4).toString('hex')}`,
-      LOG_FORMAT: 'json',
       LOG_LEVEL: 'warn',
       // One client address sends every lead here; the per-address limits are not under test.
       RATE_LIMIT_FACTOR: '1000',
-      [markerName]: markerValue,
-    };
+    });
   });
   afterAll(async () => {
-    for (const pid of processesWithMarker(marker)) process.kill(pid, 'SIGKILL');
+    for (const pid of processesWithMarker(stack.marker)) process.kill(pid, 'SIGKILL');
     await db?.end();
     await database?.drop();
   });
@@ -103,6 +96,6 @@ describe('npm start -- --replicas 2', () => {
       run.child.kill('SIGTERM');
     }
     await run.exited;
-    await waitFor('every process of the stack ended', () => processesWithMarker(marker).length === 0, 60_000);
+    await waitFor('every process of the stack ended', () => processesWithMarker(stack.marker).length === 0, 60_000);
   }, 480_000);
 });
