@@ -15,7 +15,7 @@ import { Client } from 'pg';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import { type MetricsPage, measureStages } from './stage-latency';
 import { recordFigure } from './summary';
-import { loadAverage, recreateDatabase, rssMb, waitUntilReady } from './support';
+import { appEnvironment, loadAverage, recreateDatabase, rssMb, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -96,17 +96,7 @@ async function main() {
   await redis.flushdb();
   const children: ChildProcess[] = [];
   // Every lead comes from 127.0.0.1: lift the per-IP limit (the counting still runs and is measured).
-  const env = {
-    ...process.env,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    BUS_PREFIX: 'bench',
-    PORT: '18180',
-    HOST: '127.0.0.1',
-    RATE_LIMIT_FACTOR: '1000000',
-  };
+  const env = appEnvironment({ databaseUrl, redisUrl, busPrefix: 'bench', port: 18180 }, { RATE_LIMIT_FACTOR: '1000000' });
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   // As deployed (the node flags of its deploy/base manifest, the image's allocator setting), so its peak RSS is the
   // deployed process's.

@@ -11,7 +11,7 @@ import { request } from 'node:http';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
 import { deployedContainer } from '@spark/testing';
-import { forkDeployedApp, loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
+import { appEnvironment, forkDeployedApp, loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 
 const uploads = Number(process.env.BENCH_UPLOADS ?? 100);
 const uploadBytes = Number(process.env.BENCH_UPLOAD_MB ?? 12) * 1024 * 1024;
@@ -92,18 +92,8 @@ async function main() {
   const limitMb = gatewayMemoryLimitMb();
   const s3 = await startS3();
   const databaseUrl = await recreateDatabase('spark_bench_uploads');
-  const env = {
-    ...process.env,
-    ...s3.env,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    JWT_SECRET,
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    BUS_PREFIX: `bench-uploads-${Date.now()}`,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-  };
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const env = appEnvironment({ databaseUrl, redisUrl, busPrefix: `bench-uploads-${Date.now()}`, port: PORT }, { ...s3.env, JWT_SECRET });
   // As deployed, so the gateway's peak is the deployed gateway's.
   const start = (app: string) => forkDeployedApp(app, env);
   // auth-service records each deck upload in the audit log.

@@ -31,7 +31,7 @@ import sharp from 'sharp';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import type { ProbeReport } from './probe';
 import { measureStages } from './stage-latency';
-import { forkDeployedApp, loadAverage, percentile, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
+import { appEnvironment, forkDeployedApp, loadAverage, percentile, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 import { recordFigure } from './summary';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -181,18 +181,8 @@ async function main() {
   console.log(`before: ${loadAverage()}`);
   const s3 = await startS3();
   const databaseUrl = await recreateDatabase('spark_bench_sparks');
-  const env = {
-    ...process.env,
-    ...s3.env,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    JWT_SECRET,
-    DATABASE_URL: databaseUrl,
-    REDIS_URL,
-    BUS_PREFIX: `bench-${Date.now()}`,
-    PORT: '18280',
-    HOST: '127.0.0.1',
-  };
+  const port = 18280;
+  const env = appEnvironment({ databaseUrl, redisUrl: REDIS_URL, busPrefix: `bench-${Date.now()}`, port }, { ...s3.env, JWT_SECRET });
   const extraArgs = ['-r', join(__dirname, 'probe.js'), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   // As deployed, so the memory figures are the deployed processes'. Each serves its metrics on its health port, for
   // where a capture's time went.
@@ -202,7 +192,6 @@ async function main() {
   const service = start('progress-service');
   const gateway = start('gateway');
   const children = [service, gateway];
-  const port = 18280;
   try {
     await waitUntilReady(`http://127.0.0.1:${port}/health/ready`);
     const user = randomUUID();

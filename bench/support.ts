@@ -61,6 +61,25 @@ export async function startS3(): Promise<{ child: ChildProcess; env: Record<stri
   return { child, env };
 }
 
+/** The environment of a benchmark's own apps: quiet logs, its database, Redis and bus prefix, the gateway on 127.0.0.1:`port`. */
+export function appEnvironment(
+  stack: { databaseUrl: string; redisUrl: string; busPrefix: string; port: number },
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv & { BUS_PREFIX: string } {
+  const { databaseUrl, redisUrl, busPrefix, port } = stack;
+  return {
+    ...process.env,
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    BUS_PREFIX: busPrefix,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    ...extra,
+  };
+}
+
 /**
  * A built app (`dist/apps/<app>`) in a child process as deployed: the node flags of its manifest and the image's
  * allocator setting, so its memory figures are the deployed process's. `extraArgs` are node flags of the benchmark's.
