@@ -1,9 +1,16 @@
 import type { DitlPlan, OnboardingAnswersInput } from '@spark/contracts';
+import { evaluationProfiles } from '../../ditl-service/src/evaluation/profiles';
 
 /**
  * Recorded model answers for the fake model (ditl-fake-model.ts), each beside the answers it was
  * written for: the plan checks judge a plan against the client's own day.
  */
+
+function profileAnswers(id: string): OnboardingAnswersInput {
+  const profile = evaluationProfiles.find((candidate) => candidate.id === id);
+  if (!profile) throw new Error(`no evaluation profile ${id}`);
+  return profile.answers;
+}
 
 /** A client whose typical day names no hours: a good plan uses no clock times. */
 export const mayaAnswers: OnboardingAnswersInput = {
@@ -72,21 +79,8 @@ export const validPlan: DitlPlan = {
   closing: 'Maya <b>, one day at a time.',
 };
 
-/** A night-shift nurse: asleep 9 AM to 3 PM, on shift 7 PM to 7 AM, snacks at 3 AM. */
-export const nurseAnswers: OnboardingAnswersInput = {
-  firstName: 'Dana',
-  transformationGoal: 'Stop relying on sugar to get through my shifts',
-  goalTags: ['Nutrition', 'Energy', 'Sleep'],
-  age: 38,
-  activityLevel: 'lightly_active',
-  gender: 'female',
-  occupation: 'ICU nurse on nights',
-  familyStatus: 'partnered',
-  typicalDay: 'I sleep from 9 AM to 3 PM, work 7 PM to 7 AM three nights a week.',
-  biggestChallenge: 'Vending-machine snacks at 3 AM on shift',
-  currentWin: 'I drink plenty of water at work',
-  timeZone: 'America/Chicago',
-};
+/** A night-shift nurse: asleep 9 AM to 3 PM, on shift 7 PM to 7 AM, snacks at 3 AM (the planners' evaluation profile). */
+export const nurseAnswers: OnboardingAnswersInput = profileAnswers('night-nurse');
 
 export const correctedNursePlan: DitlPlan = {
   title: "Dana's working night",
