@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { baseUrl, dwellMs, holdBack, laptopViewport, phoneViewport, saveScreenshot, startDwellTimer, visitorContext } from './support/browser';
+import { baseUrl, dwellMs, holdBack, laptopViewport, phoneViewport, saveScreenshot, screenSizes, startDwellTimer, visitorContext } from './support/browser';
 import { createUser, requestSignIn, signInEmail, uniqueEmail, useBrowser } from './support/auth-fixtures';
 
 jest.setTimeout(90_000);
@@ -356,10 +356,7 @@ describe('/signup', () => {
 
 describe('screenshots', () => {
   it('captures /signin on phone and laptop', async () => {
-    for (const [name, viewport] of [
-      ['phone', phoneViewport],
-      ['laptop', laptopViewport],
-    ] as const) {
+    for (const [name, viewport] of screenSizes) {
       const { context, page } = await openPage(viewport);
       await page.goto('/signin?product=spark');
       await page.getByRole('button', { name: 'Send Magic Link' }).waitFor();

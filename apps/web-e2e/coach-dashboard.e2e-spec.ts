@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { captureSpark, eventually } from '@spark/testing';
 import type { Dialog, Page } from 'playwright-core';
 import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { baseUrl, holdBack, laptopViewport, newPage, paintedPicture, phoneViewport, saveScreenshot, searchAnswered, uniqueIp } from './support/browser';
+import {
+  baseUrl,
+  holdBack,
+  laptopViewport,
+  newPage,
+  paintedPicture,
+  phoneViewport,
+  saveScreenshot,
+  screenSizes,
+  searchAnswered,
+  uniqueIp,
+} from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(120_000);
@@ -275,10 +286,7 @@ describe('acting on leads', () => {
   it('shows a coach a coach lead with its badge, and approve disabled with the reason on phone and laptop', async () => {
     const email = uniqueEmail('wants-to-coach');
     await submitLead(email, 'coach');
-    for (const [label, viewport] of [
-      ['phone', phoneViewport],
-      ['laptop', laptopViewport],
-    ] as const) {
+    for (const [label, viewport] of screenSizes) {
       const { page } = await signedIn('coach', viewport);
       await page.goto('/coach');
       const row = await findLead(page, email);
@@ -299,10 +307,7 @@ describe('acting on leads', () => {
   it('lets an admin approve a coach lead after a confirmation that names the role', async () => {
     const email = uniqueEmail('approved-coach');
     await submitLead(email, 'coach');
-    for (const [label, viewport] of [
-      ['phone', phoneViewport],
-      ['laptop', laptopViewport],
-    ] as const) {
+    for (const [label, viewport] of screenSizes) {
       const { page, dialogs } = await signedIn('admin', viewport);
       await page.goto('/coach');
       const row = await findLead(page, email);
@@ -487,10 +492,7 @@ describe('drafted nudges and the Friday check-in', () => {
   it("shows the Friday check-in with the week's sparks as thumbnails, what slipped and what went well, on phone and laptop", async () => {
     const { email, clientPage } = await createSlippingClient();
     await clientPage.context().close();
-    for (const [label, viewport] of [
-      ['phone', phoneViewport],
-      ['laptop', laptopViewport],
-    ] as const) {
+    for (const [label, viewport] of screenSizes) {
       const { page } = await signedIn('coach', viewport);
       await page.goto('/coach');
       await page.getByRole('tab', { name: /^Clients/ }).click();
@@ -542,10 +544,7 @@ describe('the Audit Log tab (admins)', () => {
     await leadRow(coachSession.page, rejectedEmail).getByText('Rejected').waitFor();
     await coachSession.page.context().close();
 
-    for (const [label, viewport] of [
-      ['phone', phoneViewport],
-      ['laptop', laptopViewport],
-    ] as const) {
+    for (const [label, viewport] of screenSizes) {
       const { page } = await signedIn('admin', viewport);
       await page.goto('/coach');
       if (label === 'laptop') {
@@ -604,10 +603,7 @@ describe('the Audit Log tab (admins)', () => {
 });
 
 describe('screenshots for review', () => {
-  for (const [label, viewport] of [
-    ['phone', phoneViewport],
-    ['laptop', laptopViewport],
-  ] as const) {
+  for (const [label, viewport] of screenSizes) {
     it(`captures every /coach view at ${label} size`, async () => {
       const { email } = await createClient('Meditate ten minutes every morning');
       await submitLead(uniqueEmail('screenshot-lead'));

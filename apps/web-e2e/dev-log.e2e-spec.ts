@@ -1,6 +1,15 @@
 import type { Page } from 'playwright-core';
 import { createUser, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { laptopViewport, paintedPicture, phoneViewport, saveScreenshot, takeCspViolations, visitorContext, waitUntilTrue } from './support/browser';
+import {
+  laptopViewport,
+  paintedPicture,
+  phoneViewport,
+  saveScreenshot,
+  screenSizes,
+  takeCspViolations,
+  visitorContext,
+  waitUntilTrue,
+} from './support/browser';
 
 jest.setTimeout(180_000);
 
@@ -178,10 +187,7 @@ describe('/log for a visitor', () => {
 
 describe('screens (reviewed by eye)', () => {
   it("/log, /log/:slug and the Developer's Log tab on a phone and a laptop", async () => {
-    for (const [viewport, suffix] of [
-      [phoneViewport, 'phone'],
-      [laptopViewport, 'laptop'],
-    ] as const) {
+    for (const [suffix, viewport] of screenSizes) {
       const { page } = await publisher(viewport);
       await saveScreenshot(page, `dev-log-tab-${suffix}`);
       await page.goto('/log');

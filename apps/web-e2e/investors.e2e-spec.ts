@@ -1,6 +1,17 @@
 import type { Locator, Page } from 'playwright-core';
 import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { dwellMs, holdBack, laptopViewport, newPage, paintedPicture, phoneViewport, saveScreenshot, startDwellTimer, waitUntilTrue } from './support/browser';
+import {
+  dwellMs,
+  holdBack,
+  laptopViewport,
+  newPage,
+  paintedPicture,
+  phoneViewport,
+  saveScreenshot,
+  screenSizes,
+  startDwellTimer,
+  waitUntilTrue,
+} from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(180_000);
@@ -305,10 +316,7 @@ describe('access codes: shown once, then only their state', () => {
 
 describe('screens (reviewed by eye)', () => {
   it('/donate, the Investors tab and the composer on a phone and a laptop', async () => {
-    for (const [viewport, suffix] of [
-      [phoneViewport, 'phone'],
-      [laptopViewport, 'laptop'],
-    ] as const) {
+    for (const [suffix, viewport] of screenSizes) {
       const page = await visitor(viewport);
       await page.goto('/donate');
       await page.getByRole('heading', { name: 'Commitment levels' }).waitFor();

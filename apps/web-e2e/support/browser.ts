@@ -5,6 +5,11 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 
 export const phoneViewport = { width: 390, height: 844 } as const;
 export const laptopViewport = { width: 1366, height: 900 } as const;
+/** The two screens a journey's screenshots are taken on, each with the name its screenshots carry. */
+export const screenSizes = [
+  ['phone', phoneViewport],
+  ['laptop', laptopViewport],
+] as const;
 
 const screenshotDir = join(__dirname, '..', '..', '..', 'test-artifacts', 'screenshots');
 
