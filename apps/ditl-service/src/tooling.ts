@@ -1,4 +1,5 @@
-// What the benchmarks may use of this service: its planner and its generations table, and nothing else.
+// What the benchmarks and the system tests may use of this service: its planner, its evaluation profiles and its
+// generations table, and nothing else.
 export { evaluationProfiles } from './evaluation/profiles';
 export { GenerationsRepository } from './generations/generations.repository';
 export { buildOfflinePlan, warmUpOfflinePlanner } from './planner/offline-planner';

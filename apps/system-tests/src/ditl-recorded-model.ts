@@ -1,5 +1,5 @@
 import type { DitlPlan, OnboardingAnswersInput } from '@spark/contracts';
-import { evaluationProfiles } from '../../ditl-service/src/evaluation/profiles';
+import { evaluationProfiles } from '../../ditl-service/src/tooling';
 
 /**
  * Recorded model answers for the fake model (ditl-fake-model.ts), each beside the answers it was

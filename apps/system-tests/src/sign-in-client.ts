@@ -3,7 +3,7 @@ import { createLogger } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { insertUser, type ReceivedMail } from '@spark/testing';
 import { Client } from 'pg';
-import { cooldownKeys } from '../../auth-service/src/sign-in/mail-cooldown';
+import { cooldownKeys } from '../../auth-service/src/tooling';
 import { type InProcessStack, type InProcessStackOptions, startInProcessStack } from './in-process-stack';
 
 export interface SignInEmail {
