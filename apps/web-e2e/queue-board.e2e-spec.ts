@@ -24,8 +24,7 @@ afterAll(async () => {
 async function signedIn(role: 'coach' | 'admin', viewport: { width: number; height: number }) {
   const email = uniqueEmail(`queues-${role}`);
   await createUser(email, role);
-  const { page, accessToken } = await signedInContext(browser(), email, { viewport });
-  return { page, accessToken };
+  return signedInContext(browser(), email, { viewport });
 }
 
 /**

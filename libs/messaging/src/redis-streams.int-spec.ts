@@ -168,9 +168,9 @@ describe('a read whose answer is the same for every caller', () => {
     class DeadlineReadController {
       @MessagePattern('deadline.read')
       async read() {
-        readsStarted += 1;
-        await (readsStarted === 1 ? firstReadHeld : laterReadsHeld);
-        return { read: readsStarted };
+        const read = (readsStarted += 1);
+        await (read === 1 ? firstReadHeld : laterReadsHeld);
+        return { read };
       }
     }
     @Module({ controllers: [DeadlineReadController] })
@@ -187,8 +187,9 @@ describe('a read whose answer is the same for every caller', () => {
 
     expect(await rejectionOf(hurried)).toBeInstanceOf(ServiceUnavailableError);
     releaseLaterReads();
-    await expect(first).resolves.toBeDefined();
-    await expect(patient).resolves.toBeDefined();
+    await expect(first).resolves.toEqual({ read: 1 });
+    // The hurried caller's read was the second, sent at once under its own deadline; the patient caller's the third.
+    await expect(patient).resolves.toEqual({ read: 3 });
   });
 });
 
