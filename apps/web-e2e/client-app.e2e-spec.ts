@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { laptopViewport, phoneViewport, saveScreenshot, visitorContext, waitUntilTrue } from './support/browser';
-import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { createUser, e2eDatabase, markOnboarded, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -29,8 +29,7 @@ async function signedInClient(viewport: { width: number; height: number } = phon
   );
   const { context, page } = await signedInContext(browser(), email, { viewport, timezoneId: 'America/New_York' });
   if (clock) await page.clock.setFixedTime(clock);
-  await page.goto('/');
-  await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+  await markOnboarded(page);
   return { context, page, userId };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { captureSpark, eventually } from '@spark/testing';
 import type { Dialog, Page } from 'playwright-core';
-import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { createUser, e2eDatabase, markOnboarded, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
 import {
   baseUrl,
   holdBack,
@@ -413,8 +413,7 @@ describe('managing a client', () => {
 /** A client page signed in through the e-mailed link, past onboarding (the app's local flag set), and its access token. */
 async function clientSignedIn(email: string): Promise<{ page: Page; accessToken: string }> {
   const { page, accessToken } = await signedInContext(browser(), email, { viewport: phoneViewport });
-  await page.goto('/');
-  await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+  await markOnboarded(page);
   return { page, accessToken };
 }
 

@@ -1,6 +1,6 @@
 import { eventually } from '@spark/testing';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
 import { laptopViewport, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
 
 jest.setTimeout(120_000);
@@ -110,9 +110,7 @@ describe("a client's Day in the Life, seen by the coach and reopened by the clie
 
   it("lets the client reopen their Day in the Life from the home screen, with the coach's moment", async () => {
     const { context, page } = clientSession;
-    await page.goto('/');
-    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
-    await page.goto('/app');
+    await openClientHome(page);
     await page.getByText('Your Day in the Life', { exact: true }).waitFor();
     await saveScreenshot(page, 'ditl-coach-view-client-home-phone');
     await page.getByText('Your Day in the Life', { exact: true }).click();

@@ -101,9 +101,14 @@ export async function signedInContext(
   return { context, page, accessToken: sessionSchema.parse(await redeemed.json()).access_token };
 }
 
-/** Opens the client home as a client who has finished onboarding sees it. */
-export async function openClientHome(page: Page): Promise<void> {
+/** Leaves the page on `/` with the app's flag for a client who has finished onboarding set, as such a client's browser has it. */
+export async function markOnboarded(page: Page): Promise<void> {
   await page.goto('/');
   await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+}
+
+/** Opens the client home as a client who has finished onboarding sees it. */
+export async function openClientHome(page: Page): Promise<void> {
+  await markOnboarded(page);
   await page.goto('/app');
 }
