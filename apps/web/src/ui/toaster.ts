@@ -31,9 +31,13 @@ function show(kind: Kind, message: string, data?: ExternalToast): void {
     .catch(() => undefined);
 }
 
-/** `toast('…')`, `toast.success`, `toast.info`, `toast.error`, as sonner's, loading it on first use. */
+/** `toast('…')`, `toast.success`, `toast.info`, `toast.error` and `toast.dismiss`, as sonner's, loading it on first use. */
 export const toast = Object.assign((message: string, data?: ExternalToast) => show('message', message, data), {
   success: (message: string, data?: ExternalToast) => show('success', message, data),
   info: (message: string, data?: ExternalToast) => show('info', message, data),
   error: (message: string, data?: ExternalToast) => show('error', message, data),
+  /** Takes away the toast shown with this `id`; before any toast sonner is not loaded, and there is none to take. */
+  dismiss: (id: string) => {
+    sonner?.then(({ toast: sonnerToast }) => sonnerToast.dismiss(id)).catch(() => undefined);
+  },
 });

@@ -14,6 +14,8 @@ interface CaptureDialogProps {
   onClose: () => void;
 }
 
+const NO_FILE_TOAST = 'capture-no-file';
+
 /** "Take Photo" or "Upload File", a preview, a note, then "Capture Spark". Stays open on failure. */
 export function CaptureDialog({ open, initialFile, uploading, onCapture, onClose }: CaptureDialogProps) {
   const [file, setFile] = useState<File | null>(initialFile);
@@ -34,13 +36,18 @@ export function CaptureDialog({ open, initialFile, uploading, onCapture, onClose
 
   async function submit() {
     if (!file) {
-      toast.error('No file selected', { description: 'Please select a photo or file to capture' });
+      toast.error('No file selected', { id: NO_FILE_TOAST, description: 'Please select a photo or file to capture' });
       return;
     }
     if ((await onCapture(file, note)) !== 'failed') onClose();
   }
 
-  const choose = (input: HTMLInputElement | null) => setFile(input?.files?.[0] ?? null);
+  const choose = (input: HTMLInputElement | null) => {
+    const chosen = input?.files?.[0] ?? null;
+    // The file answers the error: left up, it would still say none was chosen beside the preview and the capture's toast.
+    if (chosen) toast.dismiss(NO_FILE_TOAST);
+    setFile(chosen);
+  };
 
   return (
     <Dialog open={open} onOpenChange={(next) => !next && !uploading && onClose()} title={initialFile ? 'Quick Capture' : 'Capture Your Spark'}>
