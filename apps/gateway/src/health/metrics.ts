@@ -1,5 +1,5 @@
 import type { BusClientObserver } from '@spark/messaging';
-import { createMetrics, type InternalPage } from '@spark/runtime';
+import { BUS_LATENCY_BUCKETS, createMetrics, type InternalPage } from '@spark/runtime';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, type Registry } from 'prom-client';
 
@@ -16,7 +16,7 @@ export function gatewayMetrics(): { registry: Registry; page: InternalPage; busC
     name: 'bus_client_request_duration_seconds',
     help: 'Time from sending a request on the bus to its answer, as the gateway waited for it, by pattern and outcome',
     labelNames: ['pattern', 'outcome'],
-    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    buckets: BUS_LATENCY_BUCKETS,
     registers: [registry],
   });
   const busClient: BusClientObserver = {
