@@ -60,7 +60,7 @@ describe('the client app (/app)', () => {
     await page.getByText('Please select a photo or file to capture').waitFor();
     await page.getByTestId('file-input').setInputFiles(photo());
     await page.getByAltText('Preview of your spark').waitFor();
-    // Choosing a file answers the error, so it goes at once rather than when its five seconds run out.
+    // Choosing a file answers the error, so it goes at once rather than when its time runs out.
     await page.getByText('Please select a photo or file to capture').waitFor({ state: 'hidden', timeout: 2_000 });
     await page.getByLabel('Note').fill('Morning run before work');
     await saveScreenshot(page, 'client-app-capture-phone');
