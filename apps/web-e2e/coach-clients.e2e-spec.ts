@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { captureSpark, eventually } from '@spark/testing';
 import type { Page } from 'playwright-core';
 import { e2eDatabase, markOnboarded, signedInContext, useBrowser } from './support/auth-fixtures';
-import { baseUrl, paintedPicture, phoneViewport, saveScreenshot, screenSizes } from './support/browser';
-import { clientRow, createClient, openManageClient, serviceUnavailable, signedIn } from './support/coach-fixtures';
+import { baseUrl, paintedPicture, phoneViewport, saveScreenshot, screenSizes, serviceUnavailable } from './support/browser';
+import { clientRow, createClient, openManageClient, signedIn } from './support/coach-fixtures';
 
 // The clients side of /coach: a client's details, nudges and the Friday check-in.
 jest.setTimeout(120_000);

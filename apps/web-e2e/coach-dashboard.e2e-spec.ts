@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@spark/testing';
 import { e2eDatabase, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { holdBack, newPage, phoneViewport, saveScreenshot, screenSizes, searchAnswered } from './support/browser';
-import { clientRow, createClient, findLead, leadRow, serviceUnavailable, signedIn, submitLead } from './support/coach-fixtures';
+import { holdBack, newPage, phoneViewport, saveScreenshot, screenSizes, searchAnswered, serviceUnavailable } from './support/browser';
+import { clientRow, createClient, findLead, leadRow, signedIn, submitLead } from './support/coach-fixtures';
 import { sentTo, waitForEmail } from './support/mailbox';
 
 // The leads side of /coach, its guard and the admins' audit log; the clients side is in coach-clients.e2e-spec.ts.

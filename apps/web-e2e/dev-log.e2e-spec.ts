@@ -6,6 +6,7 @@ import {
   phoneViewport,
   saveScreenshot,
   screenSizes,
+  serviceUnavailable,
   takeCspViolations,
   visitorContext,
   waitUntilTrue,
@@ -176,7 +177,7 @@ describe('/log for a visitor', () => {
     await page.getByRole('link', { name: '← All entries' }).click();
     await page.getByRole('heading', { level: 1, name: "Developer's Log" }).waitFor();
 
-    await page.route('**/api/log/posts?*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    await page.route('**/api/log/posts?*', (route) => route.fulfill(serviceUnavailable));
     await page.goto('/log');
     await page.getByText('The log could not be loaded. Please try again.', { exact: true }).waitFor();
     expect(await page.getByRole('heading', { level: 1, name: "Developer's Log" }).isVisible()).toBe(true);

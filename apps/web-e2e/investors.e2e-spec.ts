@@ -9,6 +9,7 @@ import {
   phoneViewport,
   saveScreenshot,
   screenSizes,
+  serviceUnavailable,
   startDwellTimer,
   waitUntilTrue,
 } from './support/browser';
@@ -75,7 +76,7 @@ describe('/donate', () => {
 
   it('still shows the round and the deck request form when the page data cannot be loaded', async () => {
     const page = await visitor();
-    await page.route('**/api/investors/donate-page', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    await page.route('**/api/investors/donate-page', (route) => route.fulfill(serviceUnavailable));
     await page.goto('/donate');
     await page.getByRole('heading', { level: 1, name: 'Back the habit platform built on research.' }).waitFor();
     await page.getByText('The deck preview is on its way. Request the full deck to be notified.', { exact: true }).waitFor();
@@ -187,7 +188,7 @@ describe('the Investors tab (admins)', () => {
   it('says the investors could not be loaded, never that there are none, and loads them on "Try again"', async () => {
     const context = (await investorsTab()).context();
     const list = /\/api\/investors\?/;
-    await context.route(list, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    await context.route(list, (route) => route.fulfill(serviceUnavailable));
     const page = await context.newPage();
     await page.goto('/coach');
     await page.getByRole('tab', { name: /^Investors/ }).click();

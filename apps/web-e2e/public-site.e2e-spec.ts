@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { baseUrl, holdBack, newPage, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
+import { baseUrl, holdBack, newPage, phoneViewport, saveScreenshot, serviceUnavailable, waitUntilTrue } from './support/browser';
 import { useBrowser } from './support/auth-fixtures';
 
 const browser = useBrowser();
@@ -217,7 +217,7 @@ describe('prerendered public pages', () => {
     const consoleErrors: string[] = [];
     page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
     // Known answers for the data, so the text after hydration is certain; the console then has one expected failure.
-    await page.route('**/api/investors/donate-page', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    await page.route('**/api/investors/donate-page', (route) => route.fulfill(serviceUnavailable));
     await page.route('**/api/log/posts?**', (route) => route.fulfill({ json: { items: [], nextCursor: null } }));
     const html = await (await fetch(`${baseUrl()}${path}`)).text();
     expect(html).toContain(heading.replace("'", '&#x27;'));

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { laptopViewport, phoneViewport, saveScreenshot, searchAnswered } from './support/browser';
+import { laptopViewport, phoneViewport, saveScreenshot, searchAnswered, serviceUnavailable } from './support/browser';
 
 jest.setTimeout(90_000);
 
@@ -68,7 +68,7 @@ describe('the Team tab', () => {
   it('says the team could not be loaded, never that no one was found, and loads it on "Try again"', async () => {
     const admin = await signedIn('admin', laptopViewport, 'Grace Admin');
     const people = /\/api\/auth\/users\?/;
-    await admin.page.route(people, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }));
+    await admin.page.route(people, (route) => route.fulfill(serviceUnavailable));
     await openTeam(admin.page);
     await admin.page.getByText('The team could not be loaded.').waitFor();
     expect(await admin.page.getByText('No one found').count()).toBe(0);

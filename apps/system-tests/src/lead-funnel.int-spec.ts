@@ -17,8 +17,6 @@ const postLead = (stack: InProcessStack, body: unknown, headers: Record<string, 
 const readCreated = async (response: Response) => createLeadResponseSchema.parse(await response.json());
 const readError = async (response: Response) => errorBodySchema.parse(await response.json());
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe('the interest form, from HTTP to two e-mails', () => {
   let stack: InProcessStack;
   let db: Client;
@@ -113,10 +111,7 @@ describe('the interest form, from HTTP to two e-mails', () => {
     // Wait until the relay has handed both jobs to BullMQ, then lose everything Redis held.
     const dispatched = async () =>
       Number((await db.query(`SELECT count(*) FROM leads.outbox WHERE payload->>'email' = 'flushed@example.com' AND dispatched_at IS NOT NULL`)).rows[0].count);
-    for (let i = 0; (await dispatched()) < 2; i++) {
-      if (i > 100) throw new Error('outbox rows were never dispatched');
-      await sleep(50);
-    }
+    await eventually(async () => (await dispatched()) >= 2, 5_000, 'both outbox rows to be dispatched');
     await stack.redis.flushdb();
     await stack.startNotifier();
     await stack.smtp.waitFor(before + 2, 20_000);
@@ -134,20 +129,14 @@ describe('the interest form, from HTTP to two e-mails', () => {
           `SELECT id, dispatched_at IS NOT NULL AS dispatched, confirmed_at IS NOT NULL AS confirmed FROM leads.outbox WHERE payload->>'email' = 'partly-lost@example.com'`,
         )
       ).rows;
-    for (let i = 0; (await rowsOf()).filter((row) => row.dispatched).length < 2; i++) {
-      if (i > 100) throw new Error('outbox rows were never dispatched');
-      await sleep(50);
-    }
+    await eventually(async () => (await rowsOf()).filter((row) => row.dispatched).length >= 2, 5_000, 'both outbox rows to be dispatched');
     // The jobs' keys go, the relay's "Redis kept its data" marker stays: only the reconciler can notice.
     const jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '');
     for (const { id } of await rowsOf()) await jobs.queue(QUEUES.mail).remove(id);
     await jobs.close();
     await stack.startNotifier();
     // Idle: both rows confirmed, i.e. BullMQ reported both jobs finished.
-    for (let i = 0; !(await rowsOf()).every((row) => row.confirmed); i++) {
-      if (i > 400) throw new Error('the re-dispatched jobs were never confirmed finished');
-      await sleep(50);
-    }
+    await eventually(async () => (await rowsOf()).every((row) => row.confirmed), 20_000, 'the re-dispatched jobs to be confirmed finished');
     expect(mailsTo('partly-lost@example.com')).toHaveLength(1);
     expect(stack.smtp.messages.filter((mail) => mail.subject === 'New client lead: partly-lost@example.com')).toHaveLength(1);
   });

@@ -11,6 +11,13 @@ export const screenSizes = [
   ['laptop', laptopViewport],
 ] as const;
 
+/** What the gateway answers for a route whose service is down; for `route.fulfill`. */
+export const serviceUnavailable = {
+  status: 503,
+  contentType: 'application/json',
+  body: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' }),
+};
+
 const screenshotDir = join(__dirname, '..', '..', '..', 'test-artifacts', 'screenshots');
 
 /** The product under test; global-setup starts it and publishes its address. */

@@ -4,13 +4,6 @@ import type { Browser, Dialog, Page } from 'playwright-core';
 import { createUser, e2eDatabase, signedInContext, uniqueEmail } from './auth-fixtures';
 import { baseUrl, laptopViewport, searchAnswered, uniqueIp } from './browser';
 
-/** What a route answers while the service behind it is down. */
-export const serviceUnavailable = {
-  status: 503,
-  contentType: 'application/json',
-  body: JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' }),
-};
-
 /** A browser page signed in as a new user of `role` through a real sign-in e-mail, and the dialogs it has shown. */
 export async function signedIn(
   browser: Browser,
