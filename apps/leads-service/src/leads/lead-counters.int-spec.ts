@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { LeadCounters, LeadRole } from '@spark/contracts';
 import { openMigrated, RequestLedger, type ServiceDataSource } from '@spark/persistence';
 import { createTestDatabase, type TestDatabase } from '@spark/testing';
+import type { QueryRunner } from 'typeorm';
 import { leadsMigrations } from '../migrations';
+import { LeadCounters1763800000003 } from '../migrations/1763800000003-lead-counters';
+import { LeadCountersPerWriter1764500000000 } from '../migrations/1764500000000-lead-counters-per-writer';
 import { CoachLeadsRepository } from './coach-leads.repository';
 import { CoachLeadsService } from './coach-leads.service';
 import { LeadsRepository } from './leads.repository';
 import { LeadsService } from './leads.service';
 
 // The coach dashboard's counters come from leads.lead_counters, kept by a trigger. Every step below compares
-// them with a count of leads.leads itself, per (status, account) and per shard, so a wrong trigger fails here.
+// them with a count of leads.leads itself, per (status, account), so a wrong trigger fails here.
 describe('lead counters kept by trigger (real PostgreSQL)', () => {
   let database: TestDatabase;
   let dataSource: ServiceDataSource;
@@ -40,19 +43,37 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
     return row as LeadCounters;
   };
 
-  /** The counters are exact, and so is every shard row (none negative, none drifting from its leads). */
+  /** The counters are exact, and so is the sum of the shard rows of every (status, account) pair. */
   const expectExact = async (): Promise<LeadCounters> => {
     const shown = await counters.counters();
     expect(shown).toEqual(await counted());
     const drift = await dataSource.query(
       `SELECT * FROM (
-         SELECT approval_status, user_created, leads.lead_counter_shard(id) AS shard, count(*)::bigint AS count
-         FROM leads.leads WHERE role <> 'investor' GROUP BY 1, 2, 3
-       ) actual FULL JOIN (SELECT * FROM leads.lead_counters WHERE count <> 0) kept USING (approval_status, user_created, shard)
+         SELECT approval_status, user_created, count(*)::bigint AS count FROM leads.leads WHERE role <> 'investor' GROUP BY 1, 2
+       ) actual FULL JOIN (
+         SELECT approval_status, user_created, sum(count)::bigint AS count FROM leads.lead_counters GROUP BY 1, 2 HAVING sum(count) <> 0
+       ) kept USING (approval_status, user_created)
        WHERE actual.count IS DISTINCT FROM kept.count`,
     );
     expect(drift).toEqual([]);
     return shown;
+  };
+
+  /** Counter shards follow the writing connection's process id, so the test picks two that differ. */
+  const twoConnectionsWithDistinctShards = async (): Promise<[QueryRunner, QueryRunner]> => {
+    const runners: QueryRunner[] = [];
+    const shardOf = async (runner: QueryRunner) => ((await runner.query(`SELECT pg_backend_pid() AS pid`)) as { pid: number }[])[0].pid & 63;
+    for (;;) {
+      const runner = dataSource.createQueryRunner();
+      runners.push(runner);
+      const shard = await shardOf(runner);
+      for (const other of runners.slice(0, -1)) {
+        if ((await shardOf(other)) !== shard) {
+          await Promise.all(runners.filter((kept) => kept !== other && kept !== runner).map((spare) => spare.release()));
+          return [other, runner];
+        }
+      }
+    }
   };
 
   const submit = async (role: LeadRole) => (await submissions.create({ email: `lead-${randomUUID()}@spark.test`, role })).lead;
@@ -61,22 +82,30 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
     return coachLeads.completeInvite(id);
   };
 
+  const everyKind = [
+    ['client', 'pending', false],
+    ['client', 'approved', true],
+    ['coach', 'approved', false],
+    ['coach', 'rejected', false],
+    ['investor', 'pending', false],
+    ['investor', 'approved', true],
+  ] as const;
+  const migrationsBefore = (migration: (typeof leadsMigrations)[number]) => leadsMigrations.slice(0, leadsMigrations.indexOf(migration));
+
   beforeAll(async () => {
     database = await createTestDatabase();
-    // Leads written before the counter migration: it must backfill them.
-    const before = await open(leadsMigrations.slice(0, -1));
-    dataSource = before;
-    for (const [role, status, userCreated] of [
-      ['client', 'pending', false],
-      ['client', 'approved', true],
-      ['coach', 'approved', false],
-      ['coach', 'rejected', false],
-      ['investor', 'pending', false],
-      ['investor', 'approved', true],
+    // Leads written before the counter migration, which must backfill them, and under its per-lead trigger, whose
+    // counts the per-writer one must carry on from.
+    for (const [migrations, copies] of [
+      [migrationsBefore(LeadCounters1763800000003), 5],
+      [migrationsBefore(LeadCountersPerWriter1764500000000), 1],
     ] as const) {
-      for (let copy = 0; copy < 5; copy++) await rawInsert(role, status, userCreated);
+      dataSource = await open(migrations);
+      for (const [role, status, userCreated] of everyKind) {
+        for (let copy = 0; copy < copies; copy++) await rawInsert(role, status, userCreated);
+      }
+      await dataSource.destroy();
     }
-    await before.destroy();
     dataSource = await open(leadsMigrations);
     coachLeads = new CoachLeadsRepository(dataSource);
     counters = new CoachLeadsService(coachLeads, {
@@ -91,8 +120,26 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
     await database.drop();
   });
 
-  it('backfills the leads that existed before the migration', async () => {
-    expect(await expectExact()).toEqual({ total: 20, pending: 5, approved: 10, activeUsers: 5, rejected: 5 });
+  it('backfills the leads that existed before the migration, and keeps those counted since', async () => {
+    expect(await expectExact()).toEqual({ total: 24, pending: 6, approved: 12, activeUsers: 6, rejected: 6 });
+  });
+
+  it("writes a lead while another connection's lead waits to commit", async () => {
+    const [holder, writer] = await twoConnectionsWithDistinctShards();
+    try {
+      await holder.startTransaction();
+      const held = randomUUID();
+      await holder.query(`INSERT INTO leads.leads (id, email, role) VALUES ($1, $2, 'client')`, [held, `held-${randomUUID()}@spark.test`]);
+      // The same last byte of the id: under a shard per lead, both leads would add to one counter row.
+      const sameLastByte = `${randomUUID().slice(0, -2)}${held.slice(-2)}`;
+      await writer.query(`SET lock_timeout = '2s'`);
+      await writer.query(`INSERT INTO leads.leads (id, email, role) VALUES ($1, $2, 'client')`, [sameLastByte, `writer-${randomUUID()}@spark.test`]);
+      await holder.commitTransaction();
+      await expectExact();
+    } finally {
+      if (holder.isTransactionActive) await holder.rollbackTransaction();
+      await Promise.all([holder.release(), writer.release()]);
+    }
   });
 
   it('counts a submitted lead, but not an investor', async () => {

@@ -38,9 +38,8 @@ export class LeadsRepository {
   }
 
   /**
-   * ONE statement for any number of leads, in one round trip. Leads are inserted in the order of their counter shard,
-   * so the counter trigger locks its rows in key order, as every writer does, and two batches cannot deadlock. Of
-   * two leads with one e-mail, the first is written. Prepared: planning this statement (three tables, the counter
+   * ONE statement for any number of leads, in one round trip; the counter trigger runs once for all of them. Of two
+   * leads with one e-mail, the first is written. Prepared: planning this statement (three tables, the counter
    * trigger) costs PostgreSQL about as much as running it.
    */
   private readonly insertMany = async (batch: readonly { lead: NewLead; jobs: readonly JobRequest[] }[]): Promise<(LeadRow | undefined)[]> => {
@@ -51,7 +50,6 @@ export class LeadsRepository {
          INSERT INTO leads.leads (id, email, role, interest, challenge_token_hash, created_at)
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bytea[], $6::timestamptz[])
            AS submitted(id, email, role, interest, challenge_token_hash, created_at)
-         ORDER BY leads.lead_counter_shard(id)
          ON CONFLICT (email) DO NOTHING
          RETURNING ${columns}
        ), jobs AS (
