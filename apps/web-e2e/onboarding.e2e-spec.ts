@@ -89,6 +89,38 @@ describe('client onboarding (/onboarding)', () => {
     await close();
   });
 
+  it('on Complete Onboarding, says something is missing and opens the step with the blank answer', async () => {
+    const { page, close } = await signedInClient();
+    await fillAllSteps(page);
+    await page.getByLabel('Your biggest challenge').fill('');
+    await page.getByRole('button', { name: 'Complete Onboarding' }).click();
+    await page.getByText('Please fill out all required fields').waitFor();
+    await page.getByText('We need a bit more information to create your personalized plan').waitFor();
+    await page.getByText('Please share your biggest challenge').waitFor();
+
+    // An earlier answer cleared after going back, then forward to the last step again.
+    await page.getByLabel('Your biggest challenge').fill('Too tired after work');
+    await page.goBack();
+    await page.goBack();
+    await page.getByText('Step 2 of 4').waitFor();
+    await page.getByLabel('What Sparked your Transformation?').fill('');
+    await page.goForward();
+    await page.goForward();
+    await page.getByText('Step 4 of 4').waitFor();
+    await page.getByRole('button', { name: 'Complete Onboarding' }).click();
+    await page.getByText('Step 2 of 4').waitFor();
+    await page.getByText('Please share your goal').waitFor();
+    await page.getByText('Please fill out all required fields').waitFor();
+    await saveScreenshot(page, 'onboarding-missing-goal-phone');
+
+    await page.getByLabel('What Sparked your Transformation?').fill('Run a half marathon by June');
+    await continueButton(page).click();
+    await continueButton(page).click();
+    await page.getByRole('button', { name: 'Complete Onboarding' }).click();
+    await page.waitForURL('**/ditl-welcome');
+    await close();
+  });
+
   it('finishes onboarding, then polls /ditl-welcome until the presentation is shown', async () => {
     const { page, userId, close } = await signedInClient();
     await fillAllSteps(page);

@@ -12,6 +12,8 @@ import { OnboardingFrame } from './onboarding-frame';
 import { StepFields } from './onboarding-step-fields';
 
 const lastStep = onboardingSteps.length - 1;
+/** One message however often Complete Onboarding is pressed while something is missing. */
+const INCOMPLETE_TOAST = 'onboarding-incomplete';
 
 // The step lives in the URL (?step=2), so the browser's back and forward move between steps.
 const stepFrom = (value: string | null) => {
@@ -38,15 +40,25 @@ function OnboardingSteps() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const stepErrors = validateStep(step, draft);
-    setFound({ step, errors: stepErrors });
-    if (Object.keys(stepErrors).length > 0) return;
-    if (step < lastStep) return goTo(step + 1);
+    if (step < lastStep) {
+      const stepErrors = validateStep(step, draft);
+      setFound({ step, errors: stepErrors });
+      if (Object.keys(stepErrors).length === 0) goTo(step + 1);
+      return;
+    }
+    // The whole form is checked at the end: an earlier step left blank (a draft restored, an answer cleared after going
+    // back) is opened with its errors showing, so the client sees what to fill in.
     const incomplete = firstIncompleteStep(draft);
     if (incomplete !== -1) {
-      toast.error('Please fill out all required fields', { description: 'We need a bit more information to create your personalized plan' });
-      return goTo(incomplete);
+      setFound({ step: incomplete, errors: validateStep(incomplete, draft) });
+      toast.error('Please fill out all required fields', {
+        id: INCOMPLETE_TOAST,
+        description: 'We need a bit more information to create your personalized plan',
+      });
+      if (incomplete !== step) goTo(incomplete);
+      return;
     }
+    setFound({ step, errors: {} });
     finish.mutate(toAnswers(draft), {
       onSuccess: () => void navigate('/ditl-welcome'),
       onError: () => toast.error('Something went wrong', { description: 'Please try again or contact support if the issue persists' }),
