@@ -59,20 +59,19 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
     return shown;
   };
 
-  /** Counter shards follow the writing connection's process id, so the test picks two that differ. */
+  /** Counter shards follow the writing connection, so the test opens connections until two write to different shards. */
   const twoConnectionsWithDistinctShards = async (): Promise<[QueryRunner, QueryRunner]> => {
-    const runners: QueryRunner[] = [];
-    const shardOf = async (runner: QueryRunner) => ((await runner.query(`SELECT pg_backend_pid() AS pid`)) as { pid: number }[])[0].pid & 63;
+    const shardOf = async (runner: QueryRunner) => ((await runner.query(`SELECT leads.writer_counter_shard() AS shard`)) as { shard: number }[])[0].shard;
+    const first = dataSource.createQueryRunner();
+    const firstShard = await shardOf(first);
+    const sameShard: QueryRunner[] = [];
     for (;;) {
       const runner = dataSource.createQueryRunner();
-      runners.push(runner);
-      const shard = await shardOf(runner);
-      for (const other of runners.slice(0, -1)) {
-        if ((await shardOf(other)) !== shard) {
-          await Promise.all(runners.filter((kept) => kept !== other && kept !== runner).map((spare) => spare.release()));
-          return [other, runner];
-        }
+      if ((await shardOf(runner)) !== firstShard) {
+        await Promise.all(sameShard.map((spare) => spare.release()));
+        return [first, runner];
       }
+      sameShard.push(runner);
     }
   };
 
