@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page, type Response } from 'playwright-core';
 
 export const phoneViewport = { width: 390, height: 844 } as const;
 export const laptopViewport = { width: 1366, height: 900 } as const;
@@ -100,6 +100,21 @@ export function searchAnswered(page: Page, path: string, term: string): Promise<
     const url = new URL(response.url());
     return url.pathname === path && url.searchParams.get('search') === term;
   });
+}
+
+/**
+ * Types `text` into `field` key by key, `keyIntervalMs` apart on the page's clock, which stands still otherwise, then
+ * lets a second pass: the page sees a person typing at that pace and then pausing, however long a loaded machine
+ * takes between two keys. The page must have loaded after `page.clock.install()`.
+ */
+export async function typeThenPause(page: Page, field: Locator, text: string, keyIntervalMs = 60): Promise<void> {
+  await page.clock.pauseAt(Date.now() + 1_000);
+  for (const key of text) {
+    await field.press(key);
+    await page.clock.runFor(keyIntervalMs);
+  }
+  await page.clock.runFor(1_000);
+  await page.clock.resume();
 }
 
 // A full-page capture paints beyond the viewport, where sections with content-visibility: auto are
