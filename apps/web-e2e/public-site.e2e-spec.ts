@@ -208,6 +208,22 @@ describe('prerendered public pages', () => {
     await page.context().close();
   });
 
+  it('leaves a visitor who scrolled the landing page before it became interactive where they scrolled to', async () => {
+    const page = await newPage(browser(), { viewport: phoneViewport });
+    const releaseScript = await holdBack(page, /\/assets\/index-[\w-]+\.js$/);
+    await page.goto('/', { waitUntil: 'commit' });
+    await page.locator('#products').waitFor();
+    await page.locator('#products').scrollIntoViewIfNeeded();
+    const scrolledTo = await page.evaluate<number>('window.scrollY');
+    expect(scrolledTo).toBeGreaterThan(0);
+
+    releaseScript();
+    await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+    await page.evaluate('new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)))');
+    expect(await page.evaluate<number>('window.scrollY')).toBe(scrolledTo);
+    await page.context().close();
+  });
+
   // Their API data is not in the HTML: it renders once React has taken over, from the route's loader.
   it.each([
     ['/donate', 'Back the habit platform built on research.', 'The commitment levels could not be loaded. Please try again later.'],

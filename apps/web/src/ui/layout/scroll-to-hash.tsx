@@ -1,14 +1,21 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router-dom';
 
 // Lazy pages render a moment after navigation, so the target is looked up for up to ~2 s.
 const maxFramesToWait = 120;
 
-/** Router navigations do not scroll: go to the #anchor if there is one, else to the top. */
+/**
+ * Router navigations do not scroll: go to the #anchor if there is one, else to the top. The page the browser opened
+ * stays where the browser or the visitor put it before React took over a prerendered page; only an #anchor the
+ * browser could not find (a screen rendered in the browser) is scrolled to.
+ */
 export function ScrollToHash() {
-  const { pathname, hash, key } = useLocation();
+  const location = useLocation();
+  const openedLocation = useRef(location);
 
   useEffect(() => {
+    const { hash } = location;
+    if (location === openedLocation.current && (!hash || window.scrollY > 0)) return;
     if (!hash) {
       window.scrollTo({ top: 0, behavior: 'instant' });
       return;
@@ -25,7 +32,7 @@ export function ScrollToHash() {
     };
     tryScroll();
     return () => cancelAnimationFrame(handle);
-  }, [pathname, hash, key]);
+  }, [location]);
 
   return null;
 }
