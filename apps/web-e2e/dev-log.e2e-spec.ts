@@ -1,13 +1,13 @@
 import type { Page } from 'playwright-core';
 import { createUser, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
 import {
+  expectCspViolations,
   laptopViewport,
   paintedPicture,
   phoneViewport,
   saveScreenshot,
   screenSizes,
   serviceUnavailable,
-  takeCspViolations,
   visitorContext,
   waitUntilTrue,
 } from './support/browser';
@@ -110,6 +110,8 @@ describe("the Developer's Log publisher", () => {
   });
 
   it('publishes markdown with <script> and onerror= that renders inert on /log/:slug', async () => {
+    // Chromium reports the handler of the post's <img> when the sanitizer parses it: blocked twice over.
+    expectCspViolations(/script-src-attr|inline event handler/);
     const { page, dialogs } = await publisher();
     const title = `Week ${Date.now()}: hostile markup`;
     await page.getByRole('tab', { name: 'New Entry' }).click();
@@ -132,8 +134,6 @@ describe("the Developer's Log publisher", () => {
     expect(await page.locator('article script').count()).toBe(0);
     expect(await page.locator('[onerror]').count()).toBe(0);
     expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
-    // Chromium may report the handler while the sanitizer parses the post: blocked twice over, and the only report.
-    expect(takeCspViolations().filter((report) => !/script-src-attr|inline event handler/.test(report))).toEqual([]);
     await page.context().close();
   });
 });
