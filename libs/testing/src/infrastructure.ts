@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Socket } from 'node:net';
 import { Client } from 'pg';
-import { GenericContainer, type StartedTestContainer } from 'testcontainers';
+import type { StartedTestContainer } from 'testcontainers';
 
 const containers: StartedTestContainer[] = [];
 
@@ -28,6 +28,8 @@ async function locate(envUrl: string | undefined, localUrl: string, image: strin
   if (envUrl) return envUrl;
   const local = new URL(localUrl);
   if (await answers(local.hostname, Number(local.port))) return localUrl;
+  // Loaded only here: it is a large library, and every test file that imports this one would load it for nothing.
+  const { GenericContainer } = await import('testcontainers');
   const container = await new GenericContainer(image).withEnvironment(env).withExposedPorts(port).start();
   containers.push(container);
   local.hostname = container.getHost();

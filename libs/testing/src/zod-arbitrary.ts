@@ -1,24 +1,35 @@
 import fc from 'fast-check';
 import type { z } from 'zod';
 
+/**
+ * Builds an arbitrary when it is first asked for: some take a second or more to build (a string of lone surrogates,
+ * a web URL), which every test file importing this library would otherwise pay, fuzzing or not.
+ */
+function builtOnFirstUse<T>(build: () => fc.Arbitrary<T>): () => fc.Arbitrary<T> {
+  let built: fc.Arbitrary<T> | undefined;
+  return () => (built ??= build());
+}
+
 /** Text an attacker or a broken client sends: control characters, lone surrogates, markup, SQL, sheer length. */
-export const hostileString: fc.Arbitrary<string> = fc.oneof(
-  fc.string(),
-  fc.string({ unit: 'binary' }),
-  fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)) }),
-  fc.constantFrom(
-    '\u0000',
-    'a\u0000b',
-    '\ud800',
-    'x\udfffy',
-    '%00',
-    "'; DROP TABLE auth.users; --",
-    '<img src=x onerror=alert(1)>',
-    '../../etc/passwd',
-    '\u202e',
-    ' ',
+export const hostileString = builtOnFirstUse(() =>
+  fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'binary' }),
+    fc.string({ unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)) }),
+    fc.constantFrom(
+      '\u0000',
+      'a\u0000b',
+      '\ud800',
+      'x\udfffy',
+      '%00',
+      "'; DROP TABLE auth.users; --",
+      '<img src=x onerror=alert(1)>',
+      '../../etc/passwd',
+      '\u202e',
+      ' ',
+    ),
+    fc.integer({ min: 1, max: 20 }).map((n) => 'x'.repeat(n * 1000)),
   ),
-  fc.integer({ min: 1, max: 20 }).map((n) => 'x'.repeat(n * 1000)),
 );
 
 interface Def {
@@ -37,18 +48,20 @@ interface Def {
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
-const formatted: Record<string, fc.Arbitrary<string>> = {
-  email: fc.emailAddress(),
-  uuid: fc.uuid(),
-  datetime: fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') }).map((date) => date.toISOString()),
-  date: fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') }).map((date) => date.toISOString().slice(0, 10)),
-  url: fc.webUrl(),
+const formatted: Record<string, () => fc.Arbitrary<string>> = {
+  email: builtOnFirstUse(() => fc.emailAddress()),
+  uuid: builtOnFirstUse(() => fc.uuid()),
+  datetime: builtOnFirstUse(() => fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') }).map((date) => date.toISOString())),
+  date: builtOnFirstUse(() =>
+    fc.date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2100-01-01') }).map((date) => date.toISOString().slice(0, 10)),
+  ),
+  url: builtOnFirstUse(() => fc.webUrl()),
 };
 
 function stringNear(def: Def): fc.Arbitrary<string> {
   const pattern = def.checks?.find((check) => check._zod.def.format === 'regex')?._zod.def.pattern;
-  const valid = def.format ? formatted[def.format] : pattern ? fc.stringMatching(pattern) : fc.string({ maxLength: 40 });
-  return fc.oneof({ weight: 3, arbitrary: valid ?? fc.string() }, { weight: 2, arbitrary: hostileString });
+  const valid = def.format ? formatted[def.format]?.() : pattern ? fc.stringMatching(pattern) : fc.string({ maxLength: 40 });
+  return fc.oneof({ weight: 3, arbitrary: valid ?? fc.string() }, { weight: 2, arbitrary: hostileString() });
 }
 
 function numberNear(def: Def): fc.Arbitrary<unknown> {
@@ -83,7 +96,7 @@ export function arbitraryNear(schema: z.ZodType): fc.Arbitrary<unknown> {
     case 'boolean':
       return fc.oneof(fc.boolean(), fc.constantFrom('true', 1, null));
     case 'enum':
-      return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...Object.values(def.entries ?? { none: 'none' })) }, { weight: 1, arbitrary: hostileString });
+      return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...Object.values(def.entries ?? { none: 'none' })) }, { weight: 1, arbitrary: hostileString() });
     case 'literal':
       return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...(def.values ?? [null])) }, { weight: 1, arbitrary: fc.anything() });
     case 'optional':
