@@ -120,8 +120,6 @@ describe('finding leads', () => {
     await typeThenPause(page, page.getByLabel('Search leads'), email);
     await searched;
     await leadRow(page, email).waitFor();
-    expect(searches.at(-1)).toBe(email);
-    expect(searches.length).toBeLessThanOrEqual(2);
     // Not once per key: only the pause after the last key sends a search.
     expect(searches).toEqual([email]);
     await page.context().close();

@@ -41,8 +41,6 @@ describe('the Team tab', () => {
     const row = admin.page.getByTestId('team-member').filter({ hasText: memberEmail });
     await row.getByTestId('role-badge').getByText('Client', { exact: true }).waitFor();
     // Sent once the typing pauses, not once per key.
-    expect(searches.at(-1)).toBe(memberEmail.slice(0, 20));
-    expect(searches.length).toBeLessThanOrEqual(2);
     expect(searches).toEqual([memberEmail.slice(0, 20)]);
     await saveScreenshot(admin.page, 'team-tab-laptop');
 

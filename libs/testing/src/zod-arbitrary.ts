@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import type { z } from 'zod';
 
 /**
- * Builds an arbitrary when it is first asked for: some take a second or more to build (a string of lone surrogates,
- * a web URL), which every test file importing this library would otherwise pay, fuzzing or not.
+ * Builds an arbitrary when it is first asked for: some are slow to build (a string of lone surrogates, a web URL),
+ * which every test file importing this library would otherwise pay, fuzzing or not.
  */
 function builtOnFirstUse<T>(build: () => fc.Arbitrary<T>): () => fc.Arbitrary<T> {
   let built: fc.Arbitrary<T> | undefined;
