@@ -99,7 +99,7 @@ async function main() {
 
   await client.close();
   await db.end();
-  storage.close();
+  await storage.close();
   worker.kill('SIGTERM');
   await Promise.all(stopServices.map((stop) => stop()));
   s3.child.kill('SIGTERM');

@@ -5,6 +5,7 @@
 // It changes nothing in the app it watches.
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest } from 'node:http';
+import { s3OperationOf } from '@spark/storage';
 import { Client } from 'pg';
 
 type Memory = Pick<NodeJS.MemoryUsage, 'rss' | 'heapUsed' | 'heapTotal' | 'external' | 'arrayBuffers'>;
@@ -34,12 +35,7 @@ Client.prototype.query = function countedQuery(this: Client, ...args: unknown[])
 
 subscribe('http.client.request.start', (message) => {
   const { request } = message as { request: ClientRequest };
-  // The SDK and ObjectRequests name S3 operations in the query (`?x-id=UploadPart`), but not the two POSTs of a
-  // multipart upload.
-  const query = request.path.split('?')[1] ?? '';
-  const post = query.startsWith('uploads') ? 'CreateMultipartUpload' : 'CompleteMultipartUpload';
-  const bucket = request.path.split('/')[1];
-  const name = request.method === 'POST' ? post : (/(?:^|&)x-id=(\w+)/.exec(query)?.[1] ?? `${request.method} /${bucket}/<key>`);
+  const name = s3OperationOf(request.method, request.path);
   http[name] = (http[name] ?? 0) + 1;
 });
 

@@ -135,7 +135,7 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     );
   }, 60_000);
   afterAll(async () => {
-    storage?.close();
+    await storage?.close();
     await db?.end();
     await stack?.stop();
   });

@@ -17,7 +17,7 @@ import { ObjectStorage } from '@spark/storage';
 import { Client } from 'pg';
 import sharp from 'sharp';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
-import { captureSpark, type SparkCaptureInput, TINY_PNG } from '@spark/testing';
+import { captureSpark, eventually, type SparkCaptureInput, TINY_PNG } from '@spark/testing';
 
 const JWT_SECRET = 'sparks-system-test-secret';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
@@ -63,7 +63,7 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
     storage = new ObjectStorage(stack.s3.config);
   });
   afterAll(async () => {
-    storage.close();
+    await storage.close();
     await db.end();
     await stack.stop();
   });
@@ -88,12 +88,13 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
   });
 
   it('refuses an executable named .png with 415 and stores nothing', async () => {
-    const before = await sparkCount(client.id);
-    const response = await capture(client, { bytes: EXECUTABLE });
+    const user = newUser();
+    const response = await capture(user, { bytes: EXECUTABLE });
     expect(response.status).toBe(415);
     expect(await errorCode(response)).toBe('UNSUPPORTED_MEDIA_TYPE');
-    expect(await sparkCount(client.id)).toBe(before);
-    expect(await objectsUnder(`incoming/${client.id}`)).toBe(0);
+    expect(await sparkCount(user.id)).toBe(0);
+    expect(await objectsUnder(user.id)).toBe(0);
+    expect(await objectsUnder(`incoming/${user.id}`)).toBe(0);
   });
 
   it('refuses a photo over 15 MB with 413, records nothing and leaves no object behind', async () => {
@@ -168,9 +169,9 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
     expect(second.spark.id).toBe(first.spark.id);
     expect(await sparkCount(user.id)).toBe(1);
     expect(await counters(user.id)).toMatchObject({ spark_count: 1, streak_count: 1 });
-    // The retry's copy of the file is gone: one stored file, no upload left.
+    // The retry's copy of the file is gone: one stored file, and no upload left once the released ones are deleted.
     expect(await objectsUnder(user.id)).toBe(1);
-    expect(await objectsUnder(`incoming/${user.id}`)).toBe(0);
+    await eventually(async () => (await objectsUnder(`incoming/${user.id}`)) === 0, 5_000, 'the released uploads to be deleted');
   });
 
   it('answers a recording delivered again, after its upload was claimed, with the spark it recorded', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, errorBodySchema, recordSparkResponseSchema } from '@spark/contracts';
-import { captureSpark } from '@spark/testing';
+import { captureSpark, eventually } from '@spark/testing';
 import { Client } from 'pg';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 import { locationFixture } from './location-traces';
@@ -51,6 +51,8 @@ describe('the per-client storage quota', () => {
     captureSpark(stack.baseUrl, { authorization: `Bearer ${client.token}` }, { bytes: VIDEO, contentType: 'video/mp4', clientSparkId });
   const storedObjects = async (userId: string) =>
     (await s3.send(new ListObjectsV2Command({ Bucket: stack.s3.config.S3_BUCKET, Prefix: `${userId}/` }))).KeyCount ?? 0;
+  const uploadsDeleted = (userId: string) =>
+    eventually(async () => (await stack.s3.keysUnder(`incoming/${userId}/`)).length === 0, 5_000, 'the released uploads to be deleted');
   const recorded = async (userId: string) => {
     const sparks = await db.query('SELECT count(*)::int AS count, coalesce(sum(file_bytes), 0)::bigint AS bytes FROM progress.sparks WHERE user_id = $1', [
       userId,
@@ -74,7 +76,7 @@ describe('the per-client storage quota', () => {
     expect(body.message).toMatch(/^Your storage is full/);
     expect(await recorded(client.id)).toEqual({ sparks: 2, sparkBytes: 2 * VIDEO.length, storedBytes: 2 * VIDEO.length });
     expect(await storedObjects(client.id)).toBe(2);
-    expect(await stack.s3.keysUnder(`incoming/${client.id}/`)).toEqual([]);
+    await uploadsDeleted(client.id);
   });
 
   it('does not count a retried capture twice, even when the storage is full', async () => {
@@ -96,6 +98,6 @@ describe('the per-client storage quota', () => {
     expect(statuses.sort()).toEqual([201, 201, 413, 413, 413, 413]);
     expect(await recorded(client.id)).toEqual({ sparks: 2, sparkBytes: 2 * VIDEO.length, storedBytes: 2 * VIDEO.length });
     expect(await storedObjects(client.id)).toBe(2);
-    expect(await stack.s3.keysUnder(`incoming/${client.id}/`)).toEqual([]);
+    await uploadsDeleted(client.id);
   });
 });

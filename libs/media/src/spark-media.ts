@@ -41,7 +41,8 @@ const CLAIMS_IN_FLIGHT = 8;
  * bytes (415), its kind's size limit (413), location and identifying metadata removed, and it is stored under the
  * client's own prefix. The incoming object is deleted whatever the outcome (by the caller through `releaseUpload` once
  * it has recorded a claimed file), and a claimed file the caller then refuses (a full storage, a duplicate) is deleted
- * through `discard`, so no object is left behind. Uploads granted but never claimed are deleted by `sweepUnclaimed`.
+ * through `discard`, so no object is left behind. Uploads granted but never claimed, and any a deletion missed, are
+ * deleted by `sweepUnclaimed`.
  */
 export class SparkMedia {
   private readonly claimsInFlight = new ConcurrencyLimit(CLAIMS_IN_FLIGHT);
@@ -71,14 +72,17 @@ export class SparkMedia {
     try {
       return await this.claimsInFlight.run(() => this.clean(userId, incomingSparkKey(userId, uploadId)));
     } catch (error) {
-      await this.releaseUpload(userId, uploadId);
+      await this.storage.delete(incomingSparkKey(userId, uploadId)).catch(() => undefined);
       throw error;
     }
   }
 
-  /** Deletes the upload a claim read; whatever S3 answers, the sweep of unclaimed uploads deletes what is left. */
-  async releaseUpload(userId: string, uploadId: string): Promise<void> {
-    await this.storage.delete(incomingSparkKey(userId, uploadId)).catch(() => undefined);
+  /**
+   * Deletes the upload a claim read, soon and with the others released meanwhile, so the capture's answer does not
+   * wait for S3. Whatever S3 answers, the sweep of unclaimed uploads deletes what is left.
+   */
+  releaseUpload(userId: string, uploadId: string): void {
+    this.storage.deleteLater(incomingSparkKey(userId, uploadId));
   }
 
   async discard(file: SparkFile): Promise<void> {

@@ -15,7 +15,7 @@ export interface AccountEraser {
    * object about the subject. Runs again after any failure, so each step must be harmless to repeat.
    */
   erase(subject: DeletionSubject): Promise<void>;
-  close?(): void;
+  close?(): Promise<void> | void;
 }
 
 export interface AccountErasure {
@@ -70,7 +70,7 @@ export function startAccountErasure(
       await worker.close();
       connection.disconnect();
       await busClient.close();
-      eraser.close?.();
+      await eraser.close?.();
     },
   };
 }

@@ -3,8 +3,9 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { type ClientRequest, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { startTestS3, type TestS3 } from '@spark/testing';
+import { eventually, startTestS3, type TestS3 } from '@spark/testing';
 import { ObjectStorage, PART_SIZE } from './object-storage';
+import { s3OperationOf } from './s3-operations';
 
 // `length` bytes of `fill` in uneven chunks, as a socket would deliver them.
 function chunked(length: number, fill: number, chunkSize = 64 * 1024 + 7): Readable {
@@ -18,19 +19,12 @@ function chunked(length: number, fill: number, chunkSize = 64 * 1024 + 7): Reada
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-// The SDK and ObjectRequests name operations in the query (`?x-id=PutObject`), but not these two.
-const operationOf = ({ method, path }: ClientRequest) => {
-  const query = path.split('?')[1] ?? '';
-  if (method === 'POST') return query.startsWith('uploads') ? 'CreateMultipartUpload' : 'CompleteMultipartUpload';
-  return /(?:^|&)x-id=(\w+)/.exec(query)?.[1] ?? `${method} ${path}`;
-};
-
 /** The S3 operations `action` sent. */
 async function s3Operations(action: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = [];
   const onRequest = (message: unknown) => {
     const { request } = message as { request: ClientRequest };
-    seen.push(operationOf(request));
+    seen.push(s3OperationOf(request.method, request.path));
   };
   subscribe('http.client.request.start', onRequest);
   try {
@@ -50,7 +44,7 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     storage = new ObjectStorage(s3.config);
   });
   afterAll(async () => {
-    storage.close();
+    await storage.close();
     await s3.close();
   });
 
@@ -130,6 +124,28 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     expect(await storage.exists('incoming/user-2/old')).toBe(false);
     expect(await storage.exists('user-1/a.bin')).toBe(true);
   });
+  it('deletes the objects queued for deletion within a moment in one request per bucket', async () => {
+    const keys = ['user-5/a', 'user-5/b', 'user-6/c'];
+    await Promise.all([...keys, 'user-5/kept'].map((key) => storage.put({ key, body: key, contentType: 'text/plain' })));
+    await storage.put({ bucket: 'log', key: 'post/d', body: 'd', contentType: 'text/plain' });
+    const sent = await s3Operations(async () => {
+      for (const key of keys) storage.deleteLater(key);
+      storage.deleteLater('post/d', 'log');
+      await eventually(async () => !(await storage.exists('user-6/c')) && !(await storage.exists('post/d', 'log')), 5_000, 'the queued deletions');
+    });
+    expect(sent.filter((operation) => operation !== 'HeadObject')).toEqual(['DeleteObjects', 'DeleteObjects']);
+    for (const key of keys) expect(await storage.exists(key)).toBe(false);
+    expect(await storage.exists('user-5/kept')).toBe(true);
+  });
+
+  it('sends the deletions still queued when it is closed', async () => {
+    await storage.put({ key: 'user-7/a', body: 'a', contentType: 'text/plain' });
+    const closing = new ObjectStorage(s3.config);
+    closing.deleteLater('user-7/a');
+    await closing.close();
+    expect(await storage.exists('user-7/a')).toBe(false);
+  });
+
   it('puts a body in memory with its type and caching, opens it with its size, and deletes it', async () => {
     const sent = await s3Operations(async () => {
       await storage.put({ key: 'user-3/note.txt', body: Buffer.from('a small note'), contentType: 'text/plain', cacheControlSeconds: 60 });
@@ -170,7 +186,7 @@ describe('ObjectStorage against a real S3-compatible server', () => {
       });
       await expect(unreachable.put({ key: 'user-4/a.txt', body: 'x', contentType: 'text/plain' })).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     } finally {
-      unreachable.close();
+      await unreachable.close();
     }
   });
 
@@ -191,7 +207,7 @@ describe('ObjectStorage against a real S3-compatible server', () => {
       expect(await throughProxy.getText('user-3/retried.txt')).toBe('made it');
       expect(faulty.received).toBe(8);
     } finally {
-      throughProxy.close();
+      await throughProxy.close();
       await faulty.close();
     }
   });

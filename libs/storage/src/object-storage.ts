@@ -2,11 +2,15 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '@spark/config';
+import { BatchedDeletes } from './batched-deletes';
 import { ObjectRequests, StorageRequestError } from './object-requests';
 import { type SignedGetOptions, type SignedPutOptions, UrlSigner } from './url-signer';
 
 /** The part size of stream uploads (S3's minimum for every part but the last). */
 export const PART_SIZE = 5 * 1024 * 1024;
+
+/** How long a deletion nobody waits for may wait for others to go with it (`deleteLater`). */
+export const DELETE_LATER_WINDOW_MS = 100;
 
 export interface PutObjectInput {
   bucket?: string;
@@ -51,6 +55,7 @@ export class ObjectStorage {
   private loaded?: Promise<{ sdk: Sdk; client: S3Client }>;
   private readonly urls: UrlSigner;
   private readonly requests: ObjectRequests;
+  private readonly laterDeletes = new BatchedDeletes((bucket, keys) => this.deleteKeys(keys, bucket), DELETE_LATER_WINDOW_MS);
   readonly defaultBucket: string;
 
   constructor(
@@ -128,6 +133,22 @@ export class ObjectStorage {
     (await this.requests.request('DeleteObject', key, { bucket })).resume();
   }
 
+  /**
+   * Deletes the object soon, in one request with the others queued within a moment, and without an answer: for
+   * objects under a prefix that is swept, so that one a failed request or a dead process leaves is deleted anyway.
+   */
+  deleteLater(key: string, bucket = this.defaultBucket): void {
+    this.laterDeletes.add(bucket, key);
+  }
+
+  /** Deletes the keys (at most 1000) in one request. */
+  private async deleteKeys(keys: string[], bucket: string): Promise<void> {
+    const { sdk, client } = await this.s3();
+    const Objects = keys.map((Key) => ({ Key }));
+    const result = await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects, Quiet: true } }));
+    if (result.Errors?.length) throw new Error(`S3 refused to delete ${result.Errors.length} objects: ${result.Errors[0]?.Message ?? ''}`);
+  }
+
   /** Deletes every object whose key starts with `prefix`, a listed page (up to 1000 keys) per request; returns how many. */
   async deleteUnder(prefix: string, bucket = this.defaultBucket): Promise<number> {
     const { sdk, client } = await this.s3();
@@ -135,10 +156,9 @@ export class ObjectStorage {
     for (;;) {
       // Always the first page: the keys just deleted are gone from the next listing.
       const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
-      const keys = (listed.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+      const keys = (listed.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
       if (keys.length === 0) return deleted;
-      const result = await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
-      if (result.Errors?.length) throw new Error(`S3 refused to delete ${result.Errors.length} objects under ${prefix}: ${result.Errors[0]?.Message ?? ''}`);
+      await this.deleteKeys(keys, bucket);
       deleted += keys.length;
     }
   }
@@ -150,10 +170,8 @@ export class ObjectStorage {
     let ContinuationToken: string | undefined;
     do {
       const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken }));
-      const stale = (listed.Contents ?? []).flatMap((object) =>
-        object.Key && object.LastModified && object.LastModified < cutoff ? [{ Key: object.Key }] : [],
-      );
-      if (stale.length > 0) await client.send(new sdk.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: stale, Quiet: true } }));
+      const stale = (listed.Contents ?? []).flatMap((object) => (object.Key && object.LastModified && object.LastModified < cutoff ? [object.Key] : []));
+      if (stale.length > 0) await this.deleteKeys(stale, bucket);
       deleted += stale.length;
       ContinuationToken = listed.IsTruncated ? listed.NextContinuationToken : undefined;
     } while (ContinuationToken);
@@ -170,7 +188,9 @@ export class ObjectStorage {
     return this.urls.signedPutUrl(key, options);
   }
 
-  close(): void {
+  /** Sends the deletions still queued, then lets go of the connections. */
+  async close(): Promise<void> {
+    await this.laterDeletes.flush();
     this.requests.close();
     void this.loaded?.then(
       ({ client }) => client.destroy(),

@@ -85,7 +85,7 @@ export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker;
       clearInterval(sweeper);
       await worker.close();
       connection.disconnect();
-      storage.close();
+      await storage.close();
     },
   };
 }

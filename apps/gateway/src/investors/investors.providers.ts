@@ -9,8 +9,8 @@ export const INVESTOR_STORAGE = Symbol('investor-storage');
 class InvestorStorageShutdown implements OnModuleDestroy {
   constructor(@Inject(INVESTOR_STORAGE) private readonly storage: ObjectStorage) {}
 
-  onModuleDestroy(): void {
-    this.storage.close();
+  onModuleDestroy(): Promise<void> {
+    return this.storage.close();
   }
 }
 

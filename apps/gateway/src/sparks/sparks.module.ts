@@ -13,8 +13,8 @@ import { SparksController } from './sparks.controller';
 class StorageShutdown implements OnModuleDestroy {
   constructor(@Inject(ObjectStorage) private readonly storage: ObjectStorage) {}
 
-  onModuleDestroy(): void {
-    this.storage.close();
+  onModuleDestroy(): Promise<void> {
+    return this.storage.close();
   }
 }
 

@@ -77,7 +77,7 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
       await worker.close();
       connection.disconnect();
       await busClient.close();
-      storage.close();
+      await storage.close();
     },
   };
 }

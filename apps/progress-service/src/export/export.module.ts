@@ -21,7 +21,7 @@ export class ExportModule {
           provide: ClosedWithModule,
           useValue: new ClosedWithModule(async () => {
             await worker?.close();
-            storage.close();
+            await storage.close();
           }),
         },
       ],

@@ -24,7 +24,7 @@ export class SparksModule {
           provide: ClosedWithModule,
           useValue: new ClosedWithModule(async () => {
             await sweep.close();
-            storage.close();
+            await storage.close();
           }),
         },
       ],

@@ -47,10 +47,10 @@ export class SparksService {
 
   /**
    * Claims the uploaded file (checked, location removed, stored under the client's prefix), records the spark, then
-   * deletes the upload. Idempotent on (user, clientSparkId): a retried capture is answered with the first spark and
-   * its own copy of the file deleted, as is the file of a capture the quota refuses; this request delivered again
-   * after its spark was recorded finds no upload and is answered with that spark, and delivered again after a replica
-   * died before recording, it claims the upload anew.
+   * releases the upload for deletion. Idempotent on (user, clientSparkId): a retried capture is answered with the first
+   * spark and its own copy of the file deleted, as is the file of a capture the quota refuses; this request delivered
+   * again after its spark was recorded is answered with that spark (whether its upload is still there to claim or
+   * already gone), and delivered again after a replica died before recording, it claims the upload anew.
    */
   async record(request: PayloadOf<'progress.record-spark'>): Promise<RecordSparkResponse> {
     const timeZone = await this.timeZones.storable(request.timeZone);
@@ -71,7 +71,7 @@ export class SparksService {
       return { spark: toSpark(result.spark), created: result.created, progress, milestone: milestoneMessage(progress.sparkCount) };
     } finally {
       // Only now: a replica that dies before the spark is committed leaves the upload for the delivery that follows.
-      await this.media.releaseUpload(request.userId, request.uploadId);
+      this.media.releaseUpload(request.userId, request.uploadId);
     }
   }
 

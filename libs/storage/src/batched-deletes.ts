@@ -1,0 +1,41 @@
+/** S3's limit of keys per DeleteObjects request. */
+export const MAX_KEYS_PER_DELETE = 1000;
+
+/**
+ * Deletions nobody waits for, sent together: the keys queued within `windowMs` of the first go to S3 in one request
+ * per bucket (more when over S3's limit). A request that fails, or a process that dies before sending, leaves the
+ * objects for whatever sweeps their prefix, so only keys under a swept prefix belong here.
+ */
+export class BatchedDeletes {
+  private readonly queued = new Map<string, string[]>();
+  private readonly sending = new Set<Promise<void>>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly send: (bucket: string, keys: string[]) => Promise<void>,
+    private readonly windowMs: number,
+  ) {}
+
+  add(bucket: string, key: string): void {
+    const keys = this.queued.get(bucket) ?? [];
+    keys.push(key);
+    this.queued.set(bucket, keys);
+    if (keys.length >= MAX_KEYS_PER_DELETE) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.windowMs);
+  }
+
+  /** Sends what is queued and waits for every request still on its way, this one's included. */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const [bucket, keys] of this.queued) {
+      for (let start = 0; start < keys.length; start += MAX_KEYS_PER_DELETE) {
+        const request = this.send(bucket, keys.slice(start, start + MAX_KEYS_PER_DELETE)).catch(() => undefined);
+        this.sending.add(request);
+        void request.finally(() => this.sending.delete(request));
+      }
+    }
+    this.queued.clear();
+    await Promise.all(this.sending);
+  }
+}
