@@ -34,14 +34,16 @@ describe('BatchedDeletes', () => {
     expect(sent.map((batch) => batch.keys.length)).toEqual([MAX_KEYS_PER_DELETE, MAX_KEYS_PER_DELETE - 1]);
   });
 
-  it('waits in flush for the requests on their way, and a failed one fails nobody', async () => {
+  it('waits in flush for the requests on their way, and reports a failed one instead of failing the flush', async () => {
     let finish = () => {};
+    const failures: unknown[] = [];
     const failing = new BatchedDeletes(
       (_bucket, batch) =>
         new Promise<void>((_resolve, reject) => {
           finish = () => reject(new Error(`refused ${batch.join()}`));
         }),
       50,
+      (error, batch) => failures.push({ message: (error as Error).message, ...batch }),
     );
     failing.add('sparks', 'a');
     let flushed = false;
@@ -51,5 +53,6 @@ describe('BatchedDeletes', () => {
     finish();
     await flushing;
     expect(flushed).toBe(true);
+    expect(failures).toEqual([{ message: 'refused a', bucket: 'sparks', keys: 1 }]);
   });
 });

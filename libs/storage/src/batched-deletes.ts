@@ -1,6 +1,9 @@
 /** S3's limit of keys per DeleteObjects request. */
 export const MAX_KEYS_PER_DELETE = 1000;
 
+/** What to do when a request of deletions fails: they are not tried again, so tell whoever watches the process. */
+export type DeleteFailureListener = (error: unknown, batch: { bucket: string; keys: number }) => void;
+
 /**
  * Deletions nobody waits for, sent together: the keys queued within `windowMs` of the first go to S3 in one request
  * per bucket (more when over S3's limit). A request that fails, or a process that dies before sending, leaves the
@@ -14,6 +17,7 @@ export class BatchedDeletes {
   constructor(
     private readonly send: (bucket: string, keys: string[]) => Promise<void>,
     private readonly windowMs: number,
+    private readonly onFailure: DeleteFailureListener = () => undefined,
   ) {}
 
   add(bucket: string, key: string): void {
@@ -30,7 +34,8 @@ export class BatchedDeletes {
     this.timer = undefined;
     for (const [bucket, keys] of this.queued) {
       for (let start = 0; start < keys.length; start += MAX_KEYS_PER_DELETE) {
-        const request = this.send(bucket, keys.slice(start, start + MAX_KEYS_PER_DELETE)).catch(() => undefined);
+        const batch = keys.slice(start, start + MAX_KEYS_PER_DELETE);
+        const request = this.send(bucket, batch).catch((error: unknown) => this.onFailure(error, { bucket, keys: batch.length }));
         this.sending.add(request);
         void request.finally(() => this.sending.delete(request));
       }

@@ -138,12 +138,15 @@ describe('ObjectStorage against a real S3-compatible server', () => {
     expect(await storage.exists('user-5/kept')).toBe(true);
   });
 
-  it('sends the deletions still queued when it is closed', async () => {
+  it('sends the deletions still queued when it is closed, and reports those S3 refuses', async () => {
     await storage.put({ key: 'user-7/a', body: 'a', contentType: 'text/plain' });
-    const closing = new ObjectStorage(s3.config);
+    const failures: { error: unknown; batch: { bucket: string; keys: number } }[] = [];
+    const closing = new ObjectStorage(s3.config, { onLaterDeleteFailed: (error, batch) => failures.push({ error, batch }) });
     closing.deleteLater('user-7/a');
+    closing.deleteLater('user-7/b', 'missing');
     await closing.close();
     expect(await storage.exists('user-7/a')).toBe(false);
+    expect(failures).toEqual([{ error: expect.objectContaining({ name: 'NoSuchBucket' }), batch: { bucket: 'missing', keys: 1 } }]);
   });
 
   it('puts a body in memory with its type and caching, opens it with its size, and deletes it', async () => {

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { StorageConfig } from '@spark/config';
-import { BatchedDeletes } from './batched-deletes';
+import { BatchedDeletes, type DeleteFailureListener } from './batched-deletes';
 import { ObjectRequests, StorageRequestError } from './object-requests';
 import { type SignedGetOptions, type SignedPutOptions, UrlSigner } from './url-signer';
 
@@ -55,15 +55,16 @@ export class ObjectStorage {
   private loaded?: Promise<{ sdk: Sdk; client: S3Client }>;
   private readonly urls: UrlSigner;
   private readonly requests: ObjectRequests;
-  private readonly laterDeletes = new BatchedDeletes((bucket, keys) => this.deleteKeys(keys, bucket), DELETE_LATER_WINDOW_MS);
+  private readonly laterDeletes: BatchedDeletes;
   readonly defaultBucket: string;
 
   constructor(
     private readonly config: StorageConfig,
-    options: { answerTimeoutMs?: number } = {},
+    options: { answerTimeoutMs?: number; onLaterDeleteFailed?: DeleteFailureListener } = {},
   ) {
     this.urls = new UrlSigner(config);
     this.requests = new ObjectRequests(this.urls, new URL(config.S3_ENDPOINT), options.answerTimeoutMs);
+    this.laterDeletes = new BatchedDeletes((bucket, keys) => this.deleteKeys(keys, bucket), DELETE_LATER_WINDOW_MS, options.onLaterDeleteFailed);
     this.defaultBucket = config.S3_BUCKET;
   }
 

@@ -12,7 +12,10 @@ import { startUploadSweep } from './upload-sweep';
 @Module({})
 export class SparksModule {
   static register({ dataSource, logger }: ServiceInfrastructure, options: { timeZones: TimeZoneResolver; config: ProgressConfig }): DynamicModule {
-    const storage = new ObjectStorage(options.config);
+    const storage = new ObjectStorage(options.config, {
+      onLaterDeleteFailed: (error, batch) =>
+        logger.warn({ err: error, ...batch }, 'deleting released uploads failed; the sweep of unclaimed uploads deletes them'),
+    });
     const media = new SparkMedia(storage);
     const sweep = startUploadSweep({ config: options.config, media, logger });
     return {
