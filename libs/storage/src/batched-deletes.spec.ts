@@ -13,12 +13,18 @@ describe('BatchedDeletes', () => {
     }, 50);
   });
 
-  it('sends the keys queued within the window together, once it has passed', async () => {
-    deletes.add('sparks', 'a');
-    deletes.add('sparks', 'b');
-    deletes.add('log', 'c');
-    expect(sent).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+  it('sends the keys queued within the window together, once it has passed', () => {
+    jest.useFakeTimers();
+    try {
+      deletes.add('sparks', 'a');
+      deletes.add('sparks', 'b');
+      deletes.add('log', 'c');
+      jest.advanceTimersByTime(49);
+      expect(sent).toEqual([]);
+      jest.advanceTimersByTime(1);
+    } finally {
+      jest.useRealTimers();
+    }
     expect(sent).toEqual([
       { bucket: 'sparks', keys: ['a', 'b'] },
       { bucket: 'log', keys: ['c'] },

@@ -6,8 +6,9 @@ export type DeleteFailureListener = (error: unknown, batch: { bucket: string; ke
 
 /**
  * Deletions nobody waits for, sent together: the keys queued within `windowMs` of the first go to S3 in one request
- * per bucket (more when over S3's limit). A request that fails, or a process that dies before sending, leaves the
- * objects for whatever sweeps their prefix, so only keys under a swept prefix belong here.
+ * per bucket, or at once when a bucket's keys reach S3's limit for one request. A request that fails, or a process that
+ * dies before sending, leaves the objects for whatever sweeps their prefix, so only keys under a swept prefix belong
+ * here.
  */
 export class BatchedDeletes {
   private readonly queued = new Map<string, string[]>();
@@ -32,13 +33,11 @@ export class BatchedDeletes {
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
+    // `add` sends a bucket's keys once they reach the limit, so no bucket holds more than one request's worth.
     for (const [bucket, keys] of this.queued) {
-      for (let start = 0; start < keys.length; start += MAX_KEYS_PER_DELETE) {
-        const batch = keys.slice(start, start + MAX_KEYS_PER_DELETE);
-        const request = this.send(bucket, batch).catch((error: unknown) => this.onFailure(error, { bucket, keys: batch.length }));
-        this.sending.add(request);
-        void request.finally(() => this.sending.delete(request));
-      }
+      const request = this.send(bucket, keys).catch((error: unknown) => this.onFailure(error, { bucket, keys: keys.length }));
+      this.sending.add(request);
+      void request.finally(() => this.sending.delete(request));
     }
     this.queued.clear();
     await Promise.all(this.sending);

@@ -10,7 +10,7 @@ import { type SignedGetOptions, type SignedPutOptions, UrlSigner } from './url-s
 export const PART_SIZE = 5 * 1024 * 1024;
 
 /** How long a deletion nobody waits for may wait for others to go with it (`deleteLater`). */
-export const DELETE_LATER_WINDOW_MS = 100;
+const DELETE_LATER_WINDOW_MS = 100;
 
 export interface PutObjectInput {
   bucket?: string;
