@@ -92,6 +92,25 @@ describe('limits on work anyone can ask for', () => {
     expect((await post('/api/investors/deck-download', { email: 'holder@fund.test', accessCode: 'SPARK-AAAA-BBBB-CCCC-DDDD-FFFF' })).status).toBe(403);
   });
 
+  it('sends a client 3 account-deletion links a day, then answers 429 and writes no fourth confirmation', async () => {
+    const client = await createSignedInUser(db, `leaving-${randomUUID()}@example.com`);
+    for (let request = 0; request < 3; request++) expect((await post('/api/me/account-deletion', {}, client.token)).status).toBe(202);
+
+    await expectRefused(await post('/api/me/account-deletion', {}, client.token), /Please try again in (about )?\d+ hours?\./);
+    expect(Number((await db.query('SELECT count(*) FROM auth.deletion_confirmations WHERE user_id = $1', [client.id])).rows[0].count)).toBe(3);
+  });
+
+  it('tries 30 account-deletion links in 10 minutes from one address, then answers 429', async () => {
+    for (let attempt = 0; attempt < 30; attempt++) {
+      expect((await post('/api/account-deletion/confirm', { token: randomUUID().replaceAll('-', '') })).status).toBe(404);
+    }
+
+    await expectRefused(
+      await post('/api/account-deletion/confirm', { token: randomUUID().replaceAll('-', '') }),
+      /Please try again in (about )?\d+ minutes?\./,
+    );
+  });
+
   it('gives a client 5 DITL generations a day: a repeat while one runs is the same one, the sixth is a clear 429', async () => {
     const client = await createSignedInUser(db, `ditl-${randomUUID()}@example.com`);
     const generate = () => post('/api/ditl/generations', { onboardingData: answers }, client.token);

@@ -1,3 +1,4 @@
+export type { BusAdmission, KeyedRedisCommand } from './bus-admission';
 export { ServiceUnavailableError } from './service-unavailable';
 export * from './redis-streams.client';
 export * from './redis-streams.context';

@@ -5,6 +5,7 @@ import { serviceOf } from '@spark/contracts';
 import { currentCorrelationId, newCorrelationId, type Logger } from '@spark/logging';
 import Redis from 'ioredis';
 import { DomainError } from '@spark/errors';
+import type { BusAdmission } from './bus-admission';
 import { ServiceUnavailableError } from './service-unavailable';
 import { outgoingRequestId } from './request-scope';
 import { DEFAULT_PREFIX, replyListKey, requestStreamKey } from './stream-keys';
@@ -80,10 +81,13 @@ export class RedisStreamsClient extends ClientProxy {
     return this.opening;
   }
 
-  /** Sends a request and resolves with the handler's answer; rejects with a DomainError. */
-  async request(pattern: string, data: unknown, timeoutMs = this.timeoutMs): Promise<unknown> {
+  /**
+   * Sends a request and resolves with the handler's answer; rejects with a DomainError. With an `admission`, the
+   * request goes on the bus only if it admits it, and a refusal is the rejection.
+   */
+  async request(pattern: string, data: unknown, timeoutMs = this.timeoutMs, admission?: BusAdmission): Promise<unknown> {
     await this.connect();
-    return new Promise((resolve, reject) => this.startRequest(pattern, data, timeoutMs, resolve, reject));
+    return new Promise((resolve, reject) => this.startRequest(pattern, data, timeoutMs, resolve, reject, admission));
   }
 
   async close(): Promise<void> {
@@ -146,7 +150,14 @@ export class RedisStreamsClient extends ClientProxy {
     return redis;
   }
 
-  private startRequest(pattern: string, data: unknown, timeoutMs: number, resolve: (response: unknown) => void, reject: (error: DomainError) => void): string {
+  private startRequest(
+    pattern: string,
+    data: unknown,
+    timeoutMs: number,
+    resolve: (response: unknown) => void,
+    reject: (error: DomainError) => void,
+    admission?: BusAdmission,
+  ): string {
     const id = outgoingRequestId();
     const service = serviceOf(pattern);
     const timer = setTimeout(() => {
@@ -163,20 +174,23 @@ export class RedisStreamsClient extends ClientProxy {
       budgetMs: timeoutMs,
       correlationId: this.correlationId(),
     };
-    this.add(pattern, entry).catch((error: unknown) => {
-      this.log.error({ err: error, pattern }, 'could not send a request');
+    this.add(pattern, entry, admission).catch((error: unknown) => {
+      const refused = admission && error instanceof DomainError;
+      if (!refused) this.log.error({ err: error, pattern }, 'could not send a request');
       if (!this.pending.delete(id)) return;
       clearTimeout(timer);
       const details = { service: `${service}-service` };
-      reject(new DomainError('SERVICE_UNAVAILABLE', 'The message bus is unavailable', details));
+      reject(refused ? error : new DomainError('SERVICE_UNAVAILABLE', 'The message bus is unavailable', details));
     });
     return id;
   }
 
-  private async add(pattern: string, entry: RequestEntry): Promise<void> {
+  private async add(pattern: string, entry: RequestEntry, admission?: BusAdmission): Promise<void> {
     if (!this.commands) throw new Error('RedisStreamsClient is not connected');
     const stream = requestStreamKey(this.prefix, serviceOf(pattern));
-    await this.commands.xadd(stream, 'MAXLEN', '~', STREAM_MAX_LENGTH, '*', ...encodeEntry(entry));
+    const args = ['MAXLEN', '~', STREAM_MAX_LENGTH, '*', ...encodeEntry(entry)];
+    if (admission) await admission.runIfAdmitted({ name: 'XADD', key: stream, args });
+    else await this.commands.xadd(stream, ...args);
     this.trimByAge(stream);
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type EventName, type EventOf, type PatternName, type RequestOf, type ResponseOf, sharedAnswerPatterns } from '@spark/contracts';
 import { lastValueFrom } from 'rxjs';
+import type { BusAdmission } from './bus-admission';
 import { RedisStreamsClient } from './redis-streams.client';
 import { SharedRequests } from './shared-requests';
 
@@ -17,12 +18,13 @@ export class ServiceBus {
 
   /**
    * Rejects with a DomainError, or ServiceUnavailableError when no replica answers in time. A pattern whose answer
-   * is the same for every caller is asked once for everyone asking the same meanwhile (`SharedRequests`).
+   * is the same for every caller is asked once for everyone asking the same meanwhile (`SharedRequests`). A request
+   * with an `admission` goes on the bus only if it admits it (`BusAdmission`), and is never shared.
    */
-  async request<P extends PatternName>(pattern: P, data: RequestOf<P>, options?: { timeoutMs?: number }): Promise<ResponseOf<P>> {
+  async request<P extends PatternName>(pattern: P, data: RequestOf<P>, options?: { timeoutMs?: number; admission?: BusAdmission }): Promise<ResponseOf<P>> {
     // The serving replica has already checked the answer against the contract.
-    const send = async () => (await this.client.request(pattern, data, options?.timeoutMs)) as ResponseOf<P>;
-    if (!Object.hasOwn(this.sharedAnswers, pattern)) return send();
+    const send = async () => (await this.client.request(pattern, data, options?.timeoutMs, options?.admission)) as ResponseOf<P>;
+    if (!Object.hasOwn(this.sharedAnswers, pattern) || options?.admission) return send();
     // A caller who joins a request also takes its deadline, so only callers with the same deadline share one.
     return this.shared.run(`${pattern} ${options?.timeoutMs ?? 'default'} ${JSON.stringify(data)}`, send);
   }

@@ -33,8 +33,8 @@ export class AccountDeletionController {
   @Post('api/me/account-deletion')
   @HttpCode(202)
   async request(@CurrentUser() user: AuthenticatedUser): Promise<{ sent: true }> {
-    await this.limiter.hit({ limit: DELETION_REQUESTS_PER_USER, subject: user.id });
-    return this.bus.request('auth.request-account-deletion', { userId: user.id });
+    const admission = this.limiter.admission({ limit: DELETION_REQUESTS_PER_USER, subject: user.id });
+    return this.bus.request('auth.request-account-deletion', { userId: user.id }, { admission });
   }
 
   /** Spends the link's token: the account is deleted and every session ends. Public: the link may open on any device. */
@@ -46,8 +46,8 @@ export class AccountDeletionController {
     @Req() request: FastifyRequest,
     @Body(new ZodPipe(confirmAccountDeletionBodySchema)) body: ConfirmAccountDeletionBody,
   ): Promise<ConfirmAccountDeletionResponse> {
-    await this.limiter.hit({ limit: DELETION_CONFIRMS_PER_IP, subject: request.ip });
-    return this.bus.request('auth.confirm-account-deletion', body);
+    const admission = this.limiter.admission({ limit: DELETION_CONFIRMS_PER_IP, subject: request.ip });
+    return this.bus.request('auth.confirm-account-deletion', body, { admission });
   }
 
   /** The dashboard's Deletions tab: newest first, which parts each deletion has finished. */

@@ -40,8 +40,7 @@ export class AuthController {
   @Post('magic-link')
   @HttpCode(202)
   async requestMagicLink(@Req() request: FastifyRequest, @Body(new ZodPipe(magicLinkRequestSchema)) body: PayloadOf<'auth.magic-link'>) {
-    await this.limiter.hit({ limit: MAGIC_LINK_PER_IP, subject: request.ip });
-    return this.bus.request('auth.magic-link', body);
+    return this.bus.request('auth.magic-link', body, { admission: this.limiter.admission({ limit: MAGIC_LINK_PER_IP, subject: request.ip }) });
   }
 
   /** Spends a link's token (or the e-mail's code) for a session; the refresh token goes in the cookie. */
@@ -54,8 +53,8 @@ export class AuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ZodPipe(redeemRequestSchema)) body: PayloadOf<'auth.redeem'>,
   ): Promise<Session> {
-    await this.limiter.hit({ limit: REDEEM_PER_IP, subject: request.ip });
-    return this.startSession(reply, await this.bus.request('auth.redeem', body));
+    const admission = this.limiter.admission({ limit: REDEEM_PER_IP, subject: request.ip });
+    return this.startSession(reply, await this.bus.request('auth.redeem', body, { admission }));
   }
 
   /** Whose a sign-in link is, so /magic-link-auth can ask that person to confirm; spends nothing. */
@@ -64,8 +63,7 @@ export class AuthController {
   @Post('link-info')
   @HttpCode(200)
   async linkInfo(@Req() request: FastifyRequest, @Body(new ZodPipe(linkInfoRequestSchema)) body: PayloadOf<'auth.link-info'>): Promise<LinkInfo> {
-    await this.limiter.hit({ limit: LINK_INFO_PER_IP, subject: request.ip });
-    return this.bus.request('auth.link-info', body);
+    return this.bus.request('auth.link-info', body, { admission: this.limiter.admission({ limit: LINK_INFO_PER_IP, subject: request.ip }) });
   }
 
   /**

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { waitPhrase } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
+import type { BusAdmission, KeyedRedisCommand } from '@spark/messaging';
 import type { Redis } from 'ioredis';
 
 export interface RateLimit {
@@ -27,41 +28,72 @@ export const mailboxSubject = (email: string) => digest(email.replace(/\+[^@]*@/
 /** The subject of a secret a caller presents (an access code): hashed, so the key does not hold it. */
 export const secretSubject = (secret: string) => digest(secret);
 
-// Per key: the count after this hit and the window's remaining ms. The expiry is set with the first hit (NX), in the
-// same atomic call, so no key outlives its window.
+// KEYS: one counter per hit. ARGV: each counter's window (ms) and maximum; then, if any, the command to run when every
+// count is within its maximum: its name, its key and its other arguments. That key is not declared: Redis asks read
+// access of a script's declared keys, and the gateway may only write to the request streams (deploy/redis/users.acl);
+// the command itself is checked as if sent alone.
+// Answers 0 when every count is within its maximum, else the longest of the exceeded windows' remaining ms. A window
+// starts with its counter's first hit, in the same atomic call; a counter found without one gets one, so no counter
+// outlives its window.
 const COUNT_HITS = `
-local replies = {}
+local waitMs = 0
 for index, key in ipairs(KEYS) do
-  replies[#replies + 1] = redis.call('INCR', key)
-  redis.call('PEXPIRE', key, ARGV[index], 'NX')
-  replies[#replies + 1] = redis.call('PTTL', key)
+  local window = ARGV[index * 2 - 1]
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('PEXPIRE', key, window) end
+  if count > tonumber(ARGV[index * 2]) then
+    local leftMs = redis.call('PTTL', key)
+    if leftMs < 0 then
+      redis.call('PEXPIRE', key, window)
+      leftMs = tonumber(window)
+    end
+    waitMs = math.max(waitMs, leftMs, 1)
+  end
 end
-return replies`;
+if waitMs == 0 and #ARGV > #KEYS * 2 then
+  redis.call(unpack(ARGV, #KEYS * 2 + 1))
+end
+return waitMs`;
+
+/** The script's name on each connection: ioredis sends its SHA, and its text only once per connection. */
+const COUNT_HITS_COMMAND = 'sparkCountHits';
+type CountHits = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<number>;
 
 /**
  * Fixed-window counters in Redis, shared by every gateway replica. `factor` raises every limit at once
  * (`RATE_LIMIT_FACTOR`, for load tests or a crowd behind one address).
  */
 export class RateLimiter {
+  private readonly countHits: CountHits;
+
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly keyPrefix: string,
     private readonly factor = 1,
-  ) {}
+  ) {
+    redis.defineCommand(COUNT_HITS_COMMAND, { lua: COUNT_HITS });
+    const defined = (redis as unknown as Record<typeof COUNT_HITS_COMMAND, CountHits>)[COUNT_HITS_COMMAND];
+    this.countHits = defined.bind(redis);
+  }
 
   /**
    * Counts one request against every limit (one script call, which the connection's automatic pipelining sends
    * in one write with the other requests' of the same turn of the event loop), then throws RATE_LIMITED (429
    * with Retry-After: the longest wait among the exceeded limits) when any is over.
    */
-  async hit(...hits: RateLimitHit[]): Promise<void> {
+  hit(...hits: RateLimitHit[]): Promise<void> {
+    return this.count(hits);
+  }
+
+  /** The same limits as a bus request's admission: counted, and the request added only within them, in one call. */
+  admission(...hits: RateLimitHit[]): BusAdmission {
+    return { runIfAdmitted: (command) => this.count(hits, command) };
+  }
+
+  private async count(hits: RateLimitHit[], command?: KeyedRedisCommand): Promise<void> {
     const keys = hits.map(({ limit, subject }) => `${this.keyPrefix}:gateway:rate-limit:${limit.name}:${subject}`);
-    const replies = (await this.redis.eval(COUNT_HITS, keys.length, ...keys, ...hits.map(({ limit }) => limit.windowMs))) as number[];
-    let waitMs = 0;
-    hits.forEach(({ limit }, index) => {
-      const count = replies[index * 2] ?? 0;
-      if (count > limit.max * this.factor) waitMs = Math.max(waitMs, replies[index * 2 + 1] ?? limit.windowMs);
-    });
+    const limits = hits.flatMap(({ limit }) => [limit.windowMs, limit.max * this.factor]);
+    const waitMs = await this.countHits(keys.length, ...keys, ...limits, ...(command ? [command.name, command.key, ...command.args] : []));
     if (waitMs === 0) return;
     const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
     throw new DomainError('RATE_LIMITED', `Too many requests. Please try again in ${waitPhrase(retryAfterSeconds)}.`, { retryAfterSeconds });

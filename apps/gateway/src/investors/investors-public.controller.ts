@@ -57,8 +57,7 @@ export class InvestorsPublicController {
   @Post('deck-requests')
   @HttpCode(202)
   async requestDeck(@Req() request: FastifyRequest, @Body(new ZodPipe(registerInvestorRequestSchema)) body: PayloadOf<'investor.register'>) {
-    await this.limitSignUp(request, body.email);
-    await this.bus.request('investor.register', { email: body.email, interest: body.interest ?? 'Requested the full deck' });
+    await this.register(request, body.email, body.interest ?? 'Requested the full deck');
     return { received: true };
   }
 
@@ -67,8 +66,7 @@ export class InvestorsPublicController {
   @Post('early-access')
   @HttpCode(202)
   async earlyAccess(@Req() request: FastifyRequest, @Body(new ZodPipe(registerInvestorRequestSchema)) body: PayloadOf<'investor.register'>) {
-    await this.limitSignUp(request, body.email);
-    await this.bus.request('investor.register', { email: body.email, interest: body.interest ?? 'Early access' });
+    await this.register(request, body.email, body.interest ?? 'Early access');
     return { received: true };
   }
 
@@ -88,7 +86,9 @@ export class InvestorsPublicController {
     return this.deck.downloadLink();
   }
 
-  private limitSignUp(request: FastifyRequest, email: string): Promise<void> {
-    return this.limiter.hit({ limit: SIGN_UP_PER_IP, subject: request.ip }, { limit: SIGN_UP_PER_MAILBOX, subject: mailboxSubject(email) });
+  /** Both sign-up forms: the visitor becomes an investor lead, within limits the two forms share. */
+  private register(request: FastifyRequest, email: string, interest: string) {
+    const admission = this.limiter.admission({ limit: SIGN_UP_PER_IP, subject: request.ip }, { limit: SIGN_UP_PER_MAILBOX, subject: mailboxSubject(email) });
+    return this.bus.request('investor.register', { email, interest }, { admission });
   }
 }

@@ -27,8 +27,8 @@ export class LeadsController {
   @Post()
   @HttpCode(201)
   async create(@Req() request: FastifyRequest, @Body(new ZodPipe(createLeadRequestSchema)) body: PayloadOf<'leads.create'>) {
-    await this.limiter.hit({ limit: LEADS_PER_IP, subject: request.ip }, { limit: LEADS_PER_MAILBOX, subject: mailboxSubject(body.email) });
-    return this.bus.request('leads.create', body);
+    const admission = this.limiter.admission({ limit: LEADS_PER_IP, subject: request.ip }, { limit: LEADS_PER_MAILBOX, subject: mailboxSubject(body.email) });
+    return this.bus.request('leads.create', body, { admission });
   }
 
   /** The thank-you page's challenge answer, authorised by the lead-scoped token. Public. */

@@ -24,8 +24,8 @@ export class DataExportController {
   @Post('api/progress/me/export')
   @HttpCode(202)
   async exportMine(@CurrentUser() user: AuthenticatedUser): Promise<RequestExportResponse> {
-    await this.limiter.hit({ limit: EXPORTS_PER_CLIENT, subject: user.id });
-    return this.bus.request('progress.request-export', { userId: user.id, email: user.email, requestedBy: user.id });
+    const admission = this.limiter.admission({ limit: EXPORTS_PER_CLIENT, subject: user.id });
+    return this.bus.request('progress.request-export', { userId: user.id, email: user.email, requestedBy: user.id }, { admission });
   }
 
   /** One of the caller's own exports: a short-lived download link once built (the page waits for a small one). */
@@ -46,7 +46,7 @@ export class DataExportController {
       // auth-service reads an unknown id as a session whose account is gone; here it is a wrong client id.
       throw error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? new DomainError('NOT_FOUND', 'There is no such client.') : error;
     });
-    await this.limiter.hit({ limit: EXPORTS_PER_CLIENT, subject: userId });
-    return this.bus.request('progress.request-export', { userId, email: client.email, requestedBy: admin.id });
+    const admission = this.limiter.admission({ limit: EXPORTS_PER_CLIENT, subject: userId });
+    return this.bus.request('progress.request-export', { userId, email: client.email, requestedBy: admin.id }, { admission });
   }
 }

@@ -74,7 +74,7 @@ export class RemindersController {
   @Post(ONE_CLICK_UNSUBSCRIBE_PATH.slice(1))
   @HttpCode(200)
   async unsubscribe(@Req() request: FastifyRequest, @Query(new ZodPipe(unsubscribeRemindersRequestSchema)) query: PayloadOf<'progress.unsubscribe-reminders'>) {
-    await this.limiter.hit({ limit: UNSUBSCRIBES_PER_IP, subject: request.ip });
-    return this.bus.request('progress.unsubscribe-reminders', query);
+    const admission = this.limiter.admission({ limit: UNSUBSCRIBES_PER_IP, subject: request.ip });
+    return this.bus.request('progress.unsubscribe-reminders', query, { admission });
   }
 }

@@ -17,6 +17,7 @@ export const testContract: BusContract = {
     'echo.slow': anything,
     'shared.read': anything,
     'deadline.read': anything,
+    'gate.note': anything,
   },
   events: { ...eventPatterns, 'leads.noted': z.object({ note: z.string() }).strict() },
 };
