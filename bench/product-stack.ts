@@ -1,9 +1,10 @@
 // Starts the whole product from dist/ for a measurement, on ports, a database and a bus prefix of its own, so it
 // neither needs nor disturbs `npm start` (8080), the browser tests' stack (18080) or another benchmark's stack.
 // Benchmark ports sit below Linux's ephemeral range (32768 and up), where any outgoing connection may hold one.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { stopProcess } from './support';
 
 export interface BenchStack {
   baseUrl: string;
@@ -65,15 +66,7 @@ export function startBenchStack(root: string, options: BenchStackOptions): Promi
       output += data.toString();
       const ready = /^ready (.*)\n/m.exec(output);
       if (ready?.[1])
-        resolve({ baseUrl: `http://127.0.0.1:${options.gatewayPort}`, apps: JSON.parse(ready[1]) as BenchStack['apps'], stop: () => stopChild(child) });
+        resolve({ baseUrl: `http://127.0.0.1:${options.gatewayPort}`, apps: JSON.parse(ready[1]) as BenchStack['apps'], stop: () => stopProcess(child) });
     });
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
   });
 }

@@ -11,7 +11,7 @@ import { request } from 'node:http';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
 import { deployedContainer } from '@spark/testing';
-import { appEnvironment, forkDeployedApp, loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
+import { appEnvironment, forkDeployedApp, loadAverage, recreateDatabase, rssMb, startS3, stopProcess, waitUntilReady } from './support';
 
 const uploads = Number(process.env.BENCH_UPLOADS ?? 100);
 const uploadBytes = Number(process.env.BENCH_UPLOAD_MB ?? 12) * 1024 * 1024;
@@ -130,8 +130,9 @@ async function main() {
     );
     if (peak >= limitMb) process.exitCode = 1;
   } finally {
-    children.forEach((child) => child.kill('SIGTERM'));
-    s3.child.kill('SIGTERM');
+    // The apps first: on their way out they send S3 the deletions they still hold.
+    await Promise.all(children.map(stopProcess));
+    await stopProcess(s3.child);
     console.log(`after: ${loadAverage()}`);
   }
 }

@@ -31,7 +31,7 @@ import sharp from 'sharp';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import type { ProbeReport } from './probe';
 import { measureStages } from './stage-latency';
-import { appEnvironment, forkDeployedApp, loadAverage, percentile, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
+import { appEnvironment, forkDeployedApp, loadAverage, percentile, recreateDatabase, rssMb, startS3, stopProcess, waitUntilReady } from './support';
 import { recordFigure } from './summary';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -368,8 +368,9 @@ async function main() {
       );
     }
   } finally {
-    for (const child of [...children, s3.child]) child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The apps first: on their way out they send S3 the deletions they still hold.
+    await Promise.all(children.map(stopProcess));
+    await stopProcess(s3.child);
     agent.destroy();
     console.log(`after: ${loadAverage()}`);
   }
