@@ -28,7 +28,7 @@ const refusalOf = (attempt: Promise<void>) =>
     (error: unknown) => error as DomainError,
   );
 
-describe('RateLimiter as a bus request’s admission', () => {
+describe('RateLimiter: limits counted, and a bus request admitted only within them', () => {
   // The command stands for the request's XADD: the list holds what was let through.
   const admit = (limiter: RateLimiter, mailbox: string, item: string) =>
     limiter
