@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { stopProcess } from './support';
+import { killAndWait } from '@spark/testing';
 
 export interface BenchStack {
   baseUrl: string;
@@ -66,7 +66,11 @@ export function startBenchStack(root: string, options: BenchStackOptions): Promi
       output += data.toString();
       const ready = /^ready (.*)\n/m.exec(output);
       if (ready?.[1])
-        resolve({ baseUrl: `http://127.0.0.1:${options.gatewayPort}`, apps: JSON.parse(ready[1]) as BenchStack['apps'], stop: () => stopProcess(child) });
+        resolve({
+          baseUrl: `http://127.0.0.1:${options.gatewayPort}`,
+          apps: JSON.parse(ready[1]) as BenchStack['apps'],
+          stop: () => killAndWait([child], 'SIGTERM'),
+        });
     });
   });
 }

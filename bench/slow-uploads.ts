@@ -10,8 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from '@spark/contracts';
-import { deployedContainer } from '@spark/testing';
-import { appEnvironment, forkDeployedApp, loadAverage, recreateDatabase, rssMb, startS3, stopProcess, waitUntilReady } from './support';
+import { deployedContainer, killAndWait } from '@spark/testing';
+import { appEnvironment, forkDeployedApp, loadAverage, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 
 const uploads = Number(process.env.BENCH_UPLOADS ?? 100);
 const uploadBytes = Number(process.env.BENCH_UPLOAD_MB ?? 12) * 1024 * 1024;
@@ -131,8 +131,8 @@ async function main() {
     if (peak >= limitMb) process.exitCode = 1;
   } finally {
     // The apps first: on their way out they send S3 the deletions they still hold.
-    await Promise.all(children.map(stopProcess));
-    await stopProcess(s3.child);
+    await killAndWait(children, 'SIGTERM');
+    await killAndWait([s3.child], 'SIGTERM');
     console.log(`after: ${loadAverage()}`);
   }
 }

@@ -26,12 +26,13 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, sparkUploadGrantSchema } from '@spark/contracts';
+import { killAndWait } from '@spark/testing';
 import { Redis } from 'ioredis';
 import sharp from 'sharp';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import type { ProbeReport } from './probe';
 import { measureStages } from './stage-latency';
-import { appEnvironment, forkDeployedApp, loadAverage, percentile, recreateDatabase, rssMb, startS3, stopProcess, waitUntilReady } from './support';
+import { appEnvironment, forkDeployedApp, loadAverage, percentile, recreateDatabase, rssMb, startS3, waitUntilReady } from './support';
 import { recordFigure } from './summary';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -369,8 +370,8 @@ async function main() {
     }
   } finally {
     // The apps first: on their way out they send S3 the deletions they still hold.
-    await Promise.all(children.map(stopProcess));
-    await stopProcess(s3.child);
+    await killAndWait(children, 'SIGTERM');
+    await killAndWait([s3.child], 'SIGTERM');
     agent.destroy();
     console.log(`after: ${loadAverage()}`);
   }

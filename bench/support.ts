@@ -61,16 +61,6 @@ export async function startS3(): Promise<{ child: ChildProcess; env: Record<stri
   return { child, env };
 }
 
-/** Stops a child with SIGTERM and resolves once it has exited, so what it does on its way out is done. */
-export function stopProcess(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners('exit');
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
 /** The environment of a benchmark's own apps: quiet logs, its database, Redis and bus prefix, the gateway on 127.0.0.1:`port`. */
 export function appEnvironment(
   stack: { databaseUrl: string; redisUrl: string; busPrefix: string; port: number },

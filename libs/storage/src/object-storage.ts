@@ -142,7 +142,7 @@ export class ObjectStorage {
     this.laterDeletes.add(bucket, key);
   }
 
-  /** Deletes the keys (at most 1000) in one request. */
+  /** Deletes the keys (at most `MAX_KEYS_PER_DELETE`) in one request. */
   private async deleteKeys(keys: string[], bucket: string): Promise<void> {
     const { sdk, client } = await this.s3();
     const Objects = keys.map((Key) => ({ Key }));
