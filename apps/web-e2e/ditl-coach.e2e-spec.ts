@@ -90,10 +90,14 @@ describe("a client's Day in the Life, seen by the coach and reopened by the clie
 
     await page.getByText('Moment saved').waitFor({ state: 'hidden', timeout: 15_000 });
     await saveScreenshot(page, 'ditl-coach-view-coach-edited-laptop');
+    // The view's refetch after the request is held back, so the test also sees the tab while the request is pending.
+    await page.route('**/api/coach/clients/*/ditl', (route) => setTimeout(() => void route.continue(), 1_000), { times: 1 });
     await dialog.getByRole('button', { name: 'Regenerate' }).click();
     await page.getByText('Regenerating the Day in the Life').waitFor();
     // The tab polls until the new plan is in; then the button is back and the edit sits on the new plan's moment.
-    await dialog.getByRole('button', { name: 'Regenerate', exact: true }).waitFor({ timeout: 30_000 });
+    const regenerateButton = dialog.getByRole('button', { name: 'Regenerate', exact: true });
+    await regenerateButton.waitFor({ timeout: 30_000 });
+    await expect(regenerateButton.isEnabled()).resolves.toBe(true);
     await waitUntilTrue(page, `document.querySelector('[data-testid="ditl-status"]')?.textContent === 'Completed'`, 30_000);
     await expect(completedGenerations(client.userId)).resolves.toBe(2);
     await challengeCard(dialog).getByText(coachNarrative).waitFor();

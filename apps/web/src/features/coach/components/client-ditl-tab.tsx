@@ -51,7 +51,7 @@ function GenerationStatus({ latest, onRegenerate, regenerating }: { latest: Ditl
         {latest && (
           <Button variant="secondary" onClick={onRegenerate} disabled={running || regenerating}>
             {running || regenerating ? <Spinner className="size-4" label="Regenerating" /> : null}
-            {running ? 'Regenerating...' : 'Regenerate'}
+            {running || regenerating ? 'Regenerating...' : 'Regenerate'}
           </Button>
         )}
       </div>
