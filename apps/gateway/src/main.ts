@@ -53,6 +53,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   // Automatic pipelining: the rate-limit counts and session checks of the requests one turn of the event loop
   // handles leave in one write instead of one each.
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
+  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   const metrics = gatewayMetrics();
   const client = new RedisStreamsClient({
     redisUrl: config.REDIS_URL,

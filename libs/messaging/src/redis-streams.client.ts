@@ -62,6 +62,7 @@ export class RedisStreamsClient extends ClientProxy {
   private replies?: Redis;
   private opening?: Promise<void>;
   private replyLoop?: Promise<void>;
+  private stopReadingReplies?: () => void;
   private closed = false;
   private readonly pending = new Map<string, PendingRequest>();
   /** When each stream was last trimmed by age, so a busy caller trims once per interval, not per request. */
@@ -98,11 +99,15 @@ export class RedisStreamsClient extends ClientProxy {
       const service = `${request.service}-service`;
       request.reject(new DomainError('SERVICE_UNAVAILABLE', `The client closed before ${service} answered`, { service }));
     }
-    // Disconnecting aborts the blocking BLMPOP at once.
+    // Disconnecting aborts the blocking BLMPOP at once, but not while the connection waits to reconnect: ioredis then
+    // leaves its commands unsettled, so the loop is told to stop too, and a connection that is down is just dropped.
+    this.stopReadingReplies?.();
     this.replies?.disconnect();
     await this.replyLoop;
-    await this.commands?.del(this.replyKey).catch(() => undefined);
-    await this.commands?.quit().catch(() => undefined);
+    if (this.commands?.status === 'ready') {
+      await this.commands.del(this.replyKey).catch(() => undefined);
+      await this.commands.quit().catch(() => undefined);
+    } else this.commands?.disconnect();
     this.opening = undefined;
   }
 
@@ -141,7 +146,8 @@ export class RedisStreamsClient extends ClientProxy {
     // Blocking reads must survive a Redis restart instead of failing.
     this.replies = this.connection('replies', { maxRetriesPerRequest: null });
     await Promise.all([this.commands.connect(), this.replies.connect()]);
-    this.replyLoop = this.readReplies(this.replies);
+    const stopped = new Promise<null>((resolve) => (this.stopReadingReplies = () => resolve(null)));
+    this.replyLoop = this.readReplies(this.replies, stopped);
   }
 
   private connection(role: string, extra: { enableAutoPipelining?: boolean; maxRetriesPerRequest?: null }): Redis {
@@ -211,11 +217,11 @@ export class RedisStreamsClient extends ClientProxy {
     return currentCorrelationId() ?? newCorrelationId();
   }
 
-  private async readReplies(replies: Redis): Promise<void> {
+  private async readReplies(replies: Redis, stopped: Promise<null>): Promise<void> {
     while (!this.closed) {
       try {
         // Waits for the first reply and takes what queued up with it, in one round trip.
-        const popped = await replies.blmpop(REPLY_BLOCK_SECONDS, 1, this.replyKey, 'LEFT', 'COUNT', REPLY_DRAIN_BATCH);
+        const popped = await Promise.race([replies.blmpop(REPLY_BLOCK_SECONDS, 1, this.replyKey, 'LEFT', 'COUNT', REPLY_DRAIN_BATCH), stopped]);
         for (const json of popped?.[1] ?? []) this.settle(json);
       } catch (error) {
         if (this.closed) return;

@@ -46,6 +46,7 @@ export async function bootApp(boot: AppBoot, start: (infrastructure: AppInfrastr
     applicationName: boot.app,
   });
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null, enableAutoPipelining: boot.autoPipelining ?? false });
+  redis.on('error', (error: Error) => logger.warn({ err: error }, 'redis connection error'));
   const metrics = createMetrics(boot.app);
   let started = false;
   const health = await startHealthServer(

@@ -79,10 +79,14 @@ export class RateLimiter {
   /**
    * Counts one request against every limit (one script call, which the connection's automatic pipelining sends
    * in one write with the other requests' of the same turn of the event loop), then throws RATE_LIMITED (429
-   * with Retry-After: the longest wait among the exceeded limits) when any is over.
+   * with Retry-After: the longest wait among the exceeded limits) when any is over, and SERVICE_UNAVAILABLE when
+   * Redis does not answer: uncounted, the request is not let through.
    */
   hit(...hits: RateLimitHit[]): Promise<void> {
-    return this.count(hits);
+    return this.count(hits).catch((error: unknown) => {
+      if (error instanceof DomainError) throw error;
+      throw new DomainError('SERVICE_UNAVAILABLE', 'Please try again in a moment.');
+    });
   }
 
   /** The same limits as a bus request's admission: counted, and the request added only within them, in one call. */
