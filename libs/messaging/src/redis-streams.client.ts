@@ -9,6 +9,7 @@ import type { BusAdmission } from './bus-admission';
 import { ServiceUnavailableError } from './service-unavailable';
 import { outgoingRequestId } from './request-scope';
 import { DEFAULT_PREFIX, replyListKey, requestStreamKey } from './stream-keys';
+import { unlessAborted } from './unless-aborted';
 import { decodeReply, encodeEntry, fromWireError, type RequestEntry } from './wire-format';
 
 export interface RedisStreamsClientOptions {
@@ -62,7 +63,7 @@ export class RedisStreamsClient extends ClientProxy {
   private replies?: Redis;
   private opening?: Promise<void>;
   private replyLoop?: Promise<void>;
-  private stopReadingReplies?: () => void;
+  private closing = new AbortController();
   private closed = false;
   private readonly pending = new Map<string, PendingRequest>();
   /** When each stream was last trimmed by age, so a busy caller trims once per interval, not per request. */
@@ -99,9 +100,9 @@ export class RedisStreamsClient extends ClientProxy {
       const service = `${request.service}-service`;
       request.reject(new DomainError('SERVICE_UNAVAILABLE', `The client closed before ${service} answered`, { service }));
     }
-    // Disconnecting aborts the blocking BLMPOP at once, but not while the connection waits to reconnect: ioredis then
-    // leaves its commands unsettled, so the loop is told to stop too, and a connection that is down is just dropped.
-    this.stopReadingReplies?.();
+    // Disconnecting aborts the blocking BLMPOP at once, but not while the connection waits to reconnect (see
+    // `unlessAborted`), so the loop is told to stop too; and a connection that is down is just dropped.
+    this.closing.abort();
     this.replies?.disconnect();
     await this.replyLoop;
     if (this.commands?.status === 'ready') {
@@ -142,12 +143,12 @@ export class RedisStreamsClient extends ClientProxy {
 
   private async open(): Promise<void> {
     this.closed = false;
+    this.closing = new AbortController();
     this.commands = this.connection('commands', { enableAutoPipelining: true });
     // Blocking reads must survive a Redis restart instead of failing.
     this.replies = this.connection('replies', { maxRetriesPerRequest: null });
     await Promise.all([this.commands.connect(), this.replies.connect()]);
-    const stopped = new Promise<null>((resolve) => (this.stopReadingReplies = () => resolve(null)));
-    this.replyLoop = this.readReplies(this.replies, stopped);
+    this.replyLoop = this.readReplies(this.replies, this.closing.signal);
   }
 
   private connection(role: string, extra: { enableAutoPipelining?: boolean; maxRetriesPerRequest?: null }): Redis {
@@ -217,11 +218,11 @@ export class RedisStreamsClient extends ClientProxy {
     return currentCorrelationId() ?? newCorrelationId();
   }
 
-  private async readReplies(replies: Redis, stopped: Promise<null>): Promise<void> {
+  private async readReplies(replies: Redis, closing: AbortSignal): Promise<void> {
     while (!this.closed) {
       try {
         // Waits for the first reply and takes what queued up with it, in one round trip.
-        const popped = await Promise.race([replies.blmpop(REPLY_BLOCK_SECONDS, 1, this.replyKey, 'LEFT', 'COUNT', REPLY_DRAIN_BATCH), stopped]);
+        const popped = await unlessAborted(replies.blmpop(REPLY_BLOCK_SECONDS, 1, this.replyKey, 'LEFT', 'COUNT', REPLY_DRAIN_BATCH), closing);
         for (const json of popped?.[1] ?? []) this.settle(json);
       } catch (error) {
         if (this.closed) return;

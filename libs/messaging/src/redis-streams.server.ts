@@ -12,6 +12,7 @@ import { RedisStreamsContext } from './redis-streams.context';
 import { runInRequestScope } from './request-scope';
 import { deadConsumers, entriesOfReadGroup, parseAutoClaim, parseConsumers } from './redis-replies';
 import { DEFAULT_PREFIX, isReplyListKey, requestStreamKey } from './stream-keys';
+import { unlessAborted } from './unless-aborted';
 import { decodeEntry, encodeReply, toWireError, type Reply, type RequestEntry, type WireError } from './wire-format';
 
 export interface RedisStreamsServerOptions {
@@ -74,6 +75,8 @@ export interface BusServerObserver {
 }
 
 const READ_BLOCK_MS = 1_000;
+/** How much longer than it blocks a read may take to be answered before a stopping server gives up on it. */
+const READ_ANSWER_MS = 1_000;
 const CLOCK_CHECK_EVERY_MS = 30_000;
 /** A handler must finish this long before the caller gives up, so its answer still arrives in time. */
 const ANSWER_MARGIN_MS = 250;
@@ -106,6 +109,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   private stopping = new AbortController();
   /** Stops keeping in-flight entries claimed: the end of a drain, once they are answered. */
   private drained = new AbortController();
+  /** Stops waiting for a read that should have ended by now: Redis cannot answer it. */
+  private readAbandoned = new AbortController();
   private loops: Promise<void>[] = [];
   private claimRefresher?: Promise<void>;
   private reclaimCursor = '0-0';
@@ -156,7 +161,11 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
   async close(): Promise<void> {
     this.stopping.abort();
     this.wakeReader?.();
+    // The read in flight is waited for, so what it takes is handled, but not past the time it blocks for: a read on a
+    // connection waiting for Redis to come back would hold the drain until then (see `unlessAborted`).
+    const readOver = setTimeout(() => this.readAbandoned.abort(), READ_BLOCK_MS + READ_ANSWER_MS);
     await Promise.all(this.loops);
+    clearTimeout(readOver);
     const answered = Promise.allSettled(this.inFlight.values());
     // The deadline's timer is cancelled once all are answered: left pending, it would hold this server until it fired.
     const deadline = new AbortController();
@@ -166,7 +175,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     this.drained.abort();
     await this.claimRefresher;
     this.reader?.disconnect();
-    await this.commands?.quit().catch(() => undefined);
+    if (this.commands?.status === 'ready') await this.commands.quit().catch(() => undefined);
+    else this.commands?.disconnect();
     this.loops = [];
   }
 
@@ -200,6 +210,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
 
   private async start(): Promise<void> {
     this.stopping = new AbortController();
+    this.readAbandoned = new AbortController();
     this.drained = new AbortController();
     this.commands = this.connection('commands');
     this.reader = this.connection('reader');
@@ -249,7 +260,8 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         continue;
       }
       try {
-        const reply = await this.reader.xreadgroup('GROUP', this.service, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.streamKey, '>');
+        const reading = this.reader.xreadgroup('GROUP', this.service, this.consumer, 'COUNT', free, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.streamKey, '>');
+        const reply = await unlessAborted(reading, this.readAbandoned.signal);
         for (const [entryId, fields] of entriesOfReadGroup(reply)) this.dispatch(entryId, fields, false);
       } catch (error) {
         if (this.stopped) return;
@@ -265,7 +277,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     while (!until.aborted) {
       try {
         await sleep(intervalMs, undefined, { signal: until });
-        await task();
+        await unlessAborted(task(), until);
       } catch (error) {
         if (until.aborted) return;
         this.log.warn({ err: error }, 'stream maintenance failed; retrying');
