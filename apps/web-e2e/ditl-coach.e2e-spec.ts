@@ -94,6 +94,7 @@ describe("a client's Day in the Life, seen by the coach and reopened by the clie
     await page.route('**/api/coach/clients/*/ditl', (route) => setTimeout(() => void route.continue(), 1_000), { times: 1 });
     await dialog.getByRole('button', { name: 'Regenerate' }).click();
     await page.getByText('Regenerating the Day in the Life').waitFor();
+    await saveScreenshot(page, 'ditl-coach-view-coach-regenerating-laptop');
     // The tab polls until the new plan is in; then the button is back and the edit sits on the new plan's moment.
     const regenerateButton = dialog.getByRole('button', { name: 'Regenerate', exact: true });
     await regenerateButton.waitFor({ timeout: 30_000 });
