@@ -1,6 +1,7 @@
 import { type AccessTokenClaims, revokedSessionKey, type SessionEndReason, tokensVoidBeforeKey } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import type { Redis } from 'ioredis';
+import { redisUnavailable } from '../http/redis-unavailable';
 
 const endedSession: Record<SessionEndReason, string> = {
   'signed-out': 'You signed out of this session. Please sign in again.',
@@ -23,9 +24,7 @@ export class SessionRevocationCheck {
   async ensureCurrent(claims: Pick<AccessTokenClaims, 'sub' | 'sid' | 'iat'>): Promise<void> {
     const keys = [tokensVoidBeforeKey(this.busPrefix, claims.sub), ...(claims.sid ? [revokedSessionKey(this.busPrefix, claims.sid)] : [])];
     // Unknown is refused: without the markers a signed-out token could change data.
-    const [voidBefore, sessionRevoked] = await this.redis.mget(...keys).catch(() => {
-      throw new DomainError('SERVICE_UNAVAILABLE', 'Please try again in a moment.');
-    });
+    const [voidBefore, sessionRevoked] = await this.redis.mget(...keys).catch(redisUnavailable);
     if (sessionRevoked) throw new DomainError('UNAUTHENTICATED', endedSession[sessionRevoked as SessionEndReason] ?? endedSession['signed-out']);
     if (!voidBefore) return;
     // "<unix seconds> <reason>"; a marker written before reasons were added holds only the seconds (a role change).

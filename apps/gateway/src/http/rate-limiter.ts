@@ -3,6 +3,7 @@ import { waitPhrase } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import type { BusAdmission, KeyedRedisCommand } from '@spark/messaging';
 import type { Redis } from 'ioredis';
+import { redisUnavailable } from './redis-unavailable';
 
 export interface RateLimit {
   /** Names the counter, so each limit counts on its own. */
@@ -83,10 +84,7 @@ export class RateLimiter {
    * Redis does not answer: uncounted, the request is not let through.
    */
   hit(...hits: RateLimitHit[]): Promise<void> {
-    return this.count(hits).catch((error: unknown) => {
-      if (error instanceof DomainError) throw error;
-      throw new DomainError('SERVICE_UNAVAILABLE', 'Please try again in a moment.');
-    });
+    return this.count(hits).catch(redisUnavailable);
   }
 
   /** The same limits as a bus request's admission: counted, and the request added only within them, in one call. */

@@ -5,6 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { finalize, type Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/access-token.guard';
+import { redisUnavailable } from './redis-unavailable';
 import { MULTIPART_OVERHEAD_BYTES, UPLOAD_MAX_FILE_BYTES } from './upload-route';
 import { WithRouteConfig } from './route-config';
 
@@ -73,7 +74,7 @@ export class UploadSlots {
       }
     } catch (error) {
       this.heldBytes -= bytes;
-      throw error;
+      redisUnavailable(error);
     }
     let released = false;
     return () => {
