@@ -36,6 +36,8 @@ export async function startPrivateRedis(settings: Record<string, string> = {}): 
 
 async function answers(url: string): Promise<boolean> {
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // Refused until the server listens: the rejected connect says so, the error event need not.
+  probe.on('error', () => undefined);
   try {
     await probe.connect();
     return (await probe.ping()) === 'PONG';
