@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { errorBodySchema } from '@spark/contracts';
-import { eventually, type PrivateRedis, startPrivateRedis, uniquePrefix } from '@spark/testing';
+import { eventually, outlastDroppedConnections, type PrivateRedis, startPrivateRedis, uniquePrefix } from '@spark/testing';
 import { SessionIssuer } from '../../auth-service/src/tooling';
 import { startGateway } from '../../gateway/src/main';
 
-/** ioredis's `disconnectTimeout` default. */
-const DISCONNECT_TIMEOUT_MS = 2_000;
 const JWT_SECRET = `redis-outage-${randomUUID()}`;
 
 /**
@@ -54,8 +51,7 @@ describe('the gateway while Redis is down', () => {
   }, 60_000);
   afterAll(async () => {
     await redis.stop();
-    // ioredis, disconnecting a connection that is already down, still arms its timer to destroy the socket.
-    await sleep(DISCONNECT_TIMEOUT_MS);
+    await outlastDroppedConnections();
   });
 
   it('answers 503 to a deck download, an interest form and a signed-in request, and takes requests again once Redis is back', async () => {

@@ -1,13 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { eventually, type PrivateRedis, startPrivateRedis } from '@spark/testing';
+import { eventually, outlastDroppedConnections, type PrivateRedis, startPrivateRedis } from '@spark/testing';
 import type { Redis } from 'ioredis';
 import { quietLogger, uniquePrefix } from './__fixtures__/test-support';
 import { testContract } from './__fixtures__/test-contract';
 import { RedisStreamsClient } from './redis-streams.client';
 import { RedisStreamsServer } from './redis-streams.server';
-
-/** ioredis's `disconnectTimeout` default: disconnecting a connection that is down still arms it. */
-const DISCONNECT_TIMEOUT_MS = 2_000;
 
 /** Once every connection has noticed that Redis is gone, as it has by the time an operator stops a process. */
 const noticedTheOutage = (connections: Redis[]) =>
@@ -25,7 +21,7 @@ describe('a bus whose Redis is down', () => {
   });
   afterEach(async () => {
     await redis.stop();
-    await sleep(DISCONNECT_TIMEOUT_MS);
+    await outlastDroppedConnections();
   });
 
   it('lets its client close while a request waits for an answer, which gets SERVICE_UNAVAILABLE', async () => {

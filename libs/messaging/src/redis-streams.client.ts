@@ -64,7 +64,6 @@ export class RedisStreamsClient extends ClientProxy {
   private opening?: Promise<void>;
   private replyLoop?: Promise<void>;
   private closing = new AbortController();
-  private closed = false;
   private readonly pending = new Map<string, PendingRequest>();
   /** When each stream was last trimmed by age, so a busy caller trims once per interval, not per request. */
   private readonly trimmedAt = new Map<string, number>();
@@ -93,7 +92,7 @@ export class RedisStreamsClient extends ClientProxy {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
+    this.closing.abort();
     for (const [id, request] of this.pending) {
       clearTimeout(request.timer);
       this.pending.delete(id);
@@ -101,8 +100,7 @@ export class RedisStreamsClient extends ClientProxy {
       request.reject(new DomainError('SERVICE_UNAVAILABLE', `The client closed before ${service} answered`, { service }));
     }
     // Disconnecting aborts the blocking BLMPOP at once, but not while the connection waits to reconnect (see
-    // `unlessAborted`), so the loop is told to stop too; and a connection that is down is just dropped.
-    this.closing.abort();
+    // `unlessAborted`): the loop stops on `closing` too. A command connection that is down is just dropped.
     this.replies?.disconnect();
     await this.replyLoop;
     if (this.commands?.status === 'ready') {
@@ -142,7 +140,6 @@ export class RedisStreamsClient extends ClientProxy {
   }
 
   private async open(): Promise<void> {
-    this.closed = false;
     this.closing = new AbortController();
     this.commands = this.connection('commands', { enableAutoPipelining: true });
     // Blocking reads must survive a Redis restart instead of failing.
@@ -219,13 +216,13 @@ export class RedisStreamsClient extends ClientProxy {
   }
 
   private async readReplies(replies: Redis, closing: AbortSignal): Promise<void> {
-    while (!this.closed) {
+    while (!closing.aborted) {
       try {
         // Waits for the first reply and takes what queued up with it, in one round trip.
         const popped = await unlessAborted(replies.blmpop(REPLY_BLOCK_SECONDS, 1, this.replyKey, 'LEFT', 'COUNT', REPLY_DRAIN_BATCH), closing);
         for (const json of popped?.[1] ?? []) this.settle(json);
       } catch (error) {
-        if (this.closed) return;
+        if (closing.aborted) return;
         this.log.warn({ err: error }, 'reading replies failed; retrying');
         await sleep(200);
       }

@@ -8,6 +8,7 @@ export * from './database-fingerprint';
 export * from './private-postgres';
 export * from './users';
 export * from './private-redis';
+export * from './refusal';
 export * from './spark-capture';
 export * from './repository-files';
 export * from './processes';

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { killAndWait } from './processes';
 import { eventually, freePort } from './wait';
@@ -11,6 +12,15 @@ export interface PrivateRedis {
   /** Starts it again, empty, on the same port (if it is not running). */
   start(): Promise<void>;
 }
+
+/** ioredis's `disconnectTimeout` default. */
+const IOREDIS_DISCONNECT_TIMEOUT_MS = 2_000;
+
+/**
+ * Waits out the timer ioredis still arms to destroy the socket of a connection disconnected while its Redis was down,
+ * so a test that stopped its Redis under a client leaves nothing running.
+ */
+export const outlastDroppedConnections = () => sleep(IOREDIS_DISCONNECT_TIMEOUT_MS);
 
 export async function startPrivateRedis(settings: Record<string, string> = {}): Promise<PrivateRedis> {
   const port = await freePort();

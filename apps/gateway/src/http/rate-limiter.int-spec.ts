@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DomainError } from '@spark/errors';
+import { refusalOf } from '@spark/testing';
 import Redis from 'ioredis';
 import { type RateLimit, RateLimiter } from './rate-limiter';
 
@@ -21,12 +21,6 @@ afterEach(async () => {
   if (keys.length > 0) await redis.del(...keys);
 });
 afterAll(() => redis.disconnect());
-
-const refusalOf = (attempt: Promise<void>) =>
-  attempt.then(
-    () => undefined,
-    (error: unknown) => error as DomainError,
-  );
 
 describe('RateLimiter: limits counted, and a bus request admitted only within them', () => {
   // The command stands for the request's XADD: the list holds what was let through.

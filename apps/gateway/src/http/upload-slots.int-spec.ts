@@ -1,16 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { eventually, type PrivateRedis, startPrivateRedis } from '@spark/testing';
+import { eventually, outlastDroppedConnections, type PrivateRedis, refusalOf, startPrivateRedis } from '@spark/testing';
 import { Redis } from 'ioredis';
 import { UploadSlots } from './upload-slots';
-
-/** ioredis's `disconnectTimeout` default: disconnecting a connection that is down still arms it. */
-const DISCONNECT_TIMEOUT_MS = 2_000;
-
-const refusalOf = (attempt: Promise<unknown>) =>
-  attempt.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
 
 /** Upload slots on a Redis of the test's own, which it kills and starts again. */
 describe('UploadSlots', () => {
@@ -28,7 +18,7 @@ describe('UploadSlots', () => {
   afterAll(async () => {
     redis.disconnect();
     await server.stop();
-    await sleep(DISCONNECT_TIMEOUT_MS);
+    await outlastDroppedConnections();
   });
 
   it("refuses a user's upload past their limit, and answers SERVICE_UNAVAILABLE while Redis is down, keeping no memory for it", async () => {
