@@ -66,16 +66,17 @@ export const gatewayControllers = [...ownControllers, ...sparksControllers];
 export class GatewayModule {
   static register({ config, logger, bus, redis }: GatewayInfrastructure): DynamicModule {
     const auditTrail = new AuditTrail(bus, logger);
+    const limiter = new RateLimiter(redis, config.BUS_PREFIX, config.RATE_LIMIT_FACTOR);
     return {
       module: GatewayModule,
-      imports: [SparksModule.register({ config, bus, auditTrail })],
+      imports: [SparksModule.register({ config, bus, auditTrail, limiter })],
       controllers: ownControllers,
       providers: [
         { provide: ServiceBus, useValue: bus },
         { provide: Redis, useValue: redis },
         MultipartRegistration,
         { provide: APP_FILTER, useValue: new AllExceptionsFilter(logger, auditTrail) },
-        { provide: RateLimiter, useValue: new RateLimiter(redis, config.BUS_PREFIX, config.RATE_LIMIT_FACTOR) },
+        { provide: RateLimiter, useValue: limiter },
         // What the interceptors that @Audited() and @UploadRoute() put on their routes use.
         { provide: AUDIT_TRAIL, useValue: auditTrail },
         {

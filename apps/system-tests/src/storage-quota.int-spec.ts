@@ -91,6 +91,24 @@ describe('the per-client storage quota', () => {
     expect(await storedObjects(client.id)).toBe(2);
   });
 
+  it('grants a recorded capture no more than its first attempt would get now, so its id cannot skip the quota', async () => {
+    const client = newClient();
+    const clientSparkId = randomUUID();
+    expect((await capture(client, clientSparkId)).status).toBe(201);
+    expect((await capture(client)).status).toBe(201);
+    const grant = (bytes: number) =>
+      fetch(`${stack.baseUrl}/api/sparks/uploads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ clientSparkId, bytes, contentType: 'video/mp4' }),
+      });
+
+    const oversized = await grant(100 * 1024 * 1024);
+    expect(oversized.status).toBe(413);
+    expect(errorBodySchema.parse(await oversized.json()).message).toMatch(/^Your storage is full/);
+    expect((await grant(VIDEO.length)).status).toBe(201);
+  });
+
   // Granted together, before any is recorded: the quota is held again when each is recorded.
   it('lets concurrent captures fill the quota exactly, never past it, and keeps no file of the refused ones', async () => {
     const client = newClient();

@@ -111,6 +111,16 @@ describe('limits on work anyone can ask for', () => {
     );
   });
 
+  it('grants a client 60 spark uploads an hour, then answers 429 and signs no 61st URL; another client is unaffected', async () => {
+    const client = await createSignedInUser(db, `uploads-${randomUUID()}@example.com`);
+    const grant = (token: string) => post('/api/sparks/uploads', { clientSparkId: randomUUID(), bytes: 100 * 1024 * 1024, contentType: 'video/mp4' }, token);
+    for (let upload = 0; upload < 60; upload++) expect((await grant(client.token)).status).toBe(201);
+
+    await expectRefused(await grant(client.token), /Please try again in (about )?\d+ (minutes?|hour)\./);
+    const someoneElse = await createSignedInUser(db, `uploads-${randomUUID()}@example.com`);
+    expect((await grant(someoneElse.token)).status).toBe(201);
+  });
+
   it('gives a client 5 DITL generations a day: a repeat while one runs is the same one, the sixth is a clear 429', async () => {
     const client = await createSignedInUser(db, `ditl-${randomUUID()}@example.com`);
     const generate = () => post('/api/ditl/generations', { onboardingData: answers }, client.token);

@@ -12,12 +12,17 @@ import {
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser } from '../auth/auth.decorators';
+import { type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { SignedSparks } from './signed-sparks';
 import { Responds } from '../docs/responds.decorator';
 
 // The service checks and cleans the uploaded file before it answers: the largest video takes seconds, not milliseconds.
 const CAPTURE_TIMEOUT_MS = 60_000;
+// Each grant lets a file of up to 100 MB into the bucket until the sweep, whether or not it is ever recorded. A
+// person captures a few sparks a day and an offline queue flushing a backlog a few dozen (a failed upload takes a
+// grant more); the outbox waits and retries after a 429, so even a longer backlog only arrives later.
+const UPLOAD_GRANTS_PER_USER: RateLimit = { name: 'spark-upload-grants', max: 60, windowMs: 60 * 60_000 };
 
 /**
  * A client's own sparks. Capture is two steps, both answered by the progress service: `POST /api/sparks/uploads`
@@ -29,13 +34,15 @@ export class SparksController {
   constructor(
     private readonly bus: ServiceBus,
     @Inject(SignedSparks) private readonly signed: SignedSparks,
+    @Inject(RateLimiter) private readonly limiter: RateLimiter,
   ) {}
 
   @Responds('progress.grant-spark-upload')
   @Post('uploads')
   @HttpCode(201)
   grantUpload(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(sparkUploadGrantRequestSchema)) body: SparkUploadGrantRequest) {
-    return this.bus.request('progress.grant-spark-upload', { ...body, userId: user.id });
+    const admission = this.limiter.admission({ limit: UPLOAD_GRANTS_PER_USER, subject: user.id });
+    return this.bus.request('progress.grant-spark-upload', { ...body, userId: user.id }, { admission });
   }
 
   @Responds('progress.record-spark')

@@ -4,6 +4,7 @@ import { ServiceBus } from '@spark/messaging';
 import { ObjectStorage } from '@spark/storage';
 import { AUDIT_TRAIL } from '../audit/audit.interceptor';
 import type { AuditTrail } from '../audit/audit-trail';
+import { RateLimiter } from '../http/rate-limiter';
 import { CoachingController } from '../coach/coaching.controller';
 import { ProgressController } from '../progress/progress.controller';
 import { SignedSparks } from './signed-sparks';
@@ -24,7 +25,17 @@ export const sparksControllers = [SparksController, ProgressController, Coaching
 /** The client app's API: captures, sparks, the home, and the coach's notes and views of a client. */
 @Module({})
 export class SparksModule {
-  static register({ config, bus, auditTrail }: { config: GatewayConfig; bus: ServiceBus; auditTrail: AuditTrail }): DynamicModule {
+  static register({
+    config,
+    bus,
+    auditTrail,
+    limiter,
+  }: {
+    config: GatewayConfig;
+    bus: ServiceBus;
+    auditTrail: AuditTrail;
+    limiter: RateLimiter;
+  }): DynamicModule {
     const storage = new ObjectStorage(config);
     return {
       module: SparksModule,
@@ -33,6 +44,7 @@ export class SparksModule {
         StorageShutdown,
         { provide: ServiceBus, useValue: bus },
         { provide: AUDIT_TRAIL, useValue: auditTrail },
+        { provide: RateLimiter, useValue: limiter },
         { provide: ObjectStorage, useValue: storage },
         { provide: SignedSparks, useValue: new SignedSparks(storage) },
       ],

@@ -155,15 +155,15 @@ export class SparksRepository {
     return { spark, progress };
   }
 
-  /** What the client's sparks take in storage (0 before the first), and whether this capture was recorded before. */
-  async storageBefore(userId: string, clientSparkId: string): Promise<{ storedBytes: number; recorded: boolean }> {
-    const [row] = await this.dataSource.preparedQuery<{ stored_bytes: string | null; recorded: boolean }>(
+  /** What the client's sparks take in storage (0 before the first), and what this capture's file takes if it was recorded before (else 0). */
+  async storageBefore(userId: string, clientSparkId: string): Promise<{ storedBytes: number; recordedBytes: number }> {
+    const [row] = await this.dataSource.preparedQuery<{ stored_bytes: string | null; recorded_bytes: string | null }>(
       'progress.storage-before-upload',
       `SELECT (SELECT stored_bytes FROM progress.user_progress WHERE user_id = $1) AS stored_bytes,
-              EXISTS (SELECT 1 FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2) AS recorded`,
+              (SELECT file_bytes FROM progress.sparks WHERE user_id = $1 AND client_spark_id = $2) AS recorded_bytes`,
       [userId, clientSparkId],
     );
-    return { storedBytes: Number(row?.stored_bytes ?? 0), recorded: row?.recorded === true };
+    return { storedBytes: Number(row?.stored_bytes ?? 0), recordedBytes: Number(row?.recorded_bytes ?? 0) };
   }
 
   /** `ownerId` narrows the lookup to one user's sparks: someone else's id is simply not found. */

@@ -37,11 +37,12 @@ export class SparksService {
 
   /**
    * A signed upload URL, unless the file would not fit in the client's storage: refused before it is sent. A retry of
-   * a capture already recorded is granted whatever the storage (its recording answers with the first spark).
+   * a capture already recorded (its recording answers with the first spark) is checked without that spark's own file,
+   * so it is granted whenever its first attempt would be now, even in a full storage, and never for more room.
    */
   async grantUpload({ userId, clientSparkId, ...file }: PayloadOf<'progress.grant-spark-upload'>): Promise<SparkUploadGrant> {
-    const { storedBytes, recorded } = await this.sparks.storageBefore(userId, clientSparkId);
-    if (!recorded && storedBytes + file.bytes > this.storageQuotaBytes) throw this.storageFull(storedBytes);
+    const { storedBytes, recordedBytes } = await this.sparks.storageBefore(userId, clientSparkId);
+    if (storedBytes - recordedBytes + file.bytes > this.storageQuotaBytes) throw this.storageFull(storedBytes);
     return this.media.grantUpload(userId, file);
   }
 
