@@ -2,7 +2,7 @@ import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_ISSUER, errorBodySchema, QUEUES, queueBoardTicketSchema, type Session, type UserRole } from '@spark/contracts';
 import { bullPrefix, JobQueues } from '@spark/jobs';
 import { eventually } from '@spark/testing';
-import { Worker } from 'bullmq';
+import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { authService } from '../../auth-service/src/service';
 import { signInTestFile } from './sign-in-client';
@@ -152,6 +152,86 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
       await outage.close();
       await jobs.close();
       connection.disconnect();
+    }
+  });
+
+  it("never shows a job's secrets: not in its data, failed reason, stack trace, logs or return value", async () => {
+    const admin = await signedIn('admin-reading-jobs@example.com', 'admin');
+    const { cookie } = await boardCookieFor(admin.session);
+    const connection = new Redis(stack().env.REDIS_URL ?? '', { maxRetriesPerRequest: null });
+    const jobs = new JobQueues(connection, stack().env.BUS_PREFIX ?? '');
+    const deletionToken = 'the-secret-account-deletion-token';
+    const confirmUrl = `${PUBLIC_URL}/account/delete#token=${deletionToken}`;
+    const unsubscribeToken = 'the-secret-reminder-unsubscribe-token';
+    const pushEndpoint = 'https://push.test/send/the-secret-push-endpoint';
+    const pushAuthKey = 'the-secret-push-auth-key';
+    const secrets = [deletionToken, unsubscribeToken, 'the-secret-push-endpoint', pushAuthKey];
+    const expiresAt = new Date(Date.now() + 30 * 60_000).toISOString();
+    await stack().stopNotifier();
+    // A delivery that logs and returns what it sent, and fails quoting the link, as an SMTP server's rejection may.
+    const careless = new Worker(
+      QUEUES.mail,
+      async (job: Job<Record<string, string>>) => {
+        await job.log(`sending ${JSON.stringify(job.data)}`);
+        if (job.name === 'account-deletion-confirm') throw new Error(`550 message refused: ${job.data.confirmUrl}`);
+        return { unsubscribeUrl: `${PUBLIC_URL}/api/reminders/unsubscribe?token=${job.data.unsubscribeToken}` };
+      },
+      { connection, prefix: bullPrefix(stack().env.BUS_PREFIX ?? '') },
+    );
+    try {
+      const deletionJobId = `queue-board-deletion-${Date.now()}`;
+      const reminderJobId = `queue-board-reminder-${Date.now()}`;
+      const pushJobId = `queue-board-push-${Date.now()}`;
+      await jobs
+        .queue(QUEUES.mail)
+        .add('account-deletion-confirm', { email: 'leaving@example.com', confirmUrl, expiresAt }, { jobId: deletionJobId, attempts: 1 });
+      await jobs.queue(QUEUES.mail).add('spark-reminder', { email: 'reminded@example.com', firstName: 'Rita', unsubscribeToken }, { jobId: reminderJobId });
+      await jobs
+        .queue(QUEUES.push)
+        .add(
+          'spark-reminder-push',
+          { subscription: { endpoint: pushEndpoint, keys: { p256dh: 'BPublicKeyOfTheDevice', auth: pushAuthKey } }, firstName: 'Rita' },
+          { jobId: pushJobId },
+        );
+      await eventually(async () => Boolean((await jobs.queue(QUEUES.mail).getJob(deletionJobId))?.failedReason), 15_000, 'the deletion e-mail to fail');
+      await eventually(async () => (await jobs.queue(QUEUES.mail).getJobState(reminderJobId)) === 'completed', 15_000, 'the reminder to complete');
+      await careless.close();
+
+      const paths = [
+        `/api/queues?activeQueue=${QUEUES.mail}&status=latest&page=1`,
+        `/api/queues?activeQueue=${QUEUES.mail}&status=failed&page=1`,
+        `/api/queues?activeQueue=${QUEUES.mail}&status=completed&page=1`,
+        `/api/queues?activeQueue=${QUEUES.push}&status=waiting&page=1`,
+        `/api/queues/${QUEUES.mail}/${deletionJobId}`,
+        `/api/queues/${QUEUES.mail}/${deletionJobId}/logs`,
+        `/api/queues/${QUEUES.mail}/${reminderJobId}`,
+        `/api/queues/${QUEUES.mail}/${reminderJobId}/logs`,
+        `/api/queues/${QUEUES.push}/${pushJobId}`,
+      ];
+      const answers = await Promise.all(paths.map(async (path) => ({ path, answer: await board(path, cookie) })));
+      for (const { path, answer } of answers) {
+        expect({ path, status: answer.status }).toEqual({ path, status: 200 });
+        const text = await answer.text();
+        for (const secret of secrets) expect({ path, leaks: text.includes(secret) }).toEqual({ path, leaks: false });
+      }
+
+      // What is no secret stays readable: whom the e-mail is for, when its link expires, why it failed.
+      const deletion = (await (await board(`/api/queues/${QUEUES.mail}/${deletionJobId}`, cookie)).json()) as {
+        job: { data: unknown; failedReason: string };
+      };
+      expect(deletion.job.data).toEqual({ email: 'leaving@example.com', confirmUrl: '(hidden)', expiresAt });
+      expect(deletion.job.failedReason).toBe('550 message refused: (hidden)');
+      const deletionLogs = await (await board(`/api/queues/${QUEUES.mail}/${deletionJobId}/logs`, cookie)).json();
+      expect(deletionLogs).toEqual([expect.stringContaining('"confirmUrl":"(hidden)"')]);
+      const reminder = (await (await board(`/api/queues/${QUEUES.mail}/${reminderJobId}`, cookie)).json()) as { job: { returnValue: unknown } };
+      expect(reminder.job.returnValue).toEqual({ unsubscribeUrl: `${PUBLIC_URL}/api/reminders/unsubscribe?token=(hidden)` });
+    } finally {
+      await careless.close();
+      await jobs.queue(QUEUES.mail).obliterate({ force: true });
+      await jobs.queue(QUEUES.push).obliterate({ force: true });
+      await jobs.close();
+      connection.disconnect();
+      await stack().startNotifier();
     }
   });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isoDateTimeSchema, textSchema } from './common';
+import { type JobName, type JobPayload, type QueueName, QUEUES } from './jobs';
 
 /** Where the gateway serves the admins' queue dashboard (Bull Board): its pages and its own API. */
 export const QUEUE_BOARD_PATH = '/admin/queues';
@@ -13,3 +14,41 @@ export const queueBoardTicketSchema = z.object({
   expiresAt: isoDateTimeSchema,
 });
 export type QueueBoardTicket = z.infer<typeof queueBoardTicketSchema>;
+
+type ShownFields<Q extends QueueName> = { [N in JobName<Q>]: readonly (keyof JobPayload<Q, N> & string)[] };
+
+const erasureFieldsShown: ShownFields<typeof QUEUES.deletionLeads> = { 'erase-account': ['deletionId'] };
+
+/**
+ * The payload fields the queue dashboard shows, per job; every other field shows as "(hidden)". A field is listed
+ * only when reading it lets nobody act for its owner: sign-in and confirmation links, codes, signed download links,
+ * unsubscribe tokens and push subscriptions stay off. A new job does not compile until its fields are decided here.
+ */
+export const jobFieldsShownOnQueueBoard: { [Q in QueueName]: ShownFields<Q> } = {
+  [QUEUES.mail]: {
+    'lead-confirmation': ['leadId', 'email', 'role'],
+    'lead-alert': ['leadId', 'email', 'role', 'interest', 'createdAt'],
+    'magic-link': ['email', 'expiresAt', 'purpose'],
+    'ditl-ready': ['generationId', 'email', 'firstName'],
+    'investor-email': ['deliveryId', 'campaignId', 'email', 'subject', 'body'],
+    'code-sign-in-locked': ['email'],
+    'data-export-ready': ['email', 'expiresAt'],
+    'account-deletion-confirm': ['email', 'expiresAt'],
+    'spark-reminder': ['email', 'firstName'],
+  },
+  [QUEUES.ditl]: { 'generate-ditl': ['generationId'] },
+  [QUEUES.export]: { 'export-client-data': ['userId', 'email', 'requestedBy', 'exportId'] },
+  [QUEUES.deletionLeads]: erasureFieldsShown,
+  [QUEUES.deletionProgress]: erasureFieldsShown,
+  [QUEUES.deletionDitl]: erasureFieldsShown,
+  [QUEUES.deletionNotifier]: erasureFieldsShown,
+  [QUEUES.reminders]: { 'send-due-reminders': [] },
+  [QUEUES.push]: { 'spark-reminder-push': ['firstName', 'userId'] },
+  [QUEUES.sparkUploads]: { 'sweep-unclaimed-uploads': [] },
+};
+
+/** The fields of a job the dashboard shows; none for a job name it does not know. */
+export function jobFieldsShownOf(queue: QueueName, name: string): readonly string[] {
+  const jobs: Record<string, readonly string[]> = jobFieldsShownOnQueueBoard[queue];
+  return Object.hasOwn(jobs, name) ? (jobs[name] ?? []) : [];
+}

@@ -6,16 +6,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { toErrorBody } from '../http/error-body';
 
-/**
- * Job fields that carry a secret (a magic-link job's sign-in link and code, a data export's signed download
- * link, which opens the client's whole archive): shown as hidden on the board.
- */
-const SECRET_JOB_FIELDS = new Set(['link', 'code', 'downloadUrl']);
-const hideSecrets = (data: unknown): unknown =>
-  data && typeof data === 'object' && !Array.isArray(data)
-    ? Object.fromEntries(Object.entries(data).map(([key, value]) => [key, SECRET_JOB_FIELDS.has(key) ? '(hidden)' : value]))
-    : data;
-
 export interface QueueBoardApp {
   /** Answers requests the gateway has already admitted; it listens on no port. */
   app: FastifyInstance;
@@ -23,13 +13,13 @@ export interface QueueBoardApp {
 }
 
 /**
- * Bull Board in a Fastify instance of its own, every queue of QUEUES with secrets hidden. Bull Board, BullMQ and
+ * Bull Board in a Fastify instance of its own, every queue of QUEUES as AdminQueueAdapter shows it. Bull Board, BullMQ and
  * their dependencies are loaded here, on the first request to the board, not when the gateway starts.
  */
 export async function loadQueueBoardApp(options: { redis: Redis; busPrefix: string; logger: Logger }): Promise<QueueBoardApp> {
-  const [{ createBullBoard }, { BullMQAdapter }, { FastifyAdapter }, { JobQueues }] = await Promise.all([
+  const [{ createBullBoard }, { AdminQueueAdapter }, { FastifyAdapter }, { JobQueues }] = await Promise.all([
     import('@bull-board/api'),
-    import('@bull-board/api/bullMQAdapter'),
+    import('./admin-queue-adapter'),
     import('@bull-board/fastify'),
     import('@spark/jobs'),
   ]);
@@ -39,11 +29,7 @@ export async function loadQueueBoardApp(options: { redis: Redis; busPrefix: stri
   const jobQueues = new JobQueues(connection, options.busPrefix);
   const serverAdapter = new FastifyAdapter().setBasePath(QUEUE_BOARD_PATH);
   createBullBoard({
-    queues: Object.values(QUEUES).map((name) => {
-      const adapter = new BullMQAdapter(jobQueues.queue(name));
-      adapter.setFormatter('data', hideSecrets);
-      return adapter;
-    }),
+    queues: Object.values(QUEUES).map((name) => new AdminQueueAdapter(name, jobQueues.queue(name))),
     serverAdapter,
     // Named here: the board finds its UI with an eval'd require.resolve otherwise.
     options: { uiBasePath: dirname(require.resolve('@bull-board/ui/package.json')), uiConfig: { boardTitle: 'Spark queues' } },
