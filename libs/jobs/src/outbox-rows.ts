@@ -25,11 +25,16 @@ export const outboxInsertSql = (schema: string, firstParam: number) =>
    SELECT * FROM unnest($${firstParam}::uuid[], $${firstParam + 1}::text[], $${firstParam + 2}::text[], $${firstParam + 3}::jsonb[])`;
 
 /**
- * Deletes a schema's outbox rows whose payload mentions a person (`$1` a user id, `$2` an e-mail address), sent or
- * not: after their account is deleted nobody is left to receive those jobs, and the rows must not outlive them.
+ * Deletes a schema's outbox rows about a person (`$1` a user id, `$2` an e-mail address), sent or not: after their
+ * account is deleted nobody is left to receive those jobs, and the rows must not outlive them. A row is about them
+ * when a value anywhere in its payload IS their id or address: every payload that names a person names them in a
+ * field of its own (`email`, `userId`), beside any link that also carries them. Searching the text instead would also find
+ * `ann@example.com` inside `joann@example.com`, and someone else's mail. Payloads are checked by their schema when
+ * written, which lower-cases e-mail addresses, as `auth.users` stores them.
  */
 export const deleteOutboxRowsAboutSql = (schema: string) =>
-  `DELETE FROM "${schema}".outbox WHERE strpos(payload::text, $1) > 0 OR strpos(lower(payload::text), $2) > 0`;
+  `DELETE FROM "${schema}".outbox
+   WHERE jsonb_path_exists(payload, '$.** ? (@ == $id || @ == $email)', jsonb_build_object('id', $1::text, 'email', $2::text))`;
 
 /**
  * `outboxRows` for the jobs of many rows written in one statement, with a fifth array: the id of the row each job

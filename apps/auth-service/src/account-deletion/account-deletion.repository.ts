@@ -69,13 +69,15 @@ export class AccountDeletionRepository {
         [deletionId, deletionParts],
       );
       await manager.query(`SELECT set_config('spark.erasing_account', 'on', true)`);
+      // A label names a person only as their whole address (a lead's, investor's, user's or client's e-mail; the
+      // other labels are campaign subjects): a search inside labels would also erase `joann@…` for `ann@…`.
       await manager.query(
         `UPDATE auth.audit_events SET
            actor_id = CASE WHEN actor_id = $1::uuid THEN $3::uuid ELSE actor_id END,
            actor_email = CASE WHEN actor_id = $1::uuid OR actor_email = $2 THEN $4 ELSE actor_email END,
            target_id = CASE WHEN target_id = $1::text THEN $3::text ELSE target_id END,
-           target_label = CASE WHEN target_id = $1::text OR strpos(lower(target_label), $2) > 0 THEN $4 ELSE target_label END
-         WHERE actor_id = $1::uuid OR actor_email = $2 OR target_id = $1::text OR strpos(lower(target_label), $2) > 0`,
+           target_label = CASE WHEN target_id = $1::text OR lower(target_label) = $2 THEN $4 ELSE target_label END
+         WHERE actor_id = $1::uuid OR actor_email = $2 OR target_id = $1::text OR lower(target_label) = $2`,
         [user.id, user.email, deletionId, ERASED_LABEL],
       );
       await manager.query(`SELECT set_config('spark.erasing_account', 'off', true)`);

@@ -1,0 +1,123 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AuditEvent } from '@spark/contracts';
+import { type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
+import { openMigrated } from '@spark/persistence';
+import { createTestDatabase, insertUser, type TestDatabase } from '@spark/testing';
+import type { DataSource } from 'typeorm';
+import { AuditRepository } from '../audit/audit.repository';
+import { authMigrations } from '../migrations';
+import { AccountDeletionRepository } from './account-deletion.repository';
+
+// The deleted client's address is the end of the other person's: a search for it inside text finds both.
+const DELETED_EMAIL = 'ann@example.com';
+const OTHER_EMAIL = 'joann@example.com';
+
+type AuditRow = { id: string; actor_id: string; actor_email: string; target_id: string | null; target_label: string | null };
+type OutboxRow = { id: string; payload: unknown };
+
+describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the deleted account is erased', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let deletions: AccountDeletionRepository;
+  let audit: AuditRepository;
+  let deletedId: string;
+  let deletionId: string;
+  let otherEvents: AuditEvent[];
+  let deletedLead: AuditEvent;
+  let deletedClient: AuditEvent;
+  let othersAudit: AuditRow[];
+  let othersJobs: OutboxRow[];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await openMigrated({ url: database.url, schema: 'auth', migrations: authMigrations });
+    deletions = new AccountDeletionRepository(dataSource);
+    audit = new AuditRepository(dataSource);
+    await erasedBesideOthers();
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  const auditEvent = (actor: { id: string; email: string }, action: AuditEvent['action'], target: AuditEvent['target']): AuditEvent => ({
+    id: randomUUID(),
+    correlationId: randomUUID(),
+    at: new Date().toISOString(),
+    actor: { ...actor, role: 'coach' },
+    action,
+    target,
+    clientIp: '127.0.0.1',
+    outcome: 'succeeded',
+    details: {},
+  });
+  const queue = async (jobs: JobRequest[]) => dataSource.query(outboxInsertSql('auth', 1), outboxRows(jobs));
+  const magicLink = (email: string): JobRequest => ({
+    queue: 'mail',
+    name: 'magic-link',
+    data: { email, link: 'https://spark.test/sign-in#token=abc', code: '123456', expiresAt: new Date().toISOString(), purpose: 'sign-in' },
+  });
+  const auditRows = (): Promise<AuditRow[]> => dataSource.query(`SELECT id, actor_id, actor_email, target_id, target_label FROM auth.audit_events ORDER BY id`);
+  const outbox = (): Promise<OutboxRow[]> => dataSource.query(`SELECT id, payload FROM auth.outbox ORDER BY id`);
+
+  /** The deleted client's audit mentions and jobs beside another person's, then the deletion confirmed. */
+  async function erasedBesideOthers() {
+    const coach = { id: await insertUser(dataSource, { email: 'coach@example.com', role: 'coach' }), email: 'coach@example.com' };
+    const other = { id: await insertUser(dataSource, { email: OTHER_EMAIL, role: 'coach' }), email: OTHER_EMAIL };
+    deletedId = await insertUser(dataSource, { email: DELETED_EMAIL });
+
+    otherEvents = [
+      auditEvent(coach, 'lead.approve', { type: 'lead', id: randomUUID(), label: OTHER_EMAIL }),
+      auditEvent(coach, 'user.role-change', { type: 'user', id: other.id, label: OTHER_EMAIL }),
+      auditEvent(other, 'client.update', { type: 'client', id: randomUUID(), label: 'someone@example.com' }),
+    ];
+    deletedLead = auditEvent(coach, 'lead.approve', { type: 'lead', id: randomUUID(), label: DELETED_EMAIL });
+    deletedClient = auditEvent(coach, 'client.data-export', { type: 'client', id: deletedId, label: null });
+    for (const event of [...otherEvents, deletedLead, deletedClient]) await audit.insert(event);
+
+    await queue([
+      magicLink(OTHER_EMAIL),
+      { queue: 'mail', name: 'code-sign-in-locked', data: { email: OTHER_EMAIL } },
+      {
+        queue: 'mail',
+        name: 'investor-email',
+        data: { deliveryId: randomUUID(), campaignId: randomUUID(), email: OTHER_EMAIL, subject: 'Our news', body: `Ask ${DELETED_EMAIL} about it` },
+      },
+    ]);
+    othersJobs = await outbox();
+    await queue([
+      magicLink(DELETED_EMAIL),
+      {
+        queue: 'push',
+        name: 'spark-reminder-push',
+        data: {
+          subscription: { endpoint: 'https://push.example.com/send/device', keys: { p256dh: 'cDI1NmRo', auth: 'YXV0aA' } },
+          firstName: 'Ann',
+          userId: deletedId,
+        },
+      },
+    ]);
+    const tokenHash = randomBytes(32);
+    await deletions.addConfirmation(deletedId, { tokenHash, expiresAt: new Date(Date.now() + 60_000) }, (email) => magicLink(email));
+    othersAudit = (await auditRows()).filter((row) => otherEvents.some((event) => event.id === row.id));
+
+    deletionId = randomUUID();
+    const confirmed = await deletions.confirm(tokenHash, deletionId, async () => {});
+    expect(confirmed).toMatchObject({ outcome: 'erased', userId: deletedId });
+  }
+
+  it("anonymises the client's own audit mentions, leaving another person's whose address contains theirs", async () => {
+    const after = await auditRows();
+    expect(after.filter((row) => otherEvents.some((event) => event.id === row.id))).toEqual(othersAudit);
+    expect(after.find((row) => row.id === deletedLead.id)).toMatchObject({ target_id: deletedLead.target.id, target_label: 'Deleted account' });
+    expect(after.find((row) => row.id === deletedClient.id)).toMatchObject({ target_id: deletionId, target_label: 'Deleted account' });
+  });
+
+  it("deletes the client's own jobs, leaving another person's unsent e-mails whose address or text contains theirs", async () => {
+    const jobsAfter = await outbox();
+    expect(jobsAfter.filter((row) => othersJobs.some((job) => job.id === row.id))).toEqual(othersJobs);
+    const remaining = jobsAfter.filter((row) => !othersJobs.some((job) => job.id === row.id)).map((row) => row.payload);
+    // Only the erase jobs the confirmation queues for the other services remain, naming the deletion and no one.
+    expect(remaining).toEqual([{ deletionId }, { deletionId }, { deletionId }, { deletionId }]);
+  });
+});
