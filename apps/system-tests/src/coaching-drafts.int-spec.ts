@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { nudgeDraftSchema, weeklyCheckInSchema } from '@spark/contracts';
+import { errorBodySchema, nudgeDraftSchema, weeklyCheckInSchema } from '@spark/contracts';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type FakeModel, startFakeModel } from './ditl-fake-model';
@@ -70,6 +70,25 @@ describe("the coach's drafted nudge and Friday check-in", () => {
       expect((await get(`/api/coach/clients/${randomUUID()}/${route}`, coach.token)).status).toBe(404);
       expect((await get(`/api/coach/clients/not-a-uuid/${route}`, coach.token)).status).toBe(400);
     }
+  });
+
+  it('drafts 60 times an hour for one coach, both drafts together, then answers 429 without calling the model; another coach is unaffected', async () => {
+    const busyCoach = await createSignedInUser(db, `busy-coach-${randomUUID()}@spark.test`, 'coach');
+    for (let draft = 0; draft < 60; draft++) {
+      const route = draft % 2 === 0 ? 'nudge-draft' : 'weekly-check-in';
+      expect((await get(`/api/coach/clients/${client.id}/${route}`, busyCoach.token)).status).toBe(200);
+    }
+    const modelCalls = model.calls.length;
+
+    for (const route of ['nudge-draft', 'weekly-check-in']) {
+      const refused = await get(`/api/coach/clients/${client.id}/${route}`, busyCoach.token);
+      expect(refused.status).toBe(429);
+      const body = errorBodySchema.parse(await refused.json());
+      expect(body).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: Number(refused.headers.get('retry-after')) });
+      expect(body.message).toMatch(/^Too many requests\. Please try again in (about )?\d+ (minutes?|hour)\.$/);
+    }
+    expect(model.calls).toHaveLength(modelCalls);
+    expect((await get(`/api/coach/clients/${client.id}/nudge-draft`, coach.token)).status).toBe(200);
   });
 
   it('asks the model again with the violations when its draft invents a number, and keeps the corrected draft', async () => {
