@@ -44,6 +44,7 @@ describe('input an attacker controls', () => {
         const env = {
           ...stack.env,
           NODE_ENV: 'production',
+          PUBLIC_URL: 'https://spark.example.com',
           JWT_SECRET: knownSecret,
           S3_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
           S3_SECRET_ACCESS_KEY: randomBytes(32).toString('hex'),

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { ConfigError, type Env, loadConfig } from './load-config';
-import { authEnv, gatewayEnv } from './schemas';
+import { authEnv, gatewayEnv, notifierEnv } from './schemas';
 
 const generated = () => randomBytes(32).toString('hex');
 
-// Everything a production gateway needs, each secret freshly generated.
+// Everything a production gateway, auth service and notifier need, each secret freshly generated.
 const production = (overrides: Env = {}): Env => ({
   NODE_ENV: 'production',
   DATABASE_URL: 'postgres://spark:db-password-from-the-vault@db.internal:5432/spark',
@@ -14,6 +14,8 @@ const production = (overrides: Env = {}): Env => ({
   S3_ACCESS_KEY_ID: 'AKIAIOSFODNN7EXAMPLE',
   S3_SECRET_ACCESS_KEY: generated(),
   JWT_SECRET: generated(),
+  PUBLIC_URL: 'https://spark.example.com',
+  SMTP_URL: 'smtps://notifier:smtp-password-from-the-vault@smtp.internal:465',
   PAYMENT_URL_PIVOT: 'https://pay.example.com/pivot',
   PAYMENT_URL_ALIGNMENT: 'https://pay.example.com/alignment',
   PAYMENT_URL_EVOLUTION: 'https://pay.example.com/evolution',
@@ -72,6 +74,38 @@ describe('secrets in production', () => {
     const error = refusal(gatewayEnv, production({ JWT_SECRET: undefined }));
     expect(error.variables).toEqual(['JWT_SECRET']);
     expect(error.message).toMatch(/JWT_SECRET is required in production/);
+  });
+});
+
+describe('PUBLIC_URL in production', () => {
+  // It decides the refresh cookie's Secure flag and HSTS, and every e-mailed link starts with it.
+  const usingPublicUrl: ((env: Env) => z.ZodObject)[] = [gatewayEnv, authEnv, notifierEnv];
+
+  it('stops at a missing PUBLIC_URL with a message naming it, instead of falling back to localhost', () => {
+    for (const build of usingPublicUrl) {
+      const error = refusal(build, production({ PUBLIC_URL: undefined }));
+      expect(error.variables).toEqual(['PUBLIC_URL']);
+      expect(error.message).toMatch(/PUBLIC_URL is required in production/);
+    }
+  });
+
+  it.each(['http://spark.example.com', 'http://10.0.0.7:8080', 'ftp://spark.example.com'])('refuses %s, which is not https:', (value) => {
+    for (const build of usingPublicUrl) {
+      const error = refusal(build, production({ PUBLIC_URL: value }));
+      expect(error.variables).toEqual(['PUBLIC_URL']);
+      expect(error.message).toMatch(/PUBLIC_URL must be https:/);
+    }
+  });
+
+  it.each(['https://spark.example.com', 'http://localhost:8080', 'http://127.0.0.1:8080', 'http://[::1]:8080'])(
+    'accepts %s (plain http only on an address nobody but the machine itself reaches, as compose and the local cluster run)',
+    (value) => {
+      for (const build of usingPublicUrl) expect(loadConfig(build, production({ PUBLIC_URL: value })).PUBLIC_URL).toBe(value);
+    },
+  );
+
+  it('still defaults to the local address in development', () => {
+    expect(loadConfig(gatewayEnv, {}).PUBLIC_URL).toBe('http://localhost:8080');
   });
 });
 

@@ -62,6 +62,24 @@ export const serviceUrl = (env: Env, devDefault: string) =>
     ? z.url({ error: 'is required in production' }).refine((value) => !isKnownValue(passwordOf(value)), `has a password that ${knownValueMessage}`)
     : z.url().default(devDefault);
 
+/** Where a development stack serves the product. */
+export const LOCAL_PUBLIC_URL = 'http://localhost:8080';
+/** Hosts only the machine itself reaches: a production-mode stack there (compose, a local cluster) has no certificate. */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+const isHttpsOrLoopback = (value: string) => {
+  const { protocol, hostname } = new URL(value);
+  return protocol === 'https:' || (protocol === 'http:' && LOOPBACK_HOSTS.has(hostname));
+};
+
+/**
+ * The address people open the product at. The refresh cookie's Secure flag, HSTS and every e-mailed link follow
+ * it, so production has no default and takes only https: (plain http only on a loopback host).
+ */
+export const publicUrl = (env: Env) =>
+  isProduction(env)
+    ? z.url({ error: 'is required in production' }).refine(isHttpsOrLoopback, 'must be https: in production (http: only on localhost, 127.0.0.1 or [::1])')
+    : z.url().default(LOCAL_PUBLIC_URL);
+
 /** Parses `env` with the app's schema once, at boot; every error names its variable. */
 export function loadConfig<S extends z.ZodObject>(build: (env: Env) => S, env: Env = process.env): z.infer<S> {
   const result = build(env).safeParse(env);

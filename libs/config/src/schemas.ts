@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { credentialId, type Env, secret, serviceUrl } from './load-config';
+import { credentialId, type Env, LOCAL_PUBLIC_URL, publicUrl, secret, serviceUrl } from './load-config';
 import { trustProxySchema } from './trust-proxy';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
@@ -48,7 +48,7 @@ export const serviceEnv = (env: Env) =>
  * commitment section, so a development stack never links to a payment page that does not exist.
  */
 export const investorPageEnv = (env: Env) => {
-  const localPlaceholder = `${(env.PUBLIC_URL ?? 'http://localhost:8080').replace(/\/$/, '')}/donate#commitment`;
+  const localPlaceholder = `${(env.PUBLIC_URL ?? LOCAL_PUBLIC_URL).replace(/\/$/, '')}/donate#commitment`;
   return z.object({
     PAYMENT_URL_PIVOT: serviceUrl(env, localPlaceholder),
     PAYMENT_URL_ALIGNMENT: serviceUrl(env, localPlaceholder),
@@ -74,7 +74,7 @@ export const gatewayEnv = (env: Env) =>
     .extend({
       PORT: port(8080),
       HOST: z.string().default('0.0.0.0'),
-      PUBLIC_URL: z.url().default('http://localhost:8080'),
+      PUBLIC_URL: publicUrl(env),
       JWT_SECRET: secret(env, 'development-only-jwt-secret-change-me'),
       // The built SPA; empty disables static serving (API-only gateway).
       WEB_DIST: z.string().default(''),
@@ -104,7 +104,7 @@ export const notifierEnv = (env: Env) =>
     SMTP_URL: serviceUrl(env, 'smtp://127.0.0.1:1025'),
     MAIL_FROM: z.string().default('Spark <hello@spark.local>'),
     LEAD_ALERT_EMAIL: z.email().default('alerts@spark.local'),
-    PUBLIC_URL: z.url().default('http://localhost:8080'),
+    PUBLIC_URL: publicUrl(env),
     NOTIFIER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
     // How long a mail job's lock lives without renewal: a dead notifier's jobs are taken over after about this long.
     NOTIFIER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
@@ -117,7 +117,7 @@ export const notifierEnv = (env: Env) =>
 
 export const authEnv = (env: Env) =>
   serviceEnv(env).extend({
-    PUBLIC_URL: z.url().default('http://localhost:8080'),
+    PUBLIC_URL: publicUrl(env),
     JWT_SECRET: secret(env, 'development-only-jwt-secret-change-me'),
     // Hands an invited client's magic link back to the coach (developmentMode, docs/product.md §7): off unless
     // set, as `npm start` does for a local stack; refused in production.
