@@ -72,6 +72,21 @@ describe('limits on work anyone can ask for', () => {
     expect(await leadsOf('inbox%')).toBe(5);
   });
 
+  it("POST /api/leads counts Gmail's dotted and googlemail.com spellings of one inbox as one mailbox", async () => {
+    for (const email of [
+      'grace.hopper@gmail.com',
+      'gracehopper@gmail.com',
+      'g.race.hopper@gmail.com',
+      'grace.hopper@googlemail.com',
+      'gracehopper+5@googlemail.com',
+    ]) {
+      expect((await post('/api/leads', { email })).status).toBe(201);
+    }
+
+    await expectRefused(await post('/api/leads', { email: 'Grace.Hopper+again@gmail.com' }), /Please try again in (about )?\d+ hours?\./);
+    expect(await leadsOf('%hopper%@g%mail.com')).toBe(5);
+  });
+
   it('the investor sign-up forms take 5 requests a day per mailbox, across both forms', async () => {
     for (const path of ['early-access', 'deck-requests', 'early-access', 'deck-requests', 'early-access']) {
       expect((await post(`/api/investors/${path}`, { email: 'angel@fund.test' })).status).toBe(202);

@@ -20,11 +20,20 @@ export interface RateLimitHit {
 
 const digest = (value: string) => hash('sha256', value, 'base64url');
 
+// Gmail delivers every dotted spelling of a local part, at either domain, to the one inbox.
+const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+
 /**
- * The subject of an e-mail address: its mailbox, so `ada+1@` and `ada+2@` (one inbox) count together,
- * hashed so no address becomes a Redis key name. Expects an address already trimmed and lower-cased.
+ * The subject of an e-mail address: its mailbox, so `ada+1@` and `ada+2@` (one inbox) count together, as do
+ * `a.da@gmail.com` and `ada@googlemail.com`; hashed so no address becomes a Redis key name. Expects an address
+ * already trimmed and lower-cased.
  */
-export const mailboxSubject = (email: string) => digest(email.replace(/\+[^@]*@/, '@'));
+export function mailboxSubject(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at).replace(/\+.*$/, '');
+  const domain = email.slice(at + 1);
+  return digest(GMAIL_DOMAINS.has(domain) ? `${local.replaceAll('.', '')}@gmail.com` : `${local}@${domain}`);
+}
 
 /** The subject of a secret a caller presents (an access code): hashed, so the key does not hold it. */
 export const secretSubject = (secret: string) => digest(secret);
