@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { createUser, e2eDatabase, signedInContext, signInOn, sparkKeysStored, uniqueEmail, useBrowser } from './support/auth-fixtures';
 import { laptopViewport, phoneViewport, saveScreenshot } from './support/browser';
 
 jest.setTimeout(120_000);
@@ -40,6 +40,37 @@ async function fillAllSteps(page: Page) {
   await continueButton(page).click();
   await page.getByLabel('Describe a typical day').fill('Office job, two kids, train commute.');
   await page.getByLabel('Your biggest challenge').fill('Too tired after work');
+}
+
+/** Someone's first answers, typed but not submitted. */
+async function typeFirstAnswers(page: Page) {
+  await page.goto('/onboarding');
+  await page.getByLabel('First name').fill('Maya');
+  await page.getByLabel('Last name').fill('Lopez');
+  await continueButton(page).click();
+  await page.getByLabel('What Sparked your Transformation?').fill('Run a half marathon by June');
+  await continueButton(page).click();
+  await page.getByLabel('Age').fill('34');
+  await page.getByLabel('Family status').selectOption('parent');
+}
+
+const newClientEmail = async () => {
+  const email = uniqueEmail('onboarding-next');
+  await createUser(email, 'client');
+  return email;
+};
+
+async function expectEmptyForm(page: Page) {
+  await page.goto('/onboarding');
+  await expect(page.getByLabel('First name').inputValue()).resolves.toBe('');
+  await expect(page.getByLabel('Last name').inputValue()).resolves.toBe('');
+  await page.getByLabel('First name').fill('Sam');
+  await continueButton(page).click();
+  await expect(page.getByLabel('What Sparked your Transformation?').inputValue()).resolves.toBe('');
+  await page.getByLabel('What Sparked your Transformation?').fill('Sleep 8 hours');
+  await continueButton(page).click();
+  await expect(page.getByLabel('Age').inputValue()).resolves.toBe('');
+  await expect(page.getByLabel('Family status').inputValue()).resolves.toBe('');
 }
 
 describe('client onboarding (/onboarding)', () => {
@@ -86,6 +117,32 @@ describe('client onboarding (/onboarding)', () => {
     await page.reload();
     await page.getByText('Step 2 of 4').waitFor();
     await expect(page.getByLabel('What Sparked your Transformation?').inputValue()).resolves.toBe('Run a half marathon by June');
+    await close();
+  });
+
+  it('forgets the answers typed so far when the client signs out: the next person on the browser starts from an empty form', async () => {
+    const { page, close } = await signedInClient();
+    await typeFirstAnswers(page);
+    await page.goto('/signin?product=spark');
+    await page.getByRole('button', { name: 'Sign out and use different account' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect(sparkKeysStored(page)).resolves.toEqual([]);
+
+    await signInOn(page, await newClientEmail());
+    await expectEmptyForm(page);
+    await close();
+  });
+
+  it('never fills the form with the draft of someone else who left without signing out', async () => {
+    const { page, close } = await signedInClient();
+    await typeFirstAnswers(page);
+    await expect(sparkKeysStored(page)).resolves.toContain('spark_onboarding_data');
+
+    await signInOn(page, await newClientEmail());
+    await expectEmptyForm(page);
+    // The new person's own draft is kept across page loads as usual.
+    await page.goto('/onboarding');
+    await expect(page.getByLabel('First name').inputValue()).resolves.toBe('Sam');
     await close();
   });
 

@@ -92,13 +92,21 @@ export async function signedInContext(
   options: BrowserContextOptions & { testTiming?: Record<string, number> } = {},
 ): Promise<SignedInContext> {
   const { testTiming, ...contextOptions } = options;
-  const { token } = await requestSignIn(email);
   const context = await visitorContext(browser, contextOptions);
   if (testTiming) await context.addInitScript(`window.__SPARK_TEST__ = ${JSON.stringify(testTiming)}`);
   const page = await context.newPage();
+  return { context, page, accessToken: await signInOn(page, email) };
+}
+
+/**
+ * Signs `email` in on the page's browser, its e-mailed link redeemed, replacing whoever was signed in there: the next
+ * person on a shared device. Returns the session's bearer token.
+ */
+export async function signInOn(page: Page, email: string): Promise<string> {
+  const { token } = await requestSignIn(email);
   const redeemed = await page.request.post('/api/auth/redeem', { data: { token } });
   expect(redeemed.status()).toBe(200);
-  return { context, page, accessToken: sessionSchema.parse(await redeemed.json()).access_token };
+  return sessionSchema.parse(await redeemed.json()).access_token;
 }
 
 /** Leaves the page on `/` with the app's flag for a client who has finished onboarding set, as such a client's browser has it. */
@@ -106,6 +114,10 @@ export async function markOnboarded(page: Page): Promise<void> {
   await page.goto('/');
   await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
 }
+
+/** The app's own localStorage keys (spark_*) the page's browser holds, sorted. */
+export const sparkKeysStored = (page: Page): Promise<string[]> =>
+  page.evaluate<string[]>(`Object.keys(localStorage).filter((key) => key.startsWith('spark_')).sort()`);
 
 /** Opens the client home as a client who has finished onboarding sees it. */
 export async function openClientHome(page: Page): Promise<void> {

@@ -1,5 +1,6 @@
 // Every localStorage key the SPA uses, in one place. The spark_* names come from docs/product.md §3
-// and are read by flows other issues build, so they are never renamed.
+// and are read by flows other issues build, so they are never renamed. Each belongs to the person signed in:
+// sign-out removes them all (sign-out-locally.ts).
 export const storageKeys = {
   leadEmail: 'spark_lead_email',
   userRole: 'spark_user_role',
@@ -10,10 +11,10 @@ export const storageKeys = {
   magicLinkAuth: 'spark_magic_link_auth',
   coachApproved: 'spark_coach_approved',
   leadChallengeToken: 'spark_lead_challenge_token',
-  // The onboarding answers as a draft (kept across back/forward and reloads), and the DITL being generated.
+  // The onboarding answers as a draft with its owner's id (kept across back/forward and reloads), and the DITL being generated.
   onboardingData: 'spark_onboarding_data',
   ditlGenerationId: 'spark_ditl_generation_id',
-  // The last home data seen, so the client app opens offline (cleared on sign-out from the app).
+  // The last home data seen and whose it is, so the client app opens offline.
   clientHomeSnapshot: 'spark_client_home',
 } as const;
 

@@ -1,19 +1,8 @@
-import { removeStored, storageKeys, type StorageKey } from '../../lib/storage-keys';
+import { removeStored, storageKeys } from '../../lib/storage-keys';
 
-// The flags sign-out clears (docs/product.md §4), plus the lead's challenge token, which
-// belongs to the lead e-mail and is useless without it. `signOut` adds the server session.
-const signedInKeys: readonly StorageKey[] = [
-  storageKeys.onboardingComplete,
-  storageKeys.userEmail,
-  storageKeys.userGoal,
-  storageKeys.leadEmail,
-  storageKeys.userRole,
-  storageKeys.landingRolePreference,
-  storageKeys.magicLinkAuth,
-  storageKeys.coachApproved,
-  storageKeys.leadChallengeToken,
-];
-
+// Everything the SPA keeps in localStorage belongs to the person signed in (the flags of docs/product.md §4, their
+// onboarding draft, DITL, home snapshot and lead token), so every sign-out path leaves none of it to the next person
+// on the device. `signOut` adds the server session.
 export function signOutLocally(): void {
-  for (const key of signedInKeys) removeStored(key);
+  for (const key of Object.values(storageKeys)) removeStored(key);
 }

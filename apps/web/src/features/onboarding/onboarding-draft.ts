@@ -34,15 +34,18 @@ export const emptyDraft: OnboardingDraft = {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
-/** The saved draft merged over empty answers; the goal from /goal pre-fills step 2. */
-export function loadDraft(): OnboardingDraft {
+/**
+ * The draft `userId` saved, merged over empty answers; the goal from /goal pre-fills step 2. A draft saved by someone
+ * else on this browser (who never signed out) is not theirs to see or submit, so it counts as none.
+ */
+export function loadDraft(userId: string): OnboardingDraft {
   const goal = readStored(storageKeys.userGoal) ?? '';
   try {
     const saved: unknown = JSON.parse(readStored(storageKeys.onboardingData) ?? 'null');
-    if (!isRecord(saved)) return { ...emptyDraft, transformationGoal: goal };
+    if (!isRecord(saved) || saved.userId !== userId || !isRecord(saved.answers)) return { ...emptyDraft, transformationGoal: goal };
     const merged = { ...emptyDraft, transformationGoal: goal };
     for (const key of Object.keys(emptyDraft) as (keyof OnboardingDraft)[]) {
-      const value = saved[key];
+      const value = saved.answers[key];
       // An empty saved answer does not hide the goal written on /goal.
       if (key === 'goalTags' ? Array.isArray(value) : typeof value === 'string' && value !== '') Object.assign(merged, { [key]: value });
     }
@@ -52,5 +55,5 @@ export function loadDraft(): OnboardingDraft {
   }
 }
 
-export const saveDraft = (draft: OnboardingDraft) => writeStored(storageKeys.onboardingData, JSON.stringify(draft));
+export const saveDraft = (userId: string, answers: OnboardingDraft) => writeStored(storageKeys.onboardingData, JSON.stringify({ userId, answers }));
 export const clearDraft = () => removeStored(storageKeys.onboardingData);

@@ -3,7 +3,7 @@ import { Navigate } from 'react-router-dom';
 import { ButtonLink } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { preloadToasts } from '../../../ui/toaster';
-import { readStored, removeStored, storageKeys } from '../../../lib/storage-keys';
+import { readStored, storageKeys } from '../../../lib/storage-keys';
 import { useSession } from '../../session';
 import { SessionLoading } from '../../session/components/session-loading';
 import { readHomeSnapshot, useHome } from '../hooks/use-home';
@@ -31,10 +31,7 @@ export default function ClientHomePage() {
   if (readStored(storageKeys.onboardingComplete) === null) return <Navigate to="/interest" replace />;
   if (status === 'loading') return <SessionLoading />;
   const snapshot = readHomeSnapshot();
-  const signOutFromApp = () => {
-    removeStored(storageKeys.clientHomeSnapshot);
-    void signOut();
-  };
+  const signOutFromApp = () => void signOut();
   if (user)
     return (
       <SignedInHome

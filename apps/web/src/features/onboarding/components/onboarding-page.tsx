@@ -4,7 +4,7 @@ import { usePageMeta } from '../../../lib/use-page-meta';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { toast } from '../../../ui/toaster';
-import { RequireSession } from '../../session';
+import { RequireSession, useSession } from '../../session';
 import { useFinishOnboarding } from '../hooks/use-finish-onboarding';
 import { loadDraft, type OnboardingDraft, saveDraft } from '../onboarding-draft';
 import { type FieldErrors, firstIncompleteStep, onboardingSteps, toAnswers, validateStep } from '../onboarding-steps';
@@ -21,11 +21,11 @@ const stepFrom = (value: string | null) => {
   return Number.isInteger(step) && step >= 0 && step <= lastStep ? step : 0;
 };
 
-function OnboardingSteps() {
+function OnboardingSteps({ userId }: { userId: string }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const step = stepFrom(params.get('step'));
-  const [draft, setDraft] = useState<OnboardingDraft>(loadDraft);
+  const [draft, setDraft] = useState<OnboardingDraft>(() => loadDraft(userId));
   // Errors belong to the step they were found on: another step (Next, Back, the browser's back button) shows none.
   const [found, setFound] = useState<{ step: number; errors: FieldErrors }>({ step, errors: {} });
   const errors = found.step === step ? found.errors : {};
@@ -34,7 +34,7 @@ function OnboardingSteps() {
   const change = (changes: Partial<OnboardingDraft>) => {
     const next = { ...draft, ...changes };
     setDraft(next);
-    saveDraft(next);
+    saveDraft(userId, next);
   };
   const goTo = (target: number) => void navigate(`/onboarding?step=${target + 1}`);
 
@@ -110,9 +110,11 @@ function OnboardingSteps() {
 
 export default function OnboardingPage() {
   usePageMeta({ title: 'Onboarding', description: 'Four short steps to personalise your evolution.', path: '/onboarding' });
+  const { user } = useSession();
   return (
     <RequireSession>
-      <OnboardingSteps />
+      {/* Keyed by the user: a sign-in as someone else in this tab starts from their own draft. */}
+      {user && <OnboardingSteps key={user.id} userId={user.id} />}
     </RequireSession>
   );
 }
