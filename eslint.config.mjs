@@ -89,8 +89,9 @@ export default tseslint.config(
     files: ['jest.config.js'],
     languageOptions: { sourceType: 'commonjs' },
   },
+  // The scripts the service worker imports (vite.config.ts, workbox.importScripts).
   {
-    files: ['apps/web/public/push-handler.js'],
+    files: ['apps/web/public/*.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.serviceworker } },
   },
   {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import { laptopViewport, phoneViewport, saveScreenshot, visitorContext, waitUntilTrue } from './support/browser';
-import { createUser, e2eDatabase, markOnboarded, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { createUser, e2eDatabase, markOnboarded, signedInContext, sparkKeysStored, uniqueEmail, useBrowser } from './support/auth-fixtures';
 
 jest.setTimeout(120_000);
 
@@ -35,6 +35,21 @@ async function signedInClient(viewport: { width: number; height: number } = phon
 
 // The client's sparks already take the whole default quota (2 GB).
 const fillStorage = (userId: string) => db.query('UPDATE progress.user_progress SET stored_bytes = 2 * 1024::bigint ^ 3 WHERE user_id = $1', [userId]);
+// Every API answer in the origin's Cache Storage, whichever cache holds it: what the next person on the device could be served.
+const cachedApiAnswers = (page: Page) =>
+  page.evaluate<string[]>(`(async () => {
+    const urls = [];
+    for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(name + ' ' + request.url);
+    return urls.filter((entry) => new URL(entry.split(' ')[1]).pathname.startsWith('/api/'));
+  })()`);
+/** Opens /app, then again once the service worker it registers is active, so the page's requests go through it. */
+async function openHomeThroughServiceWorker(page: Page): Promise<void> {
+  await page.goto('/app');
+  await page.evaluate('navigator.serviceWorker.ready');
+  await page.reload();
+  await page.getByTestId('spark-count').waitFor();
+  await expect(page.evaluate('navigator.serviceWorker.controller !== null')).resolves.toBe(true);
+}
 const sparkRows = async (userId: string) => Number((await db.query('SELECT count(*) FROM progress.sparks WHERE user_id = $1', [userId])).rows[0].count);
 
 describe('the client app (/app)', () => {
@@ -158,6 +173,46 @@ describe('the client app (/app)', () => {
     await page.goto('/app');
     await expect(page.getByTestId('coach-note').textContent()).resolves.toContain('Great consistency this week, Maya!');
     await saveScreenshot(page, 'client-app-home-laptop');
+    await context.close();
+  });
+
+  it('leaves nothing of the client on the device after they sign out: no API answer in Cache Storage, no spark_* key', async () => {
+    const { context, page } = await signedInClient();
+    await openHomeThroughServiceWorker(page);
+    await expect(sparkKeysStored(page)).resolves.toContain('spark_client_home');
+    // What onboarding leaves behind: the DITL it asked for (the draft is covered by onboarding.e2e-spec.ts).
+    await page.evaluate(`localStorage.setItem('spark_ditl_generation_id', '${randomUUID()}')`);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect(cachedApiAnswers(page)).resolves.toEqual([]);
+    await expect(sparkKeysStored(page)).resolves.toEqual([]);
+    await context.close();
+  });
+
+  it('opens offline from the snapshot the app saved for this client, with no API answer cached by the service worker', async () => {
+    const { context, page } = await signedInClient();
+    await openHomeThroughServiceWorker(page);
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByText('Offline: showing your last saved progress').waitFor();
+    await expect(page.getByTestId('greeting').textContent()).resolves.toMatch(/, Maya$/);
+    await expect(page.getByTestId('evolution').textContent()).resolves.toBe('Evolution 1');
+    await expect(page.getByText('Run a half marathon by spring').isVisible()).resolves.toBe(true);
+    await expect(cachedApiAnswers(page)).resolves.toEqual([]);
+    await context.close();
+  });
+
+  it('deletes the home answers an earlier service worker kept in its "spark-home" cache', async () => {
+    const context = await visitorContext(browser(), { viewport: phoneViewport });
+    const page = await context.newPage();
+    // The public pages register no service worker: this cache is what the earlier version left on the device.
+    await page.goto('/');
+    await page.evaluate(`caches.open('spark-home').then((cache) => cache.put('/api/progress/me', new Response('{"progress":null}')))`);
+    await expect(cachedApiAnswers(page)).resolves.toHaveLength(1);
+    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true')`);
+    await page.goto('/app');
+    await page.getByText('Not authenticated').waitFor();
+    await waitUntilTrue(page, `caches.has('spark-home').then((kept) => !kept)`, 30_000);
     await context.close();
   });
 

@@ -47,7 +47,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     : [
         react(),
         tailwindcss(),
-        // The client app is an installable PWA: the shell is precached, the home data served from cache offline.
+        // The client app is an installable PWA: the shell is precached. No API answer is cached here: a cache keyed by
+        // URL alone would serve one person's data to the next on the device. The home opens offline from the app's own
+        // snapshot, which records whose it is (use-home.ts).
         VitePWA({
           registerType: 'autoUpdate',
           // Registered by the client app itself (register-service-worker.ts), not by every page: a visitor
@@ -70,19 +72,13 @@ export default defineConfig(({ isSsrBuild }) => ({
             ],
           },
           workbox: {
-            // Reminder notifications: shown and opened by this script (public/push-handler.js).
-            importScripts: ['/push-handler.js'],
+            // Reminder notifications: shown and opened by public/push-handler.js. The caches earlier versions
+            // filled with API answers: deleted by public/retired-caches.js.
+            importScripts: ['/push-handler.js', '/retired-caches.js'],
             globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
-            globIgnores: ['og-image.png', 'ditl-slides/**', 'prerendered/**', 'push-handler.js'],
+            globIgnores: ['og-image.png', 'ditl-slides/**', 'prerendered/**', 'push-handler.js', 'retired-caches.js'],
             navigateFallback: '/index.html',
             navigateFallbackDenylist: [/^\/api\//, /^\/health/, /^\/metrics/],
-            runtimeCaching: [
-              {
-                urlPattern: ({ url }) => url.pathname === '/api/progress/me',
-                handler: 'NetworkFirst',
-                options: { cacheName: 'spark-home', networkTimeoutSeconds: 4, expiration: { maxEntries: 4 } },
-              },
-            ],
           },
         }),
         precompressedTwins(),

@@ -22,7 +22,9 @@ export function useSession(): SessionHandle {
 
   const signOut = useCallback(async () => {
     await endEverySession();
-    // A full page load, not a client-side navigation: no cached data of this user survives.
+    // A full page load, not a client-side navigation: this user's data in memory (the query cache) goes with it.
+    // signOut has cleared their localStorage keys and the service worker caches no API answer; only sparks still
+    // waiting to upload stay on the device (IndexedDB), shown to their owner alone.
     window.location.assign('/');
   }, []);
 
