@@ -4,7 +4,9 @@ import { loadConfig, notifierEnv } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { PinoNestLogger } from '@spark/logging';
 import { onShutdown, queueDepthMetric, runMain } from '@spark/runtime';
+import { closeWorker } from '@spark/jobs';
 import { bootApp, startAccountErasure } from '@spark/service-runtime';
+import { MailProcessor } from './mail/mail.processor';
 import { Mailer } from './mail/mailer';
 import { sentMailEraser } from './mail/sent-mail-erasure';
 import { SentMailRepository } from './mail/sent-mail.repository';
@@ -43,6 +45,8 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
     const push = startPushSender({ redis, redisUrl: config.REDIS_URL, busPrefix: config.BUS_PREFIX, busTimeoutMs: config.BUS_TIMEOUT_MS, vapid, sent, logger });
     const erasure = startAccountErasure({ part: 'notifier', eraser: sentMailEraser(dataSource) }, { config, dataSource, logger });
     return async () => {
+      // Before the context closes it, which would wait on Redis even while Redis is down.
+      await closeWorker(app.get(MailProcessor).worker, redis);
       await app.close();
       await erasure.close();
       await push.close();

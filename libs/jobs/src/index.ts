@@ -1,3 +1,4 @@
+export * from './close-worker';
 export * from './job-handlers';
 export * from './job-queues';
 export * from './outbox-relay';

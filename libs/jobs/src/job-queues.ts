@@ -17,7 +17,8 @@ export class JobQueues {
   private readonly queues = new Map<QueueName, Queue>();
 
   constructor(
-    private readonly connection: Redis,
+    /** Shared with the outbox relay, which watches it while it stops. */
+    readonly connection: Redis,
     private readonly busPrefix: string,
   ) {}
 

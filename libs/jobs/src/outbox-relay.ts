@@ -2,6 +2,7 @@ import type { QueueName } from '@spark/contracts';
 import type { Logger } from '@spark/logging';
 import type { DataSource } from 'typeorm';
 import type { JobQueues, JobRequest } from './job-queues';
+import { abortable, watchReachability } from './close-worker';
 import { checkedPayload } from './outbox-rows';
 
 export interface OutboxRelayOptions {
@@ -59,6 +60,7 @@ export class OutboxRelay {
   private running?: Promise<void>;
   private gathering?: NodeJS.Timeout;
   private again = false;
+  private readonly stoppedWithoutRedis = new AbortController();
   private lastPrune = 0;
   private lastReconcile = 0;
   /** Where an unfinished walk over the dispatched rows resumes; undefined between walks. */
@@ -116,12 +118,30 @@ export class OutboxRelay {
     });
   }
 
+  /**
+   * Takes no more passes and waits for the one in flight while Redis answers. Once Redis does not, the pass's waits on
+   * it fail instead: its transaction rolls back and its rows stay pending for the next relay to dispatch.
+   */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     clearTimeout(this.gathering);
     this.gathering = undefined;
     this.again = false;
-    await this.running;
+    const reachability = watchReachability(this.queues.connection);
+    const giveUp = () => this.stoppedWithoutRedis.abort(reachability.signal.reason);
+    reachability.signal.addEventListener('abort', giveUp, { once: true });
+    if (reachability.signal.aborted) giveUp();
+    try {
+      await this.running;
+    } finally {
+      reachability.signal.removeEventListener('abort', giveUp);
+      reachability[Symbol.dispose]();
+    }
+  }
+
+  /** A wait on Redis within a pass, given up when the relay stops while Redis does not answer. */
+  private onRedis<T>(work: Promise<T>): Promise<T> {
+    return abortable(work, this.stoppedWithoutRedis.signal);
   }
 
   private async pass(): Promise<void> {
@@ -167,7 +187,7 @@ export class OutboxRelay {
           'outbox row set aside: its payload does not fit its job',
         );
       }
-      await this.queues.addChecked(runnable);
+      await this.onRedis(this.queues.addChecked(runnable));
       await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now() WHERE id = ANY($1::uuid[])`, [runnable.map(({ jobId }) => jobId)]);
       return rows.length;
     });
@@ -176,13 +196,13 @@ export class OutboxRelay {
   /** After a Redis flush or restart, marks recent rows pending again. Returns how many. */
   async recoverLostJobs(): Promise<number> {
     const marker = `outbox:${this.schema}`;
-    if (!(await this.queues.lostDataSince(marker))) return 0;
+    if (!(await this.onRedis(this.queues.lostDataSince(marker)))) return 0;
     const [, count]: [unknown, number] = await this.dataSource.query(
       `UPDATE "${this.schema}"."outbox" SET dispatched_at = NULL
        WHERE dispatched_at > now() - make_interval(secs => $1)`,
       [this.recoveryWindowMs / 1000],
     );
-    await this.queues.markRetained(marker);
+    await this.onRedis(this.queues.markRetained(marker));
     if (count > 0) this.logger.warn({ count }, 'Redis lost its data; re-dispatching recent outbox jobs');
     return count;
   }
@@ -231,7 +251,7 @@ export class OutboxRelay {
 
   /** Confirms the rows whose jobs finished and makes the missing ones pending again; returns how many were missing. */
   private async settle(rows: OutboxRow[]): Promise<number> {
-    const states = await this.queues.whereAre(rows.map((row) => ({ queue: row.queue, jobId: row.id })));
+    const states = await this.onRedis(this.queues.whereAre(rows.map((row) => ({ queue: row.queue, jobId: row.id }))));
     const finished = rows.filter((_, index) => states[index] === 'finished').map((row) => row.id);
     const missing = rows.filter((_, index) => states[index] === 'missing').map((row) => row.id);
     if (finished.length > 0) await this.dataSource.query(`UPDATE "${this.schema}"."outbox" SET confirmed_at = now() WHERE id = ANY($1::uuid[])`, [finished]);

@@ -2,6 +2,7 @@ import type { JobName, QueueName } from '@spark/contracts';
 import type { Logger } from '@spark/logging';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { closeWorker } from './close-worker';
 import { assertHandlersComplete, type JobHandlers, runJob } from './job-handlers';
 import { bullPrefix } from './job-queues';
 
@@ -41,7 +42,7 @@ export function startRepeatingJob<Q extends QueueName>(options: RepeatingJob<Q>)
   worker.on('failed', (_job, error) => logger.warn({ err: error, queue: name }, 'repeating job failed; the next run retries'));
   return {
     async close() {
-      await worker.close();
+      await closeWorker(worker, connection);
       await queue.close();
       connection.disconnect();
     },

@@ -1,6 +1,6 @@
 import { type DeletionSubject, deletionQueues, type ErasedPart } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
-import { bullPrefix, deleteOutboxRowsAboutSql, type JobHandlers, runJob } from '@spark/jobs';
+import { bullPrefix, closeWorker, deleteOutboxRowsAboutSql, type JobHandlers, runJob } from '@spark/jobs';
 import { runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { inUnitOfWork } from '@spark/persistence';
@@ -67,7 +67,7 @@ export function startAccountErasure(
   );
   return {
     async close() {
-      await worker.close();
+      await closeWorker(worker, connection);
       connection.disconnect();
       await busClient.close();
       await eraser.close?.();

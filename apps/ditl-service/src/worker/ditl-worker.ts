@@ -1,6 +1,6 @@
 import type { DitlConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { bullPrefix, type JobHandlers, assertHandlersComplete, runJob, WORKER_METRICS } from '@spark/jobs';
+import { bullPrefix, closeWorker, type JobHandlers, assertHandlersComplete, runJob, WORKER_METRICS } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import { ObjectStorage } from '@spark/storage';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
@@ -83,7 +83,7 @@ export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker;
     worker,
     async close() {
       clearInterval(sweeper);
-      await worker.close();
+      await closeWorker(worker, connection);
       connection.disconnect();
       await storage.close();
     },

@@ -1,5 +1,5 @@
 import { QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, bullPrefix, type JobHandlers, runJob } from '@spark/jobs';
+import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
@@ -80,7 +80,7 @@ export function startPushSender(deps: {
   worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'push notification failed'));
   return {
     async close() {
-      await worker.close();
+      await closeWorker(worker, connection);
       connection.disconnect();
       await busClient.close();
     },

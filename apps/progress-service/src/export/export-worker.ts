@@ -1,6 +1,6 @@
 import type { ProgressConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, bullPrefix, type JobHandlers, outboxInsertSql, outboxRows, runJob } from '@spark/jobs';
+import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, outboxInsertSql, outboxRows, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { ObjectStorage } from '@spark/storage';
@@ -74,7 +74,7 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
   return {
     worker,
     async close() {
-      await worker.close();
+      await closeWorker(worker, connection);
       connection.disconnect();
       await busClient.close();
       await storage.close();

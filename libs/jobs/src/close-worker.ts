@@ -1,0 +1,49 @@
+import type { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+/**
+ * Watches whether `connection` still answers, for a stop that must not wait on a Redis that is down: ioredis holds a
+ * command queued while its connection reconnects, and dropping the connection then leaves the command unsettled for
+ * ever (docs/decisions.md, "Waits on Redis end when their process stops"). `signal` aborts at once when the connection
+ * is not ready, else when it closes; dispose of the watch once the wait is over.
+ */
+export function watchReachability(connection: Redis): { signal: AbortSignal } & Disposable {
+  const lost = new AbortController();
+  const abort = () => lost.abort(new Error('Redis does not answer'));
+  if (connection.status === 'ready') connection.once('close', abort);
+  else abort();
+  return { signal: lost.signal, [Symbol.dispose]: () => connection.off('close', abort) };
+}
+
+/** `work`, or a rejection with the signal's reason as soon as it aborts. */
+export async function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  let reject!: (reason: unknown) => void;
+  const aborted = new Promise<never>((_, rejectWith) => (reject = rejectWith));
+  const onAbort = () => reject(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * Stops a BullMQ worker. While Redis (its `connection`) answers, the worker first finishes its active jobs, as a
+ * drain should. While it does not, no job can finish (a job's end is a write to Redis): the worker closes at once, or
+ * is let go when Redis goes away during its close, and its jobs' locks lapse so that another worker runs them, as
+ * after a crash.
+ */
+export async function closeWorker(worker: Worker, connection: Redis): Promise<void> {
+  const reachability = watchReachability(connection);
+  try {
+    if (reachability.signal.aborted) await worker.close(true);
+    else
+      await abortable(worker.close(), reachability.signal).catch((error: unknown) => {
+        if (!reachability.signal.aborted) throw error;
+      });
+  } finally {
+    reachability[Symbol.dispose]();
+  }
+}
