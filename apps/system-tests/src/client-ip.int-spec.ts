@@ -50,4 +50,20 @@ describe('the client address the per-IP limits count', () => {
     // Another client behind the same proxy has a budget of its own.
     expect((await requestLink(behindProxy.url, '203.0.113.1, 192.0.2.45', 99)).status).toBe(202);
   });
+
+  it('counts an IPv6 client by its /64, which one subscriber holds whole: rotating the rest of the address does not reset the limit', async () => {
+    const answers = await statuses(behindProxy.url, (i) => `2001:db8:aa:bb:${(i + 1).toString(16)}::${i + 7}`, MAGIC_LINKS_PER_IP + 1);
+    expect(answers.slice(0, MAGIC_LINKS_PER_IP)).toEqual(Array(MAGIC_LINKS_PER_IP).fill(202));
+    expect(answers[MAGIC_LINKS_PER_IP]).toBe(429);
+    expect(await limitKeys()).toContain(`${stack.env.BUS_PREFIX}:gateway:rate-limit:magic-link:2001:db8:aa:bb::/64`);
+    // The neighbouring /64 is another subscriber, with a budget of its own.
+    expect((await requestLink(behindProxy.url, '2001:db8:aa:bc::1', 98)).status).toBe(202);
+  });
+
+  it('counts an IPv4 client written as an IPv4-mapped IPv6 address as that IPv4 address', async () => {
+    const answers = await statuses(behindProxy.url, (i) => (i % 2 === 0 ? '192.0.2.60' : '::ffff:192.0.2.60'), MAGIC_LINKS_PER_IP + 1);
+    expect(answers.slice(0, MAGIC_LINKS_PER_IP)).toEqual(Array(MAGIC_LINKS_PER_IP).fill(202));
+    expect(answers[MAGIC_LINKS_PER_IP]).toBe(429);
+    expect(await limitKeys()).toContain(`${stack.env.BUS_PREFIX}:gateway:rate-limit:magic-link:192.0.2.60`);
+  });
 });

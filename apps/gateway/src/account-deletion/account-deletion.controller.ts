@@ -11,7 +11,7 @@ import { ServiceBus } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Public, Roles } from '../auth/auth.decorators';
-import { type RateLimit, RateLimiter } from '../http/rate-limiter';
+import { ipSubject, type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
 
@@ -46,7 +46,7 @@ export class AccountDeletionController {
     @Req() request: FastifyRequest,
     @Body(new ZodPipe(confirmAccountDeletionBodySchema)) body: ConfirmAccountDeletionBody,
   ): Promise<ConfirmAccountDeletionResponse> {
-    const admission = this.limiter.admission({ limit: DELETION_CONFIRMS_PER_IP, subject: request.ip });
+    const admission = this.limiter.admission({ limit: DELETION_CONFIRMS_PER_IP, subject: ipSubject(request.ip) });
     return this.bus.request('auth.confirm-account-deletion', body, { admission });
   }
 

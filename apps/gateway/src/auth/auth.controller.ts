@@ -14,7 +14,7 @@ import {
 import { DomainError } from '@spark/errors';
 import { ServiceBus } from '@spark/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimiter } from '../http/rate-limiter';
+import { ipSubject, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import type { AuthenticatedUser } from './access-token.guard';
 import { CurrentUser, Public, Roles } from './auth.decorators';
@@ -40,7 +40,7 @@ export class AuthController {
   @Post('magic-link')
   @HttpCode(202)
   async requestMagicLink(@Req() request: FastifyRequest, @Body(new ZodPipe(magicLinkRequestSchema)) body: PayloadOf<'auth.magic-link'>) {
-    return this.bus.request('auth.magic-link', body, { admission: this.limiter.admission({ limit: MAGIC_LINK_PER_IP, subject: request.ip }) });
+    return this.bus.request('auth.magic-link', body, { admission: this.limiter.admission({ limit: MAGIC_LINK_PER_IP, subject: ipSubject(request.ip) }) });
   }
 
   /** Spends a link's token (or the e-mail's code) for a session; the refresh token goes in the cookie. */
@@ -53,7 +53,7 @@ export class AuthController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Body(new ZodPipe(redeemRequestSchema)) body: PayloadOf<'auth.redeem'>,
   ): Promise<Session> {
-    const admission = this.limiter.admission({ limit: REDEEM_PER_IP, subject: request.ip });
+    const admission = this.limiter.admission({ limit: REDEEM_PER_IP, subject: ipSubject(request.ip) });
     return this.startSession(reply, await this.bus.request('auth.redeem', body, { admission }));
   }
 
@@ -63,7 +63,7 @@ export class AuthController {
   @Post('link-info')
   @HttpCode(200)
   async linkInfo(@Req() request: FastifyRequest, @Body(new ZodPipe(linkInfoRequestSchema)) body: PayloadOf<'auth.link-info'>): Promise<LinkInfo> {
-    return this.bus.request('auth.link-info', body, { admission: this.limiter.admission({ limit: LINK_INFO_PER_IP, subject: request.ip }) });
+    return this.bus.request('auth.link-info', body, { admission: this.limiter.admission({ limit: LINK_INFO_PER_IP, subject: ipSubject(request.ip) }) });
   }
 
   /**

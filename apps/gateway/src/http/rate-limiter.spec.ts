@@ -1,4 +1,4 @@
-import { mailboxSubject } from './rate-limiter';
+import { ipSubject, mailboxSubject } from './rate-limiter';
 
 describe('mailboxSubject: one subject per inbox', () => {
   it('counts the plus-addresses of one inbox together', () => {
@@ -27,5 +27,36 @@ describe('mailboxSubject: one subject per inbox', () => {
 
   it('hashes the mailbox, so no address becomes a key name', () => {
     expect(mailboxSubject('ada@gmail.com')).toMatch(/^[\w-]{43}$/);
+  });
+});
+
+describe('ipSubject: one subject per client network', () => {
+  it('keeps an IPv4 address as it is', () => {
+    expect(ipSubject('203.0.113.7')).toBe('203.0.113.7');
+  });
+
+  it('reads an IPv6 address as its /64, however it is written', () => {
+    for (const address of [
+      '2001:db8:aa:bb:1:2:3:4',
+      '2001:db8:aa:bb::1',
+      '2001:0DB8:00aa:00bb:ffff::',
+      '2001:db8:aa:bb::192.0.2.1',
+      '2001:db8:aa:bb::1%eth0',
+    ]) {
+      expect(ipSubject(address)).toBe('2001:db8:aa:bb::/64');
+    }
+    expect(ipSubject('2001:db8:aa:bc::1')).toBe('2001:db8:aa:bc::/64');
+    expect(ipSubject('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(ipSubject('::1')).toBe('0:0:0:0::/64');
+  });
+
+  it('reads an IPv4-mapped IPv6 address as its IPv4 address', () => {
+    expect(ipSubject('::ffff:192.0.2.60')).toBe('192.0.2.60');
+    expect(ipSubject('::FFFF:c000:23c')).toBe('192.0.2.60');
+    expect(ipSubject('0:0:0:0:0:ffff:192.0.2.60')).toBe('192.0.2.60');
+  });
+
+  it('keeps what is not an address as it is', () => {
+    expect(ipSubject('unknown')).toBe('unknown');
   });
 });

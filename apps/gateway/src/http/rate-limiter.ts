@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import { waitPhrase } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import type { BusAdmission, KeyedRedisCommand } from '@spark/messaging';
@@ -33,6 +34,37 @@ export function mailboxSubject(email: string): string {
   const local = email.slice(0, at).replace(/\+.*$/, '');
   const domain = email.slice(at + 1);
   return digest(GMAIL_DOMAINS.has(domain) ? `${local.replaceAll('.', '')}@gmail.com` : `${local}@${domain}`);
+}
+
+/** The two 16-bit groups a dotted IPv4 address (or an IPv6 address's dotted tail) stands for. */
+const ipv4Groups = (dotted: string) => {
+  const [a = 0, b = 0, c = 0, d = 0] = dotted.split('.').map(Number);
+  return [(a << 8) | b, (c << 8) | d];
+};
+
+/** The eight 16-bit groups of a valid IPv6 address: `::` expanded, a dotted tail read as two groups. */
+function ipv6Groups(address: string): number[] {
+  const groupsOf = (text: string) => (text ? text.split(':').flatMap((group) => (group.includes('.') ? ipv4Groups(group) : [parseInt(group, 16)])) : []);
+  const [head = '', tail] = address.split('::');
+  const before = groupsOf(head);
+  const after = tail === undefined ? [] : groupsOf(tail);
+  return [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
+/**
+ * The subject of a client address. An IPv6 client counts by its /64: a provider gives each subscriber a whole /64
+ * at least, so counting each address would let one machine rotate through billions of them. An IPv4-mapped address
+ * (`::ffff:192.0.2.1`, how a dual-stack socket or a proxy may write an IPv4 client) is that IPv4 address; an IPv4
+ * address, or anything that is not an address, is kept as it is.
+ */
+export function ipSubject(ip: string): string {
+  const [address = ip] = ip.split('%');
+  if (!isIPv6(address)) return ip;
+  const groups = ipv6Groups(address);
+  const [mappedHigh = 0, mappedLow = 0] = groups.slice(6);
+  if (groups.slice(0, 6).join(':') === '0:0:0:0:0:65535') return [mappedHigh >> 8, mappedHigh & 255, mappedLow >> 8, mappedLow & 255].join('.');
+  const network = groups.slice(0, 4).map((group) => group.toString(16));
+  return `${network.join(':')}::/64`;
 }
 
 /** The subject of a secret a caller presents (an access code): hashed, so the key does not hold it. */

@@ -13,7 +13,7 @@ import { DomainError } from '@spark/errors';
 import { ServiceBus } from '@spark/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Public } from '../auth/auth.decorators';
-import { mailboxSubject, type RateLimit, RateLimiter, secretSubject } from '../http/rate-limiter';
+import { ipSubject, mailboxSubject, type RateLimit, RateLimiter, secretSubject } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { DeckFiles } from './deck-files';
 import { Responds, RespondsWithout } from '../docs/responds.decorator';
@@ -77,7 +77,7 @@ export class InvestorsPublicController {
   async download(@Req() request: FastifyRequest, @Body() raw: unknown): Promise<DeckDownloadResponse> {
     const body = deckDownloadRequestSchema.safeParse(raw ?? {});
     const perCode = body.success ? [{ limit: DOWNLOAD_PER_CODE, subject: secretSubject(body.data.accessCode) }] : [];
-    await this.limiter.hit({ limit: DOWNLOAD_PER_IP, subject: request.ip }, ...perCode);
+    await this.limiter.hit({ limit: DOWNLOAD_PER_IP, subject: ipSubject(request.ip) }, ...perCode);
     // A malformed code is answered like a wrong one, so the form shows one message.
     if (!body.success) throw new DomainError('FORBIDDEN', 'Invalid access code. Please check your code and try again.');
     // The code is checked first: a wrong code is denied whether or not a deck has been uploaded.
@@ -88,7 +88,10 @@ export class InvestorsPublicController {
 
   /** Both sign-up forms: the visitor becomes an investor lead, within limits the two forms share. */
   private register(request: FastifyRequest, email: string, interest: string) {
-    const admission = this.limiter.admission({ limit: SIGN_UP_PER_IP, subject: request.ip }, { limit: SIGN_UP_PER_MAILBOX, subject: mailboxSubject(email) });
+    const admission = this.limiter.admission(
+      { limit: SIGN_UP_PER_IP, subject: ipSubject(request.ip) },
+      { limit: SIGN_UP_PER_MAILBOX, subject: mailboxSubject(email) },
+    );
     return this.bus.request('investor.register', { email, interest }, { admission });
   }
 }

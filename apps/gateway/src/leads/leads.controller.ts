@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Inject, Patch, Post, Req } from '@nestjs/co
 import { createLeadRequestSchema, type PayloadOf, setChallengeRequestSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
-import { mailboxSubject, type RateLimit, RateLimiter } from '../http/rate-limiter';
+import { ipSubject, mailboxSubject, type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Public } from '../auth/auth.decorators';
 import { Responds } from '../docs/responds.decorator';
@@ -27,7 +27,10 @@ export class LeadsController {
   @Post()
   @HttpCode(201)
   async create(@Req() request: FastifyRequest, @Body(new ZodPipe(createLeadRequestSchema)) body: PayloadOf<'leads.create'>) {
-    const admission = this.limiter.admission({ limit: LEADS_PER_IP, subject: request.ip }, { limit: LEADS_PER_MAILBOX, subject: mailboxSubject(body.email) });
+    const admission = this.limiter.admission(
+      { limit: LEADS_PER_IP, subject: ipSubject(request.ip) },
+      { limit: LEADS_PER_MAILBOX, subject: mailboxSubject(body.email) },
+    );
     return this.bus.request('leads.create', body, { admission });
   }
 

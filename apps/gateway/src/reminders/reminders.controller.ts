@@ -14,7 +14,7 @@ import { ServiceBus } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Public } from '../auth/auth.decorators';
-import { type RateLimit, RateLimiter } from '../http/rate-limiter';
+import { ipSubject, type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ONE_CLICK_UNSUBSCRIBE_PATH } from '../http/state-changing-requests';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
@@ -74,7 +74,7 @@ export class RemindersController {
   @Post(ONE_CLICK_UNSUBSCRIBE_PATH.slice(1))
   @HttpCode(200)
   async unsubscribe(@Req() request: FastifyRequest, @Query(new ZodPipe(unsubscribeRemindersRequestSchema)) query: PayloadOf<'progress.unsubscribe-reminders'>) {
-    const admission = this.limiter.admission({ limit: UNSUBSCRIBES_PER_IP, subject: request.ip });
+    const admission = this.limiter.admission({ limit: UNSUBSCRIBES_PER_IP, subject: ipSubject(request.ip) });
     return this.bus.request('progress.unsubscribe-reminders', query, { admission });
   }
 }
