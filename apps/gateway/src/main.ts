@@ -101,9 +101,10 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     if (body.retryAfterSeconds) void reply.header('retry-after', String(body.retryAfterSeconds));
     void reply.status(body.statusCode).send(body);
   });
-  registerStateChangingRequestChecks(fastify, config.PUBLIC_URL);
   const web = loadWebBuild(config.WEB_DIST, config.PUBLIC_URL);
+  // Before the checks below, whose refusals are answers too.
   registerSecurityHeaders(fastify, { publicUrl: config.PUBLIC_URL, s3Endpoint: config.S3_ENDPOINT, inlineScriptHashes: web?.inlineScriptHashes ?? [] });
+  registerStateChangingRequestChecks(fastify, config.PUBLIC_URL);
   observeHttp(fastify, metrics.registry);
   const apiDocs = openApiPages(gatewayControllers, '0.1.0');
   const closeQueueBoard = await registerQueueBoard(fastify, { passes: app.get(QueueBoardPasses), redis, busPrefix: config.BUS_PREFIX, logger });

@@ -170,6 +170,18 @@ describe('the public edge of the gateway', () => {
       }
     });
 
+    it('sends them on the answers the cross-site and content-type checks give before any route runs', async () => {
+      const crossSite = await post('/api/leads', { body: '{}', headers: { 'content-type': 'application/json', origin: 'https://evil.example' } });
+      const form = await post('/api/leads', { body: 'email=a%40example.com', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      for (const [refusal, response] of [
+        ['cross-site', crossSite],
+        ['form body', form],
+      ] as const) {
+        expect([refusal, response.status, response.headers.get('x-content-type-options')]).toEqual([refusal, refusal === 'cross-site' ? 403 : 415, 'nosniff']);
+        expect([refusal, response.headers.get('content-security-policy')]).toEqual([refusal, expect.stringContaining("frame-ancestors 'none'")]);
+      }
+    });
+
     it('keeps /magic-link-auth out of referrers and caches', async () => {
       const response = await fetch(`${stack.baseUrl}/magic-link-auth?token=abc`);
       expect(response.status).toBe(200);
