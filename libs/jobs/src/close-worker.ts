@@ -1,17 +1,21 @@
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 
+/** What ioredis says of a connection that has lost Redis: between attempts to reconnect, or given up. */
+const LOST: ReadonlySet<string> = new Set(['close', 'reconnecting', 'end']);
+
 /**
  * Watches whether `connection` still answers, for a stop that must not wait on a Redis that is down: ioredis holds a
  * command queued while its connection reconnects, and dropping the connection then leaves the command unsettled for
  * ever (docs/decisions.md, "Waits on Redis end when their process stops"). `signal` aborts at once when the connection
- * is not ready, else when it closes; dispose of the watch once the wait is over.
+ * has lost Redis, else when it closes (one still connecting closes when its attempt fails); dispose of the watch once
+ * the wait is over.
  */
 export function watchReachability(connection: Redis): { signal: AbortSignal } & Disposable {
   const lost = new AbortController();
   const abort = () => lost.abort(new Error('Redis does not answer'));
-  if (connection.status === 'ready') connection.once('close', abort);
-  else abort();
+  if (LOST.has(connection.status)) abort();
+  else connection.once('close', abort);
   return { signal: lost.signal, [Symbol.dispose]: () => connection.off('close', abort) };
 }
 
@@ -37,10 +41,16 @@ export async function abortable<T>(work: Promise<T>, signal: AbortSignal): Promi
  */
 export async function closeWorker(worker: Worker, connection: Redis): Promise<void> {
   const reachability = watchReachability(connection);
+  // A worker closed while its connections still connect has them dropped, and BullMQ then reports their failed start
+  // on an emitter whose listeners the close removed: unheard, that error would crash the process.
+  const closeOnceConnected = async () => {
+    await worker.waitUntilReady();
+    await worker.close();
+  };
   try {
     if (reachability.signal.aborted) await worker.close(true);
     else
-      await abortable(worker.close(), reachability.signal).catch((error: unknown) => {
+      await abortable(closeOnceConnected(), reachability.signal).catch((error: unknown) => {
         if (!reachability.signal.aborted) throw error;
       });
   } finally {

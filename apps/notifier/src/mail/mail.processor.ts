@@ -59,6 +59,9 @@ export class MailProcessor extends WorkerHost {
 
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.deps.concurrency;
+    // Unheard, an error of a worker stopped right after it started (its run then fails on a closed connection) would
+    // crash the process.
+    this.worker.on('error', (error) => this.deps.logger.warn({ err: error }, 'mail worker error'));
   }
 
   process(job: Job): Promise<void> {
