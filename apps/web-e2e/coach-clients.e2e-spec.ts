@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { captureSpark, eventually } from '@spark/testing';
 import type { Page } from 'playwright-core';
-import { e2eDatabase, markOnboarded, signedInContext, useBrowser } from './support/auth-fixtures';
-import { baseUrl, paintedPicture, phoneViewport, saveScreenshot, screenSizes, serviceUnavailable } from './support/browser';
+import { createUser, e2eDatabase, markOnboarded, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { baseUrl, laptopViewport, paintedPicture, phoneViewport, saveScreenshot, screenSizes, serviceUnavailable } from './support/browser';
 import { clientRow, createClient, openManageClient, signedIn } from './support/coach-fixtures';
 
 // The clients side of /coach: a client's details, nudges and the Friday check-in.
@@ -157,6 +157,33 @@ async function createSlippingClient(): Promise<{ email: string; clientPage: Page
 }
 
 describe('drafted nudges and the Friday check-in', () => {
+  it('tells a coach past the hourly limit on drafts when to try again, without asking the server again by itself', async () => {
+    const { email, userId } = await createClient('Sleep eight hours');
+    const coachEmail = uniqueEmail('drafts-limit-coach');
+    await createUser(coachEmail, 'coach');
+    const { page, accessToken } = await signedInContext(browser(), coachEmail, { viewport: laptopViewport });
+    const checkInPath = `/api/coach/clients/${userId}/weekly-check-in`;
+    // The coach's hour of drafts, spent through the API: the next one is refused.
+    for (let draft = 0; draft < 60; draft++) {
+      expect((await fetch(`${baseUrl()}${checkInPath}`, { headers: { authorization: `Bearer ${accessToken}` } })).status).toBe(200);
+    }
+    const asked: string[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === checkInPath) asked.push(String(response.status()));
+    });
+    await page.goto('/coach');
+    await page.getByRole('tab', { name: /^Clients/ }).click();
+    await clientRow(page, email).getByRole('button', { name: 'Friday check-in' }).click();
+    await page
+      .getByRole('dialog')
+      .getByText(/^Too many requests\. Please try again in .+\.$/)
+      .waitFor();
+    await saveScreenshot(page, 'coach-check-in-rate-limited-laptop');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(asked).toEqual(['429']);
+    await page.context().close();
+  });
+
   it('drafts a nudge for a slipping client that the coach edits and sends as a pinned note, which the client sees', async () => {
     const { email, clientPage } = await createSlippingClient();
     const { page } = await signedIn(browser(), 'coach');

@@ -17,6 +17,12 @@ export class ApiError extends Error {
 export const failureMessage = (error: unknown): string =>
   error instanceof ApiError && error.status !== 0 ? error.message : 'Could not reach Spark. Please try again when you are online.';
 
+/** A refusal to wait out: asking again at once only counts one more request against the limit. */
+export const isRateLimited = (error: unknown): boolean => error instanceof ApiError && error.status === 429;
+
+/** What a screen that could not load says: the server's own words when they say when to try again, else `fallback`. */
+export const loadFailureMessage = (error: unknown, fallback: string): string => (isRateLimited(error) ? failureMessage(error) : fallback);
+
 type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Where requests get their bearer token; the session module registers itself here. */

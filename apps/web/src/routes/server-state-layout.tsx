@@ -1,10 +1,12 @@
 import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Outlet } from 'react-router-dom';
+import { isRateLimited } from '../api/client';
 import { preloadToasts } from '../ui/toaster';
 
-// One client for the whole session: the cache survives moving between server-backed screens.
+// One client for the whole session: the cache survives moving between server-backed screens. A failed read is
+// asked once more, unless it was refused for a rate limit, which a retry only runs further into.
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, staleTime: 30_000 } },
+  defaultOptions: { queries: { retry: (failures, error) => failures < 1 && !isRateLimited(error), staleTime: 30_000 } },
   mutationCache: new MutationCache({ onMutate: preloadToasts }),
 });
 

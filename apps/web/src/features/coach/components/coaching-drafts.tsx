@@ -1,6 +1,7 @@
 import type { ClientSummary, CoachingFacts, DraftWriter, WeeklyCheckIn } from '@spark/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { loadFailureMessage } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { fieldClasses } from '../../../ui/input';
@@ -91,7 +92,7 @@ export function NudgeDraftDialog({ client, onClose }: { client: ClientSummary; o
           Drafting from this week…
         </div>
       ) : draft.isError ? (
-        <ListFailed message="The draft could not be loaded." onRetry={() => void draft.refetch()} />
+        <ListFailed message={loadFailureMessage(draft.error, 'The draft could not be loaded.')} onRetry={() => void draft.refetch()} />
       ) : (
         <div className="space-y-4">
           {client.attention.reason && <p className="rounded-xl bg-rose-50 p-3 text-sm font-medium text-rose-800">{client.attention.reason}</p>}
@@ -149,7 +150,7 @@ export function FridayCheckInDialog({ client, onClose }: { client: ClientSummary
             Reading the week…
           </div>
         ) : !week ? (
-          <ListFailed message="The check-in could not be loaded." onRetry={() => void checkIn.refetch()} />
+          <ListFailed message={loadFailureMessage(checkIn.error, 'The check-in could not be loaded.')} onRetry={() => void checkIn.refetch()} />
         ) : (
           <div className="space-y-4">
             <p className="text-sm text-slate-600">
