@@ -113,6 +113,24 @@ describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the 
     expect(after.find((row) => row.id === deletedClient.id)).toMatchObject({ target_id: deletionId, target_label: 'Deleted account' });
   });
 
+  it("refuses, even while an account's erasure is on, a change to an entry that is not about that account", async () => {
+    const [othersEntry] = othersAudit;
+    const [othersActorEntry] = otherEvents.filter((event) => event.actor.email === OTHER_EMAIL);
+    const changeWhileErasing = (change: string, id: string | undefined) =>
+      dataSource.transaction(async (manager) => {
+        await manager.query(`SELECT set_config('spark.erasing_account', 'on', true)`);
+        await manager.query(`UPDATE auth.audit_events SET ${change} WHERE id = $1`, [id]);
+      });
+    // The deleted client's deletion is still unfinished (the other services' parts are pending): its exception is open.
+    await expect(changeWhileErasing(`target_label = 'Deleted account'`, othersEntry?.id)).rejects.toThrow('append-only');
+    await expect(changeWhileErasing(`target_id = '${deletionId}'`, othersEntry?.id)).rejects.toThrow('append-only');
+    await expect(changeWhileErasing(`actor_email = 'Deleted account'`, othersActorEntry?.id)).rejects.toThrow('append-only');
+    await expect(changeWhileErasing(`actor_id = '${deletionId}'`, othersActorEntry?.id)).rejects.toThrow('append-only');
+    // Nor may the deleted client's own entry be given any other value than the erasure's.
+    await expect(changeWhileErasing(`target_label = 'someone else'`, deletedLead.id)).rejects.toThrow('append-only');
+    expect((await auditRows()).filter((row) => otherEvents.some((event) => event.id === row.id))).toEqual(othersAudit);
+  });
+
   it("deletes the client's own jobs, leaving another person's unsent e-mails whose address or text contains theirs", async () => {
     const jobsAfter = await outbox();
     expect(jobsAfter.filter((row) => othersJobs.some((job) => job.id === row.id))).toEqual(othersJobs);

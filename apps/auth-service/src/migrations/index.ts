@@ -6,6 +6,7 @@ import { CodeGuesses1764000000100 } from './1764000000100-code-guesses';
 import { AbsoluteSessionLifetime1764000000200 } from './1764000000200-absolute-session-lifetime';
 import { UserEmailPrefixIndex1764000000300 } from './1764000000300-user-email-prefix-index';
 import { AccountDeletions1764400000100 } from './1764400000100-account-deletions';
+import { AuditErasureBound1764600000100 } from './1764600000100-audit-erasure-bound';
 
 export const authMigrations = [
   CreateOutbox1763800000000,
@@ -17,4 +18,5 @@ export const authMigrations = [
   ConfirmOutboxJobs1764100000000,
   CreateHandledRequests1764200000000,
   AccountDeletions1764400000100,
+  AuditErasureBound1764600000100,
 ];
