@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deployedCommand } from '@spark/testing';
 import { parseAllDocuments } from 'yaml';
+import { overlays, render, workloadsOf } from './deploy-rendered';
 
 const deploy = join(__dirname, '..', '..', '..', 'deploy');
 
@@ -95,11 +96,16 @@ describe('deploy/ as a cluster would run it', () => {
     expect(defaultCommand).toEqual(deployedCommand('gateway'));
   });
 
-  it('pins the production image to a release, never latest', () => {
-    const kustomization = readFileSync(join(deploy, 'overlays/production/kustomization.yaml'), 'utf8');
-    const tag = /newTag: "?([^"\n]+)"?/.exec(kustomization)?.[1];
-    const digest = /digest: (sha256:[0-9a-f]{64})/.exec(kustomization)?.[1];
-    expect(tag ?? digest).toBeDefined();
-    expect(tag).not.toBe('latest');
+  // A release is a version tag or a digest; the local overlay runs what `docker build -t spark:local` made.
+  const pinnedImage = { production: /^ghcr\.io\/example\/spark(:\d[\w.-]*|@sha256:[0-9a-f]{64})$/, local: /^spark:local$/ };
+
+  it.each(overlays.map((overlay) => [overlay] as const))('runs every workload of the %s overlay on the image that overlay pins', (overlay) => {
+    const workloads = workloadsOf(render(`overlays/${overlay}`));
+    expect(workloads.length).toBeGreaterThan(5);
+    const images = workloads.flatMap(({ app, pod }) => pod.containers.map((container) => ({ app, image: container.image })));
+    const expected = pinnedImage[overlay as keyof typeof pinnedImage];
+    expect(expected).toBeDefined();
+    expect(images.filter(({ image }) => !expected.test(image))).toEqual([]);
+    expect(new Set(images.map(({ image }) => image)).size).toBe(1);
   });
 });
