@@ -42,7 +42,16 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY
         ? { publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, subject: config.VAPID_SUBJECT }
         : undefined;
-    const push = startPushSender({ redis, redisUrl: config.REDIS_URL, busPrefix: config.BUS_PREFIX, busTimeoutMs: config.BUS_TIMEOUT_MS, vapid, sent, logger });
+    const push = startPushSender({
+      redis,
+      redisUrl: config.REDIS_URL,
+      busPrefix: config.BUS_PREFIX,
+      busTimeoutMs: config.BUS_TIMEOUT_MS,
+      vapid,
+      pushServiceOrigins: config.PUSH_SERVICE_ORIGINS,
+      sent,
+      logger,
+    });
     const erasure = startAccountErasure({ part: 'notifier', eraser: sentMailEraser(dataSource) }, { config, dataSource, logger });
     return async () => {
       // Before the context closes it, which would wait on Redis even while Redis is down.

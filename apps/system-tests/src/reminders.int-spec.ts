@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { reminderSettingsSchema } from '@spark/contracts';
+import { QUEUES, reminderSettingsSchema } from '@spark/contracts';
+import { JobQueues } from '@spark/jobs';
 import { startService } from '@spark/service-runtime';
 import { eventually, freePort, insertProgress, killAndWait } from '@spark/testing';
 import { Client } from 'pg';
@@ -11,6 +14,21 @@ import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 
 type Person = { id: string; email: string; token: string };
+
+/** A loopback HTTP server that counts the requests it is sent. */
+async function startCountingServer(answer: RequestListener): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
+  let requests = 0;
+  const server: Server = createServer((request, response) => {
+    requests += 1;
+    request.resume().on('end', () => answer(request, response));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests: () => requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
 
 /** A zone whose wall clock is far enough from midnight that "a few minutes ago" and "in half an hour" are today. */
 function middayZone(): { zone: string; at: (minutesFromNow: number) => string } {
@@ -29,6 +47,10 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
   const { zone, at } = middayZone();
   let pushService: ChildProcess;
   let pushUrl: string;
+  // An address inside the network that no push service is, and an allowed push service that redirects there.
+  let internal: Awaited<ReturnType<typeof startCountingServer>>;
+  let redirecting: Awaited<ReturnType<typeof startCountingServer>>;
+  let jobs: JobQueues;
   let stack: InProcessStack;
   let stopSecondProgress: () => Promise<void>;
   let db: Client;
@@ -62,14 +84,17 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
       10_000,
       'the push service stand-in',
     );
+    internal = await startCountingServer((_, response) => response.writeHead(201).end());
+    redirecting = await startCountingServer((request, response) => response.writeHead(307, { location: `${internal.url}${request.url}` }).end());
     const env = {
       JWT_SECRET: TEST_JWT_SECRET,
       REMINDER_TICK_MS: '1000',
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
-      PUSH_SERVICE_ORIGINS: pushUrl,
+      PUSH_SERVICE_ORIGINS: `${pushUrl},${redirecting.url}`,
     };
     stack = await startInProcessStack({ withNotifier: true, env });
+    jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '');
     // A second progress-service: two reminder workers, one tick at a time, each reminder once.
     stopSecondProgress = await startService({ ...progressService, env: { ...stack.env } }, false);
     db = new Client({ connectionString: stack.databaseUrl });
@@ -88,10 +113,13 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
   }, 60_000);
 
   afterAll(async () => {
+    await jobs?.close();
     await db?.end();
     await stopSecondProgress?.();
     await stack?.stop();
     await killAndWait([pushService]);
+    await internal?.close();
+    await redirecting?.close();
   });
 
   it('sends each client who needs one exactly one reminder, by push when they have a device, and nothing to the rest', async () => {
@@ -245,6 +273,46 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
     expect(reminderSettingsSchema.parse(await (await send('GET', '/api/progress/me/reminders', people.off)).json())).toMatchObject({
       enabled: false,
       push: false,
+    });
+  });
+
+  describe('a push job that does not point at an allowed push service', () => {
+    const keys = { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' };
+    const queuePush = async (endpoint: string, userId: string) => {
+      const jobId = `push-${randomUUID()}`;
+      await jobs.add([
+        { job: { queue: QUEUES.push, name: 'spark-reminder-push', data: { subscription: { endpoint, keys }, firstName: null, userId } }, jobId },
+      ]);
+      return jobId;
+    };
+    /** Once the job has been tried: sent, or failed (for good or to be retried). */
+    const tried = async (jobId: string) => {
+      const job = await jobs.queue(QUEUES.push).getJob(jobId);
+      return job && (job.finishedOn || job.failedReason) ? { state: await job.getState(), attemptsMade: job.attemptsMade } : undefined;
+    };
+
+    it('is refused for good without a request to its address, and a stored subscription there is forgotten', async () => {
+      const person = await createSignedInUser(db, 'reminder-elsewhere@spark.test');
+      await insertProgress(db, { userId: person.id, email: person.email, fullName: 'Sam Elsewhere', goal: 'Sleep better', timeZone: zone, daysIn: 3 });
+      expect((await send('PUT', '/api/progress/me/reminders', person, { enabled: false, localTime: '20:00', quietHours: null })).status).toBe(200);
+      // Stored before its push service left the allowed list, say: the notifier checks again, whatever queued the job.
+      const endpoint = `${internal.url}/latest/meta-data`;
+      await db.query(`UPDATE progress.reminder_settings SET push_subscription = $2::jsonb WHERE user_id = $1`, [person.id, JSON.stringify({ endpoint, keys })]);
+
+      const jobId = await queuePush(endpoint, person.id);
+      const outcome = await eventually(() => tried(jobId), 20_000, 'the push job to be tried');
+      expect(internal.requests()).toBe(0);
+      expect(outcome).toEqual({ state: 'failed', attemptsMade: 1 });
+      expect(reminderSettingsSchema.parse(await (await send('GET', '/api/progress/me/reminders', person)).json()).push).toBe(false);
+    });
+
+    it('is not followed when an allowed push service redirects it elsewhere', async () => {
+      const [redirectedBefore, internalBefore] = [redirecting.requests(), internal.requests()];
+      const jobId = await queuePush(`${redirecting.url}/notify/abc`, randomUUID());
+      const outcome = await eventually(() => tried(jobId), 20_000, 'the push job to be tried');
+      expect(redirecting.requests()).toBeGreaterThan(redirectedBefore);
+      expect(internal.requests()).toBe(internalBefore);
+      expect(outcome.state).not.toBe('completed');
     });
   });
 });

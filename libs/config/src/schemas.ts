@@ -59,6 +59,21 @@ export const investorPageEnv = (env: Env) => {
   });
 };
 
+/**
+ * Where a browser's push subscription may point: the push services of Chrome, Firefox, Safari and Edge. The notifier
+ * posts to that address, so any other is refused, by the progress-service when the subscription is stored and by the
+ * notifier before it sends; both must read the same list (a comma-separated list of origins; `*.` matches subdomains).
+ */
+const pushServiceOrigins = z
+  .string()
+  .default('https://fcm.googleapis.com,https://updates.push.services.mozilla.com,https://web.push.apple.com,https://*.notify.windows.com')
+  .transform((list) =>
+    list
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+  );
+
 /** Web Push's VAPID key pair (`npx web-push generate-vapid-keys`); without it reminders go by e-mail only. */
 export const vapidEnv = z.object({
   VAPID_PUBLIC_KEY: z.string().min(1).optional(),
@@ -113,6 +128,7 @@ export const notifierEnv = (env: Env) =>
     NOTIFIER_RETRY_MAX_MS: z.coerce.number().int().min(10).default(300_000),
     ...vapidEnv.shape,
     VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+    PUSH_SERVICE_ORIGINS: pushServiceOrigins,
   });
 
 export const authEnv = (env: Env) =>
@@ -167,17 +183,7 @@ export const progressEnv = (env: Env) =>
       EXPORT_LOCK_MS: z.coerce.number().int().min(500).default(60_000),
       // How often the reminder tick looks for clients whose reminder time has come (one tick for all replicas).
       REMINDER_TICK_MS: z.coerce.number().int().min(1000).max(60_000).default(15_000),
-      // Where a browser's push subscription may point: the push services of Chrome, Firefox, Safari and Edge. The
-      // server posts to that address, so any other is refused (a comma-separated list of origins; `*.` matches subdomains).
-      PUSH_SERVICE_ORIGINS: z
-        .string()
-        .default('https://fcm.googleapis.com,https://updates.push.services.mozilla.com,https://web.push.apple.com,https://*.notify.windows.com')
-        .transform((list) =>
-          list
-            .split(',')
-            .map((origin) => origin.trim())
-            .filter(Boolean),
-        ),
+      PUSH_SERVICE_ORIGINS: pushServiceOrigins,
     });
 
 /** The DITL service and its worker: storage for presentations, and the model when one is configured. */

@@ -21,3 +21,4 @@ export * from './queue-board';
 export * from './account-deletion';
 export * from './data-export';
 export * from './reminders';
+export * from './push-origins';

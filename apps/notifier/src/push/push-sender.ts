@@ -1,4 +1,4 @@
-import { QUEUES } from '@spark/contracts';
+import { pushEndpointAllowed, QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
@@ -18,7 +18,8 @@ const reminderNotification = (firstName: string | null) => ({
 /**
  * Sends the `push` queue's notifications with `web-push` (VAPID-signed, encrypted for the subscription). Like an
  * e-mail, each job is claimed in the notifier's ledger first, so a redelivered job does not notify twice. Without
- * VAPID keys a push job fails at once: it cannot be sent by waiting.
+ * VAPID keys a push job fails at once: it cannot be sent by waiting. So does a job whose endpoint is not at one of
+ * `pushServiceOrigins`: anything that can write the queue could otherwise make the notifier post anywhere.
  */
 export function startPushSender(deps: {
   redis: Redis;
@@ -26,17 +27,28 @@ export function startPushSender(deps: {
   busPrefix: string;
   busTimeoutMs: number;
   vapid?: VapidKeys;
+  pushServiceOrigins: readonly string[];
   sent: SentMailRepository;
   logger: Logger;
 }) {
-  const { vapid, sent, logger } = deps;
+  const { vapid, pushServiceOrigins, sent, logger } = deps;
   const authorizations = vapid && new VapidAuthorizations(vapid);
-  // Tells the progress-service of a subscription the push service has dropped, so the next reminder goes by e-mail.
-  const busClient = new RedisStreamsClient({ redisUrl: deps.redisUrl, prefix: deps.busPrefix, timeoutMs: deps.busTimeoutMs, logger });
+  // Tells the progress-service of a subscription the push service has dropped, or that is at a push service no longer
+  // allowed, so the next reminder goes by e-mail.
+  const busClient = new RedisStreamsClient({ redisUrl: deps.redisUrl, prefix: deps.busPrefix, app: 'notifier', timeoutMs: deps.busTimeoutMs, logger });
   const bus = new ServiceBus(busClient);
+  const forget = async (userId: string | undefined, endpoint: string) => {
+    if (userId) await bus.request('progress.push-subscription-gone', { userId, endpoint });
+  };
   const handlers: JobHandlers<typeof QUEUES.push> = {
     'spark-reminder-push': async ({ subscription, firstName, userId }, job) => {
       if (!authorizations) throw new UnrecoverableError('Web Push is not configured (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY)');
+      // Stored before its push service left PUSH_SERVICE_ORIGINS, or queued by something other than the reminder tick:
+      // nothing is sent, and the client's subscription there is forgotten so the next reminder goes by e-mail.
+      if (!pushEndpointAllowed(subscription.endpoint, pushServiceOrigins)) {
+        await forget(userId, subscription.endpoint);
+        throw new UnrecoverableError('push endpoint is not at an allowed push service (PUSH_SERVICE_ORIGINS)');
+      }
       const key = `${job.queueName}:${job.id}`;
       const claim = await sent.claim(key, job.name, 'push');
       if (claim === 'already-sent') return;
@@ -53,6 +65,8 @@ export function startPushSender(deps: {
         headers: request.headers,
         body: new Uint8Array(request.body ?? Buffer.alloc(0)),
         signal: AbortSignal.timeout(10_000),
+        // A push service answers the POST itself; following a redirect would take the request to any address.
+        redirect: 'error',
       }).catch(async (error: unknown) => {
         await sent.markFailed(key, error instanceof Error ? error.message : String(error));
         throw error;
@@ -61,7 +75,7 @@ export function startPushSender(deps: {
         await sent.markFailed(key, `push service answered ${response.status}`);
         // The device unsubscribed or the subscription expired: retrying cannot help; the client is reminded by e-mail next.
         if (response.status === 404 || response.status === 410) {
-          if (userId) await bus.request('progress.push-subscription-gone', { userId, endpoint: subscription.endpoint });
+          await forget(userId, subscription.endpoint);
           throw new UnrecoverableError(`push subscription gone (${response.status})`);
         }
         throw new Error(`push service answered ${response.status}`);

@@ -1,6 +1,5 @@
-import type { PayloadOf, ReminderSettings } from '@spark/contracts';
+import { type PayloadOf, pushEndpointAllowed, type ReminderSettings } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
-import { pushEndpointAllowed } from './push-origins';
 import type { RemindersRepository } from './reminders.repository';
 
 const notOnboarded = () => new DomainError('CONFLICT', 'Finish onboarding first: reminders follow your evolution.');

@@ -1,7 +1,8 @@
 /**
- * Whether a push subscription's endpoint is at one of the allowed push services. The server posts each reminder to
- * that address, so an address a client chose freely would let them aim Spark's requests anywhere (SSRF).
- * An allowed origin is exact (`https://fcm.googleapis.com`) or covers subdomains (`https://*.notify.windows.com`).
+ * Whether a push subscription's endpoint is at one of the allowed push services. The notifier posts each reminder to
+ * that address, so an address a client chose freely would let them aim Spark's requests anywhere (SSRF): the
+ * progress-service checks it when a subscription is stored, and the notifier again before each request, whatever
+ * queued the job. An allowed origin is exact (`https://fcm.googleapis.com`) or covers subdomains (`https://*.notify.windows.com`).
  */
 export function pushEndpointAllowed(endpoint: string, allowedOrigins: readonly string[]): boolean {
   let url: URL;
