@@ -1,7 +1,7 @@
 // `npm run migrate`: applies every service's pending migrations to its own schema. Every process also
 // does this at start unless RUN_MIGRATIONS=false, where it waits for this step (a deploy's migration Job) instead.
 import 'reflect-metadata';
-import { baseEnv, loadConfig } from '@spark/config';
+import { loadConfig, migrateEnv } from '@spark/config';
 import { ensureDatabase, openMigrated } from '@spark/persistence';
 import type { ServiceDataSourceOptions } from '@spark/persistence';
 import { authService } from '../apps/auth-service/src/service';
@@ -21,7 +21,7 @@ const schemas: { schema: string; migrations: ServiceDataSourceOptions['migration
 ];
 
 async function migrate() {
-  const config = loadConfig(baseEnv);
+  const config = loadConfig(migrateEnv);
   await ensureDatabase(config.DATABASE_URL);
   for (const { schema, migrations } of schemas) {
     const dataSource = await openMigrated({ url: config.DATABASE_URL, schema, migrations, applicationName: 'migrate' });

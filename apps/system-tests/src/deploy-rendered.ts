@@ -12,7 +12,7 @@ export interface RenderedContainer {
   name: string;
   image: string;
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
-  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string }; configMapKeyRef?: { name: string; key: string } } }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } }[];
   securityContext?: Record<string, unknown>;
   volumeMounts?: { name: string; mountPath: string }[];
 }

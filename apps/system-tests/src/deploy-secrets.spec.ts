@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { authEnv, ditlEnv, type Env, gatewayEnv, migrateEnv, notifierEnv, progressEnv, serviceEnv } from '@spark/config';
 import { parseAllDocuments } from 'yaml';
+import type { z } from 'zod';
+import { overlays, render, workloadsOf } from './deploy-rendered';
 
 const root = join(__dirname, '..', '..', '..');
 const secretName = /SECRET|PASSWORD|TOKEN|API_KEY|PRIVATE_KEY|REDISCLI_AUTH/;
@@ -63,5 +66,59 @@ describe('secrets in the deployment files', () => {
     const users = readFileSync(join(root, 'deploy/redis/users.acl'), 'utf8').trim().split('\n');
     expect(users[0]).toBe('user default off');
     for (const user of users.slice(1)) expect(user).toMatch(/^user [a-z]+ on >CHANGE_ME_[A-Z]+ /);
+  });
+
+  describe('each workload gets from the Secret only what its config schema reads', () => {
+    // The schemas each process loads (bootApp loads serviceEnv in every service, then the service its own), and its
+    // Redis ACL user: the Secret holds one REDIS_URL_<USER> per user, given to the app as REDIS_URL.
+    const workloads: Record<string, { schemas: ((env: Env) => z.ZodObject)[]; redisUser?: string }> = {
+      gateway: { schemas: [gatewayEnv], redisUser: 'GATEWAY' },
+      'auth-service': { schemas: [serviceEnv, authEnv], redisUser: 'AUTH' },
+      'leads-service': { schemas: [serviceEnv], redisUser: 'LEADS' },
+      'progress-service': { schemas: [serviceEnv, progressEnv], redisUser: 'PROGRESS' },
+      'investor-service': { schemas: [serviceEnv], redisUser: 'INVESTOR' },
+      'ditl-service': { schemas: [serviceEnv, ditlEnv], redisUser: 'DITL' },
+      'ditl-worker': { schemas: [ditlEnv], redisUser: 'DITL' },
+      'content-service': { schemas: [serviceEnv], redisUser: 'CONTENT' },
+      notifier: { schemas: [notifierEnv], redisUser: 'NOTIFIER' },
+      'spark-migrate': { schemas: [migrateEnv] },
+    };
+    // Every key of the Secret example, the commented optional ones included, as the variable an app reads it as.
+    const secretVariables = new Set(
+      [...readFileSync(join(root, 'deploy/base/secret.example.env'), 'utf8').matchAll(/^(?:# )?([A-Z0-9_]+)=/gm)].map(([, key]) =>
+        key.startsWith('REDIS_URL_') ? 'REDIS_URL' : key,
+      ),
+    );
+    const production: Env = { NODE_ENV: 'production' };
+
+    /** The Secret's keys the app's schemas read, each with the key it is stored under and whether the app starts without it. */
+    const expectedSecrets = (app: string) => {
+      const { schemas, redisUser } = workloads[app] ?? { schemas: [] };
+      const read = new Map<string, boolean>();
+      for (const schema of schemas) {
+        for (const [variable, field] of Object.entries(schema(production).shape)) {
+          if (secretVariables.has(variable)) read.set(variable, (read.get(variable) ?? true) && (field as z.ZodType).safeParse(undefined).success);
+        }
+      }
+      return [...read]
+        .map(([variable, optional]) => ({ variable, key: variable === 'REDIS_URL' ? `REDIS_URL_${redisUser}` : variable, optional }))
+        .sort((a, b) => a.variable.localeCompare(b.variable));
+    };
+
+    it.each(overlays.map((overlay) => [overlay] as const))('in the %s overlay', (overlay) => {
+      const rendered = workloadsOf(render(`overlays/${overlay}`));
+      expect(rendered.map(({ app }) => app).sort()).toEqual(Object.keys(workloads).sort());
+      const given = rendered.flatMap(({ app, pod }) =>
+        pod.containers.map((container) => ({
+          app,
+          secrets: (container.env ?? [])
+            .filter((variable) => variable.valueFrom?.secretKeyRef)
+            .map(({ name, valueFrom }) => ({ variable: name, key: valueFrom?.secretKeyRef?.key, optional: valueFrom?.secretKeyRef?.optional ?? false }))
+            .sort((a, b) => a.variable.localeCompare(b.variable)),
+          wholeSecrets: (container.envFrom ?? []).filter((source) => source.secretRef),
+        })),
+      );
+      expect(given).toEqual(rendered.map(({ app }) => ({ app, secrets: expectedSecrets(app), wholeSecrets: [] })));
+    });
   });
 });

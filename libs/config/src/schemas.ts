@@ -21,6 +21,9 @@ export const baseEnv = (env: Env) =>
     BUS_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
   });
 
+/** `npm run migrate` (the Job spark-migrate): the database only, so it is given no Redis credential it would not use. */
+export const migrateEnv = (env: Env) => baseEnv(env).pick({ DATABASE_URL: true });
+
 /** S3-compatible storage; the defaults are the local s3rver that `npm start` runs. */
 export const storageEnv = (env: Env) =>
   z.object({
