@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, type StdioOptions } from 'node:child_process';
 import { join } from 'node:path';
-import { killAndWait } from '@spark/testing';
+import { killAndWait, linesOf } from '@spark/testing';
 import { Client } from 'pg';
 import { TEST_JWT_SECRET } from './ditl-auth';
 import { type FakeModel, startFakeModel } from './ditl-fake-model';
@@ -15,6 +15,8 @@ export interface DitlWorkerStack {
   db: Client;
   /** A worker replica as operators run it: its own OS process, started from its entry file. */
   startWorker(): ChildProcess;
+  /** A worker replica that logs at info, with the lines it writes. */
+  startLoggingWorker(): { worker: ChildProcess; logLines: string[] };
   stop(): Promise<void>;
 }
 
@@ -27,14 +29,19 @@ export async function startDitlWorkerStack(options: { redisDb?: number } = {}): 
   const db = new Client({ connectionString: stack.databaseUrl });
   await db.connect();
   const workers: ChildProcess[] = [];
+  const spawnWorker = (env: NodeJS.ProcessEnv, stdio: StdioOptions) => {
+    const worker = spawn(process.execPath, ['-r', '@swc-node/register', workerEntry], { env: { ...process.env, ...stack.env, ...env }, stdio });
+    workers.push(worker);
+    return worker;
+  };
   return {
     stack,
     model,
     db,
-    startWorker() {
-      const worker = spawn(process.execPath, ['-r', '@swc-node/register', workerEntry], { env: { ...process.env, ...stack.env }, stdio: 'ignore' });
-      workers.push(worker);
-      return worker;
+    startWorker: () => spawnWorker({}, 'ignore'),
+    startLoggingWorker() {
+      const worker = spawnWorker({ LOG_LEVEL: 'info' }, ['ignore', 'pipe', 'ignore']);
+      return { worker, logLines: linesOf(worker.stdout) };
     },
     async stop() {
       await killAndWait(workers);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { QUEUES } from '@spark/contracts';
@@ -8,6 +9,7 @@ import {
   eventually,
   freePort,
   killAndWait,
+  linesOf,
   lockWaiters,
   type SmtpSink,
   startSmtpSink,
@@ -34,7 +36,7 @@ describe('the notifier under faults', () => {
   const busPrefix = uniquePrefix('notifier-crash');
   const notifiers: ChildProcess[] = [];
 
-  const startNotifier = (smtpUrl = sink.url, retry = { first: '1000', max: '300000' }) => {
+  const startNotifier = (smtpUrl = sink.url, retry = { first: '1000', max: '300000' }, logLevel = 'warn') => {
     const env = {
       ...process.env,
       DATABASE_URL: database.url,
@@ -43,14 +45,13 @@ describe('the notifier under faults', () => {
       NOTIFIER_LOCK_MS: '1000',
       NOTIFIER_RETRY_FIRST_MS: retry.first,
       NOTIFIER_RETRY_MAX_MS: retry.max,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: logLevel,
     };
-    const notifier = spawn(process.execPath, ['-r', '@swc-node/register', notifierEntry], { env, stdio: 'ignore' });
+    const notifier = spawn(process.execPath, ['-r', '@swc-node/register', notifierEntry], { env, stdio: ['ignore', 'pipe', 'ignore'] });
     notifiers.push(notifier);
-    return notifier;
+    return { notifier, logLines: linesOf(notifier.stdout) };
   };
-  const sendMagicLink = async (email: string) => {
-    const jobId = `magic-link-${email}`;
+  const sendMagicLink = async (email: string, jobId = `magic-link-${email}`) => {
     const data = {
       email,
       link: 'http://localhost:8080/magic-link#token=abc',
@@ -100,7 +101,7 @@ describe('the notifier under faults', () => {
 
   it('does not send again when the notifier dies after the SMTP server took the e-mail and before the ledger recorded it', async () => {
     const email = 'killed-after-send@example.com';
-    const first = startNotifier();
+    const { notifier: first } = startNotifier();
     const { jobId, ledgerKey } = await sendMagicLink(email);
     // Hold the ledger row before the server answers 250, so the notifier's "sent" write waits on it.
     const rowLock = new Client({ connectionString: database.url });
@@ -164,5 +165,22 @@ describe('the notifier under faults', () => {
     } finally {
       await recovered.close();
     }
+  }, 60_000);
+
+  // Account erasure reaches the e-mail ledger, not the log collector: the job's name and id find an e-mail in the ledger.
+  it('logs an e-mail it sent by its job, never by its address', async () => {
+    await killAndWait(notifiers);
+    const { logLines } = startNotifier(sink.url, undefined, 'info');
+    const email = 'logged-send@example.com';
+    // As the outbox relay queues it: the job id is the outbox row's.
+    const { jobId } = await sendMagicLink(email, randomUUID());
+    await untilIdle(jobId);
+    const sent = await eventually(
+      () => logLines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.msg === 'e-mail sent' && entry.jobId === jobId),
+      10_000,
+      "the notifier's 'e-mail sent' line",
+    );
+    expect(logLines.join('\n')).not.toContain(email);
+    expect(sent).toMatchObject({ job: 'magic-link', jobId });
   }, 60_000);
 });

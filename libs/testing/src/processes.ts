@@ -1,5 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 
 /**
  * Sends every process still running `signal` (SIGKILL unless told) and waits until each has exited: a test that only
@@ -16,4 +18,11 @@ export async function killAndWait(children: Iterable<ChildProcess | undefined>, 
       await exited;
     }),
   );
+}
+
+/** Every line a child process writes to `output` (its stdout piped), as they arrive: a process's log, read by a test. */
+export function linesOf(output: Readable | null): string[] {
+  const lines: string[] = [];
+  if (output) createInterface({ input: output }).on('line', (line) => lines.push(line));
+  return lines;
 }

@@ -64,8 +64,9 @@ export class DitlGenerator {
       data: { generationId, email: row.email, firstName: row.answers.firstName },
     });
     if (completedNow) this.onQueuedMail();
-    const rejected = planned.rejectedViolations?.map((violation) => violation.message);
-    this.logger.info({ generationId, planner: planned.planner, completedNow, rejected }, 'DITL generated');
+    // The checks' names only: their messages quote the client's answers, and account erasure does not reach the logs.
+    const rejectedChecks = planned.rejectedViolations?.map((violation) => violation.check);
+    this.logger.info({ generationId, planner: planned.planner, completedNow, rejectedChecks }, 'DITL generated');
   }
 
   private async planWithRetries(generationId: string, answers: Parameters<DitlPlanner['plan']>[0]): Promise<PlannedPresentation> {

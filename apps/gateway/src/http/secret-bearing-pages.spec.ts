@@ -9,4 +9,9 @@ describe('loggableUrl', () => {
   it('leaves other URLs to the logger, which removes token and code values', () => {
     expect(loggableUrl('/api/coach/leads?limit=25')).toBe('/api/coach/leads?limit=25');
   });
+
+  it("logs that a list was searched, not what was typed (often a client's address or name)", () => {
+    expect(loggableUrl('/api/coach/leads?status=all&search=ann%40example.com&limit=25')).toBe('/api/coach/leads?status=all&search=[redacted]&limit=25');
+    expect(loggableUrl('/api/auth/users?search=Ann+Smith')).toBe('/api/auth/users?search=[redacted]');
+  });
 });
