@@ -149,7 +149,9 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
   });
 
   it.each([
-    ['notifier', (redis: Redis) => redis.xadd(`${prefix}:svc:investor`, '*', 'p', 'investor.create', 'd', '{}')],
+    ['notifier', (redis: Redis) => redis.xadd(`${prefix}:svc:ditl`, '*', 'p', 'ditl.generate', 'd', '{}')],
+    ['notifier', (redis: Redis) => redis.xadd(`${prefix}:svc:leads`, '*', 'p', 'leads.create', 'd', '{}')],
+    ['notifier', (redis: Redis) => redis.xrange(`${prefix}:svc:auth`, '-', '+')],
     ['leads', (redis: Redis) => redis.xadd(`${prefix}:svc:investor`, '*', 'p', 'investor.create', 'd', '{}')],
     ['gateway', (redis: Redis) => redis.xrange(`${prefix}:svc:auth`, '-', '+')],
     ['gateway', (redis: Redis) => redis.get(`${prefix}:auth:mail-cooldown:x`)],
@@ -164,6 +166,19 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
       await expect(command(redis)).rejects.toThrow(/NOPERM/);
     } finally {
       redis.disconnect();
+    }
+  });
+
+  it("lets the notifier write to auth's and progress's streams: account erasure asks auth, a dropped push subscription tells progress", async () => {
+    const notifier = connectAs('notifier');
+    try {
+      await notifier.connect();
+      // Entries without a request id: each service refuses them and runs nothing, so they only probe the grant.
+      for (const service of ['auth', 'progress']) {
+        await expect(notifier.xadd(`${prefix}:svc:${service}`, '*', 'p', `${service}.probe`, 'd', '{}')).resolves.toMatch(/^\d+-\d+$/);
+      }
+    } finally {
+      notifier.disconnect();
     }
   });
 
