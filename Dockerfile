@@ -24,9 +24,10 @@ ENV NODE_ENV=production \
     PORT=8080 \
     HEALTH_PORT=8081
 WORKDIR /app
-COPY --from=build --chown=node:node /app/package.json ./
-COPY --from=build --chown=node:node /app/node_modules ./node_modules
-COPY --from=build --chown=node:node /app/dist ./dist
+# Owned by root, readable by all: the process (user node) cannot rewrite its own code or dependencies.
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 8080 8081
 # The gateway's heap bounded as deploy/base/gateway.yaml runs it (docs/decisions.md); a test holds the two equal.

@@ -47,4 +47,10 @@ describe('the Dockerfile', () => {
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).not.toMatch(/^COPY (?!--from)/m);
   });
+
+  it("leaves the app's code and dependencies owned by root, so the process that runs them cannot rewrite them", () => {
+    const copies = runtime.match(/^COPY .*$/gm) ?? [];
+    expect(copies.length).toBeGreaterThan(0);
+    expect(copies.filter((copy) => copy.includes('--chown'))).toEqual([]);
+  });
 });

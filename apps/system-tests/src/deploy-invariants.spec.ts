@@ -96,6 +96,37 @@ describe('deploy/ as a cluster would run it', () => {
     expect(defaultCommand).toEqual(deployedCommand('gateway'));
   });
 
+  // Pod-level runAsNonRoot is not enough: a process taken over could still gain privileges through a setuid binary,
+  // rewrite its own code, use the kernel's full capability set and syscall surface, or call the Kubernetes API with
+  // the pod's ServiceAccount token. Only /tmp is writable, for libvips (sharp) spilling a large picture to disk.
+  it.each(overlays.map((overlay) => [overlay] as const))('hardens every container of the %s overlay and mounts no ServiceAccount token', (overlay) => {
+    const workloads = workloadsOf(render(`overlays/${overlay}`));
+    expect(workloads.length).toBeGreaterThan(5);
+    const hardened = workloads.map(({ app, pod }) => ({
+      app,
+      automountServiceAccountToken: pod.automountServiceAccountToken,
+      containers: pod.containers.map((container) => ({
+        securityContext: container.securityContext,
+        tmp: pod.volumes?.find((volume) => volume.name === container.volumeMounts?.find((mount) => mount.mountPath === '/tmp')?.name)?.emptyDir !== undefined,
+      })),
+    }));
+    expect(hardened).toEqual(
+      workloads.map(({ app, pod }) => ({
+        app,
+        automountServiceAccountToken: false,
+        containers: pod.containers.map(() => ({
+          securityContext: {
+            allowPrivilegeEscalation: false,
+            readOnlyRootFilesystem: true,
+            capabilities: { drop: ['ALL'] },
+            seccompProfile: { type: 'RuntimeDefault' },
+          },
+          tmp: true,
+        })),
+      })),
+    );
+  });
+
   // A release is a version tag or a digest; the local overlay runs what `docker build -t spark:local` made.
   const pinnedImage = { production: /^ghcr\.io\/example\/spark(:\d[\w.-]*|@sha256:[0-9a-f]{64})$/, local: /^spark:local$/ };
 
