@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 
 const root = join(__dirname, '..', '..', '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { image?: string; build?: unknown; stop_grace_period?: string }>;
+  services: Record<string, { image?: string; build?: unknown; stop_grace_period?: string; ports?: string[] }>;
 };
 const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
 const services = Object.entries(compose.services);
@@ -15,6 +15,12 @@ const built = services.filter(([, service]) => service.build !== undefined);
 describe('the compose file would really run', () => {
   it.each(pulled)('%s pulls an image pinned to a version, not "latest" or a bare major', (_, service) => {
     expect(service.image).toMatch(/^[\w./-]+:v?\d+\.\d+(\.\d+)?(-[\w.]+)?$/);
+  });
+
+  // A production-mode stack on plain http with one-password Redis and Mailpit: safe only while nothing but this
+  // machine reaches it (PUBLIC_URL may be http: on localhost alone).
+  it.each(services.filter(([, service]) => service.ports))('%s publishes its ports on 127.0.0.1 only', (_, service) => {
+    for (const port of service.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:\d+:\d+$/);
   });
 
   it('uses no MinIO image: its community images are no longer published', () => {
