@@ -73,7 +73,13 @@ async function main() {
   }
   console.log(`seeded ${sparks} sparks of ${fileMb} MiB (${mb(sparks * file.length)} MiB)`);
 
-  const client = new RedisStreamsClient({ redisUrl: env.REDIS_URL ?? '', prefix: env.BUS_PREFIX, timeoutMs: 5000, logger: createLogger('bench', 'silent') });
+  const client = new RedisStreamsClient({
+    redisUrl: env.REDIS_URL ?? '',
+    prefix: env.BUS_PREFIX,
+    app: 'bench',
+    timeoutMs: 5000,
+    logger: createLogger('bench', 'silent'),
+  });
   const bus = new ServiceBus(client);
   started = Date.now();
   await bus.request('progress.request-export', { userId, email: 'bench-export@spark.test', requestedBy: userId });

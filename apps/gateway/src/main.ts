@@ -58,6 +58,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   const client = new RedisStreamsClient({
     redisUrl: config.REDIS_URL,
     prefix: config.BUS_PREFIX,
+    app: 'gateway',
     timeoutMs: config.BUS_TIMEOUT_MS,
     logger,
     observer: metrics.busClient,

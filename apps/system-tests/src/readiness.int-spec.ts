@@ -88,6 +88,7 @@ describe('readiness of the processes', () => {
       await eventually(async () => (await statusOf(port, '/health/ready')) === 200, 30_000, 'ready after the migration');
 
       const client = new RedisStreamsClient({
+        app: 'test',
         redisUrl: env.REDIS_URL,
         prefix: env.BUS_PREFIX,
         timeoutMs: 10_000,

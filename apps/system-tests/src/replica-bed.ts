@@ -32,6 +32,7 @@ export async function openReplicaBed(name: string, options: { requestTimeoutMs: 
   await db.connect();
   const redis = new Redis(redisUrl);
   const client = new RedisStreamsClient({
+    app: 'test',
     redisUrl,
     prefix: env.BUS_PREFIX,
     timeoutMs: options.requestTimeoutMs,

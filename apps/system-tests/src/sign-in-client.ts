@@ -89,6 +89,7 @@ export function signInClient(bed: () => SignInTestBed, ip: () => string) {
 /** A bus client on the stack's prefix, to call service patterns as another service does. */
 export async function connectBus(env: NodeJS.ProcessEnv): Promise<{ bus: ServiceBus; close: () => Promise<void> }> {
   const client = new RedisStreamsClient({
+    app: 'test',
     redisUrl: env.REDIS_URL ?? '',
     prefix: env.BUS_PREFIX ?? '',
     timeoutMs: 5000,

@@ -46,7 +46,7 @@ let service: INestMicroservice;
 
 beforeAll(async () => {
   redis = new Redis(redisUrl);
-  client = new RedisStreamsClient({ redisUrl, prefix, logger: quietLogger });
+  client = new RedisStreamsClient({ app: 'test', redisUrl, prefix, logger: quietLogger });
   await client.connect();
   service = await NestFactory.createMicroservice(GateModule, {
     strategy: new RedisStreamsServer({ redisUrl, prefix, service: 'gate', logger: quietLogger, contract: testContract }),

@@ -20,7 +20,7 @@ describe('a bus whose Redis has limits', () => {
   });
 
   it('trims entries nobody consumed once they are older than any caller waits', async () => {
-    const client = new RedisStreamsClient({ redisUrl: server.url, prefix: 'aged', timeoutMs: 100, logger: quietLogger, maxEntryAgeMs: 500 });
+    const client = new RedisStreamsClient({ app: 'test', redisUrl: server.url, prefix: 'aged', timeoutMs: 100, logger: quietLogger, maxEntryAgeMs: 500 });
     await client.connect();
     const stream = requestStreamKey('aged', 'absent');
     try {
@@ -42,7 +42,7 @@ describe('a bus whose Redis has limits', () => {
   });
 
   it('answers 503 at once while Redis is full, loses nothing it accepted, and works again once memory is freed', async () => {
-    const client = new RedisStreamsClient({ redisUrl: server.url, prefix: 'full', timeoutMs: 5_000, logger: quietLogger });
+    const client = new RedisStreamsClient({ app: 'test', redisUrl: server.url, prefix: 'full', timeoutMs: 5_000, logger: quietLogger });
     await client.connect();
     const filler = new Redis(server.url);
     try {

@@ -25,7 +25,7 @@ describe('a bus whose Redis is down', () => {
   });
 
   it('lets its client close while a request waits for an answer, which gets SERVICE_UNAVAILABLE', async () => {
-    const client = new RedisStreamsClient({ redisUrl: redis.url, prefix: uniquePrefix(), timeoutMs: 10_000, logger: quietLogger });
+    const client = new RedisStreamsClient({ app: 'test', redisUrl: redis.url, prefix: uniquePrefix(), timeoutMs: 10_000, logger: quietLogger });
     await client.connect();
     const waiting = client.request('outage.ping', {});
     await redis.stop();

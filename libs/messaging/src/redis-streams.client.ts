@@ -15,6 +15,8 @@ import { decodeReply, encodeEntry, fromWireError, type RequestEntry } from './wi
 export interface RedisStreamsClientOptions {
   redisUrl: string;
   prefix?: string;
+  /** The app asking (`gateway`, `leads`…): its reply lists carry its name, which its Redis user alone may read. */
+  app: string;
   /** Default deadline of a request. */
   timeoutMs?: number;
   logger: Logger;
@@ -71,7 +73,7 @@ export class RedisStreamsClient extends ClientProxy {
   constructor(private readonly options: RedisStreamsClientOptions) {
     super();
     this.prefix = options.prefix ?? DEFAULT_PREFIX;
-    this.replyKey = replyListKey(this.prefix, this.clientId);
+    this.replyKey = replyListKey(this.prefix, options.app, this.clientId);
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.maxEntryAgeMs = options.maxEntryAgeMs ?? MAX_ENTRY_AGE_MS;
     this.log = options.logger.child({ transport: 'redis-streams', clientId: this.clientId });

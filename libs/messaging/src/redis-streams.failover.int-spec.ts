@@ -42,7 +42,7 @@ async function valuesHeldBy(consumer: string): Promise<number[]> {
 }
 
 beforeAll(async () => {
-  client = new RedisStreamsClient({ redisUrl, prefix, logger: quietLogger });
+  client = new RedisStreamsClient({ app: 'test', redisUrl, prefix, logger: quietLogger });
   await client.connect();
 });
 

@@ -55,6 +55,7 @@ async function rejectionOf(promise: Promise<unknown>): Promise<DomainError> {
 
 beforeAll(async () => {
   client = new RedisStreamsClient({
+    app: 'test',
     redisUrl,
     prefix,
     logger: quietLogger,
@@ -254,7 +255,7 @@ describe('a request to a service that is down', () => {
   });
 
   it('fails promptly when the client closes', async () => {
-    const closing = new RedisStreamsClient({ redisUrl, prefix, logger: quietLogger });
+    const closing = new RedisStreamsClient({ app: 'test', redisUrl, prefix, logger: quietLogger });
     const pending = rejectionOf(closing.request('nobody.ping', {}, 10_000));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const startedAt = Date.now();
@@ -359,7 +360,7 @@ describe('a contract service', () => {
       prefix: brokenPrefix,
       stubOtherContractPatterns: true,
     });
-    const brokenClient = new RedisStreamsClient({ redisUrl, prefix: brokenPrefix, logger: quietLogger });
+    const brokenClient = new RedisStreamsClient({ app: 'test', redisUrl, prefix: brokenPrefix, logger: quietLogger });
     try {
       const error = await rejectionOf(new ServiceBus(brokenClient).request('leads.create', { email: 'a@b.co' }));
       expect(error.code).toBe('INTERNAL');
@@ -429,7 +430,7 @@ describe('a contract service', () => {
     });
 
     it('answers a request for a pattern outside the contract with an error, running nothing', async () => {
-      const replyTo = replyListKey(prefix, '0f0e0d0c-0b0a-4009-8807-060504030201');
+      const replyTo = replyListKey(prefix, 'test', '0f0e0d0c-0b0a-4009-8807-060504030201');
       await redis.xadd(stream, '*', 'p', 'leads.drop-table', 'd', '{}', 'c', 'crafted', 'i', 'x3', 'r', replyTo, 't', String(Date.now() + 5_000));
 
       const [, reply] = (await redis.blpop(replyTo, 5)) ?? [];

@@ -6,15 +6,18 @@ export function requestStreamKey(prefix: string, service: string): string {
   return `${prefix}:svc:${service}`;
 }
 
-/** The list one client instance reads its replies from. */
-export function replyListKey(prefix: string, clientId: string): string {
-  return `${prefix}:reply:${clientId}`;
+/**
+ * The list one client instance reads its replies from, under its app's name: an app's Redis user may read its own
+ * apps' lists and only push to the others' (deploy/redis/users.acl).
+ */
+export function replyListKey(prefix: string, app: string, clientId: string): string {
+  return `${prefix}:reply:${app}:${clientId}`;
 }
 
-const CLIENT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const APP_AND_CLIENT_ID = /^[a-z][a-z0-9-]*:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Whether `key` is a client's reply list under `prefix`: a server pushes answers nowhere else. */
 export function isReplyListKey(prefix: string, key: string): boolean {
-  const start = replyListKey(prefix, '');
-  return key.startsWith(start) && CLIENT_ID.test(key.slice(start.length));
+  const start = `${prefix}:reply:`;
+  return key.startsWith(start) && APP_AND_CLIENT_ID.test(key.slice(start.length));
 }

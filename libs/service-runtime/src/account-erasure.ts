@@ -35,7 +35,7 @@ export function startAccountErasure(
   { config, dataSource, logger }: Pick<AppInfrastructure, 'config' | 'dataSource' | 'logger'>,
 ): { close(): Promise<void> } {
   const queue = deletionQueues[part];
-  const busClient = new RedisStreamsClient({ redisUrl: config.REDIS_URL, prefix: config.BUS_PREFIX, timeoutMs: config.BUS_TIMEOUT_MS, logger });
+  const busClient = new RedisStreamsClient({ redisUrl: config.REDIS_URL, prefix: config.BUS_PREFIX, app: part, timeoutMs: config.BUS_TIMEOUT_MS, logger });
   const bus = new ServiceBus(busClient);
   const handlers: JobHandlers<typeof queue> = {
     'erase-account': async ({ deletionId }) => {

@@ -38,7 +38,13 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
   const { config, dataSource, logger } = deps;
   const storage = new ObjectStorage(config);
   const repository = new ExportRepository(dataSource);
-  const busClient = new RedisStreamsClient({ redisUrl: config.REDIS_URL, prefix: config.BUS_PREFIX, timeoutMs: config.BUS_TIMEOUT_MS, logger });
+  const busClient = new RedisStreamsClient({
+    redisUrl: config.REDIS_URL,
+    prefix: config.BUS_PREFIX,
+    app: 'progress',
+    timeoutMs: config.BUS_TIMEOUT_MS,
+    logger,
+  });
   const bus = new ServiceBus(busClient);
   const handlers: JobHandlers<'export'> = {
     'export-client-data': async (data, job) => {

@@ -48,6 +48,7 @@ describe('fuzzing every bus pattern with fast-check, through the real transport'
     await db.connect();
     // A raw client: it sends whatever it is given, as anything that can write to Redis could.
     bus = new RedisStreamsClient({
+      app: 'test',
       redisUrl: stack.env.REDIS_URL ?? '',
       prefix: stack.env.BUS_PREFIX,
       timeoutMs: 15_000,
