@@ -127,6 +127,29 @@ describe('deploy/ as a cluster would run it', () => {
     );
   });
 
+  // The internal port serves health, /metrics and the gateway's /api/docs: Prometheus reaches it on each pod (the
+  // KEDA query reads the DITL processes' gauges), probes use the pod's port, and no Service may publish it.
+  it.each(overlays.map((overlay) => [overlay] as const))(
+    'exposes no internal port by a Service in the %s overlay, and Prometheus scrapes it on every pod',
+    (overlay) => {
+      const objects = render(`overlays/${overlay}`);
+      const services = objects.filter((object) => object.kind === 'Service');
+      const ports = services.flatMap((service) =>
+        ((service.spec?.ports ?? []) as { port: number; targetPort: string | number }[]).map(({ port, targetPort }) => ({
+          service: service.metadata.name,
+          port,
+          targetPort,
+        })),
+      );
+      expect(ports).toEqual([{ service: 'gateway', port: 80, targetPort: 'http' }]);
+      const scrape = { 'prometheus.io/scrape': 'true', 'prometheus.io/port': '8081', 'prometheus.io/path': '/metrics' };
+      const deployments = objects.filter((object) => object.kind === 'Deployment');
+      expect(deployments.map((deployment) => ({ name: deployment.metadata.name, annotations: deployment.spec?.template?.metadata?.annotations }))).toEqual(
+        deployments.map((deployment) => ({ name: deployment.metadata.name, annotations: scrape })),
+      );
+    },
+  );
+
   // A release is a version tag or a digest; the local overlay runs what `docker build -t spark:local` made.
   const pinnedImage = { production: /^ghcr\.io\/example\/spark(:\d[\w.-]*|@sha256:[0-9a-f]{64})$/, local: /^spark:local$/ };
 

@@ -27,7 +27,7 @@ export interface RenderedPod {
 export interface RenderedObject {
   kind: string;
   metadata: { name: string; labels?: Record<string, string> };
-  spec?: Record<string, unknown> & { template?: { metadata?: { labels?: Record<string, string> }; spec?: RenderedPod } };
+  spec?: Record<string, unknown> & { template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: RenderedPod } };
 }
 
 /** A rendered Deployment or Job: what runs the image, named by its `app.kubernetes.io/name` (the Job's is not renamed per release). */
