@@ -130,6 +130,20 @@ describe("the coach's drafted nudge and Friday check-in", () => {
     expect(model.calls).toHaveLength(2);
   });
 
+  it("gives the offline draft, without asking again, when the model's answer is cut off at its cap", async () => {
+    model.mode = 'cut-off';
+    try {
+      const draft = nudgeDraftSchema.parse(await (await get(`/api/coach/clients/${client.id}/nudge-draft`, coach.token)).json());
+      expect(draft.writer).toBe('offline');
+      expect(model.calls).toHaveLength(1);
+      // A draft holds at most 900 characters: room for one a little longer (sent back for a revision), not for an essay.
+      expect(model.calls[0]?.maxCompletionTokens).toBeGreaterThanOrEqual(300);
+      expect(model.calls[0]?.maxCompletionTokens).toBeLessThanOrEqual(1_000);
+    } finally {
+      model.mode = 'invalid';
+    }
+  });
+
   it('sums up the week for the Friday check-in with signed thumbnails, what slipped and what went well', async () => {
     const checkIn = weeklyCheckInSchema.parse(await (await get(`/api/coach/clients/${client.id}/weekly-check-in`, coach.token)).json());
     expect(checkIn.sparks).toHaveLength(5);

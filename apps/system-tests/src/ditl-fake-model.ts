@@ -2,11 +2,13 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { validPlan } from './ditl-recorded-model';
 
-export type FakeModelMode = 'valid' | 'invalid' | 'hang' | 'refuse';
+export type FakeModelMode = 'valid' | 'invalid' | 'hang' | 'refuse' | 'cut-off';
 
 export interface FakeModelCall {
   model: string;
   responseFormat: unknown;
+  /** The cap on the answer's length the client asked for (`max_completion_tokens`), if any. */
+  maxCompletionTokens: number | undefined;
   userMessage: string;
   messages: { role: string; content: string }[];
 }
@@ -26,15 +28,20 @@ export interface FakeModel {
 const readBody = async (request: IncomingMessage) => {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model: string; response_format: unknown; messages: { role: string; content: string }[] };
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+    model: string;
+    response_format: unknown;
+    max_completion_tokens?: number;
+    messages: { role: string; content: string }[];
+  };
 };
 
-const completion = (model: string, content: string) => ({
+const completion = (model: string, content: string, finishReason: 'stop' | 'length' = 'stop') => ({
   id: 'chatcmpl-fake',
   object: 'chat.completion',
   created: Math.floor(Date.now() / 1000),
   model,
-  choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: 'stop', logprobs: null }],
+  choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: finishReason, logprobs: null }],
   usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
 });
 
@@ -44,6 +51,7 @@ export async function startFakeModel(): Promise<FakeModel> {
       fake.calls.push({
         model: body.model,
         responseFormat: body.response_format,
+        maxCompletionTokens: body.max_completion_tokens,
         userMessage: body.messages.find((m) => m.role === 'user')?.content ?? '',
         messages: body.messages,
       });
@@ -60,6 +68,12 @@ export async function startFakeModel(): Promise<FakeModel> {
         response
           .writeHead(400, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: { message: 'The model `gpt-nope` does not exist', type: 'invalid_request_error', code: 'model_not_found' } }));
+        return;
+      }
+      // Cut off: the answer stopped at the request's token cap, mid-JSON, as the API ends an answer that would run longer.
+      if (fake.mode === 'cut-off') {
+        const cut = JSON.stringify(validPlan).slice(0, 200);
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completion(body.model, cut, 'length')));
         return;
       }
       // Invalid: JSON that the zod plan schema rejects (too few slides, no rhythm).

@@ -95,6 +95,9 @@ describe('DITL generation through the gateway, BullMQ and an OpenAI-compatible m
     expect(status).toMatchObject({ status: 'completed', progress: 100, presentationUrl: `/api/ditl/generations/${generationId}/presentation` });
     expect(model.calls).toHaveLength(1);
     expect(model.calls[0]?.responseFormat).toMatchObject({ type: 'json_schema', json_schema: { name: 'ditl_plan', strict: true } });
+    // The longest plan the schema accepts is about 15 000 characters (about 4 000 tokens): room for it, not for an essay.
+    expect(model.calls[0]?.maxCompletionTokens).toBeGreaterThanOrEqual(4_000);
+    expect(model.calls[0]?.maxCompletionTokens).toBeLessThanOrEqual(8_000);
     expect(model.calls[0]?.userMessage).toContain('Too tired after work');
 
     const page = await call('GET', status.presentationUrl ?? '', client.token);
@@ -146,6 +149,17 @@ describe('DITL generation through the gateway, BullMQ and an OpenAI-compatible m
     const generationId = await generate(client.token);
     expect(await finalStatus(generationId, client.token)).toMatchObject({ status: 'failed' });
     expect(model.calls).toHaveLength(1);
+  });
+
+  it("gives the client the offline plan, without asking again, when the model's answer is cut off at its cap", async () => {
+    // Answers that ask for far more than a plan holds ("5 000-word narratives") would be cut off on every try.
+    model.mode = 'cut-off';
+    const client = await createSignedInUser(db, 'cut-off@example.com');
+    const generationId = await generate(client.token);
+    expect(await finalStatus(generationId, client.token)).toMatchObject({ status: 'completed' });
+    expect(model.calls).toHaveLength(1);
+    const { rows } = await db.query(`SELECT planner FROM ditl.generations WHERE id = $1`, [generationId]);
+    expect(rows[0].planner).toBe('offline');
   });
 
   /** A generation left unfinished by earlier trouble (a job that stalled for good, a failure that could not be recorded). */

@@ -1,5 +1,5 @@
 import { type DitlPlan, ditlPlanSchema, type OnboardingAnswers } from '@spark/contracts';
-import { type ChatMessage, StructuredChat, type StructuredChatOptions } from '@spark/writing';
+import { type ChatMessage, longestAnswerChars, ModelAnswerCutOffError, StructuredChat, type StructuredChatOptions } from '@spark/writing';
 import { describeClient, revisionRequest, systemPrompt } from './model-prompt';
 import { buildOfflinePlan } from './offline-planner';
 import { checkPlan } from './plan-checks';
@@ -12,7 +12,7 @@ export type OpenAiPlannerOptions = StructuredChatOptions;
  * Any OpenAI-compatible chat-completions server, asked for structured output and checked twice: by the
  * zod schema (an answer it rejects is an error the worker retries) and by the plan checks. A plan that
  * breaks the checks is sent back once with the violations listed; a second miss gives the client the
- * offline plan instead.
+ * offline plan instead, as does an answer cut off at the longest plan the schema accepts.
  */
 export class OpenAiPlanner implements DitlPlanner {
   private readonly chat: StructuredChat<DitlPlan>;
@@ -22,11 +22,26 @@ export class OpenAiPlanner implements DitlPlanner {
     private readonly fallback: (answers: OnboardingAnswers, context: DayPlanContext) => DitlPlan = buildOfflinePlan,
   ) {
     // Retries belong to the worker (with back-off and a status update), so each call is one try.
-    this.chat = new StructuredChat(options, { name: 'ditl_plan', what: 'DITL plan', schema: ditlPlanSchema });
+    this.chat = new StructuredChat(options, {
+      name: 'ditl_plan',
+      what: 'DITL plan',
+      schema: ditlPlanSchema,
+      maxAnswerChars: longestAnswerChars(ditlPlanSchema),
+    });
   }
 
   async plan(answers: OnboardingAnswers): Promise<PlannedPresentation> {
     const context = planContext(answers);
+    try {
+      return await this.planWithModel(answers, context);
+    } catch (error) {
+      // Answers asking for more than a plan holds would be cut off again on every try.
+      if (error instanceof ModelAnswerCutOffError) return { plan: this.fallback(answers, context), planner: 'offline', modelAnswerCutOff: true };
+      throw error;
+    }
+  }
+
+  private async planWithModel(answers: OnboardingAnswers, context: DayPlanContext): Promise<PlannedPresentation> {
     const conversation: ChatMessage[] = [
       { role: 'system', content: systemPrompt },
       { role: 'user', content: describeClient(context) },

@@ -8,6 +8,8 @@ export interface PlannedPresentation {
   planner: PlannerName;
   /** What the model's answers broke before this plan was kept (its revision, or the offline plan). */
   rejectedViolations?: PlanViolation[];
+  /** The model's answer reached its length cap, so this is the offline plan. */
+  modelAnswerCutOff?: true;
 }
 
 /** Writes a client's "Day in the Life" plan from their onboarding answers. */

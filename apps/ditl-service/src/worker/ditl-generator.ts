@@ -66,7 +66,7 @@ export class DitlGenerator {
     if (completedNow) this.onQueuedMail();
     // The checks' names only: their messages quote the client's answers, and account erasure does not reach the logs.
     const rejectedChecks = planned.rejectedViolations?.map((violation) => violation.check);
-    this.logger.info({ generationId, planner: planned.planner, completedNow, rejectedChecks }, 'DITL generated');
+    this.logger.info({ generationId, planner: planned.planner, completedNow, rejectedChecks, modelAnswerCutOff: planned.modelAnswerCutOff }, 'DITL generated');
   }
 
   private async planWithRetries(generationId: string, answers: Parameters<DitlPlanner['plan']>[0]): Promise<PlannedPresentation> {

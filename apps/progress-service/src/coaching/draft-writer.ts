@@ -62,8 +62,8 @@ const revisionRequest = (violations: DraftViolation[]) =>
 
 /**
  * The configured OpenAI-compatible model writes the draft, held to the draft checks: a draft that breaks
- * any is sent back once with the violations; a second miss, a failed call or an answer the schema rejects
- * gives the coach the offline draft. A draft is asked for while the coach waits, so nothing is retried later.
+ * any is sent back once with the violations; a second miss, a failed call, an answer cut off at its cap or one
+ * the schema rejects gives the coach the offline draft. A draft is asked for while the coach waits, so nothing is retried later.
  */
 export class ModelDraftWriter implements CoachingDraftWriter {
   private readonly chat: StructuredChat<z.infer<typeof draftAnswerSchema>>;
@@ -73,7 +73,8 @@ export class ModelDraftWriter implements CoachingDraftWriter {
     options: StructuredChatOptions,
     private readonly logger: Logger,
   ) {
-    this.chat = new StructuredChat(options, { name: 'coach_draft', what: 'coach draft', schema: draftAnswerSchema });
+    // Twice the longer draft's limit: one a little over is still read and sent back for a revision, an essay is cut off.
+    this.chat = new StructuredChat(options, { name: 'coach_draft', what: 'coach draft', schema: draftAnswerSchema, maxAnswerChars: 2 * CHECK_IN_MAX_CHARS });
   }
 
   async nudge(facts: CoachingFacts): Promise<WrittenDraft> {
