@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { ConfigError, type Env, loadConfig } from './load-config';
-import { authEnv, gatewayEnv, notifierEnv } from './schemas';
+import { authEnv, ditlEnv, gatewayEnv, notifierEnv, progressEnv } from './schemas';
 
 const generated = () => randomBytes(32).toString('hex');
 
@@ -68,6 +68,15 @@ describe('secrets in production', () => {
     const error = refusal(gatewayEnv, production({ DATABASE_URL: 'postgres://spark:CHANGE_ME@db.example.internal:5432/spark' }));
     expect(error.variables).toEqual(['DATABASE_URL']);
     expect(error.message).toMatch(/DATABASE_URL .*password/);
+  });
+
+  it("refuses the example's placeholder for the model's key, which is optional (unset, the offline writers run)", () => {
+    const builds: ((env: Env) => z.ZodObject)[] = [ditlEnv, progressEnv];
+    for (const build of builds) {
+      expect(refusal(build, production({ OPENAI_API_KEY: 'CHANGE_ME' })).variables).toEqual(['OPENAI_API_KEY']);
+      expect(() => loadConfig(build, production({ OPENAI_API_KEY: `sk-${generated()}` }))).not.toThrow();
+      expect(() => loadConfig(build, production())).not.toThrow();
+    }
   });
 
   it('stops at a missing secret with a message naming it', () => {

@@ -39,6 +39,16 @@ export const secret = (env: Env, devDefault: string) =>
         .refine((value) => Buffer.byteLength(value) >= MIN_SECRET_BYTES, `must be at least ${MIN_SECRET_BYTES} bytes; ${GENERATE_HINT}`)
     : z.string().min(1).default(devDefault);
 
+/** A secret whose absence turns its feature off (the model's key): set in production, it may not be a known value. */
+export const optionalSecret = (env: Env) =>
+  isProduction(env)
+    ? z
+        .string()
+        .min(1)
+        .refine((value) => !isKnownValue(value), knownValueMessage)
+        .optional()
+    : z.string().min(1).optional();
+
 /** The public half of a credential (an access key id): required in production, and not the development one. */
 export const credentialId = (env: Env, devDefault: string) =>
   isProduction(env)

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { credentialId, type Env, LOCAL_PUBLIC_URL, publicUrl, secret, serviceUrl } from './load-config';
+import { credentialId, type Env, LOCAL_PUBLIC_URL, optionalSecret, publicUrl, secret, serviceUrl } from './load-config';
 import { trustProxySchema } from './trust-proxy';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
@@ -150,18 +150,19 @@ export const authEnv = (env: Env) =>
   });
 
 /** The OpenAI-compatible model: either the key or the address switches from the offline writers to it. */
-export const modelEnv = z.object({
-  OPENAI_API_KEY: z.string().min(1).optional(),
-  OPENAI_BASE_URL: z.url().optional(),
-  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
-  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
-});
+export const modelEnv = (env: Env) =>
+  z.object({
+    OPENAI_API_KEY: optionalSecret(env),
+    OPENAI_BASE_URL: z.url().optional(),
+    OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  });
 
 /** The progress service: the client records, sparks and notes, and the coach's drafted nudges. */
 export const progressEnv = (env: Env) =>
   serviceEnv(env)
     .extend(storageEnv(env).shape)
-    .extend(modelEnv.shape)
+    .extend(modelEnv(env).shape)
     .extend({
       // What one client's sparks may take in storage, in bytes (2 GB by default).
       STORAGE_QUOTA_BYTES: z.coerce
@@ -193,7 +194,7 @@ export const progressEnv = (env: Env) =>
 export const ditlEnv = (env: Env) =>
   serviceEnv(env)
     .extend(storageEnv(env).shape)
-    .extend(modelEnv.shape)
+    .extend(modelEnv(env).shape)
     .extend({
       // Jobs one worker process runs at once; scale further with more replicas.
       DITL_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(5),
@@ -217,6 +218,6 @@ export type NotifierConfig = z.infer<ReturnType<typeof notifierEnv>>;
 export type AuthConfig = z.infer<ReturnType<typeof authEnv>>;
 export type ProgressConfig = z.infer<ReturnType<typeof progressEnv>>;
 export type StorageConfig = z.infer<ReturnType<typeof storageEnv>>;
-export type ModelConfig = z.infer<typeof modelEnv>;
+export type ModelConfig = z.infer<ReturnType<typeof modelEnv>>;
 export type DitlConfig = z.infer<ReturnType<typeof ditlEnv>>;
 export type InvestorPageConfig = z.infer<ReturnType<typeof investorPageEnv>>;
