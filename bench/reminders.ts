@@ -60,6 +60,8 @@ async function main() {
     REMINDER_TICK_MS: '5000',
     VAPID_PUBLIC_KEY: vapid.publicKey,
     VAPID_PRIVATE_KEY: vapid.privateKey,
+    // The stand-in is the only push service: the notifier sends to no other origin.
+    PUSH_SERVICE_ORIGINS: receiver.url,
     EXPORT_WORKER_ENABLED: 'false',
   };
   const progress = startApp('progress-service', { ...env, HEALTH_PORT: '18290' });
