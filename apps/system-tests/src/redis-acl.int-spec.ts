@@ -162,6 +162,10 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
     ['progress', (redis: Redis) => redis.lpop(`${prefix}:reply:leads:0f0e0d0c-0b0a-4009-8807-060504030201`)],
     ['ditl', (redis: Redis) => redis.flushall()],
     ['content', (redis: Redis) => redis.keys('*')],
+    // Key names tell whose keys exist (user ids, the addresses rate limits count): no user lists them.
+    ['leads', (redis: Redis) => redis.scan('0')],
+    ['gateway', (redis: Redis) => redis.scan('0', 'MATCH', `${prefix}:*`)],
+    ['notifier', (redis: Redis) => redis.randomkey()],
     ['keda', (redis: Redis) => redis.lrange(`${prefix}:bull:ditl:wait`, 0, -1)],
   ])('refuses the %s user a command outside its keys', async (user, command) => {
     const redis = connectAs(user);
