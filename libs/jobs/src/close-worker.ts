@@ -1,3 +1,4 @@
+import { unlessAborted } from '@spark/messaging';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 
@@ -19,20 +20,6 @@ export function watchReachability(connection: Redis): { signal: AbortSignal } & 
   return { signal: lost.signal, [Symbol.dispose]: () => connection.off('close', abort) };
 }
 
-/** `work`, or a rejection with the signal's reason as soon as it aborts. */
-export async function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  signal.throwIfAborted();
-  let reject!: (reason: unknown) => void;
-  const aborted = new Promise<never>((_, rejectWith) => (reject = rejectWith));
-  const onAbort = () => reject(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    return await Promise.race([work, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
-
 /**
  * Stops a BullMQ worker. While Redis (its `connection`) answers, the worker first finishes its active jobs, as a
  * drain should. While it does not, no job can finish (a job's end is a write to Redis): the worker closes at once, or
@@ -49,10 +36,7 @@ export async function closeWorker(worker: Worker, connection: Redis): Promise<vo
   };
   try {
     if (reachability.signal.aborted) await worker.close(true);
-    else
-      await abortable(closeOnceConnected(), reachability.signal).catch((error: unknown) => {
-        if (!reachability.signal.aborted) throw error;
-      });
+    else await unlessAborted(closeOnceConnected(), reachability.signal);
   } finally {
     reachability[Symbol.dispose]();
   }

@@ -1,8 +1,9 @@
 import type { QueueName } from '@spark/contracts';
 import type { Logger } from '@spark/logging';
+import { abortable } from '@spark/messaging';
 import type { DataSource } from 'typeorm';
 import type { JobQueues, JobRequest } from './job-queues';
-import { abortable, watchReachability } from './close-worker';
+import { watchReachability } from './close-worker';
 import { checkedPayload } from './outbox-rows';
 
 export interface OutboxRelayOptions {

@@ -1,5 +1,6 @@
 export type { BusAdmission, KeyedRedisCommand } from './bus-admission';
 export { ServiceUnavailableError } from './service-unavailable';
+export { abortable, unlessAborted } from './unless-aborted';
 export * from './redis-streams.client';
 export * from './redis-streams.context';
 export * from './redis-streams.server';

@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { unlessAborted } from './unless-aborted';
+import { abortable, unlessAborted } from './unless-aborted';
 
 describe('unlessAborted', () => {
   it("gives the work's value while the signal holds, and leaves no listener on it", async () => {
@@ -15,5 +15,16 @@ describe('unlessAborted', () => {
     stopping.abort();
     await expect(waiting).resolves.toBeUndefined();
     await expect(unlessAborted(Promise.reject(new Error('late')), stopping.signal)).resolves.toBeUndefined();
+  });
+});
+
+describe('abortable', () => {
+  it("fails with the signal's reason once it aborts, before or during the wait, and leaves no listener on it", async () => {
+    const stopping = new AbortController();
+    const waiting = abortable(new Promise<string>(() => undefined), stopping.signal);
+    stopping.abort(new Error('Redis does not answer'));
+    await expect(waiting).rejects.toThrow('Redis does not answer');
+    await expect(abortable(Promise.resolve('late'), stopping.signal)).rejects.toThrow('Redis does not answer');
+    expect(getEventListeners(stopping.signal, 'abort')).toHaveLength(0);
   });
 });
