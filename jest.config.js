@@ -25,8 +25,8 @@ const layer = (displayName, testMatch, extra = {}) => ({
   moduleNameMapper,
   testEnvironment: 'node',
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  // content-disposition 3 ships only ESM; Node loads it with require(esm), jest needs it compiled.
-  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
+  // content-disposition 3 and jose 6 ship only ESM; Node loads them with require(esm), jest needs them compiled.
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|jose)/)'],
   ...extra,
 });
 

@@ -1,6 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import type { AuthConfig } from '@spark/config';
 import type { ServiceInfrastructure } from '@spark/service-runtime';
+import { MailSealer } from '@spark/jobs';
 import { Redis } from 'ioredis';
 import { AccountDeletionHandler } from './account-deletion/account-deletion.handler';
 import { AccountDeletionRepository } from './account-deletion/account-deletion.repository';
@@ -29,11 +30,13 @@ export class AuthModule implements OnModuleDestroy {
     // The rate limit's and the revocation markers' own connection; closed with the module.
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
     const issuer = new SessionIssuer(config.JWT_SECRET);
+    const sealer = new MailSealer(config.MAIL_SEAL_PUBLIC_KEY);
     const revocations = new SessionRevocations(redis, config.BUS_PREFIX);
     const signIn = new SignInService(new SignInRepository(dataSource), new MailCooldown(redis, config.BUS_PREFIX), issuer, outbox, {
       publicUrl: config.PUBLIC_URL,
       codePepper: config.JWT_SECRET,
       developmentMode: config.AUTH_DEVELOPMENT_MODE,
+      sealer,
     });
     return {
       module: AuthModule,
@@ -46,7 +49,7 @@ export class AuthModule implements OnModuleDestroy {
         { provide: AuditService, useValue: new AuditService(new AuditRepository(dataSource)) },
         {
           provide: AccountDeletionService,
-          useValue: new AccountDeletionService(new AccountDeletionRepository(dataSource), revocations, outbox, { publicUrl: config.PUBLIC_URL }),
+          useValue: new AccountDeletionService(new AccountDeletionRepository(dataSource), revocations, outbox, { publicUrl: config.PUBLIC_URL, sealer }),
         },
       ],
     };

@@ -4,7 +4,7 @@ import { loadConfig, notifierEnv } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { PinoNestLogger } from '@spark/logging';
 import { onShutdown, queueDepthMetric, runMain } from '@spark/runtime';
-import { closeWorker } from '@spark/jobs';
+import { closeWorker, MailOpener } from '@spark/jobs';
 import { bootApp, startAccountErasure } from '@spark/service-runtime';
 import { MailProcessor } from './mail/mail.processor';
 import { Mailer } from './mail/mailer';
@@ -31,6 +31,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
         sent,
         logger,
         context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL },
+        opener: await MailOpener.for(config.MAIL_SEAL_PRIVATE_KEYS),
         concurrency: config.NOTIFIER_CONCURRENCY,
         lockMs: config.NOTIFIER_LOCK_MS,
         retry: { firstDelayMs: config.NOTIFIER_RETRY_FIRST_MS, maxDelayMs: config.NOTIFIER_RETRY_MAX_MS },

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { authEnv, loadConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { JobQueues } from '@spark/jobs';
+import { JobQueues, MailSealer } from '@spark/jobs';
 import {
   createTestDatabase,
   endLockWaiters,
@@ -21,6 +22,8 @@ import { Redis } from 'ioredis';
 import { Client } from 'pg';
 
 const notifierEntry = join(__dirname, '../../notifier/src/main.ts');
+// Seals for the notifier of a test stack, which opens with the development key.
+const sealer = new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY);
 
 /**
  * The notifier under faults, as separate processes: killed with SIGKILL between "the SMTP server took the e-mail"
@@ -54,10 +57,9 @@ describe('the notifier under faults', () => {
   const sendMagicLink = async (email: string, jobId = `magic-link-${email}`) => {
     const data = {
       email,
-      link: 'http://localhost:8080/magic-link#token=abc',
-      code: '123456',
       expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
       purpose: 'sign-in' as const,
+      sealed: await sealer.seal('magic-link', email, { link: 'http://localhost:8080/magic-link#token=abc', code: '123456' }),
     };
     await jobs.add([{ job: { queue: QUEUES.mail, name: 'magic-link', data }, jobId }]);
     return { jobId, ledgerKey: `${QUEUES.mail}:${jobId}` };

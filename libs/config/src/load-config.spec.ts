@@ -1,9 +1,17 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { ConfigError, type Env, loadConfig } from './load-config';
+import { ConfigError, DEVELOPMENT_MAIL_SEAL_KEYS, type Env, loadConfig } from './load-config';
 import { authEnv, ditlEnv, gatewayEnv, notifierEnv, progressEnv } from './schemas';
 
 const generated = () => randomBytes(32).toString('hex');
+const mailSealKeys = () => {
+  const { publicKey, privateKey } = generateKeyPairSync('x25519');
+  return {
+    publicKey: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
+    privateKey: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+  };
+};
+const productionMailSealKeys = mailSealKeys();
 
 // Everything a production gateway, auth service and notifier need, each secret freshly generated.
 const production = (overrides: Env = {}): Env => ({
@@ -20,6 +28,8 @@ const production = (overrides: Env = {}): Env => ({
   PAYMENT_URL_ALIGNMENT: 'https://pay.example.com/alignment',
   PAYMENT_URL_EVOLUTION: 'https://pay.example.com/evolution',
   PAYMENT_URL_TRANSFORMATION: 'https://pay.example.com/transformation',
+  MAIL_SEAL_PUBLIC_KEY: productionMailSealKeys.publicKey,
+  MAIL_SEAL_PRIVATE_KEYS: productionMailSealKeys.privateKey,
   ...overrides,
 });
 
@@ -83,6 +93,50 @@ describe('secrets in production', () => {
     const error = refusal(gatewayEnv, production({ JWT_SECRET: undefined }));
     expect(error.variables).toEqual(['JWT_SECRET']);
     expect(error.message).toMatch(/JWT_SECRET is required in production/);
+  });
+});
+
+describe('the mail sealing keys', () => {
+  // The sign-in e-mail's link is sealed with the public key by the auth and progress services; the notifier opens it.
+  const sealing: ((env: Env) => z.ZodObject)[] = [authEnv, progressEnv];
+
+  it('are required in production, each stop naming its variable', () => {
+    for (const build of sealing) expect(refusal(build, production({ MAIL_SEAL_PUBLIC_KEY: undefined })).variables).toEqual(['MAIL_SEAL_PUBLIC_KEY']);
+    const error = refusal(notifierEnv, production({ MAIL_SEAL_PRIVATE_KEYS: undefined }));
+    expect(error.variables).toEqual(['MAIL_SEAL_PRIVATE_KEYS']);
+    expect(error.message).toMatch(/MAIL_SEAL_PRIVATE_KEYS is required in production/);
+  });
+
+  it('refuse the development pair in production, whose private half is in the repository', () => {
+    for (const build of sealing) {
+      const error = refusal(build, production({ MAIL_SEAL_PUBLIC_KEY: DEVELOPMENT_MAIL_SEAL_KEYS.publicKey }));
+      expect(error.message).toMatch(/MAIL_SEAL_PUBLIC_KEY is the development key/);
+    }
+    const listed = `${productionMailSealKeys.privateKey},${DEVELOPMENT_MAIL_SEAL_KEYS.privateKey}`;
+    expect(refusal(notifierEnv, production({ MAIL_SEAL_PRIVATE_KEYS: listed })).message).toMatch(/MAIL_SEAL_PRIVATE_KEYS.* is the development key/);
+  });
+
+  it('refuse what is not an X25519 key of the right half', () => {
+    const ed25519 = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+    for (const value of [ed25519, productionMailSealKeys.privateKey, generated(), '']) {
+      expect(refusal(authEnv, production({ MAIL_SEAL_PUBLIC_KEY: value })).message).toMatch(/MAIL_SEAL_PUBLIC_KEY must be an X25519 public key/);
+    }
+    expect(refusal(notifierEnv, production({ MAIL_SEAL_PRIVATE_KEYS: productionMailSealKeys.publicKey })).message).toMatch(/must be an X25519 private key/);
+    expect(refusal(notifierEnv, production({ MAIL_SEAL_PRIVATE_KEYS: ' , ' })).message).toMatch(/needs at least one key/);
+  });
+
+  it('take every listed private key, the current one first, so jobs sealed for a retired key still open', () => {
+    const retired = mailSealKeys();
+    const config = loadConfig(notifierEnv, production({ MAIL_SEAL_PRIVATE_KEYS: `${productionMailSealKeys.privateKey}, ${retired.privateKey}` }));
+    expect(config.MAIL_SEAL_PRIVATE_KEYS.map((key) => key.export({ format: 'der', type: 'pkcs8' }).toString('base64'))).toEqual([
+      productionMailSealKeys.privateKey,
+      retired.privateKey,
+    ]);
+  });
+
+  it('default to the development pair outside production', () => {
+    expect(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY.export({ format: 'der', type: 'spki' }).toString('base64')).toBe(DEVELOPMENT_MAIL_SEAL_KEYS.publicKey);
+    expect(loadConfig(notifierEnv, {}).MAIL_SEAL_PRIVATE_KEYS).toHaveLength(1);
   });
 });
 

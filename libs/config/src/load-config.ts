@@ -1,3 +1,4 @@
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -71,6 +72,58 @@ export const serviceUrl = (env: Env, devDefault: string) =>
   isProduction(env)
     ? z.url({ error: 'is required in production' }).refine((value) => !isKnownValue(passwordOf(value)), `has a password that ${knownValueMessage}`)
     : z.url().default(devDefault);
+
+const MAIL_SEAL_HINT = 'generate the pair as docs/operations.md ("Mail sealing keys") shows';
+/** The development pair of the mail sealing keys: written here, so production refuses both halves. */
+export const DEVELOPMENT_MAIL_SEAL_KEYS = {
+  publicKey: 'MCowBQYDK2VuAyEAeTL7UBi2OhMIDvz6mF1sO7QG6bentYRsed2DthmX3mQ=',
+  privateKey: 'MC4CAQAwBQYDK2VuBCIEIAgap6qv/ch22nhySoBBajj6b7uHoHTx6LHm9LuF+Cl2',
+} as const;
+
+/** An X25519 key from its base64 DER (SPKI for a public key, PKCS #8 for a private one), or undefined for anything else. */
+export function x25519Key(base64: string, half: 'public' | 'private'): KeyObject | undefined {
+  try {
+    const der = Buffer.from(base64.trim(), 'base64');
+    const key = half === 'public' ? createPublicKey({ key: der, format: 'der', type: 'spki' }) : createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+    return key.asymmetricKeyType === 'x25519' ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const x25519KeySchema = (half: 'public' | 'private', refuseDevelopmentKey: boolean) =>
+  z
+    .string()
+    .refine((value) => !refuseDevelopmentKey || value.trim() !== DEVELOPMENT_MAIL_SEAL_KEYS[`${half}Key`], `is the development key; ${MAIL_SEAL_HINT}`)
+    .transform((value, context) => {
+      const key = x25519Key(value, half);
+      if (!key) context.addIssue({ code: 'custom', message: `must be an X25519 ${half} key, base64 DER; ${MAIL_SEAL_HINT}` });
+      return key ?? z.NEVER;
+    });
+
+const privateKeyList = (refuseDevelopmentKey: boolean) =>
+  z
+    .string()
+    .transform((list) => list.split(',').filter((key) => key.trim() !== ''))
+    .pipe(z.array(x25519KeySchema('private', refuseDevelopmentKey)).min(1, `needs at least one key; ${MAIL_SEAL_HINT}`));
+
+/**
+ * The notifier's public key, which the services that queue secret-bearing mail seal it for. Required in production,
+ * where the development key is refused: its private half is in this repository.
+ */
+export const mailSealPublicKey = (env: Env) =>
+  isProduction(env)
+    ? z.string({ error: 'is required in production' }).pipe(x25519KeySchema('public', true))
+    : z.string().default(DEVELOPMENT_MAIL_SEAL_KEYS.publicKey).pipe(x25519KeySchema('public', false));
+
+/**
+ * The notifier's private keys, comma-separated, the one of the public key among them: a sealed job opens with the key
+ * it was sealed for, so a retired key stays listed until the jobs sealed for it are sent.
+ */
+export const mailSealPrivateKeys = (env: Env) =>
+  isProduction(env)
+    ? z.string({ error: 'is required in production' }).pipe(privateKeyList(true))
+    : z.string().default(DEVELOPMENT_MAIL_SEAL_KEYS.privateKey).pipe(privateKeyList(false));
 
 /** Where a development stack serves the product. */
 export const LOCAL_PUBLIC_URL = 'http://localhost:8080';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { credentialId, type Env, LOCAL_PUBLIC_URL, optionalSecret, publicUrl, secret, serviceUrl } from './load-config';
+import { credentialId, type Env, LOCAL_PUBLIC_URL, mailSealPrivateKeys, mailSealPublicKey, optionalSecret, publicUrl, secret, serviceUrl } from './load-config';
 import { trustProxySchema } from './trust-proxy';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
@@ -131,6 +131,7 @@ export const notifierEnv = (env: Env) =>
     NOTIFIER_RETRY_MAX_MS: z.coerce.number().int().min(10).default(300_000),
     ...vapidEnv.shape,
     VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+    MAIL_SEAL_PRIVATE_KEYS: mailSealPrivateKeys(env),
     PUSH_SERVICE_ORIGINS: pushServiceOrigins,
   });
 
@@ -147,6 +148,8 @@ export const authEnv = (env: Env) =>
             .optional()
             .transform(() => false)
         : z.stringbool().default(false),
+    // The sign-in and account deletion e-mails' links are sealed for the notifier.
+    MAIL_SEAL_PUBLIC_KEY: mailSealPublicKey(env),
   });
 
 /** The OpenAI-compatible model: either the key or the address switches from the offline writers to it. */
@@ -188,6 +191,8 @@ export const progressEnv = (env: Env) =>
       // How often the reminder tick looks for clients whose reminder time has come (one tick for all replicas).
       REMINDER_TICK_MS: z.coerce.number().int().min(1000).max(60_000).default(15_000),
       PUSH_SERVICE_ORIGINS: pushServiceOrigins,
+      // The export's download link and the reminder's unsubscribe token are sealed for the notifier.
+      MAIL_SEAL_PUBLIC_KEY: mailSealPublicKey(env),
     });
 
 /** The DITL service and its worker: storage for presentations, and the model when one is configured. */

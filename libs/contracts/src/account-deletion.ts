@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, pageOf, pageQuerySchema, textSchema, uuidSchema } from './common';
+import { emailSchema, isoDateTimeSchema, pageOf, pageQuerySchema, sealedSchema, textSchema, uuidSchema } from './common';
 
 /**
  * The parts of Spark that hold something about a client, each erased by its own service. `auth` (the account,
@@ -49,6 +49,8 @@ export const eraseAccountJobSchema = z.object({ deletionId: uuidSchema });
 /** `mail` queue, `account-deletion-confirm` job. */
 export const accountDeletionConfirmJobSchema = z.object({
   email: emailSchema,
-  confirmUrl: z.url({ protocol: /^https?$/ }),
   expiresAt: isoDateTimeSchema,
+  sealed: sealedSchema,
 });
+/** What the `account-deletion-confirm` job seals: the link deletes the account. */
+export const accountDeletionConfirmSecretsSchema = z.object({ confirmUrl: z.url({ protocol: /^https?$/ }) });

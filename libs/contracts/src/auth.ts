@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, pageOf, uuidSchema, textSchema } from './common';
+import { emailSchema, isoDateTimeSchema, pageOf, sealedSchema, uuidSchema, textSchema } from './common';
 
 export const userRoles = ['client', 'coach', 'admin'] as const;
 export const userRoleSchema = z.enum(userRoles, { error: 'Role must be client, coach or admin' });
@@ -180,10 +180,14 @@ export type InviteResponse = z.infer<typeof inviteResponseSchema>;
 /** The `magic-link` mail job: the link and the code of one sign-in, valid until `expiresAt`. */
 export const magicLinkJobSchema = z.object({
   email: emailSchema,
-  link: z.url(),
-  code: textSchema().regex(/^\d{6}$/),
   expiresAt: isoDateTimeSchema,
   purpose: z.enum(['sign-in', 'invite']),
+  sealed: sealedSchema,
+});
+/** What the `magic-link` job seals: either signs its holder in. */
+export const magicLinkSecretsSchema = z.object({
+  link: z.url(),
+  code: textSchema().regex(/^\d{6}$/),
 });
 
 /** The `code-sign-in-locked` mail job: code sign-in for the owner's address was just paused. */

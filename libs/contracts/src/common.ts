@@ -26,6 +26,14 @@ export const emailSchema = textSchema({ error: 'Email is required' })
 
 export const uuidSchema = z.uuid();
 
+/**
+ * What a mail job carries that would let its reader act for the recipient (a sign-in link, a signed download link),
+ * sealed for the notifier: a compact JWE (RFC 7516, five base64url parts) that only the notifier's key opens.
+ */
+export const sealedSchema = textSchema()
+  .max(8192)
+  .regex(/^[\w-]+\.[\w-]*\.[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a compact JWE');
+
 /** A calendar date, YYYY-MM-DD. */
 export const isoDateSchema = z.iso.date();
 

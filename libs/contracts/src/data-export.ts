@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, uuidSchema } from './common';
+import { emailSchema, isoDateTimeSchema, sealedSchema, uuidSchema } from './common';
 
 /** `progress.request-export`: queue an export of the client's data; the link goes to `email`. */
 export const requestExportRequestSchema = z.object({ userId: uuidSchema, email: emailSchema, requestedBy: uuidSchema }).strict();
@@ -25,6 +25,8 @@ export type ExportStatus = z.infer<typeof exportStatusSchema>;
 /** `mail` queue, `data-export-ready` job: the signed link to the finished archive. */
 export const dataExportReadyJobSchema = z.object({
   email: emailSchema,
-  downloadUrl: z.url({ protocol: /^https?$/ }),
   expiresAt: isoDateTimeSchema,
+  sealed: sealedSchema,
 });
+/** What the `data-export-ready` job seals: the link downloads all of the client's data. */
+export const dataExportReadySecretsSchema = z.object({ downloadUrl: z.url({ protocol: /^https?$/ }) });

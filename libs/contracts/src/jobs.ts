@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { accountDeletionConfirmJobSchema, eraseAccountJobSchema } from './account-deletion';
-import { codeSignInLockedJobSchema, magicLinkJobSchema } from './auth';
-import { dataExportReadyJobSchema, exportClientDataJobSchema } from './data-export';
+import { accountDeletionConfirmJobSchema, accountDeletionConfirmSecretsSchema, eraseAccountJobSchema } from './account-deletion';
+import { codeSignInLockedJobSchema, magicLinkJobSchema, magicLinkSecretsSchema } from './auth';
+import { dataExportReadyJobSchema, dataExportReadySecretsSchema, exportClientDataJobSchema } from './data-export';
 import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
 import { ditlReadyJobSchema, generateDitlJobSchema } from './ditl';
 import { investorEmailJobSchema } from './investors';
-import { sendDueRemindersJobSchema, sparkReminderMailJobSchema, sparkReminderPushJobSchema } from './reminders';
+import { sendDueRemindersJobSchema, sparkReminderMailJobSchema, sparkReminderMailSecretsSchema, sparkReminderPushJobSchema } from './reminders';
 import { leadRoleSchema } from './leads';
 
 /** BullMQ queue names. Frozen and never renamed: queued jobs would be stranded. */
@@ -62,6 +62,19 @@ export const mailJobs = {
   'spark-reminder': sparkReminderMailJobSchema,
 } as const;
 
+/**
+ * The mail jobs whose `sealed` field carries secrets for the notifier alone, and what it holds once opened. Every
+ * service that queues mail may read the mail queue, so a field that lets its reader act for the recipient belongs here.
+ */
+export const sealedMailSecrets = {
+  'magic-link': magicLinkSecretsSchema,
+  'account-deletion-confirm': accountDeletionConfirmSecretsSchema,
+  'data-export-ready': dataExportReadySecretsSchema,
+  'spark-reminder': sparkReminderMailSecretsSchema,
+} as const satisfies { [N in keyof typeof mailJobs]?: z.ZodObject };
+export type SealedMailJobName = keyof typeof sealedMailSecrets;
+export type MailSecrets<N extends SealedMailJobName> = z.infer<(typeof sealedMailSecrets)[N]>;
+
 /** The reminder tick (one repeating job, whichever replica takes it) and the push notifications the notifier sends. */
 export const reminderJobs = { 'send-due-reminders': sendDueRemindersJobSchema } as const;
 export const pushJobs = { 'spark-reminder-push': sparkReminderPushJobSchema } as const;
@@ -98,6 +111,8 @@ export const jobsByQueue = {
 } as const;
 
 export type MailJobName = keyof typeof mailJobs;
+/** A sealed mail job as its template reads it: the sealed field replaced by what it holds. */
+export type OpenedMailJob<N extends SealedMailJobName> = Omit<JobPayload<typeof QUEUES.mail, N>, 'sealed'> & MailSecrets<N>;
 export type JobName<Q extends QueueName> = keyof (typeof jobsByQueue)[Q] & string;
 export type JobPayload<Q extends QueueName, N extends JobName<Q>> = z.infer<(typeof jobsByQueue)[Q][N] extends z.ZodType ? (typeof jobsByQueue)[Q][N] : never>;
 

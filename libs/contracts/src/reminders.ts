@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, textSchema, uuidSchema } from './common';
+import { emailSchema, sealedSchema, textSchema, uuidSchema } from './common';
 
 /** A wall-clock time of day in the client's own time zone, "HH:MM". */
 export const localTimeSchema = textSchema().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a time like 20:00' });
@@ -72,8 +72,10 @@ export const sendDueRemindersJobSchema = z.object({});
 export const sparkReminderMailJobSchema = z.object({
   email: emailSchema,
   firstName: textSchema().max(100).nullable(),
-  unsubscribeToken: textSchema().max(100),
+  sealed: sealedSchema,
 });
+/** What the `spark-reminder` job seals: the token turns the client's reminders off. */
+export const sparkReminderMailSecretsSchema = z.object({ unsubscribeToken: textSchema().max(100) });
 
 /** `push` queue, `spark-reminder-push`: the same reminder as a notification on the client's device. */
 export const sparkReminderPushJobSchema = z.object({

@@ -1,12 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { authEnv, loadConfig } from '@spark/config';
 import type { AuditEvent } from '@spark/contracts';
-import { type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
+import { type JobRequest, MailSealer, outboxInsertSql, outboxRows } from '@spark/jobs';
 import { openMigrated } from '@spark/persistence';
 import { createTestDatabase, insertUser, type TestDatabase } from '@spark/testing';
 import type { DataSource } from 'typeorm';
 import { AuditRepository } from '../audit/audit.repository';
 import { authMigrations } from '../migrations';
 import { AccountDeletionRepository } from './account-deletion.repository';
+
+// Seals for the notifier of a test stack, which opens with the development key.
+const sealer = new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY);
 
 // The deleted client's address is the end of the other person's: a search for it inside text finds both.
 const DELETED_EMAIL = 'ann@example.com';
@@ -52,10 +56,15 @@ describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the 
     details: {},
   });
   const queue = async (jobs: JobRequest[]) => dataSource.query(outboxInsertSql('auth', 1), outboxRows(jobs));
-  const magicLink = (email: string): JobRequest => ({
+  const magicLink = async (email: string): Promise<JobRequest> => ({
     queue: 'mail',
     name: 'magic-link',
-    data: { email, link: 'https://spark.test/sign-in#token=abc', code: '123456', expiresAt: new Date().toISOString(), purpose: 'sign-in' },
+    data: {
+      email,
+      expiresAt: new Date().toISOString(),
+      purpose: 'sign-in',
+      sealed: await sealer.seal('magic-link', email, { link: 'https://spark.test/sign-in#token=abc', code: '123456' }),
+    },
   });
   const auditRows = (): Promise<AuditRow[]> => dataSource.query(`SELECT id, actor_id, actor_email, target_id, target_label FROM auth.audit_events ORDER BY id`);
   const outbox = (): Promise<OutboxRow[]> => dataSource.query(`SELECT id, payload FROM auth.outbox ORDER BY id`);
@@ -76,7 +85,7 @@ describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the 
     for (const event of [...otherEvents, deletedLead, deletedClient]) await audit.insert(event);
 
     await queue([
-      magicLink(OTHER_EMAIL),
+      await magicLink(OTHER_EMAIL),
       { queue: 'mail', name: 'code-sign-in-locked', data: { email: OTHER_EMAIL } },
       {
         queue: 'mail',
@@ -86,7 +95,7 @@ describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the 
     ]);
     othersJobs = await outbox();
     await queue([
-      magicLink(DELETED_EMAIL),
+      await magicLink(DELETED_EMAIL),
       {
         queue: 'push',
         name: 'spark-reminder-push',

@@ -24,7 +24,7 @@ export class AccountDeletionRepository {
   async addConfirmation(
     userId: string,
     confirmation: { tokenHash: Buffer; expiresAt: Date },
-    mailJob: (email: string) => JobRequest,
+    mailJob: (email: string) => Promise<JobRequest>,
   ): Promise<{ role: UserRole } | undefined> {
     return this.dataSource.transaction(async (manager) => {
       const [user] = (await manager.query(`SELECT email, role FROM auth.users WHERE id = $1`, [userId])) as { email: string; role: UserRole }[];
@@ -35,7 +35,7 @@ export class AccountDeletionRepository {
         userId,
         confirmation.expiresAt,
       ]);
-      await manager.query(outboxInsertSql('auth', 1), outboxRows([mailJob(user.email)]));
+      await manager.query(outboxInsertSql('auth', 1), outboxRows([await mailJob(user.email)]));
       return { role: user.role };
     });
   }

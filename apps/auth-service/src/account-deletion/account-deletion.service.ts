@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DELETION_CONFIRMATION_MINUTES, type PayloadOf, QUEUES } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
-import type { OutboxRelay } from '@spark/jobs';
+import type { MailSealer, OutboxRelay } from '@spark/jobs';
 import type { SessionRevocations } from '../sessions/session-revocations';
 import { hashToken, newOpaqueToken } from '../sign-in/secrets';
 import type { AccountDeletionRepository } from './account-deletion.repository';
@@ -22,7 +22,7 @@ export class AccountDeletionService {
     private readonly repository: AccountDeletionRepository,
     private readonly revocations: SessionRevocations,
     private readonly outbox: Pick<OutboxRelay, 'kick'>,
-    private readonly options: { publicUrl: string; now?: () => Date },
+    private readonly options: { publicUrl: string; sealer: MailSealer; now?: () => Date },
   ) {
     this.now = options.now ?? (() => new Date());
   }
@@ -31,10 +31,10 @@ export class AccountDeletionService {
     const token = newOpaqueToken();
     const expiresAt = new Date(this.now().getTime() + DELETION_CONFIRMATION_MINUTES * 60_000);
     const confirmUrl = this.confirmUrl(token);
-    const user = await this.repository.addConfirmation(userId, { tokenHash: hashToken(token), expiresAt }, (email) => ({
+    const user = await this.repository.addConfirmation(userId, { tokenHash: hashToken(token), expiresAt }, async (email) => ({
       queue: QUEUES.mail,
       name: 'account-deletion-confirm',
-      data: { email, confirmUrl, expiresAt: expiresAt.toISOString() },
+      data: { email, expiresAt: expiresAt.toISOString(), sealed: await this.options.sealer.seal('account-deletion-confirm', email, { confirmUrl }) },
     }));
     if (!user) throw new DomainError('NOT_FOUND', 'Account not found.');
     if (user.role !== 'client') throw notAClient();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { JobQueues, OutboxRelay } from '@spark/jobs';
+import { authEnv, loadConfig } from '@spark/config';
+import { JobQueues, MailSealer, OutboxRelay } from '@spark/jobs';
 import { createLogger } from '@spark/logging';
 import { openMigrated } from '@spark/persistence';
 import { createTestDatabase, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
@@ -69,6 +70,8 @@ describe('sign-in timing for known and unknown addresses (real PostgreSQL and Re
       publicUrl: 'http://spark.test',
       codePepper: secret,
       developmentMode: false,
+      // Seals for the notifier of a test stack, which opens with the development key.
+      sealer: new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY),
     });
   });
   afterAll(async () => {

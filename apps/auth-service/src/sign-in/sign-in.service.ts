@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type InviteResponse, type IssuedSession, type LinkInfo, type MagicLinkResponse, type PayloadOf, waitPhrase } from '@spark/contracts';
-import type { JobRequest, OutboxRelay } from '@spark/jobs';
+import type { JobRequest, MailSealer, OutboxRelay } from '@spark/jobs';
 import { DomainError } from '@spark/errors';
 import type { SessionIssuer } from '../sessions/session-issuer';
 import type { MailCooldown } from './mail-cooldown';
@@ -16,6 +16,8 @@ export interface SignInOptions {
   publicUrl: string;
   codePepper: string;
   developmentMode: boolean;
+  /** The e-mail's link and code travel sealed for the notifier. */
+  sealer: MailSealer;
   now?: () => Date;
 }
 
@@ -52,7 +54,7 @@ export class SignInService {
     const wait = await this.cooldown.take(request.email);
     if (wait) throw new DomainError('RATE_LIMITED', `Please wait ${waitPhrase(wait.retryAfterSeconds)} before requesting another link.`, wait);
     const next = request.next ?? (request.product === 'coach' ? 'coach' : undefined);
-    const prepared = this.prepare(request.email, next, false, 'sign-in');
+    const prepared = await this.prepare(request.email, next, false, 'sign-in');
     if (await this.repository.issueForExistingUser(prepared.link, [prepared.job])) this.outbox.kick();
     return { message: MAGIC_LINK_ACCEPTED };
   }
@@ -63,7 +65,7 @@ export class SignInService {
    * be handed a way into a coach's or an admin's account.
    */
   async invite(request: PayloadOf<'auth.invite'>): Promise<InviteResponse> {
-    const prepared = this.prepare(request.email, request.next, request.approved === true, 'invite');
+    const prepared = await this.prepare(request.email, request.next, request.approved === true, 'invite');
     const invited = await this.repository.inviteAndIssue({ id: randomUUID(), role: request.role, fullName: request.fullName ?? null }, prepared.link, [
       prepared.job,
     ]);
@@ -98,14 +100,18 @@ export class SignInService {
     throw new DomainError('UNAUTHENTICATED', CODE_REFUSED);
   }
 
-  private prepare(email: string, next: string | undefined, approved: boolean, purpose: 'sign-in' | 'invite'): PreparedLink {
+  private async prepare(email: string, next: string | undefined, approved: boolean, purpose: 'sign-in' | 'invite'): Promise<PreparedLink> {
     const token = newOpaqueToken();
     const code = newSignInCode();
     const expiresAt = new Date(this.now().getTime() + MAGIC_LINK_TTL_MS);
     const url = magicLinkUrl(this.options.publicUrl, token, next, approved);
     return {
       link: { id: randomUUID(), email, tokenHash: hashToken(token), codeHash: hashSignInCode(this.options.codePepper, email, code), expiresAt },
-      job: { queue: 'mail', name: 'magic-link', data: { email, link: url, code, expiresAt: expiresAt.toISOString(), purpose } },
+      job: {
+        queue: 'mail',
+        name: 'magic-link',
+        data: { email, expiresAt: expiresAt.toISOString(), purpose, sealed: await this.options.sealer.seal('magic-link', email, { link: url, code }) },
+      },
       url,
     };
   }

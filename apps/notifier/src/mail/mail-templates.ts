@@ -1,4 +1,4 @@
-import { CODE_GUESS_LIMIT, type JobPayload } from '@spark/contracts';
+import { CODE_GUESS_LIMIT, type JobPayload, type OpenedMailJob } from '@spark/contracts';
 import { layout } from './layout';
 import type { OutgoingMail } from './mailer';
 
@@ -40,7 +40,7 @@ export function leadAlert(data: JobPayload<'mail', 'lead-alert'>, context: Templ
   };
 }
 
-export function magicLink(data: JobPayload<'mail', 'magic-link'>): OutgoingMail {
+export function magicLink(data: OpenedMailJob<'magic-link'>): OutgoingMail {
   const invited = data.purpose === 'invite';
   const paragraphs = [
     invited ? 'Your coach approved your request. Use the button below to sign in and begin your onboarding.' : 'Use the button below to sign in to The Spark.',
@@ -85,7 +85,7 @@ export function ditlReady(data: JobPayload<'mail', 'ditl-ready'>, context: Templ
   };
 }
 
-export function dataExportReady(data: JobPayload<'mail', 'data-export-ready'>): OutgoingMail {
+export function dataExportReady(data: OpenedMailJob<'data-export-ready'>): OutgoingMail {
   const paragraphs = [
     "Your Spark data is ready: your profile and onboarding answers, every spark with its original file and note, your coach's notes to you, your Day in the Life, and your evolutions and streak history.",
     `The download link works until ${new Date(data.expiresAt).toUTCString()}. After that, ask for a new export from your home screen.`,
@@ -99,7 +99,7 @@ export function dataExportReady(data: JobPayload<'mail', 'data-export-ready'>): 
   };
 }
 
-export function accountDeletionConfirm(data: JobPayload<'mail', 'account-deletion-confirm'>): OutgoingMail {
+export function accountDeletionConfirm(data: OpenedMailJob<'account-deletion-confirm'>): OutgoingMail {
   const paragraphs = [
     "You asked to delete your Spark account. Confirming deletes your profile, onboarding answers, every spark and its file, your coach's notes, your Day in the Life and your streak history, and signs you out everywhere. It cannot be undone.",
     `The link works until ${new Date(data.expiresAt).toUTCString()}. Want a copy first? Use "Download my data" on your home screen before you confirm.`,
@@ -113,7 +113,7 @@ export function accountDeletionConfirm(data: JobPayload<'mail', 'account-deletio
   };
 }
 
-export function sparkReminder(data: JobPayload<'mail', 'spark-reminder'>, context: TemplateContext): OutgoingMail {
+export function sparkReminder(data: OpenedMailJob<'spark-reminder'>, context: TemplateContext): OutgoingMail {
   const captureUrl = `${context.publicUrl}/app?capture=1`;
   const unsubscribeUrl = `${context.publicUrl}/api/reminders/unsubscribe?token=${encodeURIComponent(data.unsubscribeToken)}`;
   const turnOffUrl = `${context.publicUrl}/reminders/off#token=${encodeURIComponent(data.unsubscribeToken)}`;

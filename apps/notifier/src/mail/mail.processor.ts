@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, type JobHandlers, type MailRetrySettings, runJob } from '@spark/jobs';
+import { assertHandlersComplete, type JobHandlers, type MailOpener, type MailRetrySettings, runJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
 import type { Job } from 'bullmq';
@@ -31,6 +31,8 @@ export interface MailProcessorDependencies {
   sent: SentMailRepository;
   logger: Logger;
   context: TemplateContext;
+  /** Opens what the jobs' producers sealed for the notifier (links, codes, tokens). */
+  opener: MailOpener;
   concurrency: number;
   /** The job lock's lifetime, which is also how often the worker looks for a dead worker's jobs. */
   lockMs: number;
@@ -43,16 +45,17 @@ export class MailProcessor extends WorkerHost {
 
   constructor(private readonly deps: MailProcessorDependencies) {
     super();
+    const { opener, context } = deps;
     this.handlers = {
-      'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, deps.context)),
-      'lead-alert': (data, job) => this.deliver(job, leadAlert(data, deps.context)),
-      'magic-link': (data, job) => this.deliver(job, magicLink(data)),
-      'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, deps.context)),
+      'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context)),
+      'lead-alert': (data, job) => this.deliver(job, leadAlert(data, context)),
+      'magic-link': async (data, job) => this.deliver(job, magicLink(await opener.open('magic-link', data))),
+      'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context)),
       'investor-email': (data, job) => failPermanently(this.deliver(job, investorEmail(data))),
-      'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, deps.context)),
-      'data-export-ready': (data, job) => this.deliver(job, dataExportReady(data)),
-      'account-deletion-confirm': (data, job) => this.deliver(job, accountDeletionConfirm(data)),
-      'spark-reminder': (data, job) => this.deliver(job, sparkReminder(data, deps.context)),
+      'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, context)),
+      'data-export-ready': async (data, job) => this.deliver(job, dataExportReady(await opener.open('data-export-ready', data))),
+      'account-deletion-confirm': async (data, job) => this.deliver(job, accountDeletionConfirm(await opener.open('account-deletion-confirm', data))),
+      'spark-reminder': async (data, job) => this.deliver(job, sparkReminder(await opener.open('spark-reminder', data), context)),
     };
     assertHandlersComplete(QUEUES.mail, this.handlers);
   }
@@ -65,7 +68,11 @@ export class MailProcessor extends WorkerHost {
   }
 
   process(job: Job): Promise<void> {
-    return runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.mail, this.handlers, job));
+    return runWithCorrelationId(`job:${job.id ?? 'unknown'}`, async () => {
+      // In memory only: the copy in Redis stays as it was queued.
+      job.data = await this.deps.opener.sealedIfClear(job.name, job.data);
+      await runJob(QUEUES.mail, this.handlers, job);
+    });
   }
 
   /** Sends at most once per job id, whatever the number of deliveries (docs/messaging.md, "E-mail"). */

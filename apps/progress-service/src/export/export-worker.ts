@@ -1,6 +1,6 @@
 import type { ProgressConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, outboxInsertSql, outboxRows, runJob } from '@spark/jobs';
+import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, MailSealer, outboxInsertSql, outboxRows, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { ObjectStorage } from '@spark/storage';
@@ -38,6 +38,7 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
   const { config, dataSource, logger } = deps;
   const storage = new ObjectStorage(config);
   const repository = new ExportRepository(dataSource);
+  const sealer = new MailSealer(config.MAIL_SEAL_PUBLIC_KEY);
   const busClient = new RedisStreamsClient({
     redisUrl: config.REDIS_URL,
     prefix: config.BUS_PREFIX,
@@ -54,9 +55,10 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
       await storage.put({ key, body: archive, contentType: 'application/zip' });
       const expiresAt = new Date(Date.now() + config.EXPORT_LINK_SECONDS * 1000).toISOString();
       const downloadUrl = await storage.signedGetUrl(key, { expiresInSeconds: config.EXPORT_LINK_SECONDS, downloadName: 'spark-data.zip' });
+      const sealed = await sealer.seal('data-export-ready', data.email, { downloadUrl });
       await dataSource.query(
         outboxInsertSql('progress', 1),
-        outboxRows([{ queue: QUEUES.mail, name: 'data-export-ready', data: { email: data.email, downloadUrl, expiresAt } }]),
+        outboxRows([{ queue: QUEUES.mail, name: 'data-export-ready', data: { email: data.email, expiresAt, sealed } }]),
       );
       // The page waiting for it (a small export) offers the download now.
       if (data.exportId)

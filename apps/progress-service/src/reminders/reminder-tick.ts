@@ -1,6 +1,6 @@
 import type { ProgressConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { type JobHandlers, type JobRequest, outboxInsertSql, outboxRows, startRepeatingJob } from '@spark/jobs';
+import { type JobHandlers, type JobRequest, MailSealer, outboxInsertSql, outboxRows, startRepeatingJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { inUnitOfWork, type ServiceDataSource } from '@spark/persistence';
 import { type DueReminder, RemindersRepository } from './reminders.repository';
@@ -8,7 +8,7 @@ import { type DueReminder, RemindersRepository } from './reminders.repository';
 /** Reminders claimed per transaction: a large minute (everyone at 20:00 in one zone) goes in several. */
 const CLAIM_BATCH = 1000;
 
-const jobFor = (reminder: DueReminder): JobRequest =>
+const jobFor = async (reminder: DueReminder, sealer: MailSealer): Promise<JobRequest> =>
   reminder.push_subscription
     ? {
         queue: QUEUES.push,
@@ -18,7 +18,11 @@ const jobFor = (reminder: DueReminder): JobRequest =>
     : {
         queue: QUEUES.mail,
         name: 'spark-reminder',
-        data: { email: reminder.email, firstName: reminder.first_name, unsubscribeToken: reminder.unsubscribe_token },
+        data: {
+          email: reminder.email,
+          firstName: reminder.first_name,
+          sealed: await sealer.seal('spark-reminder', reminder.email, { unsubscribeToken: reminder.unsubscribe_token }),
+        },
       };
 
 /**
@@ -29,13 +33,17 @@ const jobFor = (reminder: DueReminder): JobRequest =>
 export function startReminderTick(deps: { config: ProgressConfig; dataSource: ServiceDataSource; logger: Logger; kickOutbox: () => void }) {
   const { config, dataSource, logger } = deps;
   const repository = new RemindersRepository(dataSource);
+  const sealer = new MailSealer(config.MAIL_SEAL_PUBLIC_KEY);
   const handlers: JobHandlers<typeof QUEUES.reminders> = {
     'send-due-reminders': async () => {
       let sent = 0;
       for (let claimed = CLAIM_BATCH; claimed === CLAIM_BATCH;) {
         const batch = await inUnitOfWork(dataSource, async () => {
           const result = await repository.claimDue(CLAIM_BATCH);
-          if (result.due.length > 0) await dataSource.query(outboxInsertSql('progress', 1), outboxRows(result.due.map(jobFor)));
+          if (result.due.length > 0) {
+            const jobs = await Promise.all(result.due.map((reminder) => jobFor(reminder, sealer)));
+            await dataSource.query(outboxInsertSql('progress', 1), outboxRows(jobs));
+          }
           return result;
         });
         claimed = batch.claimed;

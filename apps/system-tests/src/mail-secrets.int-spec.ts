@@ -1,0 +1,97 @@
+import { QUEUES } from '@spark/contracts';
+import { JobQueues } from '@spark/jobs';
+import { eventually } from '@spark/testing';
+import { Client } from 'pg';
+import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+
+/**
+ * Every service that queues e-mail may read the mail queue (deploy/redis/users.acl), and every service reaches the
+ * outbox rows on their way there. What lets its reader act for the recipient (a sign-in link and code, an account
+ * deletion's confirmation, a signed download link) must not be readable in either: only the notifier opens it.
+ */
+describe('secrets in e-mail jobs', () => {
+  let stack: InProcessStack;
+  let db: Client;
+
+  beforeAll(async () => {
+    stack = await startInProcessStack({ env: { JWT_SECRET: TEST_JWT_SECRET } });
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await stack?.stop();
+  });
+
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const mailTo = async (address: string, subject: RegExp) => {
+    const mail = await eventually(
+      () => stack.smtp.messages.find((sent) => sent.to.includes(address) && subject.test(sent.subject)),
+      15_000,
+      `an e-mail to ${address}`,
+    );
+    return mail?.text ?? '';
+  };
+  const match = (text: string, pattern: RegExp) => {
+    const found = pattern.exec(text)?.[1];
+    if (!found) throw new Error(`${pattern} not in the e-mail:\n${text}`);
+    return found;
+  };
+
+  /** Everything stored about mail jobs: the mail queue's job hashes in Redis and every service's outbox rows. */
+  async function storedMailJobs(): Promise<string> {
+    const prefix = stack.env.BUS_PREFIX ?? '';
+    const hashes: string[] = [];
+    for await (const keys of stack.redis.scanStream({ match: `${prefix}:bull:mail:*`, count: 500 }) as AsyncIterable<string[]>) {
+      for (const key of keys) if ((await stack.redis.type(key)) === 'hash') hashes.push(JSON.stringify(await stack.redis.hgetall(key)));
+    }
+    const schemas = await db.query<{ table_schema: string }>(`SELECT table_schema FROM information_schema.tables WHERE table_name = 'outbox'`);
+    const payloads: string[] = [];
+    for (const { table_schema } of schemas.rows) {
+      const rows = await db.query<{ payload: string }>(`SELECT payload::text FROM "${table_schema}".outbox`);
+      payloads.push(...rows.rows.map(({ payload }) => payload));
+    }
+    return [...hashes, ...payloads].join('\n');
+  }
+
+  it('keeps the sign-in link and code, the deletion confirmation and the export link out of the mail queue and the outboxes', async () => {
+    await createSignedInUser(db, 'sealed-sign-in@example.com');
+    expect((await call('POST', '/api/auth/magic-link', { email: 'sealed-sign-in@example.com' })).status).toBe(202);
+    const signIn = await mailTo('sealed-sign-in@example.com', /sign-in link/);
+
+    const deleting = await createSignedInUser(db, 'sealed-delete@example.com');
+    expect((await call('POST', '/api/me/account-deletion', undefined, deleting.token)).status).toBe(202);
+    const deletion = await mailTo('sealed-delete@example.com', /Confirm deleting your Spark account/);
+
+    const exporting = await createSignedInUser(db, 'sealed-export@example.com');
+    expect((await call('POST', '/api/progress/me/export', undefined, exporting.token)).status).toBe(202);
+    const exported = await mailTo('sealed-export@example.com', /Your Spark data is ready/);
+
+    const secrets = [
+      match(signIn, /#token=([\w-]+)/),
+      `"${match(signIn, /code on the sign-in page: (\d{6})/)}"`,
+      match(deletion, /#token=([\w-]+)/),
+      match(exported, /X-Amz-Signature=([0-9a-f]+)/),
+    ];
+    const stored = await storedMailJobs();
+    // What is read is the jobs themselves: their recipients are there.
+    for (const address of ['sealed-sign-in@example.com', 'sealed-delete@example.com', 'sealed-export@example.com']) expect(stored).toContain(address);
+    for (const secret of secrets) expect(stored).not.toContain(secret);
+  });
+
+  it('sends a sign-in e-mail queued with its link in the clear by a service from before sealing', async () => {
+    const jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '');
+    const link = 'http://localhost:8080/magic-link-auth#token=queued-before-sealing';
+    const clear = { email: 'queued-clear@example.com', link, code: '135790', expiresAt: new Date(Date.now() + 3_600_000).toISOString(), purpose: 'sign-in' };
+    await jobs.queue(QUEUES.mail).add('magic-link', clear, { jobId: 'magic-link-queued-clear' });
+    const mail = await mailTo('queued-clear@example.com', /sign-in link/);
+    expect(mail).toContain(link);
+    expect(mail).toContain('135790');
+  });
+});

@@ -1,0 +1,76 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { UnrecoverableError } from 'bullmq';
+import { MailOpener, MailSealer } from './mail-seal';
+
+const pair = () => generateKeyPairSync('x25519');
+const link = 'https://spark.test/magic-link-auth#token=the-secret-token';
+const signIn = (sealed: string, email = 'ann@example.com') => ({ email, expiresAt: '2026-11-30T04:00:00.000Z', purpose: 'sign-in' as const, sealed });
+
+describe('sealed mail secrets', () => {
+  const current = pair();
+
+  it('seals what only the private key opens, for the job and recipient it names', async () => {
+    const sealed = await new MailSealer(current.publicKey).seal('magic-link', 'ann@example.com', { link, code: '123456' });
+    expect(sealed).not.toContain('the-secret-token');
+    expect(sealed.split('.')).toHaveLength(5);
+
+    const opened = await (await MailOpener.for([current.privateKey])).open('magic-link', signIn(sealed));
+    expect(opened).toEqual({ email: 'ann@example.com', expiresAt: '2026-11-30T04:00:00.000Z', purpose: 'sign-in', link, code: '123456' });
+  });
+
+  it('opens a seal made for a retired key while that key is still listed', async () => {
+    const retired = pair();
+    const sealed = await new MailSealer(retired.publicKey).seal('data-export-ready', 'ann@example.com', { downloadUrl: 'https://s3.test/a.zip?sig=1' });
+    const opener = await MailOpener.for([current.privateKey, retired.privateKey]);
+    await expect(opener.open('data-export-ready', { email: 'ann@example.com', expiresAt: '2026-12-01T00:00:00.000Z', sealed })).resolves.toMatchObject({
+      downloadUrl: 'https://s3.test/a.zip?sig=1',
+    });
+    await expect(
+      (await MailOpener.for([current.privateKey])).open('data-export-ready', { email: 'ann@example.com', expiresAt: '2026-12-01T00:00:00.000Z', sealed }),
+    ).rejects.toThrow(/does not open \(sealed for a key the notifier does not hold\)/);
+  });
+
+  it('refuses, for good, a seal copied into a job for another recipient or of another kind', async () => {
+    const sealed = await new MailSealer(current.publicKey).seal('magic-link', 'victim@example.com', { link, code: '123456' });
+    const opener = await MailOpener.for([current.privateKey]);
+    const copied = opener.open('magic-link', signIn(sealed, 'attacker@example.com'));
+    await expect(copied).rejects.toThrow(UnrecoverableError);
+    await expect(copied).rejects.toThrow(/sealed for another job or recipient/);
+    await expect(opener.open('account-deletion-confirm', { email: 'victim@example.com', expiresAt: '2026-11-30T04:00:00.000Z', sealed })).rejects.toThrow(
+      /sealed for another job or recipient/,
+    );
+  });
+
+  it('refuses an altered seal without saying what it held', async () => {
+    const sealed = await new MailSealer(current.publicKey).seal('spark-reminder', 'ann@example.com', { unsubscribeToken: 'the-unsubscribe-token' });
+    const parts = sealed.split('.');
+    const ciphertext = Buffer.from(parts[3] ?? '', 'base64url');
+    ciphertext[0] = (ciphertext[0] ?? 0) ^ 1;
+    const altered = [...parts.slice(0, 3), ciphertext.toString('base64url'), parts[4]].join('.');
+    const opening = (await MailOpener.for([current.privateKey])).open('spark-reminder', { email: 'ann@example.com', firstName: null, sealed: altered });
+    await expect(opening).rejects.toThrow(UnrecoverableError);
+    await expect(opening).rejects.toThrow(/does not open \(ERR_JWE_DECRYPTION_FAILED\)/);
+  });
+
+  it('seals a job queued with its secrets in the clear, before its kind was sealed, so it is sent all the same', async () => {
+    const opener = await MailOpener.for([current.privateKey]);
+    const clear = { email: 'Ann@Example.com', link, code: '123456', expiresAt: '2026-11-30T04:00:00.000Z', purpose: 'sign-in' };
+    const resealed = (await opener.sealedIfClear('magic-link', clear)) as ReturnType<typeof signIn>;
+    expect(resealed).toEqual(signIn(expect.any(String)));
+    expect(JSON.stringify(resealed)).not.toContain('the-secret-token');
+    await expect(opener.open('magic-link', resealed)).resolves.toMatchObject({ link, code: '123456' });
+
+    // Anything else is left for the job's schema to judge.
+    const sealed = signIn(await new MailSealer(current.publicKey).seal('magic-link', 'ann@example.com', { link, code: '123456' }));
+    expect(await opener.sealedIfClear('magic-link', sealed)).toBe(sealed);
+    const lead = { leadId: 'not checked here', email: 'ann@example.com', role: 'client' };
+    expect(await opener.sealedIfClear('lead-confirmation', lead)).toBe(lead);
+    const extra = { ...clear, note: 'an unknown field' };
+    expect(await opener.sealedIfClear('magic-link', extra)).toBe(extra);
+  });
+
+  it('seals only secrets its job allows', async () => {
+    const sealer = new MailSealer(current.publicKey);
+    await expect(sealer.seal('magic-link', 'ann@example.com', { link: 'not a url', code: '123456' })).rejects.toThrow(/Invalid URL/);
+  });
+});
