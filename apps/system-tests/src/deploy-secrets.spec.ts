@@ -68,32 +68,41 @@ describe('secrets in the deployment files', () => {
     for (const user of users.slice(1)) expect(user).toMatch(/^user [a-z]+ on >CHANGE_ME_[A-Z]+ /);
   });
 
+  it.each(overlays.map((overlay) => [overlay] as const))('in the %s overlay the gateway, which faces the internet, holds no database credential', (overlay) => {
+    const gateway = workloadsOf(render(`overlays/${overlay}`)).find(({ app }) => app === 'gateway');
+    const variables = gateway?.pod.containers.flatMap((container) => (container.env ?? []).map(({ name }) => name)) ?? [];
+    expect(variables).toContain('JWT_SECRET');
+    expect(variables).not.toContain('DATABASE_URL');
+  });
+
   describe('each workload gets from the Secret only what its config schema reads', () => {
     // The schemas each process loads (bootApp loads serviceEnv in every service, then the service its own), and its
-    // Redis ACL user: the Secret holds one REDIS_URL_<USER> per user, given to the app as REDIS_URL.
-    const workloads: Record<string, { schemas: ((env: Env) => z.ZodObject)[]; redisUser?: string }> = {
-      gateway: { schemas: [gatewayEnv], redisUser: 'GATEWAY' },
-      'auth-service': { schemas: [serviceEnv, authEnv], redisUser: 'AUTH' },
-      'leads-service': { schemas: [serviceEnv], redisUser: 'LEADS' },
-      'progress-service': { schemas: [serviceEnv, progressEnv], redisUser: 'PROGRESS' },
-      'investor-service': { schemas: [serviceEnv], redisUser: 'INVESTOR' },
-      'ditl-service': { schemas: [serviceEnv, ditlEnv], redisUser: 'DITL' },
-      'ditl-worker': { schemas: [ditlEnv], redisUser: 'DITL' },
-      'content-service': { schemas: [serviceEnv], redisUser: 'CONTENT' },
-      notifier: { schemas: [notifierEnv], redisUser: 'NOTIFIER' },
+    // user: the Secret holds one REDIS_URL_<USER> per Redis ACL user and one DATABASE_URL_<USER> per PostgreSQL login,
+    // given to the app as REDIS_URL and DATABASE_URL. The migration Job reads the owner's DATABASE_URL as it is.
+    const workloads: Record<string, { schemas: ((env: Env) => z.ZodObject)[]; user?: string }> = {
+      gateway: { schemas: [gatewayEnv], user: 'GATEWAY' },
+      'auth-service': { schemas: [serviceEnv, authEnv], user: 'AUTH' },
+      'leads-service': { schemas: [serviceEnv], user: 'LEADS' },
+      'progress-service': { schemas: [serviceEnv, progressEnv], user: 'PROGRESS' },
+      'investor-service': { schemas: [serviceEnv], user: 'INVESTOR' },
+      'ditl-service': { schemas: [serviceEnv, ditlEnv], user: 'DITL' },
+      'ditl-worker': { schemas: [ditlEnv], user: 'DITL' },
+      'content-service': { schemas: [serviceEnv], user: 'CONTENT' },
+      notifier: { schemas: [notifierEnv], user: 'NOTIFIER' },
       'spark-migrate': { schemas: [migrateEnv] },
     };
     // Every key of the Secret example, the commented optional ones included, as the variable an app reads it as.
     const secretVariables = new Set(
       [...readFileSync(join(root, 'deploy/base/secret.example.env'), 'utf8').matchAll(/^(?:# )?([A-Z0-9_]+)=/gm)].map(([, key]) =>
-        key.startsWith('REDIS_URL_') ? 'REDIS_URL' : key,
+        key.replace(/^(REDIS_URL|DATABASE_URL)_[A-Z]+$/, '$1'),
       ),
     );
     const production: Env = { NODE_ENV: 'production' };
 
     /** The Secret's keys the app's schemas read, each with the key it is stored under and whether the app starts without it. */
     const expectedSecrets = (app: string) => {
-      const { schemas, redisUser } = workloads[app] ?? { schemas: [] };
+      const { schemas, user } = workloads[app] ?? { schemas: [] };
+      const perUser = (variable: string) => user !== undefined && (variable === 'REDIS_URL' || variable === 'DATABASE_URL');
       const read = new Map<string, boolean>();
       for (const schema of schemas) {
         for (const [variable, field] of Object.entries(schema(production).shape)) {
@@ -101,7 +110,7 @@ describe('secrets in the deployment files', () => {
         }
       }
       return [...read]
-        .map(([variable, optional]) => ({ variable, key: variable === 'REDIS_URL' ? `REDIS_URL_${redisUser}` : variable, optional }))
+        .map(([variable, optional]) => ({ variable, key: perUser(variable) ? `${variable}_${user}` : variable, optional }))
         .sort((a, b) => a.variable.localeCompare(b.variable));
     };
 

@@ -40,6 +40,8 @@ export interface InProcessStackOptions {
   env?: NodeJS.ProcessEnv;
   /** A database elsewhere (a private server a test stops), instead of a fresh one on the shared server. */
   databaseUrl?: string;
+  /** Each app's own connection to the database (`databaseUrl` is then the owner's, which the test has migrated). */
+  databaseUrlOf?(app: string): string;
   /** A Redis of the test's own: `adminUrl` for the stack's own client, `urlOf(app)` for each app (one ACL user each). */
   redis?: { adminUrl: string; urlOf(app: string): string };
 }
@@ -70,7 +72,11 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
     ...s3.env,
     ...options.env,
   };
-  const envOf = (app: string): NodeJS.ProcessEnv => (options.redis ? { ...env, REDIS_URL: options.redis.urlOf(app) } : env);
+  const envOf = (app: string): NodeJS.ProcessEnv => ({
+    ...env,
+    ...(options.redis ? { REDIS_URL: options.redis.urlOf(app) } : {}),
+    ...(options.databaseUrlOf ? { DATABASE_URL: options.databaseUrlOf(app), RUN_MIGRATIONS: 'false' } : {}),
+  });
   const stopServices = await Promise.all((options.services ?? allServices).map((service) => startService({ ...service, env: envOf(service.name) }, false)));
   const gateway = await startGateway(envOf('gateway'));
   let stopNotifier: (() => Promise<void>) | undefined;

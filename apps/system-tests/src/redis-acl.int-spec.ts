@@ -4,29 +4,42 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ditlStatusResponseSchema, generateDitlResponseSchema, QUEUE_BOARD_PATH, queueBoardTicketSchema, QUEUES } from '@spark/contracts';
+import { openMigrated, serviceRoleOf } from '@spark/persistence';
 import { Redis } from 'ioredis';
-import { eventually, freePort, killAndWait } from '@spark/testing';
+import { createTestDatabase, eventually, freePort, killAndWait, type TestDatabase, testPostgresUrl } from '@spark/testing';
 import { Client } from 'pg';
+import { notifierMigrations } from '../../notifier/src/tooling';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
-import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { allServices, type InProcessStack, startInProcessStack } from './in-process-stack';
 
 const root = join(__dirname, '..', '..', '..');
 const APPS = ['gateway', 'auth', 'leads', 'progress', 'investor', 'ditl', 'content', 'notifier'];
 
 /**
- * The whole product against a Redis that knows only the users of deploy/redis/users.acl (with this
- * stack's prefix and fresh passwords), each app connected as its own user.
+ * The whole product with least privilege, as deployed: against a Redis that knows only the users of
+ * deploy/redis/users.acl (with this stack's prefix and fresh passwords), each app connected as its own user, and
+ * against PostgreSQL as a login role per app that holds only its service's role (`spark_<schema>`, made by the
+ * migrations, which the owner ran beforehand, as the migration Job does).
  */
-describe('the product with one Redis ACL user per app (deploy/redis/users.acl)', () => {
+describe('the product with one Redis ACL user (deploy/redis/users.acl) and one PostgreSQL role per app', () => {
   let redisServer: ChildProcess;
   let directory: string;
   let port: number;
   let stack: InProcessStack;
+  let database: TestDatabase;
   let db: Client;
   const prefix = `acl-${randomBytes(4).toString('hex')}`;
   const passwords = Object.fromEntries([...APPS, 'keda', 'admin'].map((user) => [user, randomBytes(16).toString('hex')]));
   const urlAs = (user: string) => `redis://${user}:${passwords[user]}@127.0.0.1:${port}`;
   const connectAs = (user: string) => new Redis(urlAs(user), { maxRetriesPerRequest: 1, lazyConnect: true });
+  // Roles belong to the whole server: this run's login roles carry its prefix. The gateway's holds no grant at all.
+  const databaseLogin = (app: string) => `${prefix.replace('-', '_')}_${app}`;
+  const databaseUrlAs = (app: string) => {
+    const url = new URL(database.url);
+    url.username = databaseLogin(app);
+    url.password = '';
+    return url.toString();
+  };
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'spark-acl-'));
@@ -58,13 +71,29 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
       15_000,
       'the private Redis to answer',
     );
-    stack = await startInProcessStack({ env: { JWT_SECRET: TEST_JWT_SECRET, BUS_PREFIX: prefix }, redis: { adminUrl: urlAs('admin'), urlOf: urlAs } });
-    db = new Client({ connectionString: stack.databaseUrl });
+    database = await createTestDatabase();
+    for (const { name, migrations } of [...allServices, { name: 'notifier', migrations: notifierMigrations }]) {
+      await (await openMigrated({ url: database.url, schema: name, migrations })).destroy();
+    }
+    db = new Client({ connectionString: database.url });
     await db.connect();
+    for (const app of APPS) await db.query(`CREATE ROLE "${databaseLogin(app)}" LOGIN ${app === 'gateway' ? '' : `IN ROLE "${serviceRoleOf(app)}"`}`);
+    stack = await startInProcessStack({
+      env: { JWT_SECRET: TEST_JWT_SECRET, BUS_PREFIX: prefix },
+      redis: { adminUrl: urlAs('admin'), urlOf: urlAs },
+      databaseUrl: database.url,
+      databaseUrlOf: databaseUrlAs,
+    });
   });
   afterAll(async () => {
-    await db?.end();
     await stack?.stop();
+    await db?.end();
+    await database?.drop();
+    // Only once their database is gone do the login roles own nothing that would keep them.
+    const server = new Client({ connectionString: await testPostgresUrl() });
+    await server.connect();
+    for (const app of APPS) await server.query(`DROP ROLE IF EXISTS "${databaseLogin(app)}"`);
+    await server.end();
     await killAndWait([redisServer]);
     await rm(directory, { recursive: true, force: true });
   });
@@ -187,6 +216,38 @@ describe('the product with one Redis ACL user per app (deploy/redis/users.acl)',
       }
     } finally {
       notifier.disconnect();
+    }
+  });
+
+  it('connects each app to PostgreSQL as its own login role, never as the owner', async () => {
+    const { rows } = await db.query<{ usename: string }>(
+      `SELECT DISTINCT usename FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    );
+    const databaseApps = APPS.filter((app) => app !== 'gateway');
+    expect(rows.map(({ usename }) => usename).sort()).toEqual(databaseApps.map(databaseLogin).sort());
+  });
+
+  it.each([
+    ['leads', 'SELECT count(*) FROM auth.users'],
+    ['progress', 'UPDATE leads.leads SET email = email'],
+    ['notifier', 'SELECT count(*) FROM progress.sparks'],
+    ['gateway', 'SELECT count(*) FROM auth.refresh_tokens'],
+    ['investor', 'INSERT INTO auth.audit_events (action) VALUES ($$x$$)'],
+    // The audit log: the auth-service adds to it and relabels it for a deletion, but neither deletes nor disarms it.
+    ['auth', 'DELETE FROM auth.audit_events'],
+    ['auth', 'TRUNCATE auth.audit_events'],
+    ['auth', 'ALTER TABLE auth.audit_events DISABLE TRIGGER audit_events_append_only'],
+    ['auth', 'DROP TRIGGER audit_events_append_only ON auth.audit_events'],
+    ['auth', 'SET session_replication_role = replica'],
+    ['ditl', 'CREATE TABLE ditl.planted (id int)'],
+    ['content', 'DROP TABLE content.posts'],
+  ])('refuses the %s role `%s`', async (app, sql) => {
+    const client = new Client({ connectionString: databaseUrlAs(app) });
+    await client.connect();
+    try {
+      await expect(client.query(sql)).rejects.toThrow(/permission denied|must be owner/);
+    } finally {
+      await client.end();
     }
   });
 

@@ -75,9 +75,13 @@ describe('secrets in production', () => {
   });
 
   it('refuses a service URL whose password is an example value', () => {
-    const error = refusal(gatewayEnv, production({ DATABASE_URL: 'postgres://spark:CHANGE_ME@db.example.internal:5432/spark' }));
+    const error = refusal(authEnv, production({ DATABASE_URL: 'postgres://spark_auth:CHANGE_ME@db.example.internal:5432/spark' }));
     expect(error.variables).toEqual(['DATABASE_URL']);
     expect(error.message).toMatch(/DATABASE_URL .*password/);
+  });
+
+  it('needs no database for the gateway, which never connects to one', () => {
+    expect(loadConfig(gatewayEnv, production({ DATABASE_URL: undefined }))).not.toHaveProperty('DATABASE_URL');
   });
 
   it("refuses the example's placeholder for the model's key, which is optional (unset, the offline writers run)", () => {

@@ -87,8 +87,10 @@ export const vapidEnv = z.object({
     .default('mailto:hello@spark.local'),
 });
 
+/** The gateway, which faces the internet, never connects to PostgreSQL, so it is given no database credential. */
 export const gatewayEnv = (env: Env) =>
   baseEnv(env)
+    .omit({ DATABASE_URL: true })
     .extend({
       PORT: port(8080),
       HOST: z.string().default('0.0.0.0'),

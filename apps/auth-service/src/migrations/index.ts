@@ -1,4 +1,4 @@
-import { CreateHandledRequests1764200000000 } from '@spark/persistence';
+import { CreateHandledRequests1764200000000, ServiceRole1764700000000 } from '@spark/persistence';
 import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateAuth1763800000100 } from './1763800000100-create-auth';
 import { CreateAuditEvents1763800000190 } from './1763800000190-create-audit-events';
@@ -7,6 +7,7 @@ import { AbsoluteSessionLifetime1764000000200 } from './1764000000200-absolute-s
 import { UserEmailPrefixIndex1764000000300 } from './1764000000300-user-email-prefix-index';
 import { AccountDeletions1764400000100 } from './1764400000100-account-deletions';
 import { AuditErasureBound1764600000100 } from './1764600000100-audit-erasure-bound';
+import { AuditEventsNotDeletable1764700000100 } from './1764700000100-audit-events-not-deletable';
 
 export const authMigrations = [
   CreateOutbox1763800000000,
@@ -19,4 +20,6 @@ export const authMigrations = [
   CreateHandledRequests1764200000000,
   AccountDeletions1764400000100,
   AuditErasureBound1764600000100,
+  ServiceRole1764700000000,
+  AuditEventsNotDeletable1764700000100,
 ];

@@ -1,5 +1,11 @@
-import { CreateHandledRequests1764200000000 } from '@spark/persistence';
+import { CreateHandledRequests1764200000000, ServiceRole1764700000000 } from '@spark/persistence';
 import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreatePosts1763800000070 } from './1763800000070-create-posts';
 
-export const contentMigrations = [CreateOutbox1763800000000, CreatePosts1763800000070, ConfirmOutboxJobs1764100000000, CreateHandledRequests1764200000000];
+export const contentMigrations = [
+  CreateOutbox1763800000000,
+  CreatePosts1763800000070,
+  ConfirmOutboxJobs1764100000000,
+  CreateHandledRequests1764200000000,
+  ServiceRole1764700000000,
+];

@@ -1,4 +1,4 @@
-import { CreateHandledRequests1764200000000 } from '@spark/persistence';
+import { CreateHandledRequests1764200000000, ServiceRole1764700000000 } from '@spark/persistence';
 import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateGenerations1763800000050 } from './1763800000050-create-generations';
 import { GenerationsByUser1763800000051 } from './1763800000051-generations-by-user';
@@ -13,4 +13,5 @@ export const ditlMigrations = [
   ConfirmOutboxJobs1764100000000,
   CreateHandledRequests1764200000000,
   OneActiveGeneration1764200000053,
+  ServiceRole1764700000000,
 ];

@@ -1,4 +1,4 @@
-import { CreateHandledRequests1764200000000 } from '@spark/persistence';
+import { CreateHandledRequests1764200000000, ServiceRole1764700000000 } from '@spark/persistence';
 import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateLeads1763800000001 } from './1763800000001-create-leads';
 import { CoachLeadIndexes1763800000002 } from './1763800000002-coach-lead-indexes';
@@ -13,4 +13,5 @@ export const leadsMigrations = [
   ConfirmOutboxJobs1764100000000,
   CreateHandledRequests1764200000000,
   LeadCountersPerWriter1764500000000,
+  ServiceRole1764700000000,
 ];

@@ -1,4 +1,4 @@
-import { CreateHandledRequests1764200000000 } from '@spark/persistence';
+import { CreateHandledRequests1764200000000, ServiceRole1764700000000 } from '@spark/persistence';
 import { ConfirmOutboxJobs1764100000000, CreateOutbox1763800000000 } from '@spark/jobs';
 import { CreateUserProgress1763800000020 } from './1763800000020-create-user-progress';
 import { CreateSparksAndNotes1763800000021 } from './1763800000021-create-sparks-and-notes';
@@ -25,4 +25,5 @@ export const progressMigrations = [
   DataExports1764400000027,
   AttentionAnchorIndex1764400000028,
   ClientCount1764400000029,
+  ServiceRole1764700000000,
 ];
