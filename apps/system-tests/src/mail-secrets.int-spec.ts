@@ -1,5 +1,6 @@
+import { authEnv, loadConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { JobQueues } from '@spark/jobs';
+import { JobQueues, MailSealer } from '@spark/jobs';
 import { eventually } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -13,13 +14,16 @@ import { type InProcessStack, startInProcessStack } from './in-process-stack';
 describe('secrets in e-mail jobs', () => {
   let stack: InProcessStack;
   let db: Client;
+  let jobs: JobQueues;
 
   beforeAll(async () => {
     stack = await startInProcessStack({ env: { JWT_SECRET: TEST_JWT_SECRET } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
+    jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '');
   });
   afterAll(async () => {
+    await jobs?.close();
     await db?.end();
     await stack?.stop();
   });
@@ -85,8 +89,25 @@ describe('secrets in e-mail jobs', () => {
     for (const secret of secrets) expect(stored).not.toContain(secret);
   });
 
+  it("refuses for good a sealed sign-in e-mail whose link leads off the product's site", async () => {
+    // Any service that queues mail holds the public key, so it could seal a link of its own choosing.
+    const sealer = new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY);
+    const email = 'phished@example.com';
+    const sealed = await sealer.seal('magic-link', email, { link: 'https://spark-signin.example/magic-link-auth#token=abc', code: '246810' });
+    const queue = jobs.queue(QUEUES.mail);
+    await queue.add(
+      'magic-link',
+      { email, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), purpose: 'sign-in', sealed },
+      { jobId: 'magic-link-off-site' },
+    );
+    await eventually(async () => ((await queue.getJobState('magic-link-off-site')) === 'failed' ? true : undefined), 15_000, 'the job to fail');
+    const job = await queue.getJob('magic-link-off-site');
+    expect(job?.failedReason).toMatch(/not on the product's site/);
+    expect(job?.attemptsMade).toBe(1);
+    expect(stack.smtp.messages.filter((mail) => mail.to.includes(email))).toEqual([]);
+  });
+
   it('sends a sign-in e-mail queued with its link in the clear by a service from before sealing', async () => {
-    const jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '');
     const link = 'http://localhost:8080/magic-link-auth#token=queued-before-sealing';
     const clear = { email: 'queued-clear@example.com', link, code: '135790', expiresAt: new Date(Date.now() + 3_600_000).toISOString(), purpose: 'sign-in' };
     await jobs.queue(QUEUES.mail).add('magic-link', clear, { jobId: 'magic-link-queued-clear' });

@@ -1,10 +1,21 @@
 import { CODE_GUESS_LIMIT, type JobPayload, type OpenedMailJob } from '@spark/contracts';
+import { UnrecoverableError } from 'bullmq';
 import { layout } from './layout';
 import type { OutgoingMail } from './mailer';
 
 export interface TemplateContext {
   publicUrl: string;
   leadAlertEmail: string;
+}
+
+/**
+ * A sealed link the product made is on its own site. Every service that queues mail holds the key that seals, so
+ * without this one taken over could send a sign-in e-mail in the product's name that leads elsewhere; such a job
+ * fails for good.
+ */
+function productLink(url: string, context: TemplateContext): string {
+  if (new URL(url).origin !== new URL(context.publicUrl).origin) throw new UnrecoverableError("the e-mail's link is not on the product's site (PUBLIC_URL)");
+  return url;
 }
 
 export function leadConfirmation(data: JobPayload<'mail', 'lead-confirmation'>, context: TemplateContext): OutgoingMail {
@@ -40,7 +51,8 @@ export function leadAlert(data: JobPayload<'mail', 'lead-alert'>, context: Templ
   };
 }
 
-export function magicLink(data: OpenedMailJob<'magic-link'>): OutgoingMail {
+export function magicLink(data: OpenedMailJob<'magic-link'>, context: TemplateContext): OutgoingMail {
+  const link = productLink(data.link, context);
   const invited = data.purpose === 'invite';
   const paragraphs = [
     invited ? 'Your coach approved your request. Use the button below to sign in and begin your onboarding.' : 'Use the button below to sign in to The Spark.',
@@ -50,8 +62,8 @@ export function magicLink(data: OpenedMailJob<'magic-link'>): OutgoingMail {
   return {
     to: data.email,
     subject: invited ? 'You are approved: your sign-in link for The Spark' : 'Your sign-in link for The Spark',
-    text: [...paragraphs, `Sign in: ${data.link}`].join('\n\n'),
-    html: layout(invited ? 'Welcome to The Spark' : 'Sign in to The Spark', paragraphs, { label: 'Sign in', url: data.link }),
+    text: [...paragraphs, `Sign in: ${link}`].join('\n\n'),
+    html: layout(invited ? 'Welcome to The Spark' : 'Sign in to The Spark', paragraphs, { label: 'Sign in', url: link }),
   };
 }
 
@@ -99,7 +111,8 @@ export function dataExportReady(data: OpenedMailJob<'data-export-ready'>): Outgo
   };
 }
 
-export function accountDeletionConfirm(data: OpenedMailJob<'account-deletion-confirm'>): OutgoingMail {
+export function accountDeletionConfirm(data: OpenedMailJob<'account-deletion-confirm'>, context: TemplateContext): OutgoingMail {
+  const confirmUrl = productLink(data.confirmUrl, context);
   const paragraphs = [
     "You asked to delete your Spark account. Confirming deletes your profile, onboarding answers, every spark and its file, your coach's notes, your Day in the Life and your streak history, and signs you out everywhere. It cannot be undone.",
     `The link works until ${new Date(data.expiresAt).toUTCString()}. Want a copy first? Use "Download my data" on your home screen before you confirm.`,
@@ -108,8 +121,8 @@ export function accountDeletionConfirm(data: OpenedMailJob<'account-deletion-con
   return {
     to: data.email,
     subject: 'Confirm deleting your Spark account',
-    text: [...paragraphs, `Confirm: ${data.confirmUrl}`].join('\n\n'),
-    html: layout('Confirm deleting your account', paragraphs, { label: 'Review and confirm', url: data.confirmUrl }),
+    text: [...paragraphs, `Confirm: ${confirmUrl}`].join('\n\n'),
+    html: layout('Confirm deleting your account', paragraphs, { label: 'Review and confirm', url: confirmUrl }),
   };
 }
 

@@ -49,12 +49,12 @@ export class MailProcessor extends WorkerHost {
     this.handlers = {
       'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context)),
       'lead-alert': (data, job) => this.deliver(job, leadAlert(data, context)),
-      'magic-link': async (data, job) => this.deliver(job, magicLink(await opener.open('magic-link', data))),
+      'magic-link': async (data, job) => this.deliver(job, magicLink(await opener.open('magic-link', data), context)),
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context)),
       'investor-email': (data, job) => failPermanently(this.deliver(job, investorEmail(data))),
       'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, context)),
       'data-export-ready': async (data, job) => this.deliver(job, dataExportReady(await opener.open('data-export-ready', data))),
-      'account-deletion-confirm': async (data, job) => this.deliver(job, accountDeletionConfirm(await opener.open('account-deletion-confirm', data))),
+      'account-deletion-confirm': async (data, job) => this.deliver(job, accountDeletionConfirm(await opener.open('account-deletion-confirm', data), context)),
       'spark-reminder': async (data, job) => this.deliver(job, sparkReminder(await opener.open('spark-reminder', data), context)),
     };
     assertHandlersComplete(QUEUES.mail, this.handlers);
