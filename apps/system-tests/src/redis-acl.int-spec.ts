@@ -1,16 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ditlStatusResponseSchema, generateDitlResponseSchema, QUEUE_BOARD_PATH, queueBoardTicketSchema, QUEUES } from '@spark/contracts';
-import { openMigrated, serviceRoleOf } from '@spark/persistence';
+import { serviceRoleOf } from '@spark/persistence';
 import { Redis } from 'ioredis';
 import { createTestDatabase, eventually, freePort, killAndWait, type TestDatabase, testPostgresUrl } from '@spark/testing';
 import { Client } from 'pg';
-import { notifierMigrations } from '../../notifier/src/tooling';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
-import { allServices, type InProcessStack, startInProcessStack } from './in-process-stack';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
 
 const root = join(__dirname, '..', '..', '..');
 const APPS = ['gateway', 'auth', 'leads', 'progress', 'investor', 'ditl', 'content', 'notifier'];
@@ -72,9 +72,11 @@ describe('the product with one Redis ACL user (deploy/redis/users.acl) and one P
       'the private Redis to answer',
     );
     database = await createTestDatabase();
-    for (const { name, migrations } of [...allServices, { name: 'notifier', migrations: notifierMigrations }]) {
-      await (await openMigrated({ url: database.url, schema: name, migrations })).destroy();
-    }
+    // `npm run migrate` as the owner, as the migration Job runs it before any app starts.
+    await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', join(root, 'scripts/migrate.ts')], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: database.url },
+    });
     db = new Client({ connectionString: database.url });
     await db.connect();
     for (const app of APPS) await db.query(`CREATE ROLE "${databaseLogin(app)}" LOGIN ${app === 'gateway' ? '' : `IN ROLE "${serviceRoleOf(app)}"`}`);

@@ -8,7 +8,7 @@ export function requestStreamKey(prefix: string, service: string): string {
 
 /**
  * The list one client instance reads its replies from, under its app's name: an app's Redis user may read its own
- * apps' lists and only push to the others' (deploy/redis/users.acl).
+ * app's lists and only push to the others' (deploy/redis/users.acl).
  */
 export function replyListKey(prefix: string, app: string, clientId: string): string {
   return `${prefix}:reply:${app}:${clientId}`;
