@@ -25,6 +25,14 @@ const CONTENT_ENCRYPTION = 'A256GCM';
  */
 const envelopeSchema = z.object({ job: z.string(), to: z.string(), secrets: z.unknown() });
 
+/** Each sealed job's payload as it was queued before its kind was sealed: its secrets in the clear, no `sealed`. */
+const clearPayloadSchemas = new Map(
+  Object.entries(sealedMailSecrets).map(([job, secrets]) => {
+    const sealedJob: z.ZodObject = mailJobs[job as SealedMailJobName];
+    return [job, { schema: sealedJob.omit({ sealed: true }).extend(secrets.shape).strict(), secretFields: Object.keys(secrets.shape) }];
+  }),
+);
+
 const keyIdOf = (publicKey: KeyObject) => calculateJwkThumbprint(publicKey.export({ format: 'jwk' }));
 
 /** Seals the secrets of a mail job for the notifier (the services that queue such jobs hold only its public key). */
@@ -68,14 +76,12 @@ export class MailOpener {
    * as it is, for its schema to judge.
    */
   async sealedIfClear(job: string, data: unknown): Promise<unknown> {
-    if (!Object.hasOwn(sealedMailSecrets, job)) return data;
+    const clearPayload = clearPayloadSchemas.get(job);
+    const clear = clearPayload?.schema.safeParse(data);
+    if (!clearPayload || !clear?.success) return data;
     const name = job as SealedMailJobName;
-    const sealedJob: z.ZodObject = mailJobs[name];
-    const secrets: z.ZodObject = sealedMailSecrets[name];
-    const clear = sealedJob.omit({ sealed: true }).extend(secrets.shape).strict().safeParse(data);
-    if (!clear.success) return data;
     const rest = { ...clear.data };
-    for (const field of Object.keys(secrets.shape)) delete rest[field];
+    for (const field of clearPayload.secretFields) delete rest[field];
     return { ...rest, sealed: await this.resealer.seal(name, String(clear.data.email), clear.data as MailSecrets<typeof name>) };
   }
 
