@@ -1,5 +1,6 @@
+import { developmentJobKeys } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { JobQueues } from '@spark/jobs';
+import { JobQueues, signedJobData } from '@spark/jobs';
 import { eventually } from '@spark/testing';
 import { Redis } from 'ioredis';
 import { createUser, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
@@ -29,7 +30,7 @@ async function signedIn(role: 'coach' | 'admin', viewport: { width: number; heig
 
 /**
  * A sign-in-locked notice the notifier could not send: an older release queued it without its
- * address, so it failed. The address is then put right, as a fix would, and the job waits for a retry.
+ * address, so it failed. The address is then put right and signed, as a fix would, and the job waits for a retry.
  */
 async function failedMailJob(email: string): Promise<string> {
   const mail = jobs.queue(QUEUES.mail);
@@ -38,7 +39,7 @@ async function failedMailJob(email: string): Promise<string> {
     if (i > 300) throw new Error('the malformed job never failed');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  await job.updateData({ email });
+  await job.updateData(signedJobData(developmentJobKeys(), { queue: QUEUES.mail, name: 'code-sign-in-locked', data: { email } }, job.id ?? ''));
   return job.id ?? '';
 }
 

@@ -21,7 +21,7 @@ import { startPushSender } from './push/push-sender';
 export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
   // Its own settings are checked before anything starts (a missing SMTP_URL in production stops it here).
   const config = loadConfig(notifierEnv, env);
-  const boot = { app: 'notifier', schema: 'notifier', migrations: notifierMigrations, env, relaysOutbox: false };
+  const boot = { app: 'notifier', schema: 'notifier' as const, migrations: notifierMigrations, env, relaysOutbox: false };
   return bootApp(boot, async ({ logger, dataSource, redis, jobs, registry }) => {
     const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM);
     const sent = new SentMailRepository(dataSource);
@@ -32,6 +32,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
         logger,
         context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL },
         opener: await MailOpener.for(config.MAIL_SEAL_PRIVATE_KEYS),
+        jobKeys: config.JOB_KEYS,
         concurrency: config.NOTIFIER_CONCURRENCY,
         lockMs: config.NOTIFIER_LOCK_MS,
         retry: { firstDelayMs: config.NOTIFIER_RETRY_FIRST_MS, maxDelayMs: config.NOTIFIER_RETRY_MAX_MS },
@@ -52,6 +53,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       pushServiceOrigins: config.PUSH_SERVICE_ORIGINS,
       sent,
       logger,
+      jobKeys: config.JOB_KEYS,
     });
     const erasure = startAccountErasure({ part: 'notifier', eraser: sentMailEraser(dataSource) }, { config, dataSource, logger });
     return async () => {

@@ -44,6 +44,8 @@ export interface InProcessStackOptions {
   databaseUrlOf?(app: string): string;
   /** A Redis of the test's own: `adminUrl` for the stack's own client, `urlOf(app)` for each app (one ACL user each). */
   redis?: { adminUrl: string; urlOf(app: string): string };
+  /** Settings of one app's own, over `env` (each app's own `JOB_KEYS`, say). */
+  envOf?(app: string): NodeJS.ProcessEnv;
 }
 
 async function deleteKeysUnder(redis: Redis, pattern: string): Promise<void> {
@@ -76,6 +78,7 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
     ...env,
     ...(options.redis ? { REDIS_URL: options.redis.urlOf(app) } : {}),
     ...(options.databaseUrlOf ? { DATABASE_URL: options.databaseUrlOf(app), RUN_MIGRATIONS: 'false' } : {}),
+    ...options.envOf?.(app),
   });
   const stopServices = await Promise.all((options.services ?? allServices).map((service) => startService({ ...service, env: envOf(service.name) }, false)));
   const gateway = await startGateway(envOf('gateway'));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { credentialId, type Env, LOCAL_PUBLIC_URL, mailSealPrivateKeys, mailSealPublicKey, optionalSecret, publicUrl, secret, serviceUrl } from './load-config';
+import { jobKeys } from './job-keys';
 import { trustProxySchema } from './trust-proxy';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
@@ -43,6 +44,8 @@ export const serviceEnv = (env: Env) =>
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
     // How often each outbox checks its dispatched jobs still exist in Redis until they finish.
     OUTBOX_RECONCILE_MS: z.coerce.number().int().min(100).default(60_000),
+    // The keys of the jobs this app queues or runs: a worker runs only what its producer signed.
+    JOB_KEYS: jobKeys(env),
   });
 
 /**

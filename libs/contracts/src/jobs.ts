@@ -7,6 +7,7 @@ import { ditlReadyJobSchema, generateDitlJobSchema } from './ditl';
 import { investorEmailJobSchema } from './investors';
 import { sendDueRemindersJobSchema, sparkReminderMailJobSchema, sparkReminderMailSecretsSchema, sparkReminderPushJobSchema } from './reminders';
 import { leadRoleSchema } from './leads';
+import type { ServiceName } from './patterns';
 
 /** BullMQ queue names. Frozen and never renamed: queued jobs would be stranded. */
 export const QUEUES = Object.freeze({
@@ -109,6 +110,77 @@ export const jobsByQueue = {
   [QUEUES.push]: pushJobs,
   [QUEUES.sparkUploads]: sparkUploadJobs,
 } as const;
+
+/** The apps that queue jobs or run them: the services and the notifier. */
+export type JobApp = ServiceName | 'notifier';
+/** A job BullMQ's job scheduler adds by itself, with an empty payload: nobody signs it, and a copy only runs the work early. */
+export const SCHEDULED = 'scheduler';
+type JobProducer = JobApp | typeof SCHEDULED;
+
+/**
+ * The one app whose outbox writes each job, and which signs it. Whoever may add to a queue may also read it in Redis,
+ * so a worker runs only the jobs their producer signed (libs/jobs, job-signatures.ts).
+ */
+export const jobProducers = {
+  [QUEUES.mail]: {
+    'lead-confirmation': 'leads',
+    'lead-alert': 'leads',
+    'magic-link': 'auth',
+    'ditl-ready': 'ditl',
+    'investor-email': 'investor',
+    'code-sign-in-locked': 'auth',
+    'data-export-ready': 'progress',
+    'account-deletion-confirm': 'auth',
+    'spark-reminder': 'progress',
+  },
+  [QUEUES.ditl]: { 'generate-ditl': 'ditl' },
+  [QUEUES.export]: { 'export-client-data': 'progress' },
+  [QUEUES.deletionLeads]: { 'erase-account': 'auth' },
+  [QUEUES.deletionProgress]: { 'erase-account': 'auth' },
+  [QUEUES.deletionDitl]: { 'erase-account': 'auth' },
+  [QUEUES.deletionNotifier]: { 'erase-account': 'auth' },
+  [QUEUES.reminders]: { 'send-due-reminders': SCHEDULED },
+  [QUEUES.push]: { 'spark-reminder-push': 'progress' },
+  [QUEUES.sparkUploads]: { 'sweep-unclaimed-uploads': SCHEDULED },
+} as const satisfies { [Q in QueueName]: Record<JobName<Q>, JobProducer> };
+
+/** The app whose workers run each queue's jobs. */
+export const queueConsumers = {
+  [QUEUES.mail]: 'notifier',
+  [QUEUES.ditl]: 'ditl',
+  [QUEUES.export]: 'progress',
+  [QUEUES.deletionLeads]: 'leads',
+  [QUEUES.deletionProgress]: 'progress',
+  [QUEUES.deletionDitl]: 'ditl',
+  [QUEUES.deletionNotifier]: 'notifier',
+  [QUEUES.reminders]: 'progress',
+  [QUEUES.push]: 'notifier',
+  [QUEUES.sparkUploads]: 'progress',
+} as const satisfies Record<QueueName, JobApp>;
+
+/** The producer of a job, or undefined when the queue has no job of that name. */
+export function jobProducerOf(queue: QueueName, name: string): JobProducer | undefined {
+  const producers: Record<string, JobProducer> = jobProducers[queue];
+  return Object.hasOwn(producers, name) ? producers[name] : undefined;
+}
+
+/** One signing key's place: the jobs `producer` writes to `queue`. */
+export interface JobKeyPair {
+  queue: QueueName;
+  producer: JobApp;
+}
+
+/** Every (queue, producer) pair that needs a key: one key each, shared by the producer and the queue's consumer only. */
+export function jobKeyPairs(): JobKeyPair[] {
+  const pairs = new Map<string, JobKeyPair>();
+  for (const [queue, producers] of Object.entries(jobProducers) as [QueueName, Record<string, JobProducer>][]) {
+    for (const producer of Object.values(producers)) if (producer !== SCHEDULED) pairs.set(`${queue}/${producer}`, { queue, producer });
+  }
+  return [...pairs.values()];
+}
+
+/** The pairs whose key an app holds: the jobs it signs, and the jobs of its queues it checks. */
+export const jobKeyPairsOf = (app: JobApp): JobKeyPair[] => jobKeyPairs().filter(({ queue, producer }) => producer === app || queueConsumers[queue] === app);
 
 export type MailJobName = keyof typeof mailJobs;
 /** A sealed mail job as its template reads it: the sealed field replaced by what it holds. */

@@ -1,6 +1,7 @@
 export * from './close-worker';
 export * from './job-handlers';
 export * from './job-queues';
+export * from './job-signatures';
 export * from './mail-seal';
 export * from './outbox-relay';
 export * from './outbox-rows';

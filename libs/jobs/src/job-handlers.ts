@@ -1,5 +1,7 @@
+import type { JobKeys } from '@spark/config';
 import { type JobName, type JobPayload, type QueueName, jobSchemaOf, jobsByQueue } from '@spark/contracts';
 import { type Job, MetricsTime, UnrecoverableError } from 'bullmq';
+import { verifiedJobData } from './job-signatures';
 
 /** One handler per job name of a queue; a missing one does not compile. */
 /** Every worker records per-minute counts of finished jobs (a week of them) for the completion-rate metric. */
@@ -18,11 +20,11 @@ export function assertHandlersComplete<Q extends QueueName>(queue: Q, handlers: 
   }
 }
 
-/** Validates a job's payload with its schema and runs its handler; a bad payload is never retried. */
-export async function runJob<Q extends QueueName>(queue: Q, handlers: JobHandlers<Q>, job: Job): Promise<void> {
+/** Checks a job's signature, validates its payload with its schema and runs its handler; a bad job is never retried. */
+export async function runJob<Q extends QueueName>(queue: Q, handlers: JobHandlers<Q>, job: Job, keys: JobKeys): Promise<void> {
   const schema = jobSchemaOf(queue, job.name);
   if (!schema) throw new UnrecoverableError(`No handler for job ${queue}/${job.name}`);
-  const parsed = schema.safeParse(job.data);
+  const parsed = schema.safeParse(verifiedJobData(keys, queue, job));
   if (!parsed.success) throw new UnrecoverableError(`Invalid payload for ${queue}/${job.name}: ${parsed.error.message}`);
   const handler = handlers[job.name as JobName<Q>] as (data: unknown, job: Job) => Promise<void>;
   await handler(parsed.data, job);

@@ -1,6 +1,8 @@
+import type { JobKeys } from '@spark/config';
 import type { JobName, JobPayload, QueueName } from '@spark/contracts';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { signedJobData } from './job-signatures';
 import { checkedPayload } from './outbox-rows';
 import { jobOptionsOf } from './retry-budget';
 
@@ -12,7 +14,7 @@ export type JobRequest = {
 /** BullMQ keys live under the bus prefix so several stacks can share one Redis. */
 export const bullPrefix = (busPrefix: string) => `${busPrefix}:bull`;
 
-/** The one typed producer for every queue. Payloads are validated before they are queued. */
+/** The one typed producer for every queue. Payloads are validated before they are queued, and signed (`signedJobData`). */
 export class JobQueues {
   private readonly queues = new Map<QueueName, Queue>();
 
@@ -20,6 +22,8 @@ export class JobQueues {
     /** Shared with the outbox relay, which watches it while it stops. */
     readonly connection: Redis,
     private readonly busPrefix: string,
+    /** The keys of the jobs this app queues; a process that only reads the queues needs none. */
+    private readonly keys: JobKeys = new Map(),
   ) {}
 
   queue(name: QueueName): Queue {
@@ -42,7 +46,7 @@ export class JobQueues {
     const byQueue = new Map<QueueName, { name: string; data: unknown; opts: JobsOptions }[]>();
     for (const { job, jobId } of jobs) {
       const bulk = byQueue.get(job.queue) ?? [];
-      bulk.push({ name: job.name, data: job.data, opts: { ...jobOptionsOf(job.queue), jobId } });
+      bulk.push({ name: job.name, data: signedJobData(this.keys, job, jobId), opts: { ...jobOptionsOf(job.queue), jobId } });
       byQueue.set(job.queue, bulk);
     }
     await Promise.all([...byQueue].map(([queue, bulk]) => this.queue(queue).addBulk(bulk)));

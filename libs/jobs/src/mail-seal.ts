@@ -1,14 +1,5 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import {
-  emailSchema,
-  type JobPayload,
-  type MailSecrets,
-  mailJobs,
-  type OpenedMailJob,
-  QUEUES,
-  type SealedMailJobName,
-  sealedMailSecrets,
-} from '@spark/contracts';
+import { emailSchema, type JobPayload, type MailSecrets, type OpenedMailJob, QUEUES, type SealedMailJobName, sealedMailSecrets } from '@spark/contracts';
 import { UnrecoverableError } from 'bullmq';
 import { CompactEncrypt, calculateJwkThumbprint, compactDecrypt, decodeProtectedHeader, errors } from 'jose';
 import { z } from 'zod';
@@ -24,14 +15,6 @@ const CONTENT_ENCRYPTION = 'A256GCM';
  * the job and the address it names.
  */
 const envelopeSchema = z.object({ job: z.string(), to: z.string(), secrets: z.unknown() });
-
-/** Each sealed job's payload as it was queued before its kind was sealed: its secrets in the clear, no `sealed`. */
-const clearPayloadSchemas = new Map(
-  Object.entries(sealedMailSecrets).map(([job, secrets]) => {
-    const sealedJob: z.ZodObject = mailJobs[job as SealedMailJobName];
-    return [job, { schema: sealedJob.omit({ sealed: true }).extend(secrets.shape).strict(), secretFields: Object.keys(secrets.shape) }];
-  }),
-);
 
 const keyIdOf = (publicKey: KeyObject) => calculateJwkThumbprint(publicKey.export({ format: 'jwk' }));
 
@@ -57,32 +40,13 @@ export class MailSealer {
  * for another job or recipient) fails its job for good: a retry would not open it either.
  */
 export class MailOpener {
-  private constructor(
-    private readonly keys: ReadonlyMap<string, KeyObject>,
-    private readonly resealer: MailSealer,
-  ) {}
+  private constructor(private readonly keys: ReadonlyMap<string, KeyObject>) {}
 
   /** `privateKeys`: the current key first. */
   static async for(privateKeys: readonly KeyObject[]): Promise<MailOpener> {
     const entries = await Promise.all(privateKeys.map(async (key) => [await keyIdOf(createPublicKey(key)), key] as const));
-    const [current] = privateKeys;
-    if (!current) throw new Error('MailOpener needs at least one private key');
-    return new MailOpener(new Map(entries), new MailSealer(createPublicKey(current)));
-  }
-
-  /**
-   * A job queued before its kind was sealed (by a service not yet upgraded, or from an outbox row written then) holds
-   * its secrets in the clear; this answers its data sealed, so it is sent like any other. Every other job is answered
-   * as it is, for its schema to judge.
-   */
-  async sealedIfClear(job: string, data: unknown): Promise<unknown> {
-    const clearPayload = clearPayloadSchemas.get(job);
-    const clear = clearPayload?.schema.safeParse(data);
-    if (!clearPayload || !clear?.success) return data;
-    const name = job as SealedMailJobName;
-    const rest = { ...clear.data };
-    for (const field of clearPayload.secretFields) delete rest[field];
-    return { ...rest, sealed: await this.resealer.seal(name, String(clear.data.email), clear.data as MailSecrets<typeof name>) };
+    if (entries.length === 0) throw new Error('MailOpener needs at least one private key');
+    return new MailOpener(new Map(entries));
   }
 
   async open<N extends SealedMailJobName>(job: N, data: JobPayload<typeof QUEUES.mail, N>): Promise<OpenedMailJob<N>> {

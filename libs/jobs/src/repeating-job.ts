@@ -6,6 +6,8 @@ import { closeWorker } from './close-worker';
 import { assertHandlersComplete, type JobHandlers, runJob } from './job-handlers';
 import { bullPrefix } from './job-queues';
 
+const NO_KEYS = new Map();
+
 export interface RepeatingJob<Q extends QueueName> {
   redisUrl: string;
   busPrefix: string;
@@ -37,7 +39,8 @@ export function startRepeatingJob<Q extends QueueName>(options: RepeatingJob<Q>)
       { name: options.jobName, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } },
     )
     .catch((error: unknown) => logger.error({ err: error, schedulerId: options.schedulerId }, 'could not schedule a repeating job'));
-  const worker = new Worker(name, (job: Job) => runJob(name, handlers, job), { connection, prefix, concurrency: 1 });
+  // The scheduler's jobs carry no signature (`SCHEDULED`): no key is needed, and any other job is refused.
+  const worker = new Worker(name, (job: Job) => runJob(name, handlers, job, NO_KEYS), { connection, prefix, concurrency: 1 });
   worker.on('error', (error) => logger.warn({ err: error, queue: name }, 'repeating job worker error'));
   worker.on('failed', (_job, error) => logger.warn({ err: error, queue: name }, 'repeating job failed; the next run retries'));
   return {

@@ -56,7 +56,7 @@ export function startAccountErasure(
     },
   };
   const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
-  const worker = new Worker(queue, (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(queue, handlers, job)), {
+  const worker = new Worker(queue, (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(queue, handlers, job, config.JOB_KEYS)), {
     connection,
     prefix: bullPrefix(config.BUS_PREFIX),
     concurrency: 2,

@@ -1,4 +1,5 @@
-import { loadConfig, serviceEnv, type ServiceConfig } from '@spark/config';
+import { assertJobKeysFor, loadConfig, serviceEnv, type ServiceConfig } from '@spark/config';
+import type { JobApp } from '@spark/contracts';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger, type Logger } from '@spark/logging';
 import { afterCommit, createServiceDataSource, prepareSchema, type ServiceDataSource, type ServiceDataSourceOptions } from '@spark/persistence';
@@ -21,7 +22,8 @@ export interface AppInfrastructure {
 export interface AppBoot {
   /** The process's name in logs and metrics: `leads-service`, `notifier`, `ditl-worker`. */
   app: string;
-  schema: string;
+  /** Its schema, which names the app whose jobs it signs and runs (`jobProducers`, `queueConsumers`). */
+  schema: JobApp;
   migrations: ServiceDataSourceOptions['migrations'];
   env?: NodeJS.ProcessEnv;
   /** Adds this process's own outbox writes in the same tick to one Redis write (producers only, not BullMQ workers). */
@@ -38,6 +40,7 @@ export interface AppBoot {
  */
 export async function bootApp(boot: AppBoot, start: (infrastructure: AppInfrastructure) => Promise<() => Promise<void>>): Promise<() => Promise<void>> {
   const config = loadConfig(serviceEnv, boot.env);
+  assertJobKeysFor(boot.schema, config.JOB_KEYS);
   const logger = createLogger(boot.app, config.LOG_LEVEL, { format: config.LOG_FORMAT });
   const dataSource = createServiceDataSource({
     url: config.DATABASE_URL,
@@ -59,7 +62,7 @@ export async function bootApp(boot: AppBoot, start: (infrastructure: AppInfrastr
     runMigrations: config.RUN_MIGRATIONS,
     onWaiting: (reason) => logger.info({ reason: String(reason) }, 'waiting for the schema to be migrated (RUN_MIGRATIONS=false)'),
   });
-  const jobs = new JobQueues(redis, config.BUS_PREFIX);
+  const jobs = new JobQueues(redis, config.BUS_PREFIX, config.JOB_KEYS);
   const outbox = new OutboxRelay(dataSource, boot.schema, jobs, logger, {
     pollMs: config.OUTBOX_POLL_MS,
     reconcileMs: config.OUTBOX_RECONCILE_MS,

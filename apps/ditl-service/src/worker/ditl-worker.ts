@@ -61,15 +61,19 @@ export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker;
   };
   assertHandlersComplete(QUEUES.ditl, handlers);
   const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
-  const worker = new Worker(QUEUES.ditl, (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.ditl, handlers, job)), {
-    connection,
-    prefix: bullPrefix(config.BUS_PREFIX),
-    concurrency: config.DITL_CONCURRENCY,
-    lockDuration: config.DITL_LOCK_MS,
-    stalledInterval: config.DITL_LOCK_MS,
-    maxStalledCount: 2,
-    metrics: WORKER_METRICS,
-  });
+  const worker = new Worker(
+    QUEUES.ditl,
+    (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.ditl, handlers, job, config.JOB_KEYS)),
+    {
+      connection,
+      prefix: bullPrefix(config.BUS_PREFIX),
+      concurrency: config.DITL_CONCURRENCY,
+      lockDuration: config.DITL_LOCK_MS,
+      stalledInterval: config.DITL_LOCK_MS,
+      maxStalledCount: 2,
+      metrics: WORKER_METRICS,
+    },
+  );
   worker.on('error', (error) => logger.warn({ err: error }, 'DITL worker error'));
   // Every worker sweeps; the update is idempotent, so several at once do no harm.
   const sweep = () =>

@@ -1,3 +1,4 @@
+import type { JobKeys } from '@spark/config';
 import { pushEndpointAllowed, QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
@@ -30,6 +31,8 @@ export function startPushSender(deps: {
   pushServiceOrigins: readonly string[];
   sent: SentMailRepository;
   logger: Logger;
+  /** The push jobs' signing keys (`JOB_KEYS`). */
+  jobKeys: JobKeys;
 }) {
   const { vapid, pushServiceOrigins, sent, logger } = deps;
   const authorizations = vapid && new VapidAuthorizations(vapid);
@@ -85,11 +88,15 @@ export function startPushSender(deps: {
   };
   assertHandlersComplete(QUEUES.push, handlers);
   const connection = deps.redis.duplicate({ maxRetriesPerRequest: null });
-  const worker = new Worker(QUEUES.push, (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.push, handlers, job)), {
-    connection,
-    prefix: bullPrefix(deps.busPrefix),
-    concurrency: 20,
-  });
+  const worker = new Worker(
+    QUEUES.push,
+    (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.push, handlers, job, deps.jobKeys)),
+    {
+      connection,
+      prefix: bullPrefix(deps.busPrefix),
+      concurrency: 20,
+    },
+  );
   worker.on('error', (error) => logger.warn({ err: error }, 'push worker error'));
   worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'push notification failed'));
   return {

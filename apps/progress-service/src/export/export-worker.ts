@@ -69,14 +69,18 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
   };
   assertHandlersComplete(QUEUES.export, handlers);
   const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
-  const worker = new Worker(QUEUES.export, (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.export, handlers, job)), {
-    connection,
-    prefix: bullPrefix(config.BUS_PREFIX),
-    concurrency: config.EXPORT_CONCURRENCY,
-    lockDuration: config.EXPORT_LOCK_MS,
-    stalledInterval: config.EXPORT_LOCK_MS,
-    maxStalledCount: 2,
-  });
+  const worker = new Worker(
+    QUEUES.export,
+    (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.export, handlers, job, config.JOB_KEYS)),
+    {
+      connection,
+      prefix: bullPrefix(config.BUS_PREFIX),
+      concurrency: config.EXPORT_CONCURRENCY,
+      lockDuration: config.EXPORT_LOCK_MS,
+      stalledInterval: config.EXPORT_LOCK_MS,
+      maxStalledCount: 2,
+    },
+  );
   worker.on('error', (error) => logger.warn({ err: error }, 'export worker error'));
   worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'data export failed; BullMQ retries it'));
   return {

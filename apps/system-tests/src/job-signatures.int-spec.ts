@@ -1,0 +1,88 @@
+import { QUEUES, type QueueName } from '@spark/contracts';
+import { developmentJobKeys } from '@spark/config';
+import { JobQueues, signedJobData } from '@spark/jobs';
+import { eventually } from '@spark/testing';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { untilIdle } from './until-idle';
+
+/**
+ * Redis cannot tell a queue's readers from its writers (BullMQ reads to add), and the gateway may write to every
+ * queue for its queue board (deploy/redis/users.acl). So a job's worker must not trust that whoever could add it
+ * was its producer: a compromised gateway could otherwise have a client's archive e-mailed to itself, and any service
+ * that queues mail could have the notifier send an investor e-mail of its own making.
+ */
+describe('jobs only their producer could have queued', () => {
+  let stack: InProcessStack;
+  let db: Client;
+  let jobs: JobQueues;
+
+  beforeAll(async () => {
+    stack = await startInProcessStack({ env: { JWT_SECRET: TEST_JWT_SECRET } });
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+    jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '');
+  });
+  afterAll(async () => {
+    await jobs?.close();
+    await db?.end();
+    await stack?.stop();
+  });
+
+  const mailsTo = (address: string) => stack.smtp.messages.filter((mail) => mail.to.includes(address));
+  const failedReason = async (queue: QueueName, jobId: string) => {
+    await eventually(async () => ((await jobs.queue(queue).getJobState(jobId)) === 'failed' ? true : undefined), 15_000, `job ${jobId} to fail`);
+    const job = await jobs.queue(queue).getJob(jobId);
+    return { reason: job?.failedReason, attempts: job?.attemptsMade };
+  };
+
+  it("refuses an export job written straight to the queue: a client's archive linked to someone else's address", async () => {
+    const client = await createSignedInUser(db, 'exported-by-someone-else@example.com');
+    const outsider = 'archive-thief@example.com';
+    await jobs.queue(QUEUES.export).add('export-client-data', { userId: client.id, email: outsider, requestedBy: client.id }, { jobId: 'forged-export' });
+
+    expect(await failedReason(QUEUES.export, 'forged-export')).toEqual({ reason: expect.stringMatching(/not signed by progress/), attempts: 1 });
+    await untilIdle(stack);
+    expect(mailsTo(outsider)).toEqual([]);
+  });
+
+  it('refuses an investor e-mail that the investor service did not queue, even signed by another service that queues mail', async () => {
+    const recipient = 'phished-investor@example.com';
+    const data = { deliveryId: randomUUID(), campaignId: randomUUID(), email: recipient, subject: 'Your Spark shares', body: 'Confirm at evil.example' };
+    await jobs.queue(QUEUES.mail).add('investor-email', data, { jobId: 'forged-investor-email' });
+    // The leads-service's key signs its own e-mails; the notifier checks an investor e-mail with the investor service's.
+    const leadsKey = developmentJobKeys().get('mail/leads')?.[0];
+    const forged = signedJobData(
+      new Map([['mail/investor', leadsKey ? [leadsKey] : []]]),
+      { queue: QUEUES.mail, name: 'investor-email', data },
+      'signed-by-leads',
+    );
+    await jobs.queue(QUEUES.mail).add('investor-email', forged, { jobId: 'signed-by-leads' });
+
+    for (const jobId of ['forged-investor-email', 'signed-by-leads'])
+      expect(await failedReason(QUEUES.mail, jobId)).toEqual({ reason: expect.stringMatching(/not signed by investor/), attempts: 1 });
+    await untilIdle(stack);
+    expect(mailsTo(recipient)).toEqual([]);
+  });
+
+  it("refuses a producer's job copied under another job id", async () => {
+    const email = 'copied-confirmation@example.com';
+    const response = await fetch(`${stack.baseUrl}/api/leads`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, role: 'client' }),
+    });
+    expect(response.status).toBe(201);
+    await untilIdle(stack);
+    const { rows } = await db.query<{ id: string }>(`SELECT id FROM leads.outbox WHERE payload->>'email' = $1 AND job_name = 'lead-confirmation'`, [email]);
+    const original = await jobs.queue(QUEUES.mail).getJob(rows[0]?.id ?? '');
+    expect(original?.finishedOn).toBeDefined();
+
+    await jobs.queue(QUEUES.mail).add('lead-confirmation', original?.data, { jobId: `copy-of-${original?.id}` });
+    expect(await failedReason(QUEUES.mail, `copy-of-${original?.id}`)).toEqual({ reason: expect.stringMatching(/not signed by leads/), attempts: 1 });
+    await untilIdle(stack);
+    expect(mailsTo(email)).toHaveLength(1);
+  });
+});
