@@ -29,14 +29,14 @@ async function signedIn(role: 'coach' | 'admin', viewport: { width: number; heig
 }
 
 /**
- * A sign-in-locked notice the notifier could not send: an older release queued it without its
- * address, so it failed. The address is then put right and signed, as a fix would, and the job waits for a retry.
+ * A sign-in-locked notice the notifier refused: it was written straight into Redis, without its address and
+ * unsigned. It is then replaced by what the auth-service would have queued, signed, and waits for a retry.
  */
 async function failedMailJob(email: string): Promise<string> {
   const mail = jobs.queue(QUEUES.mail);
   const job = await mail.add('code-sign-in-locked', { email: 42 }, { jobId: `queue-board-e2e-${Date.now()}`, attempts: 1 });
   for (let i = 0; (await job.getState()) !== 'failed'; i++) {
-    if (i > 300) throw new Error('the malformed job never failed');
+    if (i > 300) throw new Error('the unsigned job never failed');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await job.updateData(signedJobData(developmentJobKeys(), { queue: QUEUES.mail, name: 'code-sign-in-locked', data: { email } }, job.id ?? ''));
@@ -60,7 +60,7 @@ describe('the queue dashboard', () => {
     await page.getByRole('link', { name: QUEUES.mail, exact: true }).first().click();
     await page.getByRole('link', { name: /^FAILED/ }).click();
     const card = page.locator('[class*="card"]').filter({ has: page.getByText(jobId, { exact: true }) });
-    await card.getByText('Invalid payload for mail/code-sign-in-locked', { exact: false }).waitFor();
+    await card.getByText('mail/code-sign-in-locked: not signed by auth', { exact: false }).waitFor();
     await saveScreenshot(page, 'queue-board-failed-laptop');
     const retry = card.locator('button:has(svg.lucide-refresh-cw)');
     await retry.hover();
