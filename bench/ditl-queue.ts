@@ -1,4 +1,4 @@
-import { developmentJobKeys } from '@spark/config';
+import { developmentSigningKeys } from '@spark/config';
 // `node dist/bench/ditl-queue.js` (after `npm run build:node`): DITL queue throughput. 100 generations
 // go through the real path (row + outbox → BullMQ → worker → S3 → completed) with a simulated model
 // call of 2 s, first on one worker process at DITL_CONCURRENCY=10, then on two. Targets (issue 6):
@@ -44,7 +44,7 @@ async function main() {
   const s3 = await startTestS3();
   const logger = createLogger('bench', 'silent');
   const dataSource = await openMigrated({ url: databaseUrl, schema: 'ditl', migrations: ditlMigrations, applicationName: 'bench' });
-  const queues = new JobQueues(redis, 'bench', developmentJobKeys());
+  const queues = new JobQueues(redis, 'bench', developmentSigningKeys());
   const relay = new OutboxRelay(dataSource, 'ditl', queues, logger, { pollMs: 100 });
   const generations = new GenerationsRepository(dataSource);
   const env = {

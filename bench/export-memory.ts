@@ -4,7 +4,7 @@
 import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { loadConfig, storageEnv } from '@spark/config';
+import { developmentSigningKeys, loadConfig, storageEnv } from '@spark/config';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { startService } from '@spark/service-runtime';
@@ -76,7 +76,8 @@ async function main() {
   const client = new RedisStreamsClient({
     redisUrl: env.REDIS_URL ?? '',
     prefix: env.BUS_PREFIX,
-    app: 'bench',
+    app: 'gateway',
+    signingKeys: developmentSigningKeys(),
     timeoutMs: 5000,
     logger: createLogger('bench', 'silent'),
   });

@@ -1,4 +1,4 @@
-import { developmentJobKeys } from '@spark/config';
+import { developmentSigningKeys } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { JobQueues, signedJobData } from '@spark/jobs';
 import { eventually } from '@spark/testing';
@@ -39,7 +39,7 @@ async function failedMailJob(email: string): Promise<string> {
     if (i > 300) throw new Error('the unsigned job never failed');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  await job.updateData(signedJobData(developmentJobKeys(), { queue: QUEUES.mail, name: 'code-sign-in-locked', data: { email } }, job.id ?? ''));
+  await job.updateData(signedJobData(developmentSigningKeys(), { queue: QUEUES.mail, name: 'code-sign-in-locked', data: { email } }, job.id ?? ''));
   return job.id ?? '';
 }
 

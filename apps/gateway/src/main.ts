@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { gatewayEnv, loadConfig } from '@spark/config';
+import { assertSigningKeysFor, gatewayEnv, loadConfig } from '@spark/config';
 import { createLogger, PinoNestLogger, runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { onShutdown, runMain, startHealthServer } from '@spark/runtime';
@@ -49,6 +49,7 @@ export const gatewayRouteDecisions = () => routeDecisions(gatewayControllers);
 
 export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   const config = loadConfig(gatewayEnv, env);
+  assertSigningKeysFor('gateway', config.SIGNING_KEYS);
   const logger = createLogger('gateway', config.LOG_LEVEL, { format: config.LOG_FORMAT });
   // Automatic pipelining: the rate-limit counts and session checks of the requests one turn of the event loop
   // handles leave in one write instead of one each.
@@ -62,6 +63,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     timeoutMs: config.BUS_TIMEOUT_MS,
     logger,
     observer: metrics.busClient,
+    signingKeys: config.SIGNING_KEYS,
   });
   await client.connect();
   const adapter = new GatewayFastifyAdapter({

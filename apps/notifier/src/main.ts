@@ -32,7 +32,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
         logger,
         context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL },
         opener: await MailOpener.for(config.MAIL_SEAL_PRIVATE_KEYS),
-        jobKeys: config.JOB_KEYS,
+        signingKeys: config.SIGNING_KEYS,
         concurrency: config.NOTIFIER_CONCURRENCY,
         lockMs: config.NOTIFIER_LOCK_MS,
         retry: { firstDelayMs: config.NOTIFIER_RETRY_FIRST_MS, maxDelayMs: config.NOTIFIER_RETRY_MAX_MS },
@@ -53,7 +53,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       pushServiceOrigins: config.PUSH_SERVICE_ORIGINS,
       sent,
       logger,
-      jobKeys: config.JOB_KEYS,
+      signingKeys: config.SIGNING_KEYS,
     });
     const erasure = startAccountErasure({ part: 'notifier', eraser: sentMailEraser(dataSource) }, { config, dataSource, logger });
     return async () => {

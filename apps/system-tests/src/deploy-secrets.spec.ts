@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { authEnv, ditlEnv, type Env, gatewayEnv, migrateEnv, notifierEnv, progressEnv, serviceEnv } from '@spark/config';
-import { type JobApp, jobKeyPairsOf } from '@spark/contracts';
+import { type SigningApp, signingKeyPairsOf } from '@spark/contracts';
 import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
 import { overlays, render, workloadsOf } from './deploy-rendered';
@@ -79,7 +79,7 @@ describe('secrets in the deployment files', () => {
   describe('each workload gets from the Secret only what its config schema reads', () => {
     // The schemas each process loads (bootApp loads serviceEnv in every service, then the service its own), and its
     // user: the Secret holds one REDIS_URL_<USER> per Redis ACL user and one DATABASE_URL_<USER> per PostgreSQL login,
-    // given to the app as REDIS_URL and DATABASE_URL, and one JOB_KEYS_<USER> for each app that queues or runs signed
+    // given to the app as REDIS_URL and DATABASE_URL, and one SIGNING_KEYS_<USER> for each app that queues or runs signed
     // jobs, which it needs to start. The migration Job reads the owner's DATABASE_URL as it is.
     const workloads: Record<string, { schemas: ((env: Env) => z.ZodObject)[]; user?: string }> = {
       gateway: { schemas: [gatewayEnv], user: 'GATEWAY' },
@@ -96,7 +96,7 @@ describe('secrets in the deployment files', () => {
     // Every key of the Secret example, the commented optional ones included, as the variable an app reads it as.
     const secretVariables = new Set(
       [...readFileSync(join(root, 'deploy/base/secret.example.env'), 'utf8').matchAll(/^(?:# )?([A-Z0-9_]+)=/gm)].map(([, key]) =>
-        key.replace(/^(REDIS_URL|DATABASE_URL|JOB_KEYS)_[A-Z]+$/, '$1'),
+        key.replace(/^(REDIS_URL|DATABASE_URL|SIGNING_KEYS)_[A-Z]+$/, '$1'),
       ),
     );
     const production: Env = { NODE_ENV: 'production' };
@@ -104,13 +104,13 @@ describe('secrets in the deployment files', () => {
     /** The Secret's keys the app's schemas read, each with the key it is stored under and whether the app starts without it. */
     const expectedSecrets = (app: string) => {
       const { schemas, user } = workloads[app] ?? { schemas: [] };
-      const perUser = (variable: string) => user !== undefined && (variable === 'REDIS_URL' || variable === 'DATABASE_URL' || variable === 'JOB_KEYS');
-      const holdsJobKeys = user !== undefined && user !== 'GATEWAY' && jobKeyPairsOf(user.toLowerCase() as JobApp).length > 0;
+      const perUser = (variable: string) => user !== undefined && (variable === 'REDIS_URL' || variable === 'DATABASE_URL' || variable === 'SIGNING_KEYS');
+      const holdsSigningKeys = user !== undefined && signingKeyPairsOf(user.toLowerCase() as SigningApp).length > 0;
       const read = new Map<string, boolean>();
       for (const schema of schemas) {
         for (const [variable, field] of Object.entries(schema(production).shape)) {
-          if (variable === 'JOB_KEYS') {
-            if (holdsJobKeys) read.set(variable, false);
+          if (variable === 'SIGNING_KEYS') {
+            if (holdsSigningKeys) read.set(variable, false);
           } else if (secretVariables.has(variable)) read.set(variable, (read.get(variable) ?? true) && (field as z.ZodType).safeParse(undefined).success);
         }
       }

@@ -44,7 +44,7 @@ export interface InProcessStackOptions {
   databaseUrlOf?(app: string): string;
   /** A Redis of the test's own: `adminUrl` for the stack's own client, `urlOf(app)` for each app (one ACL user each). */
   redis?: { adminUrl: string; urlOf(app: string): string };
-  /** Settings of one app's own, over `env` (each app's own `JOB_KEYS`, say). */
+  /** Settings of one app's own, over `env` (each app's own `SIGNING_KEYS`, say). */
   envOf?(app: string): NodeJS.ProcessEnv;
 }
 

@@ -1,5 +1,5 @@
 import { QUEUES, type QueueName } from '@spark/contracts';
-import { developmentJobKeys } from '@spark/config';
+import { developmentSigningKeys } from '@spark/config';
 import { JobQueues, signedJobData } from '@spark/jobs';
 import { eventually } from '@spark/testing';
 import { randomUUID } from 'node:crypto';
@@ -53,9 +53,9 @@ describe('jobs only their producer could have queued', () => {
     const data = { deliveryId: randomUUID(), campaignId: randomUUID(), email: recipient, subject: 'Your Spark shares', body: 'Confirm at evil.example' };
     await jobs.queue(QUEUES.mail).add('investor-email', data, { jobId: 'forged-investor-email' });
     // The leads-service's key signs its own e-mails; the notifier checks an investor e-mail with the investor service's.
-    const leadsKey = developmentJobKeys().get('mail/leads')?.[0];
+    const leadsKey = developmentSigningKeys().get('job:mail/leads')?.[0];
     const forged = signedJobData(
-      new Map([['mail/investor', leadsKey ? [leadsKey] : []]]),
+      new Map([['job:mail/investor', leadsKey ? [leadsKey] : []]]),
       { queue: QUEUES.mail, name: 'investor-email', data },
       'signed-by-leads',
     );

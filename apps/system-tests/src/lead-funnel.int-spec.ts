@@ -1,4 +1,4 @@
-import { developmentJobKeys } from '@spark/config';
+import { developmentSigningKeys } from '@spark/config';
 import { createLeadResponseSchema, errorBodySchema, leadSchema, QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
 import { eventually, uniquePrefix } from '@spark/testing';
@@ -151,7 +151,7 @@ describe('the interest form, from HTTP to two e-mails', () => {
     const created = await readCreated(await postLead(stack, { email: 'twice-delivered@example.com' }));
     const { rows } = await db.query(`SELECT id FROM leads.outbox WHERE payload->>'leadId' = $1 AND job_name = 'lead-confirmation'`, [created.lead.id]);
     const jobId: string = rows[0].id;
-    const jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX as string, developmentJobKeys());
+    const jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX as string, developmentSigningKeys());
     const queue = jobs.queue(QUEUES.mail);
     const delivered = (what: string) => eventually(async () => (await queue.getJobState(jobId)) === 'completed', 15_000, what);
     // The worker holds the job's lock until it has recorded the send, so the job can be removed only once completed.

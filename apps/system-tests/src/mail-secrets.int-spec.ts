@@ -1,4 +1,4 @@
-import { authEnv, developmentJobKeys, loadConfig } from '@spark/config';
+import { authEnv, developmentSigningKeys, loadConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { JobQueues, MailSealer } from '@spark/jobs';
 import { eventually } from '@spark/testing';
@@ -20,7 +20,7 @@ describe('secrets in e-mail jobs', () => {
     stack = await startInProcessStack({ env: { JWT_SECRET: TEST_JWT_SECRET } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
-    jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '', developmentJobKeys());
+    jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '', developmentSigningKeys());
   });
   afterAll(async () => {
     await jobs?.close();

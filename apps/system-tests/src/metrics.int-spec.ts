@@ -1,3 +1,4 @@
+import { developmentSigningKeys } from '@spark/config';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient } from '@spark/messaging';
 import { startService } from '@spark/service-runtime';
@@ -42,7 +43,8 @@ describe('metrics on the internal port of a service and of the notifier', () => 
     stops.push(await startService({ ...leadsService, env: { ...env, HEALTH_PORT: String(ports.leads) } }, false));
     stops.push(await startNotifier({ ...env, SMTP_URL: smtp.url, HEALTH_PORT: String(ports.notifier) }));
     client = new RedisStreamsClient({
-      app: 'test',
+      app: 'gateway',
+      signingKeys: developmentSigningKeys(),
       redisUrl: env.REDIS_URL,
       prefix: env.BUS_PREFIX,
       timeoutMs: 10_000,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { authEnv, developmentJobKeys, loadConfig } from '@spark/config';
+import { authEnv, developmentSigningKeys, loadConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { JobQueues, MailSealer } from '@spark/jobs';
 import {
@@ -87,7 +87,7 @@ describe('the notifier under faults', () => {
     db = new Client({ connectionString: database.url });
     await db.connect();
     redis = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
-    jobs = new JobQueues(redis, busPrefix, developmentJobKeys());
+    jobs = new JobQueues(redis, busPrefix, developmentSigningKeys());
     sink = await startSmtpSink({ beforeAccepting: () => beforeAccepting?.() ?? Promise.resolve() });
   });
   afterAll(async () => {

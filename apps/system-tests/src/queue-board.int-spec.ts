@@ -1,6 +1,6 @@
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_ISSUER, errorBodySchema, QUEUES, queueBoardTicketSchema, type Session, type UserRole } from '@spark/contracts';
-import { developmentJobKeys } from '@spark/config';
+import { developmentSigningKeys } from '@spark/config';
 import { bullPrefix, JobQueues, signedJobData } from '@spark/jobs';
 import { eventually } from '@spark/testing';
 import { type Job, Worker } from 'bullmq';
@@ -130,7 +130,7 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     });
     try {
       const jobId = `queue-board-${Date.now()}`;
-      const data = signedJobData(developmentJobKeys(), { queue: QUEUES.mail, name: 'code-sign-in-locked', data: { email } }, jobId);
+      const data = signedJobData(developmentSigningKeys(), { queue: QUEUES.mail, name: 'code-sign-in-locked', data: { email } }, jobId);
       await jobs.queue(QUEUES.mail).add('code-sign-in-locked', data, { jobId, attempts: 1 });
       await eventually(async () => Boolean((await jobs.queue(QUEUES.mail).getJob(jobId))?.failedReason), 15_000, 'the job to fail');
       await outage.close();

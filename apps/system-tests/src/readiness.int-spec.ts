@@ -1,3 +1,4 @@
+import { developmentSigningKeys } from '@spark/config';
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -88,7 +89,8 @@ describe('readiness of the processes', () => {
       await eventually(async () => (await statusOf(port, '/health/ready')) === 200, 30_000, 'ready after the migration');
 
       const client = new RedisStreamsClient({
-        app: 'test',
+        app: 'gateway',
+        signingKeys: developmentSigningKeys(),
         redisUrl: env.REDIS_URL,
         prefix: env.BUS_PREFIX,
         timeoutMs: 10_000,

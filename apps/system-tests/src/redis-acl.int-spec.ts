@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freshJobKeys } from '@spark/config';
+import { freshSigningKeys } from '@spark/config';
 import { ditlStatusResponseSchema, generateDitlResponseSchema, QUEUE_BOARD_PATH, queueBoardTicketSchema, QUEUES } from '@spark/contracts';
 import { serviceRoleOf } from '@spark/persistence';
 import { Redis } from 'ioredis';
@@ -30,7 +30,7 @@ describe('the product with one Redis ACL user (deploy/redis/users.acl) and one P
   let database: TestDatabase;
   let db: Client;
   const prefix = `acl-${randomBytes(4).toString('hex')}`;
-  const jobKeys = freshJobKeys();
+  const signingKeys = freshSigningKeys();
   const passwords = Object.fromEntries([...APPS, 'keda', 'admin'].map((user) => [user, randomBytes(16).toString('hex')]));
   const urlAs = (user: string) => `redis://${user}:${passwords[user]}@127.0.0.1:${port}`;
   const connectAs = (user: string) => new Redis(urlAs(user), { maxRetriesPerRequest: 1, lazyConnect: true });
@@ -87,8 +87,8 @@ describe('the product with one Redis ACL user (deploy/redis/users.acl) and one P
       redis: { adminUrl: urlAs('admin'), urlOf: urlAs },
       databaseUrl: database.url,
       databaseUrlOf: databaseUrlAs,
-      // Each app holds only the keys of the jobs it queues or runs, as `npm run job-keys` hands them out.
-      envOf: (app) => ({ JOB_KEYS: jobKeys.find((keys) => keys.app === app)?.value ?? '' }),
+      // Each app holds only the keys of the jobs it queues or runs, as `npm run signing-keys` hands them out.
+      envOf: (app) => ({ SIGNING_KEYS: signingKeys.find((keys) => keys.app === app)?.value ?? '' }),
     });
   });
   afterAll(async () => {

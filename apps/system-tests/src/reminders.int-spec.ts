@@ -1,4 +1,4 @@
-import { developmentJobKeys } from '@spark/config';
+import { developmentSigningKeys } from '@spark/config';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -95,7 +95,7 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
       PUSH_SERVICE_ORIGINS: `${pushUrl},${redirecting.url}`,
     };
     stack = await startInProcessStack({ withNotifier: true, env });
-    jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '', developmentJobKeys());
+    jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '', developmentSigningKeys());
     // A second progress-service: two reminder workers, one tick at a time, each reminder once.
     stopSecondProgress = await startService({ ...progressService, env: { ...stack.env } }, false);
     db = new Client({ connectionString: stack.databaseUrl });

@@ -1,3 +1,4 @@
+import { developmentSigningKeys } from '@spark/config';
 import type { ChildProcess } from 'node:child_process';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient } from '@spark/messaging';
@@ -32,7 +33,8 @@ export async function openReplicaBed(name: string, options: { requestTimeoutMs: 
   await db.connect();
   const redis = new Redis(redisUrl);
   const client = new RedisStreamsClient({
-    app: 'test',
+    app: 'gateway',
+    signingKeys: developmentSigningKeys(),
     redisUrl,
     prefix: env.BUS_PREFIX,
     timeoutMs: options.requestTimeoutMs,

@@ -1,3 +1,4 @@
+import { developmentSigningKeys } from '@spark/config';
 import { sessionSchema, type UserRole } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
@@ -86,10 +87,11 @@ export function signInClient(bed: () => SignInTestBed, ip: () => string) {
   return { send, post, get, createUser, mailsTo, waitForMail, requestLink, forgetCooldown, freshSignInEmail, signIn };
 }
 
-/** A bus client on the stack's prefix, to call service patterns as another service does. */
+/** A bus client on the stack's prefix, to call service patterns as the gateway sends them. */
 export async function connectBus(env: NodeJS.ProcessEnv): Promise<{ bus: ServiceBus; close: () => Promise<void> }> {
   const client = new RedisStreamsClient({
-    app: 'test',
+    app: 'gateway',
+    signingKeys: developmentSigningKeys(),
     redisUrl: env.REDIS_URL ?? '',
     prefix: env.BUS_PREFIX ?? '',
     timeoutMs: 5000,

@@ -1,4 +1,4 @@
-export * from './job-keys';
+export * from './signing-keys';
 export * from './load-config';
 export * from './schemas';
 export * from './trust-proxy';

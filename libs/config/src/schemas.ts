@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { credentialId, type Env, LOCAL_PUBLIC_URL, mailSealPrivateKeys, mailSealPublicKey, optionalSecret, publicUrl, secret, serviceUrl } from './load-config';
-import { jobKeys } from './job-keys';
+import { signingKeys } from './signing-keys';
 import { trustProxySchema } from './trust-proxy';
 
 const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
@@ -44,8 +44,8 @@ export const serviceEnv = (env: Env) =>
     OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1000),
     // How often each outbox checks its dispatched jobs still exist in Redis until they finish.
     OUTBOX_RECONCILE_MS: z.coerce.number().int().min(100).default(60_000),
-    // The keys of the jobs this app queues or runs: a worker runs only what its producer signed.
-    JOB_KEYS: jobKeys(env),
+    // The keys of the jobs and bus requests this app sends or checks: nothing unsigned by its sender runs.
+    SIGNING_KEYS: signingKeys(env),
   });
 
 /**
@@ -99,6 +99,8 @@ export const gatewayEnv = (env: Env) =>
       HOST: z.string().default('0.0.0.0'),
       PUBLIC_URL: publicUrl(env),
       JWT_SECRET: secret(env, 'development-only-jwt-secret-change-me'),
+      // The keys it signs its bus requests with: a service runs only what its sender signed.
+      SIGNING_KEYS: signingKeys(env),
       // The built SPA; empty disables static serving (API-only gateway).
       WEB_DIST: z.string().default(''),
       // Multiplies every rate limit of the gateway: for load tests, or a crowd that shares one address.

@@ -4,6 +4,7 @@ export * from './errors';
 export * from './jobs';
 export * from './leads';
 export * from './patterns';
+export * from './signing';
 export * from './ditl';
 export * from './ditl-schedule';
 export * from './onboarding';

@@ -164,24 +164,6 @@ export function jobProducerOf(queue: QueueName, name: string): JobProducer | und
   return Object.hasOwn(producers, name) ? producers[name] : undefined;
 }
 
-/** One signing key's place: the jobs `producer` writes to `queue`. */
-export interface JobKeyPair {
-  queue: QueueName;
-  producer: JobApp;
-}
-
-/** Every (queue, producer) pair that needs a key: one key each, shared by the producer and the queue's consumer only. */
-export function jobKeyPairs(): JobKeyPair[] {
-  const pairs = new Map<string, JobKeyPair>();
-  for (const [queue, producers] of Object.entries(jobProducers) as [QueueName, Record<string, JobProducer>][]) {
-    for (const producer of Object.values(producers)) if (producer !== SCHEDULED) pairs.set(`${queue}/${producer}`, { queue, producer });
-  }
-  return [...pairs.values()];
-}
-
-/** The pairs whose key an app holds: the jobs it signs, and the jobs of its queues it checks. */
-export const jobKeyPairsOf = (app: JobApp): JobKeyPair[] => jobKeyPairs().filter(({ queue, producer }) => producer === app || queueConsumers[queue] === app);
-
 export type MailJobName = keyof typeof mailJobs;
 /** A sealed mail job as its template reads it: the sealed field replaced by what it holds. */
 export type OpenedMailJob<N extends SealedMailJobName> = Omit<JobPayload<typeof QUEUES.mail, N>, 'sealed'> & MailSecrets<N>;

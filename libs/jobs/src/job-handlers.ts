@@ -1,4 +1,4 @@
-import type { JobKeys } from '@spark/config';
+import type { SigningKeys } from '@spark/config';
 import { type JobName, type JobPayload, type QueueName, jobSchemaOf, jobsByQueue } from '@spark/contracts';
 import { type Job, MetricsTime, UnrecoverableError } from 'bullmq';
 import { verifiedJobData } from './job-signatures';
@@ -21,7 +21,7 @@ export function assertHandlersComplete<Q extends QueueName>(queue: Q, handlers: 
 }
 
 /** Checks a job's signature, validates its payload with its schema and runs its handler; a bad job is never retried. */
-export async function runJob<Q extends QueueName>(queue: Q, handlers: JobHandlers<Q>, job: Job, keys: JobKeys): Promise<void> {
+export async function runJob<Q extends QueueName>(queue: Q, handlers: JobHandlers<Q>, job: Job, keys: SigningKeys): Promise<void> {
   const schema = jobSchemaOf(queue, job.name);
   if (!schema) throw new UnrecoverableError(`No handler for job ${queue}/${job.name}`);
   const parsed = schema.safeParse(verifiedJobData(keys, queue, job));

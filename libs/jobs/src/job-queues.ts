@@ -1,4 +1,4 @@
-import type { JobKeys } from '@spark/config';
+import type { SigningKeys } from '@spark/config';
 import type { JobName, JobPayload, QueueName } from '@spark/contracts';
 import { type JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -23,7 +23,7 @@ export class JobQueues {
     readonly connection: Redis,
     private readonly busPrefix: string,
     /** The keys of the jobs this app queues; a process that only reads the queues needs none. */
-    private readonly keys: JobKeys = new Map(),
+    private readonly keys: SigningKeys = new Map(),
   ) {}
 
   queue(name: QueueName): Queue {

@@ -1,10 +1,10 @@
 import { createSecretKey, randomBytes } from 'node:crypto';
-import { developmentJobKeys } from '@spark/config';
+import { developmentSigningKeys } from '@spark/config';
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { JobRequest } from './job-queues';
 import { signedJobData, verifiedJobData } from './job-signatures';
 
-const keys = developmentJobKeys();
+const keys = developmentSigningKeys();
 const lead: JobRequest = {
   queue: 'mail',
   name: 'lead-confirmation',
@@ -32,7 +32,7 @@ describe('job signatures', () => {
   });
 
   it("checks a job with its producer's key, not another producer's of the same queue", () => {
-    const leadsKeys = new Map([['mail/investor', keys.get('mail/leads') ?? []]]);
+    const leadsKeys = new Map([['job:mail/investor', keys.get('job:mail/leads') ?? []]]);
     const investorEmail: JobRequest = {
       queue: 'mail',
       name: 'investor-email',
@@ -51,13 +51,13 @@ describe('job signatures', () => {
   it('verifies with any key listed for the pair, so a key rotates without failing queued jobs', () => {
     const retired = createSecretKey(randomBytes(32));
     const current = createSecretKey(randomBytes(32));
-    const job = queued('lead-confirmation', 'job-1', signedJobData(new Map([['mail/leads', [retired]]]), lead, 'job-1'));
-    expect(verifiedJobData(new Map([['mail/leads', [current, retired]]]), 'mail', job)).toEqual(lead.data);
-    expect(() => verifiedJobData(new Map([['mail/leads', [current]]]), 'mail', job)).toThrow(/not signed by leads/);
+    const job = queued('lead-confirmation', 'job-1', signedJobData(new Map([['job:mail/leads', [retired]]]), lead, 'job-1'));
+    expect(verifiedJobData(new Map([['job:mail/leads', [current, retired]]]), 'mail', job)).toEqual(lead.data);
+    expect(() => verifiedJobData(new Map([['job:mail/leads', [current]]]), 'mail', job)).toThrow(/not signed by leads/);
   });
 
   it("leaves the scheduler's jobs unsigned, and refuses to sign a job without its key", () => {
     expect(verifiedJobData(new Map(), 'reminders', queued('send-due-reminders', 'repeat:1', {}))).toEqual({});
-    expect(() => signedJobData(new Map(), lead, 'job-1')).toThrow('No key to sign mail/lead-confirmation as leads (JOB_KEYS)');
+    expect(() => signedJobData(new Map(), lead, 'job-1')).toThrow('No key to sign mail/lead-confirmation as leads (SIGNING_KEYS)');
   });
 });

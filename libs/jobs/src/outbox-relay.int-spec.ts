@@ -1,4 +1,4 @@
-import { developmentJobKeys } from '@spark/config';
+import { developmentSigningKeys } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { openMigrated } from '@spark/persistence';
@@ -33,7 +33,7 @@ describe('the outbox with a payload no worker could run', () => {
       applicationName: 'relay-test',
     });
     redis = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
-    jobs = new JobQueues(redis, uniquePrefix('relay'), developmentJobKeys());
+    jobs = new JobQueues(redis, uniquePrefix('relay'), developmentSigningKeys());
     relay = new OutboxRelay(dataSource, 'relaytest', jobs, createLogger('relay-test', 'silent'));
   });
   afterAll(async () => {

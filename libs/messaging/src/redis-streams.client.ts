@@ -4,8 +4,10 @@ import { ClientProxy, type ReadPacket, type WritePacket } from '@nestjs/microser
 import { serviceOf } from '@spark/contracts';
 import { currentCorrelationId, newCorrelationId, type Logger } from '@spark/logging';
 import Redis from 'ioredis';
+import type { SigningKeys } from '@spark/config';
 import { DomainError } from '@spark/errors';
 import type { BusAdmission } from './bus-admission';
+import { signedEntry } from './bus-signatures';
 import { ServiceUnavailableError } from './service-unavailable';
 import { outgoingRequestId } from './request-scope';
 import { DEFAULT_PREFIX, replyListKey, requestStreamKey } from './stream-keys';
@@ -24,6 +26,8 @@ export interface RedisStreamsClientOptions {
   observer?: BusClientObserver;
   /** Entries older than this are trimmed from the streams this client writes to: nobody can still want them. */
   maxEntryAgeMs?: number;
+  /** Signs each request as `app` (`signedEntry`), for a service that checks who sent it; without, requests go unsigned. */
+  signingKeys?: SigningKeys;
 }
 
 export interface BusClientObserver {
@@ -180,7 +184,8 @@ export class RedisStreamsClient extends ClientProxy {
       budgetMs: timeoutMs,
       correlationId: this.correlationId(),
     };
-    this.add(pattern, entry, admission).catch((error: unknown) => {
+    const { signingKeys } = this.options;
+    this.add(pattern, signingKeys ? signedEntry(signingKeys, this.options.app, entry) : entry, admission).catch((error: unknown) => {
       const refused = admission && error instanceof DomainError;
       if (!refused) this.log.error({ err: error, pattern }, 'could not send a request');
       if (!this.pending.delete(id)) return;

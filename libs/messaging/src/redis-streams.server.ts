@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Server, type CustomTransportStrategy, type MessageHandler, type MsPattern } from '@nestjs/microservices';
+import type { SigningKeys } from '@spark/config';
 import { serviceOf } from '@spark/contracts';
 import { newCorrelationId, runWithCorrelationId, type Logger } from '@spark/logging';
 import Redis from 'ioredis';
 import { lastValueFrom } from 'rxjs';
 import { type BusContract, isEventPattern, isReplaySafe, isRequestPattern, parseEvent, parseRequest, parseResponse, sparkContract } from './contract-check';
 import { DomainError } from '@spark/errors';
+import { senderRefusal } from './bus-signatures';
 import { RedisStreamsContext } from './redis-streams.context';
 import { runInRequestScope } from './request-scope';
 import { deadConsumers, entriesOfReadGroup, parseAutoClaim, parseConsumers } from './redis-replies';
@@ -34,6 +36,11 @@ export interface RedisStreamsServerOptions {
   observer?: BusServerObserver;
   /** Where commands (requests not marked replay-safe in the contract) record their outcome with their effect. */
   ledger?: CommandLedger;
+  /**
+   * Runs only the requests whose sender may send their pattern and signed them (`senderRefusal`): the product's
+   * services always; a test's own contract may go without.
+   */
+  signingKeys?: SigningKeys;
 }
 
 /** What a request ended with, as the caller will be told. */
@@ -346,7 +353,7 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
     if (entry.id !== undefined || entry.replyTo !== undefined) {
       if (entry.id === undefined || entry.replyTo === undefined) return 'a request needs both a request id and a reply list';
       if (!isReplyListKey(this.prefix, entry.replyTo)) return 'its reply key is not a reply list of this bus';
-      return undefined;
+      return this.options.signingKeys && senderRefusal(this.options.signingKeys, this.service, entry);
     }
     if (isRequestPattern(this.contract, entry.pattern)) return 'a request pattern without a request id';
     if (!isEventPattern(this.contract, entry.pattern)) return 'an event pattern outside the contract';

@@ -15,6 +15,9 @@ export interface RequestEntry {
    */
   budgetMs?: number;
   correlationId: string;
+  /** The app that sent a request, and its signature of it (`signedEntry`). */
+  caller?: string;
+  signature?: string;
 }
 
 // Short field names: every entry stores them.
@@ -25,6 +28,8 @@ const field = {
   replyTo: 'r',
   budgetMs: 'b',
   correlationId: 'c',
+  caller: 'a',
+  signature: 's',
 } as const;
 
 /** Flattens an entry into XADD's `field value ...` arguments. */
@@ -33,6 +38,8 @@ export function encodeEntry(entry: RequestEntry): string[] {
   if (entry.id !== undefined) fields.push(field.id, entry.id);
   if (entry.replyTo !== undefined) fields.push(field.replyTo, entry.replyTo);
   if (entry.budgetMs !== undefined) fields.push(field.budgetMs, String(entry.budgetMs));
+  if (entry.caller !== undefined) fields.push(field.caller, entry.caller);
+  if (entry.signature !== undefined) fields.push(field.signature, entry.signature);
   return fields;
 }
 
@@ -51,6 +58,8 @@ export function decodeEntry(flat: readonly string[]): RequestEntry | undefined {
     replyTo: values.get(field.replyTo),
     budgetMs: Number.isFinite(budgetMs) ? budgetMs : undefined,
     correlationId: values.get(field.correlationId) ?? '',
+    caller: values.get(field.caller),
+    signature: values.get(field.signature),
   };
 }
 

@@ -35,7 +35,14 @@ export function startAccountErasure(
   { config, dataSource, logger }: Pick<AppInfrastructure, 'config' | 'dataSource' | 'logger'>,
 ): { close(): Promise<void> } {
   const queue = deletionQueues[part];
-  const busClient = new RedisStreamsClient({ redisUrl: config.REDIS_URL, prefix: config.BUS_PREFIX, app: part, timeoutMs: config.BUS_TIMEOUT_MS, logger });
+  const busClient = new RedisStreamsClient({
+    redisUrl: config.REDIS_URL,
+    prefix: config.BUS_PREFIX,
+    app: part,
+    timeoutMs: config.BUS_TIMEOUT_MS,
+    logger,
+    signingKeys: config.SIGNING_KEYS,
+  });
   const bus = new ServiceBus(busClient);
   const handlers: JobHandlers<typeof queue> = {
     'erase-account': async ({ deletionId }) => {
@@ -56,7 +63,7 @@ export function startAccountErasure(
     },
   };
   const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
-  const worker = new Worker(queue, (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(queue, handlers, job, config.JOB_KEYS)), {
+  const worker = new Worker(queue, (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(queue, handlers, job, config.SIGNING_KEYS)), {
     connection,
     prefix: bullPrefix(config.BUS_PREFIX),
     concurrency: 2,

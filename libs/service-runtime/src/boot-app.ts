@@ -1,4 +1,4 @@
-import { assertJobKeysFor, loadConfig, serviceEnv, type ServiceConfig } from '@spark/config';
+import { assertSigningKeysFor, loadConfig, serviceEnv, type ServiceConfig } from '@spark/config';
 import type { JobApp } from '@spark/contracts';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger, type Logger } from '@spark/logging';
@@ -40,7 +40,7 @@ export interface AppBoot {
  */
 export async function bootApp(boot: AppBoot, start: (infrastructure: AppInfrastructure) => Promise<() => Promise<void>>): Promise<() => Promise<void>> {
   const config = loadConfig(serviceEnv, boot.env);
-  assertJobKeysFor(boot.schema, config.JOB_KEYS);
+  assertSigningKeysFor(boot.schema, config.SIGNING_KEYS);
   const logger = createLogger(boot.app, config.LOG_LEVEL, { format: config.LOG_FORMAT });
   const dataSource = createServiceDataSource({
     url: config.DATABASE_URL,
@@ -62,7 +62,7 @@ export async function bootApp(boot: AppBoot, start: (infrastructure: AppInfrastr
     runMigrations: config.RUN_MIGRATIONS,
     onWaiting: (reason) => logger.info({ reason: String(reason) }, 'waiting for the schema to be migrated (RUN_MIGRATIONS=false)'),
   });
-  const jobs = new JobQueues(redis, config.BUS_PREFIX, config.JOB_KEYS);
+  const jobs = new JobQueues(redis, config.BUS_PREFIX, config.SIGNING_KEYS);
   const outbox = new OutboxRelay(dataSource, boot.schema, jobs, logger, {
     pollMs: config.OUTBOX_POLL_MS,
     reconcileMs: config.OUTBOX_RECONCILE_MS,

@@ -64,6 +64,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
         drainTimeoutMs: (drainSeconds - 5) * 1000,
         observer: busServerMetrics(registry),
         ledger,
+        signingKeys: config.SIGNING_KEYS,
       }),
       logger: new PinoNestLogger(logger),
     });

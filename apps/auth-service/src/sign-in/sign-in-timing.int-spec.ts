@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { authEnv, developmentJobKeys, loadConfig } from '@spark/config';
+import { authEnv, developmentSigningKeys, loadConfig } from '@spark/config';
 import { JobQueues, MailSealer, OutboxRelay } from '@spark/jobs';
 import { createLogger } from '@spark/logging';
 import { openMigrated } from '@spark/persistence';
@@ -63,7 +63,7 @@ describe('sign-in timing for known and unknown addresses (real PostgreSQL and Re
     database = await createTestDatabase();
     dataSource = await openMigrated({ url: database.url, schema: 'auth', migrations: authMigrations });
     redis = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
-    jobs = new JobQueues(redis, prefix, developmentJobKeys());
+    jobs = new JobQueues(redis, prefix, developmentSigningKeys());
     outbox = new OutboxRelay(dataSource, 'auth', jobs, createLogger('auth-timing', 'silent'));
     const secret = 'timing-test-secret-0123456789abcdef';
     signIn = new SignInService(new SignInRepository(dataSource), new MailCooldown(redis, prefix), new SessionIssuer(secret), outbox, {

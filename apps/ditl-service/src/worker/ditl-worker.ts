@@ -63,7 +63,7 @@ export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker;
   const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   const worker = new Worker(
     QUEUES.ditl,
-    (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.ditl, handlers, job, config.JOB_KEYS)),
+    (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.ditl, handlers, job, config.SIGNING_KEYS)),
     {
       connection,
       prefix: bullPrefix(config.BUS_PREFIX),

@@ -21,7 +21,14 @@ class OutgoingBus implements OnModuleDestroy {
 export class LeadsModule {
   static register({ dataSource, outbox, config, logger }: ServiceInfrastructure): DynamicModule {
     const outgoing = new OutgoingBus(
-      new RedisStreamsClient({ redisUrl: config.REDIS_URL, prefix: config.BUS_PREFIX, app: 'leads', timeoutMs: config.BUS_TIMEOUT_MS, logger }),
+      new RedisStreamsClient({
+        redisUrl: config.REDIS_URL,
+        prefix: config.BUS_PREFIX,
+        app: 'leads',
+        timeoutMs: config.BUS_TIMEOUT_MS,
+        logger,
+        signingKeys: config.SIGNING_KEYS,
+      }),
     );
     const bus = new ServiceBus(outgoing.client);
     const coachLeads = new CoachLeadsService(new CoachLeadsRepository(dataSource), {

@@ -1,5 +1,5 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import type { JobKeys } from '@spark/config';
+import type { SigningKeys } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, type JobHandlers, type MailOpener, type MailRetrySettings, runJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
@@ -34,8 +34,8 @@ export interface MailProcessorDependencies {
   context: TemplateContext;
   /** Opens what the jobs' producers sealed for the notifier (links, codes, tokens). */
   opener: MailOpener;
-  /** The mail jobs' signing keys (`JOB_KEYS`). */
-  jobKeys: JobKeys;
+  /** The mail jobs' signing keys (`SIGNING_KEYS`). */
+  signingKeys: SigningKeys;
   concurrency: number;
   /** The job lock's lifetime, which is also how often the worker looks for a dead worker's jobs. */
   lockMs: number;
@@ -71,7 +71,7 @@ export class MailProcessor extends WorkerHost {
   }
 
   process(job: Job): Promise<void> {
-    return runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.mail, this.handlers, job, this.deps.jobKeys));
+    return runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.mail, this.handlers, job, this.deps.signingKeys));
   }
 
   /** Sends at most once per job id, whatever the number of deliveries (docs/messaging.md, "E-mail"). */

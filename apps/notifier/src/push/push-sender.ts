@@ -1,4 +1,4 @@
-import type { JobKeys } from '@spark/config';
+import type { SigningKeys } from '@spark/config';
 import { pushEndpointAllowed, QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
@@ -31,14 +31,21 @@ export function startPushSender(deps: {
   pushServiceOrigins: readonly string[];
   sent: SentMailRepository;
   logger: Logger;
-  /** The push jobs' signing keys (`JOB_KEYS`). */
-  jobKeys: JobKeys;
+  /** The push jobs' signing keys (`SIGNING_KEYS`). */
+  signingKeys: SigningKeys;
 }) {
   const { vapid, pushServiceOrigins, sent, logger } = deps;
   const authorizations = vapid && new VapidAuthorizations(vapid);
   // Tells the progress-service of a subscription the push service has dropped, or that is at a push service no longer
   // allowed, so the next reminder goes by e-mail.
-  const busClient = new RedisStreamsClient({ redisUrl: deps.redisUrl, prefix: deps.busPrefix, app: 'notifier', timeoutMs: deps.busTimeoutMs, logger });
+  const busClient = new RedisStreamsClient({
+    redisUrl: deps.redisUrl,
+    prefix: deps.busPrefix,
+    app: 'notifier',
+    timeoutMs: deps.busTimeoutMs,
+    logger,
+    signingKeys: deps.signingKeys,
+  });
   const bus = new ServiceBus(busClient);
   const forget = async (userId: string | undefined, endpoint: string) => {
     if (userId) await bus.request('progress.push-subscription-gone', { userId, endpoint });
@@ -90,7 +97,7 @@ export function startPushSender(deps: {
   const connection = deps.redis.duplicate({ maxRetriesPerRequest: null });
   const worker = new Worker(
     QUEUES.push,
-    (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.push, handlers, job, deps.jobKeys)),
+    (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.push, handlers, job, deps.signingKeys)),
     {
       connection,
       prefix: bullPrefix(deps.busPrefix),

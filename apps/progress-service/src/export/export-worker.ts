@@ -45,6 +45,7 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
     app: 'progress',
     timeoutMs: config.BUS_TIMEOUT_MS,
     logger,
+    signingKeys: config.SIGNING_KEYS,
   });
   const bus = new ServiceBus(busClient);
   const handlers: JobHandlers<'export'> = {
@@ -71,7 +72,7 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
   const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   const worker = new Worker(
     QUEUES.export,
-    (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.export, handlers, job, config.JOB_KEYS)),
+    (job: Job) => runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.export, handlers, job, config.SIGNING_KEYS)),
     {
       connection,
       prefix: bullPrefix(config.BUS_PREFIX),

@@ -1,4 +1,5 @@
-import { type PatternName, patterns } from '@spark/contracts';
+import { developmentSigningKeys } from '@spark/config';
+import { internalBusCallers, mayCall, type PatternName, patterns } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { DomainError } from '@spark/errors';
 import { RedisStreamsClient } from '@spark/messaging';
@@ -26,6 +27,9 @@ interface Outcome {
 
 const patternNames = Object.keys(patterns) as PatternName[];
 const schemaOf = (pattern: PatternName): z.ZodType => patterns[pattern].request;
+// Each pattern goes as an app that may send it; refusing every other sender is bus-callers.int-spec.ts's part.
+const senderOf = (pattern: string) =>
+  mayCall('gateway', pattern) ? 'gateway' : ((internalBusCallers as Partial<Record<string, readonly string[]>>)[pattern]?.[0] ?? 'gateway');
 
 /** Runs `task` over `items`, at most `limit` at a time. */
 async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
@@ -40,31 +44,35 @@ async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promis
 describe('fuzzing every bus pattern with fast-check, through the real transport', () => {
   let stack: InProcessStack;
   let db: Client;
-  let bus: RedisStreamsClient;
+  const clients = new Map<string, RedisStreamsClient>();
 
   beforeAll(async () => {
     stack = await startInProcessStack({ withNotifier: false, env: { JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent' } });
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
-    // A raw client: it sends whatever it is given, as anything that can write to Redis could.
-    bus = new RedisStreamsClient({
-      app: 'test',
-      redisUrl: stack.env.REDIS_URL ?? '',
-      prefix: stack.env.BUS_PREFIX,
-      timeoutMs: 15_000,
-      logger: createLogger('fuzz', 'silent'),
-    });
-    await bus.connect();
+    // A client per sending app, with its keys: it sends whatever it is given, as that app compromised could.
+    for (const app of new Set(patternNames.map(senderOf))) {
+      const client = new RedisStreamsClient({
+        app,
+        signingKeys: developmentSigningKeys(),
+        redisUrl: stack.env.REDIS_URL ?? '',
+        prefix: stack.env.BUS_PREFIX,
+        timeoutMs: 15_000,
+        logger: createLogger('fuzz', 'silent'),
+      });
+      await client.connect();
+      clients.set(app, client);
+    }
   });
   afterAll(async () => {
-    await bus.close();
+    await Promise.all([...clients.values()].map((client) => client.close()));
     await db.end();
     await stack.stop();
   });
 
   /** The error code a request ends with, or `ok`. */
   const send = async (pattern: string, payload: unknown): Promise<string> =>
-    bus.request(pattern, payload).then(
+    (clients.get(senderOf(pattern)) as RedisStreamsClient).request(pattern, payload).then(
       () => 'ok',
       (error: unknown) => (error instanceof DomainError ? error.code : 'THROWN'),
     );

@@ -1,0 +1,72 @@
+import { developmentSigningKeys } from '@spark/config';
+import { createLogger } from '@spark/logging';
+import { RedisStreamsClient, ServiceBus, ServiceUnavailableError } from '@spark/messaging';
+import { insertUser } from '@spark/testing';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { type InProcessStack, startInProcessStack } from './in-process-stack';
+
+/**
+ * Every service may write to the streams of the services it calls (deploy/redis/users.acl), and Redis cannot tell
+ * which request it adds. So a service answers only the requests the one app that sent them signed, and only the
+ * patterns that app has business sending: a compromised leads-service could otherwise make anyone an admin.
+ */
+describe('bus requests only from who may send them', () => {
+  let stack: InProcessStack;
+  let db: Client;
+  const clients: RedisStreamsClient[] = [];
+
+  beforeAll(async () => {
+    stack = await startInProcessStack({});
+    db = new Client({ connectionString: stack.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await db?.end();
+    await stack?.stop();
+  });
+
+  /** A bus client as `app` runs it, holding that app's keys (a compromised app holds its own). */
+  const busAs = async (app: string, signingKeys = developmentSigningKeys()) => {
+    const client = new RedisStreamsClient({
+      app,
+      redisUrl: stack.env.REDIS_URL ?? '',
+      prefix: stack.env.BUS_PREFIX ?? '',
+      timeoutMs: 2000,
+      logger: createLogger('bus-callers-test', 'silent'),
+      signingKeys,
+    });
+    clients.push(client);
+    await client.connect();
+    return new ServiceBus(client);
+  };
+  const roleOf = async (id: string) => (await db.query<{ role: string }>('SELECT role FROM auth.users WHERE id = $1', [id])).rows[0]?.role;
+
+  it('refuses a pattern the sending service has no business sending: the leads-service making someone an admin', async () => {
+    const admin = await insertUser(db, { email: 'the-admin@example.com', role: 'admin' });
+    const insider = await insertUser(db, { email: 'leads-insider@example.com', role: 'client' });
+    const leads = await busAs('leads');
+
+    await expect(leads.request('auth.set-role', { actorId: admin, userId: insider, role: 'admin' })).rejects.toThrow(ServiceUnavailableError);
+    expect(await roleOf(insider)).toBe('client');
+  });
+
+  it('refuses a request in the name of the gateway that the gateway did not sign', async () => {
+    const admin = await insertUser(db, { email: 'another-admin@example.com', role: 'admin' });
+    const insider = await insertUser(db, { email: 'posing-as-gateway@example.com', role: 'client' });
+    // What the leads-service holds, used for the gateway's pair.
+    const leadsKey = developmentSigningKeys().get('bus:auth/leads') ?? [];
+    const posing = await busAs('gateway', new Map([['bus:auth/gateway', leadsKey]]));
+
+    await expect(posing.request('auth.set-role', { actorId: admin, userId: insider, role: 'admin' })).rejects.toThrow(ServiceUnavailableError);
+    expect(await roleOf(insider)).toBe('client');
+  });
+
+  it('answers what a service does need, signed by it: the leads-service inviting an approved lead', async () => {
+    const leads = await busAs('leads');
+    const email = `invited-${randomUUID()}@example.com`;
+    const { userId } = await leads.request('auth.invite', { email, role: 'client', approved: true });
+    expect(await roleOf(userId)).toBe('client');
+  });
+});

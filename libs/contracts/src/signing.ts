@@ -1,0 +1,58 @@
+import { type JobApp, jobProducers, type QueueName, queueConsumers, SCHEDULED } from './jobs';
+import { type PatternName, patterns, type ServiceName, serviceOf, services } from './patterns';
+
+/** Every process that holds signing keys: the gateway, the services and the notifier. */
+export type SigningApp = JobApp | 'gateway';
+
+/**
+ * Who may send each request besides the gateway, which sends every pattern for the people it serves. A service
+ * sends only what its own work needs; anything else from it is refused, however it is signed.
+ */
+export const internalBusCallers = {
+  'auth.invite': ['leads'],
+  'progress.preset-evolution': ['leads'],
+  'auth.get-user': ['progress'],
+  'ditl.current': ['progress'],
+  'ditl.get-presentation': ['progress'],
+  'progress.push-subscription-gone': ['notifier'],
+  'auth.deletion-subject': ['leads', 'progress', 'ditl', 'notifier'],
+  'auth.deletion-part-done': ['leads', 'progress', 'ditl', 'notifier'],
+} as const satisfies { [P in PatternName]?: readonly JobApp[] };
+
+/** The patterns only services send, to each other: the gateway has no route to them, so it may not send them either. */
+const internalOnly: ReadonlySet<string> = new Set<PatternName>(['auth.deletion-subject', 'auth.deletion-part-done', 'progress.push-subscription-gone']);
+
+/** Whether `caller` may send a request of `pattern`. */
+export function mayCall(caller: string, pattern: string): boolean {
+  if (!Object.hasOwn(patterns, pattern)) return false;
+  if (caller === 'gateway') return !internalOnly.has(pattern);
+  const callers: readonly string[] = (internalBusCallers as Partial<Record<string, readonly string[]>>)[pattern] ?? [];
+  return callers.includes(caller);
+}
+
+/**
+ * Where one signing key is used: the jobs `producer` queues on `queue` (checked by that queue's worker), or the
+ * requests `caller` sends to `service`. Each key is held by those two apps alone.
+ */
+export type SigningKeyPair = { kind: 'job'; queue: QueueName; producer: JobApp } | { kind: 'bus'; service: ServiceName; caller: SigningApp };
+
+export const signingKeyName = (pair: SigningKeyPair) => (pair.kind === 'job' ? `job:${pair.queue}/${pair.producer}` : `bus:${pair.service}/${pair.caller}`);
+
+/** Every pair that needs a key. */
+export function signingKeyPairs(): SigningKeyPair[] {
+  const pairs = new Map<string, SigningKeyPair>();
+  const add = (pair: SigningKeyPair) => pairs.set(signingKeyName(pair), pair);
+  for (const [queue, producers] of Object.entries(jobProducers) as [QueueName, Record<string, string>][]) {
+    for (const producer of Object.values(producers)) if (producer !== SCHEDULED) add({ kind: 'job', queue, producer: producer as JobApp });
+  }
+  for (const service of services) add({ kind: 'bus', service, caller: 'gateway' });
+  for (const [pattern, callers] of Object.entries(internalBusCallers)) {
+    for (const caller of callers) add({ kind: 'bus', service: serviceOf(pattern) as ServiceName, caller });
+  }
+  return [...pairs.values()];
+}
+
+const holders = (pair: SigningKeyPair): SigningApp[] => (pair.kind === 'job' ? [pair.producer, queueConsumers[pair.queue]] : [pair.caller, pair.service]);
+
+/** The pairs whose key an app holds: what it signs, and what it checks. */
+export const signingKeyPairsOf = (app: SigningApp): SigningKeyPair[] => signingKeyPairs().filter((pair) => holders(pair).includes(app));
