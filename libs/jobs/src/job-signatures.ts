@@ -7,7 +7,7 @@ import type { JobRequest } from './job-queues';
 const SIGNATURE_FIELD = 'signature';
 
 // HMAC-SHA256 rather than a public-key signature: each key is shared by one producer and one queue's consumer only,
-// and a MAC costs a few microseconds where an Ed25519 signature costs tens, on the lead path's two e-mails per lead.
+// and the lead path signs two e-mails per lead (the comparison: docs/decisions.md).
 const signatureOf = (key: KeyObject, queue: QueueName, name: string, jobId: string, payloadJson: string) =>
   createHmac('sha256', key).update(`${queue}\n${name}\n${jobId}\n`).update(payloadJson).digest();
 
