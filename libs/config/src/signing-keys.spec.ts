@@ -1,7 +1,7 @@
 import { type SigningKeyPair, signingKeyName, signingKeyPairs, signingKeyPairsOf } from '@spark/contracts';
 import { ConfigError, loadConfig } from './load-config';
 import { serviceEnv } from './schemas';
-import { assertSigningKeysFor, developmentSigningKey, freshSigningKeys, signingKeys } from './signing-keys';
+import { assertSigningKeysFor, developmentSigningKey, freshSigningKeys, isPairSignature, pairSignature, signingKeys } from './signing-keys';
 
 const production = (SIGNING_KEYS?: string) => ({ NODE_ENV: 'production', SIGNING_KEYS });
 const keysIn = (value?: string) => signingKeys(production(value)).safeParse(value);
@@ -56,5 +56,31 @@ describe('SIGNING_KEYS', () => {
     expect(holders('job:account-deletion-ditl/auth')).toEqual(['auth', 'ditl']);
     expect(holders('bus:auth/gateway')).toEqual(['gateway', 'auth']);
     expect(holders('bus:progress/notifier')).toEqual(['progress', 'notifier']);
+  });
+});
+
+describe('pair signatures', () => {
+  const rotated = productionKeys(`job:mail/auth=${hex('0a')},job:mail/auth=${hex('0b')}`);
+  const signedBy = (first: string) => pairSignature(productionKeys(`job:mail/auth=${hex(first)}`), 'job:mail/auth', 'mail\nx\n1\n', '{"a":1}') ?? '';
+
+  it('signs with the first key and verifies with any key of the pair', () => {
+    expect(pairSignature(rotated, 'job:mail/auth', 'mail\nx\n1\n', '{"a":1}')).toBe(signedBy('0a'));
+    expect(isPairSignature(rotated, 'job:mail/auth', 'mail\nx\n1\n', '{"a":1}', signedBy('0a'))).toBe(true);
+    expect(isPairSignature(rotated, 'job:mail/auth', 'mail\nx\n1\n', '{"a":1}', signedBy('0b'))).toBe(true);
+  });
+
+  it.each([
+    ['another key', () => signedBy('0c'), 'mail\nx\n1\n', '{"a":1}'],
+    ['another header', () => signedBy('0a'), 'mail\nx\n2\n', '{"a":1}'],
+    ['another body', () => signedBy('0a'), 'mail\nx\n1\n', '{"a":2}'],
+    ['a cut signature', () => signedBy('0a').slice(0, 20), 'mail\nx\n1\n', '{"a":1}'],
+    ['no signature', () => '', 'mail\nx\n1\n', '{"a":1}'],
+  ])('refuses %s', (_case, signature, header, body) => {
+    expect(isPairSignature(rotated, 'job:mail/auth', header, body, signature())).toBe(false);
+  });
+
+  it('has no signature for, and verifies nothing of, a pair this app holds no key of', () => {
+    expect(pairSignature(rotated, 'bus:auth/leads', 'h', 'b')).toBeUndefined();
+    expect(isPairSignature(rotated, 'bus:auth/leads', 'mail\nx\n1\n', '{"a":1}', signedBy('0a'))).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import { services, type SigningApp, type SigningKeyPair, signingKeyName, signingKeyPairs, signingKeyPairsOf } from '@spark/contracts';
 import { z } from 'zod';
 import { ConfigError, type Env } from './load-config';
@@ -50,6 +50,28 @@ export const developmentSigningKeys = (): SigningKeys => signingKeyList(false).p
  */
 export const signingKeys = (env: Env) =>
   env.NODE_ENV === 'production' ? z.string().default('').pipe(signingKeyList(true)) : z.string().default(DEVELOPMENT_SIGNING_KEYS).pipe(signingKeyList(false));
+
+// HMAC-SHA256 rather than a public-key signature: each key is shared by the pair's two ends only, and the lead path
+// signs several messages per lead (the comparison: docs/decisions.md).
+const hmacOf = (key: KeyObject, header: string, body: string) => createHmac('sha256', key).update(header).update(body).digest();
+
+/**
+ * The signature of a message (a header naming what it is and where it goes, and its body) with the pair's signing
+ * key, in base64url; undefined when this app holds no key of the pair.
+ */
+export function pairSignature(keys: SigningKeys, pairName: string, header: string, body: string): string | undefined {
+  const [key] = keys.get(pairName) ?? [];
+  return key && hmacOf(key, header, body).toString('base64url');
+}
+
+/** Whether `signature` signs the message with any key of the pair (rotation), compared in constant time. */
+export function isPairSignature(keys: SigningKeys, pairName: string, header: string, body: string, signature: string): boolean {
+  const given = Buffer.from(signature, 'base64url');
+  return (keys.get(pairName) ?? []).some((key) => {
+    const expected = hmacOf(key, header, body);
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
+}
 
 /** Stops an app that lacks the key of something it signs or checks, before it sends or refuses anything. */
 export function assertSigningKeysFor(app: SigningApp, keys: SigningKeys): void {

@@ -1,23 +1,18 @@
-import { createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
-import type { SigningKeys } from '@spark/config';
+import { isPairSignature, pairSignature, type SigningKeys } from '@spark/config';
 import { mayCall, type ServiceName, type SigningApp, serviceOf, signingKeyName } from '@spark/contracts';
 import type { RequestEntry } from './wire-format';
 
 // What a request is: its pattern, its request id and reply list (so an answer cannot be sent elsewhere) and its data.
-const signatureOf = (key: KeyObject, entry: RequestEntry) =>
-  createHmac('sha256', key)
-    .update(`${entry.pattern}\n${entry.id ?? ''}\n${entry.replyTo ?? ''}\n`)
-    .update(entry.data)
-    .digest();
+const headerOf = (entry: RequestEntry) => `${entry.pattern}\n${entry.id ?? ''}\n${entry.replyTo ?? ''}\n`;
 
 const keyNameOf = (service: string, caller: string) => signingKeyName({ kind: 'bus', service: service as ServiceName, caller: caller as SigningApp });
 
 /** The entry with its sender's name and signature, made with the key of the pair (its pattern's service, the sender). */
 export function signedEntry(keys: SigningKeys, caller: string, entry: RequestEntry): RequestEntry {
   const name = keyNameOf(serviceOf(entry.pattern), caller);
-  const [key] = keys.get(name) ?? [];
-  if (!key) throw new Error(`No key to sign ${entry.pattern} as ${caller} (SIGNING_KEYS needs ${name})`);
-  return { ...entry, caller, signature: signatureOf(key, entry).toString('base64url') };
+  const signature = pairSignature(keys, name, headerOf(entry), entry.data);
+  if (!signature) throw new Error(`No key to sign ${entry.pattern} as ${caller} (SIGNING_KEYS needs ${name})`);
+  return { ...entry, caller, signature };
 }
 
 /**
@@ -28,10 +23,5 @@ export function senderRefusal(keys: SigningKeys, service: string, entry: Request
   const { caller, signature } = entry;
   if (caller === undefined || signature === undefined) return 'an unsigned request';
   if (!mayCall(caller, entry.pattern)) return `${caller} may not send ${entry.pattern}`;
-  const given = Buffer.from(signature, 'base64url');
-  const signed = (keys.get(keyNameOf(service, caller)) ?? []).some((key) => {
-    const expected = signatureOf(key, entry);
-    return expected.length === given.length && timingSafeEqual(expected, given);
-  });
-  return signed ? undefined : `not signed by ${caller}`;
+  return isPairSignature(keys, keyNameOf(service, caller), headerOf(entry), entry.data, signature) ? undefined : `not signed by ${caller}`;
 }
