@@ -63,6 +63,14 @@ describe('bus requests only from who may send them', () => {
     expect(await roleOf(insider)).toBe('client');
   });
 
+  it('refuses from the gateway what only services send: an invitation that no approved lead asked for', async () => {
+    const gateway = await busAs('gateway');
+    const email = `gateway-invited-${randomUUID()}@example.com`;
+
+    await expect(gateway.request('auth.invite', { email, role: 'coach', approved: true })).rejects.toThrow(ServiceUnavailableError);
+    expect((await db.query('SELECT 1 FROM auth.users WHERE email = $1', [email])).rowCount).toBe(0);
+  });
+
   it('answers what a service does need, signed by it: the leads-service inviting an approved lead', async () => {
     const leads = await busAs('leads');
     const email = `invited-${randomUUID()}@example.com`;

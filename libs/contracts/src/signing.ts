@@ -5,29 +5,26 @@ import { type PatternName, patterns, type ServiceName, serviceOf, services } fro
 export type SigningApp = JobApp | 'gateway';
 
 /**
- * Who may send each request besides the gateway, which sends every pattern for the people it serves. A service
- * sends only what its own work needs; anything else from it is refused, however it is signed.
+ * Who may send the requests that services send each other: the gateway only where a route of its own sends the
+ * pattern too. Every other pattern is the gateway's alone, sent for the people it serves. A service sends only what
+ * its own work needs; anything else from it is refused, however it is signed.
  */
-export const internalBusCallers = {
+export const busCallers = {
   'auth.invite': ['leads'],
   'progress.preset-evolution': ['leads'],
-  'auth.get-user': ['progress'],
-  'ditl.current': ['progress'],
-  'ditl.get-presentation': ['progress'],
+  'auth.get-user': ['progress', 'gateway'],
+  'ditl.current': ['progress', 'gateway'],
+  'ditl.get-presentation': ['progress', 'gateway'],
   'progress.push-subscription-gone': ['notifier'],
   'auth.deletion-subject': ['leads', 'progress', 'ditl', 'notifier'],
   'auth.deletion-part-done': ['leads', 'progress', 'ditl', 'notifier'],
-} as const satisfies { [P in PatternName]?: readonly JobApp[] };
-
-/** The patterns only services send, to each other: the gateway has no route to them, so it may not send them either. */
-const internalOnly: ReadonlySet<string> = new Set<PatternName>(['auth.deletion-subject', 'auth.deletion-part-done', 'progress.push-subscription-gone']);
+} as const satisfies { [P in PatternName]?: readonly SigningApp[] };
 
 /** Whether `caller` may send a request of `pattern`. */
 export function mayCall(caller: string, pattern: string): boolean {
   if (!Object.hasOwn(patterns, pattern)) return false;
-  if (caller === 'gateway') return !internalOnly.has(pattern);
-  const callers: readonly string[] = (internalBusCallers as Partial<Record<string, readonly string[]>>)[pattern] ?? [];
-  return callers.includes(caller);
+  const callers: readonly string[] | undefined = (busCallers as Partial<Record<string, readonly string[]>>)[pattern];
+  return callers ? callers.includes(caller) : caller === 'gateway';
 }
 
 /**
@@ -46,7 +43,7 @@ export function signingKeyPairs(): SigningKeyPair[] {
     for (const producer of Object.values(producers)) if (producer !== SCHEDULED) add({ kind: 'job', queue, producer: producer as JobApp });
   }
   for (const service of services) add({ kind: 'bus', service, caller: 'gateway' });
-  for (const [pattern, callers] of Object.entries(internalBusCallers)) {
+  for (const [pattern, callers] of Object.entries(busCallers)) {
     for (const caller of callers) add({ kind: 'bus', service: serviceOf(pattern) as ServiceName, caller });
   }
   return [...pairs.values()];

@@ -31,7 +31,7 @@ describe('bus request signatures', () => {
       { ...signedEntry(keys, 'leads', invite), replyTo: 'spark:reply:gateway:7c1d6f8e-1a2b-4c3d-8e9f-0a1b2c3d4e5f' },
       'not signed by leads',
     ],
-    ['another sender named', { ...signedEntry(keys, 'leads', invite), caller: 'gateway' }, 'not signed by gateway'],
+    ['another sender named', { ...signedEntry(keys, 'progress', { ...invite, pattern: 'auth.get-user' }), caller: 'gateway' }, 'not signed by gateway'],
   ])('refuses a request %s', (_case, entry, reason) => {
     expect(senderRefusal(keys, 'auth', entry)).toBe(reason);
   });

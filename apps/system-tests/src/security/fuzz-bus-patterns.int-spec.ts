@@ -1,5 +1,5 @@
 import { developmentSigningKeys } from '@spark/config';
-import { internalBusCallers, mayCall, type PatternName, patterns } from '@spark/contracts';
+import { busCallers, mayCall, type PatternName, patterns } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { DomainError } from '@spark/errors';
 import { RedisStreamsClient } from '@spark/messaging';
@@ -29,7 +29,7 @@ const patternNames = Object.keys(patterns) as PatternName[];
 const schemaOf = (pattern: PatternName): z.ZodType => patterns[pattern].request;
 // Each pattern goes as an app that may send it; refusing every other sender is bus-callers.int-spec.ts's part.
 const senderOf = (pattern: string) =>
-  mayCall('gateway', pattern) ? 'gateway' : ((internalBusCallers as Partial<Record<string, readonly string[]>>)[pattern]?.[0] ?? 'gateway');
+  mayCall('gateway', pattern) ? 'gateway' : ((busCallers as Partial<Record<string, readonly string[]>>)[pattern]?.[0] ?? 'gateway');
 
 /** Runs `task` over `items`, at most `limit` at a time. */
 async function inBatches<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
