@@ -37,6 +37,7 @@ export class AuthModule implements OnModuleDestroy {
       codePepper: config.JWT_SECRET,
       developmentMode: config.AUTH_DEVELOPMENT_MODE,
       sealer,
+      signingKeys: config.SIGNING_KEYS,
     });
     return {
       module: AuthModule,

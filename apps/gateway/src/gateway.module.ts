@@ -14,6 +14,7 @@ import { AuthController } from './auth/auth.controller';
 import { CoachClientsController } from './coach/coach-clients.controller';
 import { CoachDitlController } from './coach/coach-ditl.controller';
 import { CoachLeadsController } from './coach/coach-leads.controller';
+import { InviteApprover } from './coach/invite-approver';
 import { DitlController } from './ditl/ditl.controller';
 import { authProviders } from './auth/auth.providers';
 import { HealthController } from './health/health.controller';
@@ -88,6 +89,7 @@ export class GatewayModule {
           }),
         },
         { provide: VAPID_PUBLIC_KEY, useValue: config.VAPID_PUBLIC_KEY ?? null },
+        { provide: InviteApprover, useValue: new InviteApprover(config.SIGNING_KEYS) },
         ...authProviders(config, redis),
         ...investorProviders(config),
         ...devLogProviders(config),

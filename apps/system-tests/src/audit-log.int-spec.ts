@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JwtService } from '@nestjs/jwt';
-import { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER, type AuditEvent, auditEventPageSchema, type Lead, type UserRole } from '@spark/contracts';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  ACCESS_TOKEN_ISSUER,
+  type AuditEvent,
+  auditEventPageSchema,
+  type Lead,
+  leadInviteBodyOf,
+  type UserRole,
+} from '@spark/contracts';
 import { Client } from 'pg';
 import { insertUser } from '@spark/testing';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
@@ -76,8 +84,12 @@ describe('the audit log of admin and coach actions', () => {
       return typeof target === 'string' ? target : target(response.body);
     };
     const targets: Record<string, string> = {
-      'lead.approve': await perform('lead.approve', () => call('POST', `/api/coach/leads/${approved.id}/approve`, coach), approved.id),
-      'lead.resend': await perform('lead.resend', () => call('POST', `/api/coach/leads/${approved.id}/resend`, coach), approved.id),
+      'lead.approve': await perform(
+        'lead.approve',
+        () => call('POST', `/api/coach/leads/${approved.id}/approve`, coach, leadInviteBodyOf(approved)),
+        approved.id,
+      ),
+      'lead.resend': await perform('lead.resend', () => call('POST', `/api/coach/leads/${approved.id}/resend`, coach, leadInviteBodyOf(approved)), approved.id),
       'lead.reject': await perform('lead.reject', () => call('POST', `/api/coach/leads/${rejected.id}/reject`, coach), rejected.id),
       'lead.add-client': await perform(
         'lead.add-client',
@@ -149,7 +161,7 @@ describe('the audit log of admin and coach actions', () => {
 
   it('records refused attempts too: a coach approving a coach lead, a client calling a coach action', async () => {
     const coachLead = await newLead('coach');
-    expect((await call('POST', `/api/coach/leads/${coachLead.id}/approve`, coach)).status).toBe(403);
+    expect((await call('POST', `/api/coach/leads/${coachLead.id}/approve`, coach, leadInviteBodyOf(coachLead))).status).toBe(403);
     expect((await call('POST', `/api/coach/leads/${coachLead.id}/reject`, client)).status).toBe(403);
     expect((await call('POST', `/api/coach/leads/${coachLead.id}/reject`, undefined)).status).toBe(401);
     let events: AuditEvent[] = [];

@@ -11,13 +11,14 @@ import {
 } from '@spark/contracts';
 import { authService } from '../../auth-service/src/service';
 import { leadsService } from '../../leads-service/src/service';
+import { approvedInvite } from './invite-approval';
 import { cookieValue, refreshCookieOf, signInTestFile } from './sign-in-client';
 
 const JWT_SECRET = 'system-test-jwt-secret-sessions-01';
 
 describe('sessions end when they should, and roles change only explicitly', () => {
   // No AUTH_DEVELOPMENT_MODE: a non-production stack as a test or CI runs it.
-  const { db, bus, send, post, createUser, signIn } = signInTestFile(
+  const { db, leadsBus, send, post, createUser, signIn } = signInTestFile(
     { services: [authService, leadsService], env: { JWT_SECRET, PUBLIC_URL: 'http://spark.test' } },
     '198.18.0',
   );
@@ -128,7 +129,7 @@ describe('sessions end when they should, and roles change only explicitly', () =
 
   it('never raises an existing account’s role through an invite', async () => {
     const clientId = await createUser('invited-client@example.com', 'client');
-    await bus().request('auth.invite', { email: 'invited-client@example.com', role: 'coach', next: 'ditl-welcome', approved: true });
+    await leadsBus().request('auth.invite', approvedInvite({ email: 'invited-client@example.com', role: 'coach', next: 'ditl-welcome', approved: true }));
     expect(await roleOf(clientId)).toBe('client');
   });
 

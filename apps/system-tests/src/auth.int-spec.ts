@@ -10,6 +10,7 @@ import {
   sessionSchema,
   userPageSchema,
 } from '@spark/contracts';
+import { approvedInvite } from './invite-approval';
 import { cookieValue, refreshCookieOf, signInTestFile, tokenOf } from './sign-in-client';
 import { untilIdle } from './until-idle';
 
@@ -21,7 +22,7 @@ describe('passwordless sign-in through the gateway', () => {
   const {
     stack,
     db,
-    bus,
+    leadsBus,
     testIp,
     send,
     post,
@@ -293,13 +294,10 @@ describe('passwordless sign-in through the gateway', () => {
 
   describe('auth.invite, as the leads-service calls it', () => {
     it('creates the user, e-mails a ditl-welcome link, and hands the link back in development mode', async () => {
-      const answer = await bus().request('auth.invite', {
-        email: 'Approved@Example.com',
-        role: 'client',
-        fullName: 'Ada Approved',
-        next: 'ditl-welcome',
-        approved: true,
-      });
+      const answer = await leadsBus().request(
+        'auth.invite',
+        approvedInvite({ email: 'Approved@Example.com', role: 'client', fullName: 'Ada Approved', next: 'ditl-welcome', approved: true }, 'coach'),
+      );
       expect(answer.developmentMode).toBe(true);
       const magicLink = new URL(answer.magicLink ?? '');
       expect(magicLink.search).toBe('?next=ditl-welcome&approved=true');
@@ -323,7 +321,7 @@ describe('passwordless sign-in through the gateway', () => {
         { email: 'dev-existing-admin@example.com', role: 'client' },
         { email: 'dev-new-coach@example.com', role: 'coach' },
       ] as const) {
-        const answer = await bus().request('auth.invite', invite);
+        const answer = await leadsBus().request('auth.invite', approvedInvite(invite));
         expect(answer).toMatchObject({ developmentMode: true });
         expect(answer.magicLink).toBeUndefined();
       }
@@ -331,7 +329,7 @@ describe('passwordless sign-in through the gateway', () => {
 
     it('finds an existing user and never lowers an admin', async () => {
       const adminId = await createUser('boss@example.com', 'admin');
-      const answer = await bus().request('auth.invite', { email: 'boss@example.com', role: 'client' });
+      const answer = await leadsBus().request('auth.invite', approvedInvite({ email: 'boss@example.com', role: 'client' }));
       expect(answer.userId).toBe(adminId);
       const { rows } = await db().query(`SELECT role FROM auth.users WHERE email = 'boss@example.com'`);
       expect(rows[0].role).toBe('admin');

@@ -1,10 +1,13 @@
 import { developmentSigningKeys } from '@spark/config';
 import { createLogger } from '@spark/logging';
-import { RedisStreamsClient, ServiceBus, ServiceUnavailableError } from '@spark/messaging';
+import type { RequestOf } from '@spark/contracts';
+import { DomainError } from '@spark/errors';
+import { INVITE_APPROVAL_VALID_MS, RedisStreamsClient, ServiceBus, ServiceUnavailableError } from '@spark/messaging';
 import { insertUser } from '@spark/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { approvedInvite } from './invite-approval';
 
 /**
  * Every service may write to the streams of the services it calls (deploy/redis/users.acl), and Redis cannot tell
@@ -67,14 +70,56 @@ describe('bus requests only from who may send them', () => {
     const gateway = await busAs('gateway');
     const email = `gateway-invited-${randomUUID()}@example.com`;
 
-    await expect(gateway.request('auth.invite', { email, role: 'coach', approved: true })).rejects.toThrow(ServiceUnavailableError);
+    await expect(gateway.request('auth.invite', approvedInvite({ email, role: 'coach', approved: true }))).rejects.toThrow(ServiceUnavailableError);
     expect((await db.query('SELECT 1 FROM auth.users WHERE email = $1', [email])).rowCount).toBe(0);
   });
 
-  it('answers what a service does need, signed by it: the leads-service inviting an approved lead', async () => {
+  it('answers what a service does need, signed by it: the leads-service inviting a lead a coach approved', async () => {
     const leads = await busAs('leads');
     const email = `invited-${randomUUID()}@example.com`;
-    const { userId } = await leads.request('auth.invite', { email, role: 'client', approved: true });
+    const { userId } = await leads.request('auth.invite', approvedInvite({ email, role: 'client', approved: true }, 'coach'));
     expect(await roleOf(userId)).toBe('client');
+  });
+
+  describe('the leads-service inviting what nobody approved', () => {
+    const accountOf = async (email: string) => (await db.query('SELECT role FROM auth.users WHERE email = $1', [email])).rows;
+    const victim = () => `approved-${randomUUID()}@example.com`;
+    const attacker = () => `leads-insider-${randomUUID()}@example.com`;
+
+    it('makes no account without an approval: a coach of its own choosing', async () => {
+      const leads = await busAs('leads');
+      const email = attacker();
+      const unapproved = { email, role: 'coach', approved: true } as unknown as RequestOf<'auth.invite'>;
+
+      await expect(leads.request('auth.invite', unapproved)).rejects.toThrow(DomainError);
+      expect(await accountOf(email)).toEqual([]);
+    });
+
+    it.each([
+      ['approved for another address', () => ({ ...approvedInvite({ email: victim(), role: 'client' }, 'coach'), email: attacker() })],
+      ['approved as a client, asked as a coach', () => ({ ...approvedInvite({ email: attacker(), role: 'client' }, 'admin'), role: 'coach' as const })],
+      ['a coach approved by a coach', () => approvedInvite({ email: attacker(), role: 'coach' }, 'coach')],
+      [
+        'an approval changed after signing',
+        () => {
+          const invite = approvedInvite({ email: victim(), role: 'client' }, 'coach');
+          const email = attacker();
+          return { ...invite, email, approval: { ...invite.approval, email } };
+        },
+      ],
+      [
+        'an approval long past',
+        () => {
+          const email = attacker();
+          return approvedInvite({ email, role: 'client' }, 'coach', Date.now() - INVITE_APPROVAL_VALID_MS - 60_000);
+        },
+      ],
+    ])('refuses %s, and makes no account', async (_case, invite) => {
+      const leads = await busAs('leads');
+      const request = invite();
+
+      await expect(leads.request('auth.invite', request)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      expect(await accountOf(request.email)).toEqual([]);
+    });
   });
 });

@@ -6,6 +6,7 @@ import {
   errorBodySchema,
   type Lead,
   leadCountersSchema,
+  leadInviteBodyOf,
   leadInviteResponseSchema,
   leadPageSchema,
   type UserRole,
@@ -103,7 +104,7 @@ describe('the coach dashboard API: leads', () => {
     await newLead('coach');
     await newLead('investor');
     const before = await overview();
-    expect((await call('POST', `/api/coach/leads/${toApprove.id}/approve`, coach)).status).toBe(200);
+    expect((await call('POST', `/api/coach/leads/${toApprove.id}/approve`, coach, leadInviteBodyOf(toApprove))).status).toBe(200);
     const approved = await overview();
     expect(approved).toEqual({ ...before, pending: before.pending - 1, approved: before.approved + 1, activeUsers: before.activeUsers + 1 });
     expect((await call('POST', `/api/coach/leads/${toReject.id}/reject`, coach)).status).toBe(200);
@@ -117,7 +118,7 @@ describe('the coach dashboard API: leads', () => {
       [toApprove, 'approve'],
       [toReject, 'reject'],
     ] as const) {
-      const refused = await call('POST', `/api/coach/leads/${lead.id}/${action}`, coach);
+      const refused = await call('POST', `/api/coach/leads/${lead.id}/${action}`, coach, leadInviteBodyOf(lead));
       expect([action, refused.status]).toEqual([action, 403]);
       expect(errorBodySchema.parse(await refused.json()).message).toBe(`Only an admin can ${action} a coach lead.`);
     }
@@ -128,19 +129,36 @@ describe('the coach dashboard API: leads', () => {
     ]);
     expect((await db.query(`SELECT 1 FROM auth.users WHERE email = $1`, [toApprove.email])).rows).toEqual([]);
 
-    expect((await call('POST', `/api/coach/leads/${toApprove.id}/approve`, admin)).status).toBe(200);
+    expect((await call('POST', `/api/coach/leads/${toApprove.id}/approve`, admin, leadInviteBodyOf(toApprove))).status).toBe(200);
     expect((await db.query(`SELECT role FROM auth.users WHERE email = $1`, [toApprove.email])).rows).toEqual([{ role: 'coach' }]);
-    const resend = await call('POST', `/api/coach/leads/${toApprove.id}/resend`, coach);
+    const resend = await call('POST', `/api/coach/leads/${toApprove.id}/resend`, coach, leadInviteBodyOf(toApprove));
     expect(resend.status).toBe(403);
     expect(errorBodySchema.parse(await resend.json()).message).toBe('Only an admin can resend a coach lead.');
-    expect((await call('POST', `/api/coach/leads/${toApprove.id}/resend`, admin)).status).toBe(200);
+    expect((await call('POST', `/api/coach/leads/${toApprove.id}/resend`, admin, leadInviteBodyOf(toApprove))).status).toBe(200);
     expect((await call('POST', `/api/coach/leads/${toReject.id}/reject`, admin)).status).toBe(200);
+  });
+
+  it('invites only the address and role the coach was shown: another answers 409 and invites nobody', async () => {
+    const lead = await newLead();
+    for (const body of [
+      { email: `someone-else-${randomUUID()}@spark.test`, role: 'client' },
+      { email: lead.email, role: 'coach' },
+    ]) {
+      const refused = await call('POST', `/api/coach/leads/${lead.id}/approve`, tokenFor('admin'), body);
+      expect(refused.status).toBe(409);
+      expect(errorBodySchema.parse(await refused.json()).message).toBe('This lead is not the one you approved. Please refresh the page.');
+    }
+    expect((await call('POST', `/api/coach/leads/${lead.id}/approve`, coach)).status).toBe(400);
+    expect((await db.query(`SELECT approval_status, user_created FROM leads.leads WHERE id = $1`, [lead.id])).rows).toEqual([
+      { approval_status: 'pending', user_created: false },
+    ]);
+    expect((await db.query(`SELECT 1 FROM auth.users WHERE email = $1`, [lead.email])).rows).toEqual([]);
   });
 
   it('a coach cannot approve, reject or resend an investor lead', async () => {
     const investor = await newLead('investor');
     for (const action of ['approve', 'reject', 'resend']) {
-      expect((await call('POST', `/api/coach/leads/${investor.id}/${action}`, coach)).status).toBe(404);
+      expect((await call('POST', `/api/coach/leads/${investor.id}/${action}`, coach, leadInviteBodyOf(investor))).status).toBe(404);
     }
   });
 
@@ -148,7 +166,7 @@ describe('the coach dashboard API: leads', () => {
     const lead = await newLead();
     const admin = tokenFor('admin');
     const responses = await Promise.all(
-      Array.from({ length: 10 }, (_, index) => call('POST', `/api/coach/leads/${lead.id}/approve`, index % 2 ? coach : admin)),
+      Array.from({ length: 10 }, (_, index) => call('POST', `/api/coach/leads/${lead.id}/approve`, index % 2 ? coach : admin, leadInviteBodyOf(lead))),
     );
     expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
     const answers = await Promise.all(responses.map(async (response) => leadInviteResponseSchema.parse(await response.json())));
@@ -165,16 +183,16 @@ describe('the coach dashboard API: leads', () => {
     const lead = await newLead();
     const rejected = (await (await call('POST', `/api/coach/leads/${lead.id}/reject`, coach)).json()) as Lead;
     expect(rejected.approvalStatus).toBe('rejected');
-    expect((await call('POST', `/api/coach/leads/${lead.id}/approve`, coach)).status).toBe(409);
+    expect((await call('POST', `/api/coach/leads/${lead.id}/approve`, coach, leadInviteBodyOf(lead))).status).toBe(409);
     expect((await call('POST', `/api/coach/leads/${randomUUID()}/reject`, coach)).status).toBe(404);
     expect((await call('POST', '/api/coach/leads/not-a-uuid/reject', coach)).status).toBe(400);
   });
 
   it('resends the link of an approved lead, and only of an approved one', async () => {
     const lead = await newLead();
-    expect((await call('POST', `/api/coach/leads/${lead.id}/resend`, coach)).status).toBe(409);
-    await call('POST', `/api/coach/leads/${lead.id}/approve`, coach);
-    const resent = leadInviteResponseSchema.parse(await (await call('POST', `/api/coach/leads/${lead.id}/resend`, coach)).json());
+    expect((await call('POST', `/api/coach/leads/${lead.id}/resend`, coach, leadInviteBodyOf(lead))).status).toBe(409);
+    await call('POST', `/api/coach/leads/${lead.id}/approve`, coach, leadInviteBodyOf(lead));
+    const resent = leadInviteResponseSchema.parse(await (await call('POST', `/api/coach/leads/${lead.id}/resend`, coach, leadInviteBodyOf(lead))).json());
     expect(resent.lead.userCreated).toBe(true);
     await untilIdle(stack);
     expect(invitesTo(lead.email)).toHaveLength(2);

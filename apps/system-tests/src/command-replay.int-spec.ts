@@ -4,7 +4,6 @@ import {
   coachNoteSchema,
   createLeadResponseSchema,
   investorCampaignSchema,
-  inviteResponseSchema,
   issuedSessionSchema,
   publishPostResponseSchema,
   type PatternName,
@@ -12,7 +11,9 @@ import {
 } from '@spark/contracts';
 import { eventually, insertUser, killAndWait, lockWaiters } from '@spark/testing';
 import { Client } from 'pg';
+import { approvedInvite } from './invite-approval';
 import { type ReplicaBed, openReplicaBed } from './replica-bed';
+import { connectBus } from './sign-in-client';
 
 /**
  * A replica that dies after its command committed and before it answered: the request is taken over by another
@@ -71,7 +72,10 @@ describe('a command whose replica dies between commit and reply', () => {
 
   it('auth.refresh: the rotated session is answered again and stays signed in', async () => {
     const doomed = await replica('auth');
-    const invited = inviteResponseSchema.parse(await bed.client.request('auth.invite', { email: `refresh-${randomUUID()}@example.com`, role: 'client' }));
+    const leads = await connectBus(bed.env, 'leads');
+    const invited = await leads.bus
+      .request('auth.invite', approvedInvite({ email: `refresh-${randomUUID()}@example.com`, role: 'client' }))
+      .finally(leads.close);
     const token = new URLSearchParams(new URL(invited.magicLink ?? '').hash.slice(1)).get('token');
     const signedIn = issuedSessionSchema.parse(await bed.client.request('auth.redeem', { token }));
     const answer = issuedSessionSchema.parse(await answerAfterCrash('auth', doomed, 'auth.refresh', { refreshToken: signedIn.refreshToken }));

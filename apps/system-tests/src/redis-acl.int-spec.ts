@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freshSigningKeys } from '@spark/config';
-import { ditlStatusResponseSchema, generateDitlResponseSchema, QUEUE_BOARD_PATH, queueBoardTicketSchema, QUEUES } from '@spark/contracts';
+import {
+  ditlStatusResponseSchema,
+  generateDitlResponseSchema,
+  type Lead,
+  leadInviteBodyOf,
+  QUEUE_BOARD_PATH,
+  queueBoardTicketSchema,
+  QUEUES,
+} from '@spark/contracts';
 import { serviceRoleOf } from '@spark/persistence';
 import { Redis } from 'ioredis';
 import { createTestDatabase, eventually, freePort, killAndWait, type TestDatabase, testPostgresUrl } from '@spark/testing';
@@ -119,8 +127,8 @@ describe('the product with one Redis ACL user (deploy/redis/users.acl) and one P
     await mailTo('acl-lead@example.com', /We received your interest/);
 
     const coach = await createSignedInUser(db, 'acl-coach@example.com', 'coach');
-    const { lead: created } = (await lead.json()) as { lead: { id: string } };
-    expect((await call('POST', `/api/coach/leads/${created.id}/approve`, {}, coach.token)).status).toBe(200);
+    const { lead: created } = (await lead.json()) as { lead: Lead };
+    expect((await call('POST', `/api/coach/leads/${created.id}/approve`, leadInviteBodyOf(created), coach.token)).status).toBe(200);
     await mailTo('acl-lead@example.com', /approved/i);
   });
 

@@ -1,5 +1,5 @@
 import { developmentSigningKeys } from '@spark/config';
-import { sessionSchema, type UserRole } from '@spark/contracts';
+import { sessionSchema, type SigningApp, type UserRole } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { insertUser, type ReceivedMail } from '@spark/testing';
@@ -87,10 +87,10 @@ export function signInClient(bed: () => SignInTestBed, ip: () => string) {
   return { send, post, get, createUser, mailsTo, waitForMail, requestLink, forgetCooldown, freshSignInEmail, signIn };
 }
 
-/** A bus client on the stack's prefix, to call service patterns as the gateway sends them. */
-export async function connectBus(env: NodeJS.ProcessEnv): Promise<{ bus: ServiceBus; close: () => Promise<void> }> {
+/** A bus client on the stack's prefix, to call service patterns as `app` (the gateway unless named) sends them. */
+export async function connectBus(env: NodeJS.ProcessEnv, app: SigningApp = 'gateway'): Promise<{ bus: ServiceBus; close: () => Promise<void> }> {
   const client = new RedisStreamsClient({
-    app: 'gateway',
+    app,
     signingKeys: developmentSigningKeys(),
     redisUrl: env.REDIS_URL ?? '',
     prefix: env.BUS_PREFIX ?? '',
@@ -107,7 +107,7 @@ export async function connectBus(env: NodeJS.ProcessEnv): Promise<{ bus: Service
  * the gateway's per-IP limits bite only where a test means them to.
  */
 export function signInTestFile(options: InProcessStackOptions, ipPrefix: string) {
-  let started: (SignInTestBed & { bus: ServiceBus; closeBus: () => Promise<void> }) | undefined;
+  let started: (SignInTestBed & { bus: ServiceBus; leadsBus: ServiceBus; closeBus: () => Promise<void> }) | undefined;
   const bed = () => {
     if (!started) throw new Error('the stack starts in beforeAll');
     return started;
@@ -117,8 +117,8 @@ export function signInTestFile(options: InProcessStackOptions, ipPrefix: string)
     const stack = await startInProcessStack({ ...options, env: { TRUST_PROXY: '127.0.0.1', ...options.env } });
     const db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
-    const { bus, close } = await connectBus(stack.env);
-    started = { stack, db, bus, closeBus: close };
+    const [gateway, leads] = await Promise.all([connectBus(stack.env), connectBus(stack.env, 'leads')]);
+    started = { stack, db, bus: gateway.bus, leadsBus: leads.bus, closeBus: async () => void (await Promise.all([gateway.close(), leads.close()])) };
   });
   afterAll(async () => {
     await started?.closeBus();
@@ -134,6 +134,8 @@ export function signInTestFile(options: InProcessStackOptions, ipPrefix: string)
     stack: () => bed().stack,
     db: () => bed().db,
     bus: () => bed().bus,
+    /** As the leads-service sends: `auth.invite`, say. */
+    leadsBus: () => bed().leadsBus,
     testIp: () => testIp,
     ...signInClient(bed, () => testIp),
   };

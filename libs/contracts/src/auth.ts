@@ -157,14 +157,36 @@ export type SetRoleBody = z.input<typeof setRoleBodySchema>;
 /** `auth.set-role`: the role change, with the admin who makes it. */
 export const setRoleRequestSchema = z.object({ actorId: uuidSchema, userId: uuidSchema, role: userRoleSchema }).strict();
 
+export const invitedRoleSchema = z.enum(['client', 'coach']);
+
+/**
+ * A coach's or an admin's approval of one invitation, made by the gateway from their verified access token and the
+ * address and role their dashboard showed them, and signed by it for the auth-service alone
+ * (`libs/messaging/src/invite-approvals.ts`). The leads-service carries it from the click to the invitation; it cannot
+ * make one up, so it cannot invite an address nobody approved.
+ */
+export const inviteApprovalSchema = z
+  .object({
+    actorId: uuidSchema,
+    actorRole: z.enum(['coach', 'admin']),
+    email: emailSchema,
+    role: invitedRoleSchema,
+    /** Epoch milliseconds, by the gateway's clock. */
+    approvedAt: z.number().int().positive(),
+    signature: z.string().min(1).max(100),
+  })
+  .strict();
+export type InviteApproval = z.infer<typeof inviteApprovalSchema>;
+
 /** `auth.invite`: the leads-service creates the user of an approved lead and e-mails the link. */
 export const inviteRequestSchema = z
   .object({
     email: emailSchema,
-    role: z.enum(['client', 'coach']),
+    role: invitedRoleSchema,
     fullName: textSchema().trim().min(1).max(200).optional(),
     next: z.literal('ditl-welcome').optional(),
     approved: z.literal(true).optional(),
+    approval: inviteApprovalSchema,
   })
   .strict();
 export type InviteRequest = z.input<typeof inviteRequestSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actorSchema } from './actor';
+import { inviteApprovalSchema, invitedRoleSchema } from './auth';
 import { emailSchema, isoDateSchema, isoDateTimeSchema, pageOf, uuidSchema, textSchema } from './common';
 import { leadSchema } from './leads';
 import { progressSchema } from './progress';
@@ -36,6 +37,20 @@ export const leadCountersRequestSchema = z.object({}).strict();
 /** Approve, resend and reject: the actor's role decides whether it may act on a coach lead. */
 export const leadActionRequestSchema = z.object({ leadId: uuidSchema, actor: actorSchema }).strict();
 
+/**
+ * Body of approve and resend: the lead as the dashboard showed it. The invitation goes to this address and role only,
+ * so what the coach approved is what the auth-service is asked to create (`inviteApprovalSchema`).
+ */
+export const leadInviteBodySchema = z.object({ email: emailSchema, role: invitedRoleSchema }).strict();
+export type LeadInviteBody = z.infer<typeof leadInviteBodySchema>;
+/** The approve or resend body for a lead as the dashboard shows it. */
+export const leadInviteBodyOf = (lead: { email: string; role: string }): LeadInviteBody => ({
+  email: lead.email,
+  role: lead.role === 'coach' ? 'coach' : 'client',
+});
+/** `leads.approve` and `leads.resend`: the action, with the approval the gateway signed for it. */
+export const leadInviteRequestSchema = leadActionRequestSchema.extend({ approval: inviteApprovalSchema }).strict();
+
 /** The answer to approve and resend: developmentMode and magicLink (docs/product.md §7), plus the lead. */
 export const leadInviteResponseSchema = z.object({
   lead: leadSchema,
@@ -60,8 +75,8 @@ export const addClientLeadBodySchema = z
   })
   .strict();
 export type AddClientLeadBody = z.input<typeof addClientLeadBodySchema>;
-/** `leads.add-client`: who added the lead is in the audit log, not in the lead. */
-export const addClientLeadRequestSchema = addClientLeadBodySchema;
+/** `leads.add-client`: who added the lead is in the audit log (and in the approval), not in the lead. */
+export const addClientLeadRequestSchema = addClientLeadBodySchema.extend({ approval: inviteApprovalSchema }).strict();
 
 export const addClientLeadResponseSchema = z.object({
   lead: leadSchema,

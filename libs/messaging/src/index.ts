@@ -7,3 +7,4 @@ export * from './redis-streams.server';
 export * from './service-bus';
 export { DEFAULT_PREFIX, replyListKey, requestStreamKey } from './stream-keys';
 export { parseRequest, sparkContract, type BusContract } from './contract-check';
+export { INVITE_APPROVAL_VALID_MS, inviteApprovalRefusal, signedInviteApproval } from './invite-approvals';

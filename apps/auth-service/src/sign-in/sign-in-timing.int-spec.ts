@@ -72,6 +72,7 @@ describe('sign-in timing for known and unknown addresses (real PostgreSQL and Re
       developmentMode: false,
       // Seals for the notifier of a test stack, which opens with the development key.
       sealer: new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY),
+      signingKeys: developmentSigningKeys(),
     });
   });
   afterAll(async () => {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type InviteResponse, type IssuedSession, type LinkInfo, type MagicLinkResponse, type PayloadOf, waitPhrase } from '@spark/contracts';
 import type { JobRequest, MailSealer, OutboxRelay } from '@spark/jobs';
+import type { SigningKeys } from '@spark/config';
 import { DomainError } from '@spark/errors';
+import { inviteApprovalRefusal } from '@spark/messaging';
 import type { SessionIssuer } from '../sessions/session-issuer';
 import type { MailCooldown } from './mail-cooldown';
 import { hashSignInCode, hashToken, magicLinkUrl, newOpaqueToken, newSignInCode } from './secrets';
@@ -18,6 +20,8 @@ export interface SignInOptions {
   developmentMode: boolean;
   /** The e-mail's link and code travel sealed for the notifier. */
   sealer: MailSealer;
+  /** Holds the gateway's key for the auth-service, which signs every invitation's approval. */
+  signingKeys: SigningKeys;
   now?: () => Date;
 }
 
@@ -62,9 +66,12 @@ export class SignInService {
   /**
    * An approved lead becomes a user and gets a link that continues to ditl-welcome. In development
    * mode the link comes back to the coach too, but only for a client account: a coach must never
-   * be handed a way into a coach's or an admin's account.
+   * be handed a way into a coach's or an admin's account. Only what a coach or an admin approved is created
+   * (`inviteApprovalRefusal`): the leads-service that asks cannot make anyone an account of its own accord.
    */
   async invite(request: PayloadOf<'auth.invite'>): Promise<InviteResponse> {
+    const refusal = inviteApprovalRefusal(this.options.signingKeys, request, this.now().getTime());
+    if (refusal) throw new DomainError('FORBIDDEN', `This invitation was refused: ${refusal}. Please approve it again.`);
     const prepared = await this.prepare(request.email, request.next, request.approved === true, 'invite');
     const invited = await this.repository.inviteAndIssue({ id: randomUUID(), role: request.role, fullName: request.fullName ?? null }, prepared.link, [
       prepared.job,

@@ -4,6 +4,8 @@ import {
   addClientLeadBodySchema,
   type CoachOverview,
   coachOverviewSchema,
+  type LeadInviteBody,
+  leadInviteBodySchema,
   listLeadsRequestSchema,
   type PayloadOf,
   uuidSchema,
@@ -13,14 +15,18 @@ import { CurrentActor, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
+import { InviteApprover } from './invite-approver';
 
-type AddClientLeadBody = Omit<PayloadOf<'leads.add-client'>, 'coachId'>;
+type AddClientLeadBody = Omit<PayloadOf<'leads.add-client'>, 'approval'>;
 
 /** The coach dashboard's header counts and Leads tab. Coaches and admins only. */
 @Roles('coach', 'admin')
 @Controller('api/coach')
 export class CoachLeadsController {
-  constructor(private readonly bus: ServiceBus) {}
+  constructor(
+    private readonly bus: ServiceBus,
+    private readonly approver: InviteApprover,
+  ) {}
 
   /** The header's lead total, the four counters and the Clients tab count, in one round trip. */
   @Responds(coachOverviewSchema)
@@ -42,24 +48,33 @@ export class CoachLeadsController {
   @Post('leads')
   @HttpCode(201)
   @Audited('lead.add-client', { type: 'lead', id: { answer: ['lead', 'id'] }, label: { answer: ['lead', 'email'] } })
-  addClient(@Body(new ZodPipe(addClientLeadBodySchema)) body: AddClientLeadBody) {
-    return this.bus.request('leads.add-client', { ...body, customEvolutionDays: body.customEvolutionDays ?? undefined });
+  addClient(@CurrentActor() actor: Actor, @Body(new ZodPipe(addClientLeadBodySchema)) body: AddClientLeadBody) {
+    const approval = this.approver.approve(actor, { email: body.email, role: 'client' });
+    return this.bus.request('leads.add-client', { ...body, customEvolutionDays: body.customEvolutionDays ?? undefined, approval });
   }
 
   @Responds('leads.approve')
   @Post('leads/:leadId/approve')
   @HttpCode(200)
   @Audited('lead.approve', { type: 'lead', id: { param: 'leadId' }, label: { answer: ['lead', 'email'] } })
-  approve(@CurrentActor() actor: Actor, @Param('leadId', new ZodPipe(uuidSchema)) leadId: string) {
-    return this.bus.request('leads.approve', { leadId, actor }, { timeoutMs: 15_000 });
+  approve(
+    @CurrentActor() actor: Actor,
+    @Param('leadId', new ZodPipe(uuidSchema)) leadId: string,
+    @Body(new ZodPipe(leadInviteBodySchema)) lead: LeadInviteBody,
+  ) {
+    return this.bus.request('leads.approve', { leadId, actor, approval: this.approver.approve(actor, lead) }, { timeoutMs: 15_000 });
   }
 
   @Responds('leads.resend')
   @Post('leads/:leadId/resend')
   @HttpCode(200)
   @Audited('lead.resend', { type: 'lead', id: { param: 'leadId' }, label: { answer: ['lead', 'email'] } })
-  resend(@CurrentActor() actor: Actor, @Param('leadId', new ZodPipe(uuidSchema)) leadId: string) {
-    return this.bus.request('leads.resend', { leadId, actor });
+  resend(
+    @CurrentActor() actor: Actor,
+    @Param('leadId', new ZodPipe(uuidSchema)) leadId: string,
+    @Body(new ZodPipe(leadInviteBodySchema)) lead: LeadInviteBody,
+  ) {
+    return this.bus.request('leads.resend', { leadId, actor, approval: this.approver.approve(actor, lead) });
   }
 
   @Responds('leads.reject')

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   Actor,
   AddClientLeadResponse,
+  InviteApproval,
   InviteResponse,
   Lead,
   LeadCounters,
@@ -30,6 +31,8 @@ export interface CoachLeadsOptions {
 }
 
 const notFound = () => new DomainError('NOT_FOUND', 'Lead not found.');
+const changedSinceShown = () => new DomainError('CONFLICT', 'This lead is not the one you approved. Please refresh the page.');
+const invitedRoleOf = (lead: Pick<LeadRow, 'role'>) => (lead.role === 'coach' ? 'coach' : 'client');
 
 type LeadAction = 'approve' | 'resend' | 'reject';
 
@@ -76,12 +79,12 @@ export class CoachLeadsService {
    * Invites the lead's person exactly once however many clicks or coaches race: one conditional
    * UPDATE claims the lead, the claimant invites, the others wait for its outcome.
    */
-  async approve({ leadId, actor }: PayloadOf<'leads.approve'>): Promise<LeadInviteResponse> {
-    await this.authorize(leadId, actor, 'approve');
+  async approve({ leadId, actor, approval }: PayloadOf<'leads.approve'>): Promise<LeadInviteResponse> {
+    await this.authorize(leadId, actor, 'approve', approval);
     const deadline = Date.now() + this.options.waitForClaimMs;
     for (;;) {
       const claimed = await this.leads.claimInvite(leadId, 'pending');
-      if (claimed) return this.inviteClaimed(claimed);
+      if (claimed) return this.inviteClaimed(claimed, approval);
       const lead = await this.leads.find(leadId);
       if (!lead) throw notFound();
       if (lead.user_created) return { lead: toLead(lead), developmentMode: false, alreadyApproved: true };
@@ -95,10 +98,10 @@ export class CoachLeadsService {
   }
 
   /** Sends a new magic link to an approved lead; the invite creates the user if an earlier one failed. */
-  async resend({ leadId, actor }: PayloadOf<'leads.resend'>): Promise<LeadInviteResponse> {
-    await this.authorize(leadId, actor, 'resend');
+  async resend({ leadId, actor, approval }: PayloadOf<'leads.resend'>): Promise<LeadInviteResponse> {
+    await this.authorize(leadId, actor, 'resend', approval);
     const claimed = await this.leads.claimInvite(leadId, 'approved');
-    if (claimed) return this.inviteClaimed(claimed);
+    if (claimed) return this.inviteClaimed(claimed, approval);
     const lead = await this.leads.find(leadId);
     if (!lead) throw notFound();
     if (lead.approval_status !== 'approved') throw new DomainError('CONFLICT', 'Only approved leads can be sent a magic link again.');
@@ -116,6 +119,7 @@ export class CoachLeadsService {
 
   /** The Add Client Lead modal: an approved client lead, its custom cycle length, then the invite. */
   async addClient(request: PayloadOf<'leads.add-client'>): Promise<AddClientLeadResponse> {
+    if (request.approval.email !== request.email || request.approval.role !== 'client') throw changedSinceShown();
     const row = await this.leads.insertClaimedClientLead({ id: randomUUID(), email: request.email, createdAt: new Date() });
     if (!row) throw new DomainError('LEAD_EXISTS', 'Failed to create lead. Email may already exist.');
     if (request.customEvolutionDays) {
@@ -126,29 +130,34 @@ export class CoachLeadsService {
       });
     }
     try {
-      const invited = await this.inviteClaimed(row);
+      const invited = await this.inviteClaimed(row, request.approval);
       return { lead: invited.lead, inviteSent: true, developmentMode: invited.developmentMode, magicLink: invited.magicLink };
     } catch {
       return { lead: toLead(row), inviteSent: false, developmentMode: false };
     }
   }
 
-  /** 404 for an unknown (or investor) lead, 403 when the actor's role may not act on it. A lead's role never changes. */
-  private async authorize(leadId: string, actor: Actor, action: LeadAction): Promise<void> {
+  /**
+   * 404 for an unknown (or investor) lead, 403 when the actor's role may not act on it, 409 when the approval names
+   * another address or role than the lead's (neither ever changes).
+   */
+  private async authorize(leadId: string, actor: Actor, action: LeadAction, approval?: InviteApproval): Promise<void> {
     const lead = await this.leads.find(leadId);
     if (!lead) throw notFound();
     assertMayActOn(lead, actor, action);
+    if (approval && (approval.email !== lead.email || approval.role !== invitedRoleOf(lead))) throw changedSinceShown();
   }
 
-  private async inviteClaimed(row: LeadRow): Promise<LeadInviteResponse> {
+  private async inviteClaimed(row: LeadRow, approval: InviteApproval): Promise<LeadInviteResponse> {
     let invited: InviteResponse;
     try {
       invited = await this.ports.invite({
         email: row.email,
-        role: row.role === 'coach' ? 'coach' : 'client',
+        role: invitedRoleOf(row),
         fullName: row.full_name ?? undefined,
         next: row.role === 'coach' ? undefined : 'ditl-welcome',
         approved: true,
+        approval,
       });
     } catch (error) {
       await this.leads.releaseClaim(row.id);

@@ -40,7 +40,7 @@ export function LeadRow({ lead, isAdmin, onChanged }: { lead: Lead; isAdmin: boo
   const [confirming, setConfirming] = useState(false);
   const reasonId = useId();
   const approve = useMutation({
-    mutationFn: () => coachApi.approve(lead.id),
+    mutationFn: () => coachApi.approve(lead),
     onSuccess: async (outcome) => {
       setConfirming(false);
       const refreshed = onChanged();
@@ -58,7 +58,7 @@ export function LeadRow({ lead, isAdmin, onChanged }: { lead: Lead; isAdmin: boo
     onError: (error) => window.alert(failureMessage(error, 'Failed to reject lead. Please try again.')),
   });
   const resend = useMutation({
-    mutationFn: () => coachApi.resend(lead.id),
+    mutationFn: () => coachApi.resend(lead),
     onSuccess: async (outcome) => {
       const refreshed = onChanged();
       await announceInvite(lead.email, outcome);
