@@ -173,7 +173,8 @@ export const inviteApprovalSchema = z
     role: invitedRoleSchema,
     /** Epoch milliseconds, by the gateway's clock. */
     approvedAt: z.number().int().positive(),
-    signature: z.string().min(1).max(100),
+    /** HMAC-SHA256, base64url. */
+    signature: textSchema().regex(/^[\w-]{43}$/, 'Not a signature'),
   })
   .strict();
 export type InviteApproval = z.infer<typeof inviteApprovalSchema>;
