@@ -5,14 +5,18 @@ import {
   errorBodySchema,
   exportStatusSchema,
   generateDitlResponseSchema,
+  QUEUES,
   requestExportResponseSchema,
 } from '@spark/contracts';
+import { developmentSigningKeys } from '@spark/config';
+import { JobQueues } from '@spark/jobs';
 import { ObjectStorage } from '@spark/storage';
-import { eventually, insertProgress, TINY_PNG, captureSpark } from '@spark/testing';
+import { eventually, insertProgress, lockWaiters, TINY_PNG, captureSpark } from '@spark/testing';
 import { Client } from 'pg';
 import { Entry, fromBuffer, type ZipFile } from 'yauzl';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { untilIdle } from './until-idle';
 
 type Person = { id: string; email: string; token: string };
 
@@ -250,6 +254,64 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
       { note: 'kept', file: true },
       { note: 'lost', file: null },
     ]);
+  }, 60_000);
+
+  it('builds and e-mails one archive per request: the same signed job added again after it left the queue does nothing', async () => {
+    const replayed = await createSignedInUser(db, 'replayed@spark.test');
+    const requested = await call('POST', '/api/progress/me/export', replayed);
+    expect(requested.status).toBe(202);
+    await exportMail(replayed.email, 1);
+    const jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '');
+    const queue = jobs.queue(QUEUES.export);
+    try {
+      const [done] = await eventually(
+        async () => {
+          const completed = await queue.getJobs(['completed']);
+          const own = completed.filter((job) => (job.data as { userId?: string }).userId === replayed.id);
+          return own.length > 0 ? own : undefined;
+        },
+        15_000,
+        'the completed export job',
+      );
+      // Whoever could read the queue then (BullMQ needs it to add) may add the job again, its signature intact.
+      await done.remove();
+      await queue.add(done.name, done.data, { jobId: done.id });
+      await eventually(async () => ((await queue.getJobState(done.id ?? '')) === 'completed' ? true : undefined), 15_000, 'the replayed job to run');
+    } finally {
+      await jobs.close();
+    }
+    await untilIdle(stack);
+    expect(stack.smtp.messages.filter((mail) => mail.to.includes(replayed.email))).toHaveLength(1);
+  }, 60_000);
+
+  it('leaves no archive of an account erased while its export was built, and sends no e-mail', async () => {
+    const erased = await createSignedInUser(db, 'erased-mid-export@spark.test');
+    const exportId = randomUUID();
+    await db.query(`INSERT INTO progress.data_exports (id, user_id) VALUES ($1, $2)`, [exportId, erased.id]);
+    // The erasure holds the request's row while the worker builds; the worker's last step waits for it.
+    const erasure = new Client({ connectionString: stack.databaseUrl });
+    await erasure.connect();
+    const jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '', developmentSigningKeys());
+    try {
+      await erasure.query('BEGIN');
+      await erasure.query(`SELECT 1 FROM progress.data_exports WHERE id = $1 FOR UPDATE`, [exportId]);
+      const data = { userId: erased.id, email: erased.email, requestedBy: erased.id, exportId };
+      await jobs.add([{ job: { queue: QUEUES.export, name: 'export-client-data', data }, jobId: `erased-${exportId}` }]);
+      await eventually(async () => ((await lockWaiters(db, 'data_exports')) > 0 ? true : undefined), 15_000, "the worker's last step waiting");
+      await erasure.query(`DELETE FROM progress.data_exports WHERE id = $1`, [exportId]);
+      await erasure.query('COMMIT');
+      await eventually(
+        async () => ((await jobs.queue(QUEUES.export).getJobState(`erased-${exportId}`)) === 'completed' ? true : undefined),
+        15_000,
+        'the export job to end',
+      );
+    } finally {
+      await jobs.close();
+      await erasure.end();
+    }
+    await untilIdle(stack);
+    expect(await storage.exists(`exports/${erased.id}/erased-${exportId}.zip`)).toBe(false);
+    expect(stack.smtp.messages.filter((mail) => mail.to.includes(erased.email))).toEqual([]);
   }, 60_000);
 
   it('answers 429 past three exports of one client a day, whoever asks', async () => {

@@ -10,8 +10,11 @@ export type RequestExportResponse = z.infer<typeof requestExportResponseSchema>;
 /** Exports whose files take at most this are waited for in the page, which then offers the download at once. */
 export const IMMEDIATE_EXPORT_MAX_BYTES = 50 * 1024 * 1024;
 
-/** `export` queue, `export-client-data` job: the archive is built from what the services hold when it runs. */
-export const exportClientDataJobSchema = z.object({ userId: uuidSchema, email: emailSchema, requestedBy: uuidSchema, exportId: uuidSchema.optional() });
+/**
+ * `export` queue, `export-client-data` job: the archive is built from what the services hold when it runs, once per
+ * request (`exportId`, a row of progress.data_exports).
+ */
+export const exportClientDataJobSchema = z.object({ userId: uuidSchema, email: emailSchema, requestedBy: uuidSchema, exportId: uuidSchema });
 
 /** `progress.get-export`: one of the client's own exports; a link to download it once it is ready. */
 export const getExportRequestSchema = z.object({ userId: uuidSchema, exportId: uuidSchema }).strict();

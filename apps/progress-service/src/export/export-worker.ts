@@ -1,6 +1,6 @@
 import type { ProgressConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, MailSealer, outboxInsertSql, outboxRows, runJob } from '@spark/jobs';
+import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, MailSealer, outboxInsertForSql, outboxRowsFor, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { ObjectStorage } from '@spark/storage';
@@ -50,6 +50,12 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
   const bus = new ServiceBus(busClient);
   const handlers: JobHandlers<'export'> = {
     'export-client-data': async (data, job) => {
+      // One archive and one e-mail per request, however often its job runs: BullMQ retrying after the e-mail was
+      // queued, or the signed job added again after it left Redis. A request erased with its account is gone.
+      if ((await requestStatus(dataSource, data.exportId)) !== 'preparing') {
+        logger.info({ userId: data.userId, exportId: data.exportId }, 'data export already sent, or no longer requested; nothing to do');
+        return;
+      }
       const otherServices = await otherServicesData(bus, data.userId);
       const key = exportKey(data.userId, job.id ?? 'unknown');
       const archive = clientArchive(data.userId, { repository, otherServices, openFile: (fileKey) => storage.getStream(fileKey) });
@@ -57,13 +63,26 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
       const expiresAt = new Date(Date.now() + config.EXPORT_LINK_SECONDS * 1000).toISOString();
       const downloadUrl = await storage.signedGetUrl(key, { expiresInSeconds: config.EXPORT_LINK_SECONDS, downloadName: 'spark-data.zip' });
       const sealed = await sealer.seal('data-export-ready', data.email, { downloadUrl });
-      await dataSource.query(
-        outboxInsertSql('progress', 1),
-        outboxRows([{ queue: QUEUES.mail, name: 'data-export-ready', data: { email: data.email, expiresAt, sealed } }]),
-      );
-      // The page waiting for it (a small export) offers the download now.
-      if (data.exportId)
-        await dataSource.query(`UPDATE progress.data_exports SET status = 'ready', object_key = $2, ready_at = now() WHERE id = $1`, [data.exportId, key]);
+      // Ready (the page waiting for a small export offers the download now) and its e-mail queued, together and once.
+      const [{ turnedReady }] = (await dataSource.query(
+        `WITH ready AS (
+           UPDATE progress.data_exports SET status = 'ready', object_key = $2, ready_at = now() WHERE id = $1 AND status = 'preparing' RETURNING id
+         ), mail AS (
+           ${outboxInsertForSql('progress', 3, 'ready')}
+         )
+         SELECT EXISTS (SELECT 1 FROM ready) AS "turnedReady"`,
+        [
+          data.exportId,
+          key,
+          ...outboxRowsFor([{ id: data.exportId, jobs: [{ queue: QUEUES.mail, name: 'data-export-ready', data: { email: data.email, expiresAt, sealed } }] }]),
+        ],
+      )) as { turnedReady: boolean }[];
+      if (!turnedReady) {
+        // Another run sent it, or the account was erased while this one built it: then nothing of it may stay.
+        if ((await requestStatus(dataSource, data.exportId)) === undefined) await storage.delete(key);
+        logger.info({ userId: data.userId, exportId: data.exportId }, 'data export sent by another run, or no longer requested');
+        return;
+      }
       deps.kickOutbox();
       logger.info({ userId: data.userId, requestedBy: data.requestedBy, key }, 'data export ready');
     },
@@ -93,6 +112,12 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
       await storage.close();
     },
   };
+}
+
+/** Where an export request stands; undefined once it is gone (erased with its account). */
+async function requestStatus(dataSource: DataSource, exportId: string): Promise<'preparing' | 'ready' | undefined> {
+  const [row] = (await dataSource.query(`SELECT status FROM progress.data_exports WHERE id = $1`, [exportId])) as { status: 'preparing' | 'ready' }[];
+  return row?.status;
 }
 
 /** Under its own prefix, so a bucket lifecycle rule can expire archives a day after the link does. */
