@@ -129,7 +129,7 @@ describe('sessions end when they should, and roles change only explicitly', () =
 
   it('never raises an existing account’s role through an invite', async () => {
     const clientId = await createUser('invited-client@example.com', 'client');
-    await leadsBus().request('auth.invite', approvedInvite({ email: 'invited-client@example.com', role: 'coach', next: 'ditl-welcome', approved: true }));
+    await leadsBus().request('auth.invite', approvedInvite({ email: 'invited-client@example.com', role: 'coach', next: 'ditl-welcome' }));
     expect(await roleOf(clientId)).toBe('client');
   });
 

@@ -296,7 +296,7 @@ describe('passwordless sign-in through the gateway', () => {
     it('creates the user, e-mails a ditl-welcome link, and hands the link back in development mode', async () => {
       const answer = await leadsBus().request(
         'auth.invite',
-        approvedInvite({ email: 'Approved@Example.com', role: 'client', fullName: 'Ada Approved', next: 'ditl-welcome', approved: true }, 'coach'),
+        approvedInvite({ email: 'Approved@Example.com', role: 'client', fullName: 'Ada Approved', next: 'ditl-welcome' }, 'coach'),
       );
       expect(answer.developmentMode).toBe(true);
       const magicLink = new URL(answer.magicLink ?? '');

@@ -70,14 +70,14 @@ describe('bus requests only from who may send them', () => {
     const gateway = await busAs('gateway');
     const email = `gateway-invited-${randomUUID()}@example.com`;
 
-    await expect(gateway.request('auth.invite', approvedInvite({ email, role: 'coach', approved: true }))).rejects.toThrow(ServiceUnavailableError);
+    await expect(gateway.request('auth.invite', approvedInvite({ email, role: 'coach' }))).rejects.toThrow(ServiceUnavailableError);
     expect((await db.query('SELECT 1 FROM auth.users WHERE email = $1', [email])).rowCount).toBe(0);
   });
 
   it('answers what a service does need, signed by it: the leads-service inviting a lead a coach approved', async () => {
     const leads = await busAs('leads');
     const email = `invited-${randomUUID()}@example.com`;
-    const { userId } = await leads.request('auth.invite', approvedInvite({ email, role: 'client', approved: true }, 'coach'));
+    const { userId } = await leads.request('auth.invite', approvedInvite({ email, role: 'client' }, 'coach'));
     expect(await roleOf(userId)).toBe('client');
   });
 
@@ -89,7 +89,7 @@ describe('bus requests only from who may send them', () => {
     it('makes no account without an approval: a coach of its own choosing', async () => {
       const leads = await busAs('leads');
       const email = attacker();
-      const unapproved = { email, role: 'coach', approved: true } as unknown as RequestOf<'auth.invite'>;
+      const unapproved = { email, role: 'coach' } as unknown as RequestOf<'auth.invite'>;
 
       await expect(leads.request('auth.invite', unapproved)).rejects.toThrow(DomainError);
       expect(await accountOf(email)).toEqual([]);

@@ -186,7 +186,6 @@ export const inviteRequestSchema = z
     role: invitedRoleSchema,
     fullName: textSchema().trim().min(1).max(200).optional(),
     next: z.literal('ditl-welcome').optional(),
-    approved: z.literal(true).optional(),
     approval: inviteApprovalSchema,
   })
   .strict();

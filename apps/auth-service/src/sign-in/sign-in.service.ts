@@ -58,7 +58,7 @@ export class SignInService {
     const wait = await this.cooldown.take(request.email);
     if (wait) throw new DomainError('RATE_LIMITED', `Please wait ${waitPhrase(wait.retryAfterSeconds)} before requesting another link.`, wait);
     const next = request.next ?? (request.product === 'coach' ? 'coach' : undefined);
-    const prepared = await this.prepare(request.email, next, false, 'sign-in');
+    const prepared = await this.prepare(request.email, next, 'sign-in');
     if (await this.repository.issueForExistingUser(prepared.link, [prepared.job])) this.outbox.kick();
     return { message: MAGIC_LINK_ACCEPTED };
   }
@@ -72,7 +72,7 @@ export class SignInService {
   async invite(request: PayloadOf<'auth.invite'>): Promise<InviteResponse> {
     const refusal = inviteApprovalRefusal(this.options.signingKeys, request, this.now().getTime());
     if (refusal) throw new DomainError('FORBIDDEN', `This invitation was refused: ${refusal}. Please approve it again.`);
-    const prepared = await this.prepare(request.email, request.next, request.approved === true, 'invite');
+    const prepared = await this.prepare(request.email, request.next, 'invite');
     const invited = await this.repository.inviteAndIssue({ id: randomUUID(), role: request.role, fullName: request.fullName ?? null }, prepared.link, [
       prepared.job,
     ]);
@@ -107,11 +107,12 @@ export class SignInService {
     throw new DomainError('UNAUTHENTICATED', CODE_REFUSED);
   }
 
-  private async prepare(email: string, next: string | undefined, approved: boolean, purpose: 'sign-in' | 'invite'): Promise<PreparedLink> {
+  private async prepare(email: string, next: string | undefined, purpose: 'sign-in' | 'invite'): Promise<PreparedLink> {
     const token = newOpaqueToken();
     const code = newSignInCode();
     const expiresAt = new Date(this.now().getTime() + MAGIC_LINK_TTL_MS);
-    const url = magicLinkUrl(this.options.publicUrl, token, next, approved);
+    // An invitation's link tells the page its person was approved (the coach-approved flag).
+    const url = magicLinkUrl(this.options.publicUrl, token, next, purpose === 'invite');
     return {
       link: { id: randomUUID(), email, tokenHash: hashToken(token), codeHash: hashSignInCode(this.options.codePepper, email, code), expiresAt },
       job: {

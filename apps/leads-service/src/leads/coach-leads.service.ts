@@ -156,7 +156,6 @@ export class CoachLeadsService {
         role: invitedRoleOf(row),
         fullName: row.full_name ?? undefined,
         next: row.role === 'coach' ? undefined : 'ditl-welcome',
-        approved: true,
         approval,
       });
     } catch (error) {
