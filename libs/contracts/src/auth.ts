@@ -158,6 +158,9 @@ export type SetRoleBody = z.input<typeof setRoleBodySchema>;
 export const setRoleRequestSchema = z.object({ actorId: uuidSchema, userId: uuidSchema, role: userRoleSchema }).strict();
 
 export const invitedRoleSchema = z.enum(['client', 'coach']);
+export type InvitedRole = z.infer<typeof invitedRoleSchema>;
+/** The account an approved lead becomes: a coach lead's a coach, any other a client. */
+export const invitedRoleOf = (leadRole: string): InvitedRole => (leadRole === 'coach' ? 'coach' : 'client');
 
 /**
  * A coach's or an admin's approval of one invitation, made by the gateway from their verified access token and the

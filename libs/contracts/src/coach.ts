@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { actorSchema } from './actor';
-import { inviteApprovalSchema, invitedRoleSchema } from './auth';
+import { inviteApprovalSchema, invitedRoleOf, invitedRoleSchema } from './auth';
 import { emailSchema, isoDateSchema, isoDateTimeSchema, pageOf, uuidSchema, textSchema } from './common';
 import { leadSchema } from './leads';
 import { progressSchema } from './progress';
@@ -44,10 +44,7 @@ export const leadActionRequestSchema = z.object({ leadId: uuidSchema, actor: act
 export const leadInviteBodySchema = z.object({ email: emailSchema, role: invitedRoleSchema }).strict();
 export type LeadInviteBody = z.infer<typeof leadInviteBodySchema>;
 /** The approve or resend body for a lead as the dashboard shows it. */
-export const leadInviteBodyOf = (lead: { email: string; role: string }): LeadInviteBody => ({
-  email: lead.email,
-  role: lead.role === 'coach' ? 'coach' : 'client',
-});
+export const leadInviteBodyOf = (lead: { email: string; role: string }): LeadInviteBody => ({ email: lead.email, role: invitedRoleOf(lead.role) });
 /** `leads.approve` and `leads.resend`: the action, with the approval the gateway signed for it. */
 export const leadInviteRequestSchema = leadActionRequestSchema.extend({ approval: inviteApprovalSchema }).strict();
 

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type {
-  Actor,
-  AddClientLeadResponse,
-  InviteApproval,
-  InviteResponse,
-  Lead,
-  LeadCounters,
-  LeadInviteResponse,
-  LeadPage,
-  PayloadOf,
-  RequestOf,
-  ResponseOf,
+import {
+  type Actor,
+  type AddClientLeadResponse,
+  type InviteApproval,
+  invitedRoleOf,
+  type InviteResponse,
+  type Lead,
+  type LeadCounters,
+  type LeadInviteResponse,
+  type LeadPage,
+  type PayloadOf,
+  type RequestOf,
+  type ResponseOf,
 } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
@@ -32,7 +33,6 @@ export interface CoachLeadsOptions {
 
 const notFound = () => new DomainError('NOT_FOUND', 'Lead not found.');
 const changedSinceShown = () => new DomainError('CONFLICT', 'This lead is not the one you approved. Please refresh the page.');
-const invitedRoleOf = (lead: Pick<LeadRow, 'role'>) => (lead.role === 'coach' ? 'coach' : 'client');
 
 type LeadAction = 'approve' | 'resend' | 'reject';
 
@@ -145,7 +145,7 @@ export class CoachLeadsService {
     const lead = await this.leads.find(leadId);
     if (!lead) throw notFound();
     assertMayActOn(lead, actor, action);
-    if (approval && (approval.email !== lead.email || approval.role !== invitedRoleOf(lead))) throw changedSinceShown();
+    if (approval && (approval.email !== lead.email || approval.role !== invitedRoleOf(lead.role))) throw changedSinceShown();
   }
 
   private async inviteClaimed(row: LeadRow, approval: InviteApproval): Promise<LeadInviteResponse> {
@@ -153,7 +153,7 @@ export class CoachLeadsService {
     try {
       invited = await this.ports.invite({
         email: row.email,
-        role: invitedRoleOf(row),
+        role: invitedRoleOf(row.role),
         fullName: row.full_name ?? undefined,
         next: row.role === 'coach' ? undefined : 'ditl-welcome',
         approval,
