@@ -24,6 +24,7 @@ describe('sessions end when they should, and roles change only explicitly', () =
   );
   const renameSelf = (session: Session, fullName: string) =>
     send('PATCH', '/api/auth/user', { accessToken: session.access_token, body: { full_name: fullName } });
+  const readSelf = (session: Session) => send('GET', '/api/auth/user', { accessToken: session.access_token });
   const changeRole = (session: Session, userId: string, role: unknown) =>
     send('PATCH', `/api/admin/users/${userId}/role`, { accessToken: session.access_token, body: { role } });
   const signedIn = async (email: string, role: UserRole) => {
@@ -50,45 +51,52 @@ describe('sessions end when they should, and roles change only explicitly', () =
     expect((await post('/api/auth/refresh', {}, { cookie: cookieValue(refreshCookieOf(refreshed)) })).status).toBe(401);
   });
 
-  it('refuses a signed-out session’s access token on every route that changes data, at once', async () => {
+  it('refuses a signed-out session’s access token on every route, reads included, at once', async () => {
     const { session, cookie } = await signedIn('signed-out@example.com', 'client');
     const other = await signIn('signed-out@example.com');
     expect((await renameSelf(session, 'Before Sign-out')).status).toBe(200);
+    expect((await readSelf(session)).status).toBe(200);
     expect((await post('/api/auth/sign-out', {}, { cookie })).status).toBe(204);
 
-    const refused = await renameSelf(session, 'After Sign-out');
-    expect(refused.status).toBe(401);
-    expect(errorBodySchema.parse(await refused.json())).toMatchObject({
-      code: 'UNAUTHENTICATED',
-      message: 'You signed out of this session. Please sign in again.',
-    });
+    for (const refused of [await renameSelf(session, 'After Sign-out'), await readSelf(session)]) {
+      expect(refused.status).toBe(401);
+      expect(errorBodySchema.parse(await refused.json())).toMatchObject({
+        code: 'UNAUTHENTICATED',
+        message: 'You signed out of this session. Please sign in again.',
+      });
+    }
     // The same person's other session is untouched.
     expect((await renameSelf(other.session, 'Other Session')).status).toBe(200);
+    expect((await readSelf(other.session)).status).toBe(200);
   });
 
   it('lets an admin change a role, which ends every session of that user at once', async () => {
     const admin = await signedIn('role-admin@example.com', 'admin');
-    const member = await signedIn('role-member@example.com', 'client');
+    const member = await signedIn('role-member@example.com', 'coach');
+    const listUsers = (session: Session) => send('GET', '/api/auth/users', { accessToken: session.access_token });
+    expect((await listUsers(member.session)).status).toBe(200);
     const secondDevice = await signIn('role-member@example.com');
     // A token signed before access tokens carried a session id: its user's marker voids it.
     const withoutSessionId = new JwtService({ secret: JWT_SECRET }).sign(
-      { sub: member.id, email: 'role-member@example.com', role: 'client', iat: Math.floor(Date.now() / 1000) - 5 },
+      { sub: member.id, email: 'role-member@example.com', role: 'coach', iat: Math.floor(Date.now() / 1000) - 5 },
       { expiresIn: 900, issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE },
     );
     expect((await send('PATCH', '/api/auth/user', { accessToken: withoutSessionId, body: { full_name: 'Legacy' } })).status).toBe(200);
 
-    const changed = await changeRole(admin.session, member.id, 'coach');
+    const changed = await changeRole(admin.session, member.id, 'client');
     expect(changed.status).toBe(200);
-    expect(authUserSchema.parse(await changed.json()).user_metadata.role).toBe('coach');
-    expect(await roleOf(member.id)).toBe('coach');
+    expect(authUserSchema.parse(await changed.json()).user_metadata.role).toBe('client');
+    expect(await roleOf(member.id)).toBe('client');
 
-    const refused = await renameSelf(member.session, 'Old Role');
-    expect(refused.status).toBe(401);
-    expect(errorBodySchema.parse(await refused.json()).message).toBe('Your role changed. Please sign in again.');
+    // A coach no longer: not even a read of the people with the coach's token.
+    for (const refused of [await renameSelf(member.session, 'Old Role'), await listUsers(member.session)]) {
+      expect(refused.status).toBe(401);
+      expect(errorBodySchema.parse(await refused.json()).message).toBe('Your role changed. Please sign in again.');
+    }
     expect((await send('PATCH', '/api/auth/user', { accessToken: withoutSessionId, body: { full_name: 'Legacy' } })).status).toBe(401);
     for (const cookie of [member.cookie, secondDevice.cookie]) expect((await post('/api/auth/refresh', {}, { cookie })).status).toBe(401);
     const again = await signIn('role-member@example.com');
-    expect(again.session.user.user_metadata.role).toBe('coach');
+    expect(again.session.user.user_metadata.role).toBe('client');
     expect((await renameSelf(again.session, 'New Role')).status).toBe(200);
     // The admin's own session is untouched.
     expect((await renameSelf(admin.session, 'Role Admin')).status).toBe(200);

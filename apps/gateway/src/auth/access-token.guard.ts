@@ -21,13 +21,10 @@ export type AuthenticatedRequest = FastifyRequest & { user: AuthenticatedUser };
 
 const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', message);
 
-// Reads: a signed-out token may still read until it expires (at most the access token's lifetime).
-const readOnlyMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /**
  * The gateway's one door: denies every route (401) unless it is @Public() or carries a valid
  * access JWT (signature, expiry, issuer and audience checked), refuses a signed-out or out-of-date
- * token on every request that changes data (401), and enforces @Roles() (403).
+ * token on every request, reads included (401), and enforces @Roles() (403).
  */
 export class AccessTokenGuard implements CanActivate {
   private readonly jwt: JwtService;
@@ -47,7 +44,7 @@ export class AccessTokenGuard implements CanActivate {
     if (this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const claims = await this.verify(request.headers.authorization);
-    if (!readOnlyMethods.has(request.method)) await this.revocations.ensureCurrent(claims);
+    await this.revocations.ensureCurrent(claims);
     request.user = { id: claims.sub, email: claims.email, role: claims.role, sessionId: claims.sid };
     const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(REQUIRED_ROLES, targets);
     if (roles && !roles.includes(request.user.role)) throw new DomainError('FORBIDDEN', 'Your role may not do this.');
