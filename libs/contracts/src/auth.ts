@@ -22,7 +22,7 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export const CODE_GUESS_LIMIT = { failures: 10, hours: 24 } as const;
 
 /**
- * Redis markers the auth-service writes and the gateway reads before any request that changes data
+ * Redis markers the auth-service writes and the gateway reads before every signed-in request
  * (both under BUS_PREFIX): an ended session (by its `sid`, the value says why), and a user whose
  * access tokens issued before a time are void (the value: Unix seconds, a space, and why). They live as long as an access token can.
  */

@@ -11,7 +11,7 @@ export const LIVE_ACCESS_WINDOW_SECONDS = markerTtlSeconds;
 /**
  * Tells the gateway at once that access tokens no longer hold: refresh tokens are revoked in the
  * database, but an access token is checked without it, so the gateway reads these Redis markers
- * before every request that changes data.
+ * before every signed-in request.
  */
 export class SessionRevocations {
   constructor(

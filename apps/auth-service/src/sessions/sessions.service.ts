@@ -26,7 +26,7 @@ export class SessionsService {
     );
   }
 
-  /** Ends the cookie's session: its refresh tokens at once, and its access tokens for every change of data. */
+  /** Ends the cookie's session at once: its refresh tokens and its access tokens. */
   async signOut({ refreshToken }: PayloadOf<'auth.sign-out'>): Promise<{ signedOut: true }> {
     const familyId = await this.sessions.revokeFamily(hashToken(refreshToken));
     if (familyId) await this.revocations.sessionsEnded([familyId], 'signed-out');

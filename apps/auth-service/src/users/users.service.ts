@@ -48,7 +48,7 @@ export class UsersService {
 
   /**
    * An admin's explicit role change. The user's sessions end at once: refresh tokens are revoked,
-   * and their access tokens no longer change data (the gateway reads the marker).
+   * and their access tokens no longer hold (the gateway reads the marker).
    */
   async setRole({ actorId, userId, role }: PayloadOf<'auth.set-role'>): Promise<AuthUser> {
     const change = await this.users.setRole(actorId, userId, role, (liveFamilies) => this.revocations.roleChanged(userId, liveFamilies));

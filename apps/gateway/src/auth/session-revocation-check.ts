@@ -23,7 +23,7 @@ export class SessionRevocationCheck {
   /** Throws UNAUTHENTICATED when the token no longer holds; SERVICE_UNAVAILABLE when Redis does not answer. */
   async ensureCurrent(claims: Pick<AccessTokenClaims, 'sub' | 'sid' | 'iat'>): Promise<void> {
     const keys = [tokensVoidBeforeKey(this.busPrefix, claims.sub), ...(claims.sid ? [revokedSessionKey(this.busPrefix, claims.sid)] : [])];
-    // Unknown is refused: without the markers a signed-out token could change data.
+    // Unknown is refused: without the markers a signed-out token could read or change data.
     const [voidBefore, sessionRevoked] = await this.redis.mget(...keys).catch(redisUnavailable);
     if (sessionRevoked) throw new DomainError('UNAUTHENTICATED', endedSession[sessionRevoked as SessionEndReason] ?? endedSession['signed-out']);
     if (!voidBefore) return;

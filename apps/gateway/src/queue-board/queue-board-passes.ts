@@ -21,7 +21,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest('bas
  * The queue dashboard's own sign-in: a full-page navigation carries no bearer token, so the SPA
  * trades its session for a single-use ticket (Redis, 30 s), and the gateway trades that ticket for
  * an httpOnly, SameSite=Strict cookie scoped to the dashboard's path, bound to the same session.
- * Every dashboard request then passes the same checks as an API call that changes data: signature,
+ * Every dashboard request then passes the same checks as an API call: signature,
  * expiry, the admin role, and the session's revocation markers.
  */
 export class QueueBoardPasses {
