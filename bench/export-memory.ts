@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { developmentSigningKeys, loadConfig, storageEnv } from '@spark/config';
 import { createLogger } from '@spark/logging';
-import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
+import { RedisStreamsClient, ServiceBus, signedExportGrant } from '@spark/messaging';
 import { startService } from '@spark/service-runtime';
 import { ObjectStorage } from '@spark/storage';
 import { insertUser } from '@spark/testing';
@@ -83,7 +83,8 @@ async function main() {
   });
   const bus = new ServiceBus(client);
   started = Date.now();
-  await bus.request('progress.request-export', { userId, email: 'bench-export@spark.test', requestedBy: userId });
+  const grant = signedExportGrant(developmentSigningKeys(), userId);
+  await bus.request('progress.request-export', { userId, email: 'bench-export@spark.test', requestedBy: userId, grant });
   for (;;) {
     const done = await db.query(`SELECT 1 FROM progress.outbox WHERE job_name = 'data-export-ready'`);
     if (done.rowCount) break;

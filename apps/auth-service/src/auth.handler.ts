@@ -48,6 +48,11 @@ export class AuthHandler {
     return this.users.get(request);
   }
 
+  @MessagePattern('auth.export-account')
+  exportAccount(@Payload() request: PayloadOf<'auth.export-account'>) {
+    return this.users.exportAccount(request);
+  }
+
   @MessagePattern('auth.update-user')
   updateUser(@Payload() request: PayloadOf<'auth.update-user'>) {
     return this.users.update(request);

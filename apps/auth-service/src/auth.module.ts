@@ -46,7 +46,7 @@ export class AuthModule implements OnModuleDestroy {
         { provide: AUTH_REDIS, useValue: redis },
         { provide: SignInService, useValue: signIn },
         { provide: SessionsService, useValue: new SessionsService(new SessionsRepository(dataSource), issuer, revocations) },
-        { provide: UsersService, useValue: new UsersService(new UsersRepository(dataSource), revocations) },
+        { provide: UsersService, useValue: new UsersService(new UsersRepository(dataSource), revocations, config.SIGNING_KEYS) },
         { provide: AuditService, useValue: new AuditService(new AuditRepository(dataSource)) },
         {
           provide: AccountDeletionService,

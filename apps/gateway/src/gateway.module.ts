@@ -15,6 +15,7 @@ import { CoachClientsController } from './coach/coach-clients.controller';
 import { CoachDitlController } from './coach/coach-ditl.controller';
 import { CoachLeadsController } from './coach/coach-leads.controller';
 import { InviteApprover } from './coach/invite-approver';
+import { ExportGranter } from './progress/export-granter';
 import { DitlController } from './ditl/ditl.controller';
 import { authProviders } from './auth/auth.providers';
 import { HealthController } from './health/health.controller';
@@ -90,6 +91,7 @@ export class GatewayModule {
         },
         { provide: VAPID_PUBLIC_KEY, useValue: config.VAPID_PUBLIC_KEY ?? null },
         { provide: InviteApprover, useValue: new InviteApprover(config.SIGNING_KEYS) },
+        { provide: ExportGranter, useValue: new ExportGranter(config.SIGNING_KEYS) },
         ...authProviders(config, redis),
         ...investorProviders(config),
         ...devLogProviders(config),

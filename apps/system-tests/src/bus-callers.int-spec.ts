@@ -2,7 +2,7 @@ import { developmentSigningKeys } from '@spark/config';
 import { createLogger } from '@spark/logging';
 import type { RequestOf } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
-import { INVITE_APPROVAL_VALID_MS, RedisStreamsClient, ServiceBus, ServiceUnavailableError } from '@spark/messaging';
+import { EXPORT_GRANT_VALID_MS, INVITE_APPROVAL_VALID_MS, RedisStreamsClient, ServiceBus, ServiceUnavailableError, signedExportGrant } from '@spark/messaging';
 import { insertUser } from '@spark/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
@@ -79,6 +79,57 @@ describe('bus requests only from who may send them', () => {
     const email = `invited-${randomUUID()}@example.com`;
     const { userId } = await leads.request('auth.invite', approvedInvite({ email, role: 'client' }, 'coach'));
     expect(await roleOf(userId)).toBe('client');
+  });
+
+  describe('the progress service reading what no export asked for', () => {
+    it('reads no account and no Day in the Life of someone who asked for no export', async () => {
+      const client = await insertUser(db, { email: `asked-for-nothing-${randomUUID()}@example.com`, role: 'client' });
+      const progress = await busAs('progress');
+
+      await expect(progress.request('auth.get-user', { userId: client })).rejects.toThrow(ServiceUnavailableError);
+      await expect(progress.request('ditl.current', { userId: client })).rejects.toThrow(ServiceUnavailableError);
+    });
+
+    it("hands over a client's account and Day in the Life for the export the gateway granted", async () => {
+      const email = `exporting-${randomUUID()}@example.com`;
+      const client = await insertUser(db, { email, role: 'client' });
+      const progress = await busAs('progress');
+      const grant = signedExportGrant(developmentSigningKeys(), client);
+
+      expect(await progress.request('auth.export-account', { userId: client, grant })).toMatchObject({ id: client, email });
+      expect(await progress.request('ditl.export-presentation', { userId: client, grant })).toEqual({ generation: null, html: null });
+    });
+
+    it.each([
+      ['a grant for another client', (victim: string, asker: string) => ({ userId: victim, grant: signedExportGrant(developmentSigningKeys(), asker) })],
+      [
+        'a grant changed after signing',
+        (victim: string, asker: string) => ({ userId: victim, grant: { ...signedExportGrant(developmentSigningKeys(), asker), userId: victim } }),
+      ],
+      [
+        'a grant signed with another key',
+        (victim: string) => {
+          const progressKeys = developmentSigningKeys();
+          const posing = new Map([
+            ['bus:auth/gateway', progressKeys.get('bus:auth/progress') ?? []],
+            ['bus:ditl/gateway', progressKeys.get('bus:ditl/progress') ?? []],
+          ]);
+          return { userId: victim, grant: signedExportGrant(posing, victim) };
+        },
+      ],
+      [
+        'a grant long past',
+        (victim: string) => ({ userId: victim, grant: signedExportGrant(developmentSigningKeys(), victim, Date.now() - EXPORT_GRANT_VALID_MS - 60_000) }),
+      ],
+    ])('refuses %s, from either service', async (_case, requestOf) => {
+      const victim = await insertUser(db, { email: `not-exported-${randomUUID()}@example.com`, role: 'client' });
+      const asker = await insertUser(db, { email: `exported-${randomUUID()}@example.com`, role: 'client' });
+      const progress = await busAs('progress');
+      const request = requestOf(victim, asker);
+
+      await expect(progress.request('auth.export-account', request)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(progress.request('ditl.export-presentation', request)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    });
   });
 
   describe('the leads-service inviting what nobody approved', () => {

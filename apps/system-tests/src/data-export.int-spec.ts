@@ -9,6 +9,7 @@ import {
   requestExportResponseSchema,
 } from '@spark/contracts';
 import { developmentSigningKeys } from '@spark/config';
+import { signedExportGrant } from '@spark/messaging';
 import { JobQueues } from '@spark/jobs';
 import { ObjectStorage } from '@spark/storage';
 import { eventually, insertProgress, lockWaiters, TINY_PNG, captureSpark } from '@spark/testing';
@@ -295,7 +296,8 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     try {
       await erasure.query('BEGIN');
       await erasure.query(`SELECT 1 FROM progress.data_exports WHERE id = $1 FOR UPDATE`, [exportId]);
-      const data = { userId: erased.id, email: erased.email, requestedBy: erased.id, exportId };
+      const grant = signedExportGrant(developmentSigningKeys(), erased.id);
+      const data = { userId: erased.id, email: erased.email, requestedBy: erased.id, exportId, grant };
       await jobs.add([{ job: { queue: QUEUES.export, name: 'export-client-data', data }, jobId: `erased-${exportId}` }]);
       await eventually(async () => ((await lockWaiters(db, 'data_exports')) > 0 ? true : undefined), 15_000, "the worker's last step waiting");
       await erasure.query(`DELETE FROM progress.data_exports WHERE id = $1`, [exportId]);

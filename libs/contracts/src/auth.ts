@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, pageOf, sealedSchema, uuidSchema, textSchema } from './common';
+import { emailSchema, isoDateTimeSchema, pageOf, sealedSchema, signatureSchema, uuidSchema, textSchema } from './common';
 
 export const userRoles = ['client', 'coach', 'admin'] as const;
 export const userRoleSchema = z.enum(userRoles, { error: 'Role must be client, coach or admin' });
@@ -176,8 +176,7 @@ export const inviteApprovalSchema = z
     role: invitedRoleSchema,
     /** Epoch milliseconds, by the gateway's clock. */
     approvedAt: z.number().int().positive(),
-    /** HMAC-SHA256, base64url. */
-    signature: textSchema().regex(/^[\w-]{43}$/, 'Not a signature'),
+    signature: signatureSchema,
   })
   .strict();
 export type InviteApproval = z.infer<typeof inviteApprovalSchema>;

@@ -34,6 +34,9 @@ export const sealedSchema = textSchema()
   .max(8192)
   .regex(/^[\w-]+\.[\w-]*\.[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a compact JWE');
 
+/** An HMAC-SHA256 the gateway signed for one service (a person's approval, an export's grant), base64url. */
+export const signatureSchema = textSchema().regex(/^[\w-]{43}$/, 'Not a signature');
+
 /** A calendar date, YYYY-MM-DD. */
 export const isoDateSchema = z.iso.date();
 

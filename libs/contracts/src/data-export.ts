@@ -1,8 +1,28 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, sealedSchema, uuidSchema } from './common';
+import { emailSchema, isoDateTimeSchema, sealedSchema, signatureSchema, uuidSchema } from './common';
+import { ditlPresentationResponseSchema, ditlStatusResponseSchema } from './ditl';
+
+/** The services whose part of a client's data the export reads from them, each with its own signature of a grant. */
+export const exportedServices = ['auth', 'ditl'] as const;
+
+/**
+ * The gateway's grant to read one client's account (auth-service) and Day in the Life (ditl-service) for an export
+ * that client or an admin asked for, signed for each of those services alone (`libs/messaging/src/export-grants.ts`).
+ * The progress service carries it from the request to the job that builds the archive; it cannot make one up, so it
+ * reads no one else's.
+ */
+export const exportGrantSchema = z
+  .object({
+    userId: uuidSchema,
+    /** Epoch milliseconds, by the gateway's clock. */
+    grantedAt: z.number().int().positive(),
+    signatures: z.object({ auth: signatureSchema, ditl: signatureSchema }).strict(),
+  })
+  .strict();
+export type ExportGrant = z.infer<typeof exportGrantSchema>;
 
 /** `progress.request-export`: queue an export of the client's data; the link goes to `email`. */
-export const requestExportRequestSchema = z.object({ userId: uuidSchema, email: emailSchema, requestedBy: uuidSchema }).strict();
+export const requestExportRequestSchema = z.object({ userId: uuidSchema, email: emailSchema, requestedBy: uuidSchema, grant: exportGrantSchema }).strict();
 /** `estimatedBytes`: what the client's files take, so the web app knows whether to wait for the archive in the page. */
 export const requestExportResponseSchema = z.object({ queued: z.literal(true), exportId: uuidSchema, estimatedBytes: z.number().int().nonnegative() });
 export type RequestExportResponse = z.infer<typeof requestExportResponseSchema>;
@@ -14,7 +34,22 @@ export const IMMEDIATE_EXPORT_MAX_BYTES = 50 * 1024 * 1024;
  * `export` queue, `export-client-data` job: the archive is built from what the services hold when it runs, once per
  * request (`exportId`, a row of progress.data_exports).
  */
-export const exportClientDataJobSchema = z.object({ userId: uuidSchema, email: emailSchema, requestedBy: uuidSchema, exportId: uuidSchema });
+export const exportClientDataJobSchema = z.object({
+  userId: uuidSchema,
+  email: emailSchema,
+  requestedBy: uuidSchema,
+  exportId: uuidSchema,
+  grant: exportGrantSchema,
+});
+
+/** `auth.export-account` and `ditl.export-presentation`: the client's part, for the export the grant names. */
+export const exportedPartRequestSchema = z.object({ userId: uuidSchema, grant: exportGrantSchema }).strict();
+/** The client's newest finished Day in the Life and its page, or nulls when there is none. */
+export const exportedDitlSchema = z.object({
+  generation: ditlStatusResponseSchema.nullable(),
+  html: ditlPresentationResponseSchema.shape.html.nullable(),
+});
+export type ExportedDitl = z.infer<typeof exportedDitlSchema>;
 
 /** `progress.get-export`: one of the client's own exports; a link to download it once it is ready. */
 export const getExportRequestSchema = z.object({ userId: uuidSchema, exportId: uuidSchema }).strict();

@@ -97,7 +97,14 @@ import {
   sendInvestorEmailRequestSchema,
 } from './investors';
 import { auditEventPageSchema, auditEventSchema, listAuditEventsRequestSchema, recordAuditEventResponseSchema } from './audit';
-import { exportStatusSchema, getExportRequestSchema, requestExportRequestSchema, requestExportResponseSchema } from './data-export';
+import {
+  exportedDitlSchema,
+  exportedPartRequestSchema,
+  exportStatusSchema,
+  getExportRequestSchema,
+  requestExportRequestSchema,
+  requestExportResponseSchema,
+} from './data-export';
 import {
   accountDeletionPageSchema,
   confirmAccountDeletionBodySchema,
@@ -139,6 +146,7 @@ export const patterns = {
   'auth.list-users': { request: listUsersRequestSchema, response: userPageSchema },
   'auth.invite': { request: inviteRequestSchema, response: inviteResponseSchema },
   'auth.set-role': { request: setRoleRequestSchema, response: authUserSchema },
+  'auth.export-account': { request: exportedPartRequestSchema, response: authUserSchema },
   'progress.complete-onboarding': { request: completeOnboardingRequestSchema, response: completeOnboardingResponseSchema },
   'ditl.generate': { request: generateDitlRequestSchema, response: generateDitlResponseSchema },
   'ditl.check-status': { request: checkDitlStatusRequestSchema, response: ditlStatusResponseSchema },
@@ -148,6 +156,7 @@ export const patterns = {
   'ditl.coach-regenerate': { request: coachDitlRequestSchema, response: generateDitlResponseSchema },
   'ditl.coach-edit-moment': { request: editDitlMomentRequestSchema, response: coachDitlViewSchema },
   'ditl.coach-reset-moment': { request: resetDitlMomentRequestSchema, response: coachDitlViewSchema },
+  'ditl.export-presentation': { request: exportedPartRequestSchema, response: exportedDitlSchema },
   'progress.grant-spark-upload': { request: grantSparkUploadRequestSchema, response: sparkUploadGrantSchema },
   'progress.record-spark': { request: recordSparkRequestSchema, response: recordSparkResponseSchema },
   'progress.request-export': { request: requestExportRequestSchema, response: requestExportResponseSchema },
@@ -208,6 +217,7 @@ export const patterns = {
 export const replaySafePatterns: Readonly<Partial<Record<PatternName, string>>> = {
   'auth.link-info': 'reads',
   'auth.get-user': 'reads',
+  'auth.export-account': 'reads',
   'auth.list-users': 'reads',
   'auth.list-audit-events': 'reads',
   'auth.deletion-subject': 'reads',
@@ -222,6 +232,7 @@ export const replaySafePatterns: Readonly<Partial<Record<PatternName, string>>> 
   'ditl.check-status': 'reads',
   'ditl.get-presentation': 'reads',
   'ditl.current': 'reads',
+  'ditl.export-presentation': 'reads',
   'ditl.coach-view': 'reads',
   'progress.get-home': 'reads',
   'progress.list-sparks': 'reads',

@@ -12,9 +12,8 @@ export type SigningApp = JobApp | 'gateway';
 export const busCallers = {
   'auth.invite': ['leads'],
   'progress.preset-evolution': ['leads'],
-  'auth.get-user': ['progress', 'gateway'],
-  'ditl.current': ['progress', 'gateway'],
-  'ditl.get-presentation': ['progress', 'gateway'],
+  'auth.export-account': ['progress'],
+  'ditl.export-presentation': ['progress'],
   'progress.push-subscription-gone': ['notifier'],
   'auth.deletion-subject': ['leads', 'progress', 'ditl', 'notifier'],
   'auth.deletion-part-done': ['leads', 'progress', 'ditl', 'notifier'],

@@ -1,5 +1,7 @@
+import type { SigningKeys } from '@spark/config';
 import type { AuthUser, PayloadOf, UserPage } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
+import { ensureExportGranted } from '@spark/messaging';
 import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import type { SessionRevocations } from '../sessions/session-revocations';
 import type { UserRow, UsersRepository } from './users.repository';
@@ -25,12 +27,19 @@ export class UsersService {
   constructor(
     private readonly users: UsersRepository,
     private readonly revocations: SessionRevocations,
+    private readonly signingKeys: SigningKeys,
   ) {}
 
   async get({ userId }: PayloadOf<'auth.get-user'>): Promise<AuthUser> {
     const row = await this.users.findById(userId);
     if (!row) throw userGone();
     return toAuthUser(row);
+  }
+
+  /** The account, for the progress service's export of it: only with the gateway's grant for that export. */
+  async exportAccount(request: PayloadOf<'auth.export-account'>): Promise<AuthUser> {
+    ensureExportGranted(this.signingKeys, 'auth', request);
+    return this.get(request);
   }
 
   /** Role and assigned coach are not in the request schema at all: sending them is a 400. */

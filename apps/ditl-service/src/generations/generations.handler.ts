@@ -27,6 +27,11 @@ export class GenerationsHandler {
     return this.generations.current(request);
   }
 
+  @MessagePattern('ditl.export-presentation')
+  exportPresentation(@Payload() request: PayloadOf<'ditl.export-presentation'>) {
+    return this.generations.exportPresentation(request);
+  }
+
   @MessagePattern('ditl.coach-view')
   coachView(@Payload() request: PayloadOf<'ditl.coach-view'>) {
     return this.generations.coachView(request);

@@ -32,7 +32,7 @@ export class GenerationsModule {
       providers: [
         {
           provide: GenerationsService,
-          useValue: new GenerationsService(new GenerationsRepository(dataSource.manager), outbox, storage, config.DITL_DAILY_GENERATIONS),
+          useValue: new GenerationsService(new GenerationsRepository(dataSource.manager), outbox, storage, config.DITL_DAILY_GENERATIONS, config.SIGNING_KEYS),
         },
         { provide: DitlResources, useValue: new DitlResources(closers) },
       ],

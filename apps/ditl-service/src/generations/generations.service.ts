@@ -5,12 +5,15 @@ import {
   type CurrentDitlResponse,
   type DitlGenerationSummary,
   type DitlStatusResponse,
+  type ExportedDitl,
   type GenerateDitlResponse,
   type PayloadOf,
   waitPhrase,
 } from '@spark/contracts';
+import type { SigningKeys } from '@spark/config';
 import type { OutboxRelay } from '@spark/jobs';
 import { DomainError } from '@spark/errors';
+import { ensureExportGranted } from '@spark/messaging';
 import { renderPresentation } from '../planner/presentation-html';
 import { applyCoachEdits, type EditedSlide, editedSlides, momentKeys } from './coach-edits';
 import type { GenerationRow, GenerationsRepository } from './generations.repository';
@@ -71,6 +74,8 @@ export class GenerationsService {
     private readonly presentations: PresentationReader,
     /** Generations one user may ask for per 24 hours: each is a model call (`DITL_DAILY_GENERATIONS`). */
     private readonly dailyBudget: number,
+    /** The gateway's key for this service, which signs the grants of data exports. */
+    private readonly signingKeys: SigningKeys,
   ) {}
 
   /**
@@ -116,6 +121,15 @@ export class GenerationsService {
   async current({ userId }: PayloadOf<'ditl.current'>): Promise<CurrentDitlResponse> {
     const row = await this.generations.newest(userId, 'completed');
     return { generation: row ? statusOf(row) : null };
+  }
+
+  /** The newest finished presentation and its page, for the progress service's export: only with the gateway's grant. */
+  async exportPresentation(request: PayloadOf<'ditl.export-presentation'>): Promise<ExportedDitl> {
+    ensureExportGranted(this.signingKeys, 'ditl', request);
+    const { generation } = await this.current(request);
+    if (!generation) return { generation: null, html: null };
+    const { html } = await this.getPresentation({ generationId: generation.generationId, reader: { userId: request.userId, role: 'client' } });
+    return { generation, html };
   }
 
   /** The coach's tab: the newest request (which may still run) and the newest finished plan, edits applied. */

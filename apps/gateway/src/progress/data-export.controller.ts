@@ -8,6 +8,7 @@ import { Audited } from '../audit/audited.decorator';
 import { type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
+import { ExportGranter } from './export-granter';
 
 /** Each export reads every file the client stored, so one client's archives are few a day, whoever asks. */
 const EXPORTS_PER_CLIENT: RateLimit = { name: 'data-export', max: 3, windowMs: 24 * 3600 * 1000 };
@@ -18,6 +19,7 @@ export class DataExportController {
   constructor(
     private readonly bus: ServiceBus,
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
+    private readonly granter: ExportGranter,
   ) {}
 
   @Responds('progress.request-export')
@@ -25,7 +27,8 @@ export class DataExportController {
   @HttpCode(202)
   async exportMine(@CurrentUser() user: AuthenticatedUser): Promise<RequestExportResponse> {
     const admission = this.limiter.admission({ limit: EXPORTS_PER_CLIENT, subject: user.id });
-    return this.bus.request('progress.request-export', { userId: user.id, email: user.email, requestedBy: user.id }, { admission });
+    const request = { userId: user.id, email: user.email, requestedBy: user.id, grant: this.granter.grant(user.id) };
+    return this.bus.request('progress.request-export', request, { admission });
   }
 
   /** One of the caller's own exports: a short-lived download link once built (the page waits for a small one). */
@@ -47,6 +50,7 @@ export class DataExportController {
       throw error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? new DomainError('NOT_FOUND', 'There is no such client.') : error;
     });
     const admission = this.limiter.admission({ limit: EXPORTS_PER_CLIENT, subject: userId });
-    return this.bus.request('progress.request-export', { userId, email: client.email, requestedBy: admin.id }, { admission });
+    const request = { userId, email: client.email, requestedBy: admin.id, grant: this.granter.grant(userId) };
+    return this.bus.request('progress.request-export', request, { admission });
   }
 }

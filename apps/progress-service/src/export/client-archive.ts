@@ -1,4 +1,5 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
+import type { AuthUser, ExportedDitl } from '@spark/contracts';
 import archiver, { type Archiver } from 'archiver';
 import { csvLine, csvRow, toCsv } from './csv';
 import type { ExportRepository, ExportSpark } from './export.repository';
@@ -6,8 +7,8 @@ import { exportReadme } from './readme';
 
 /** What other services hold about the client, asked over the bus when the archive is built. */
 export interface OtherServicesData {
-  account: unknown;
-  ditl: { generation: unknown; html: string | null };
+  account: AuthUser;
+  ditl: ExportedDitl;
 }
 
 export interface ClientArchiveSources {

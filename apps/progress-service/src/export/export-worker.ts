@@ -1,5 +1,5 @@
 import type { ProgressConfig } from '@spark/config';
-import { QUEUES } from '@spark/contracts';
+import { type ExportGrant, QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, MailSealer, outboxInsertForSql, outboxRowsFor, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
@@ -18,15 +18,16 @@ export interface ExportWorkerDependencies {
   kickOutbox: () => void;
 }
 
-/** The account (auth-service) and the Day in the Life (ditl-service), asked over the bus like any other caller would. */
-async function otherServicesData(bus: ServiceBus, userId: string): Promise<OtherServicesData> {
-  const [account, current] = await Promise.all([bus.request('auth.get-user', { userId }), bus.request('ditl.current', { userId })]);
-  const generation = current.generation;
-  const html =
-    generation?.status === 'completed'
-      ? (await bus.request('ditl.get-presentation', { generationId: generation.generationId, reader: { userId, role: 'client' } })).html
-      : null;
-  return { account, ditl: { generation, html } };
+/**
+ * The account (auth-service) and the Day in the Life (ditl-service), each handed over only for the export the gateway's
+ * grant names.
+ */
+async function otherServicesData(bus: ServiceBus, { userId, grant }: { userId: string; grant: ExportGrant }): Promise<OtherServicesData> {
+  const [account, ditl] = await Promise.all([
+    bus.request('auth.export-account', { userId, grant }),
+    bus.request('ditl.export-presentation', { userId, grant }),
+  ]);
+  return { account, ditl };
 }
 
 /**
@@ -56,7 +57,7 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
         logger.info({ userId: data.userId, exportId: data.exportId }, 'data export already sent, or no longer requested; nothing to do');
         return;
       }
-      const otherServices = await otherServicesData(bus, data.userId);
+      const otherServices = await otherServicesData(bus, data);
       const key = exportKey(data.userId, job.id ?? 'unknown');
       const archive = clientArchive(data.userId, { repository, otherServices, openFile: (fileKey) => storage.getStream(fileKey) });
       await storage.put({ key, body: archive, contentType: 'application/zip' });

@@ -1,0 +1,45 @@
+import type { SigningKeys } from '@spark/config';
+import { type ExportGrant, exportedServices } from '@spark/contracts';
+import { DomainError } from '@spark/errors';
+import { gatewayStatement, isCurrentStatement } from './gateway-statements';
+
+/**
+ * How long after the request its export may still read the client's part: an export's job runs within minutes, its
+ * retries included; one still waiting a day later (a worker down that long) is refused and the person asks again.
+ */
+export const EXPORT_GRANT_VALID_MS = 24 * 3600_000;
+
+type ExportedService = (typeof exportedServices)[number];
+
+const HEADER = 'export-grant\n';
+const statements = Object.fromEntries(exportedServices.map((service) => [service, gatewayStatement(service, HEADER)])) as Record<
+  ExportedService,
+  ReturnType<typeof gatewayStatement>
+>;
+const bodyOf = ({ userId, grantedAt }: Pick<ExportGrant, 'userId' | 'grantedAt'>) => JSON.stringify([userId, grantedAt]);
+
+/** The gateway's grant, for an export of `userId`'s data that the client or an admin asked for now. */
+export function signedExportGrant(keys: SigningKeys, userId: string, grantedAt = Date.now()): ExportGrant {
+  const body = bodyOf({ userId, grantedAt });
+  return { userId, grantedAt, signatures: { auth: statements.auth.sign(keys, body), ditl: statements.ditl.sign(keys, body) } };
+}
+
+/** Why `service` refuses to hand the progress service `userId`'s part, or undefined when an export of it was asked for lately. */
+export function exportGrantRefusal(
+  keys: SigningKeys,
+  service: ExportedService,
+  request: { userId: string; grant: ExportGrant },
+  now: number,
+): string | undefined {
+  const { grant } = request;
+  if (!statements[service].isSignedBy(keys, bodyOf(grant), grant.signatures[service])) return 'a grant the gateway did not sign';
+  if (grant.userId !== request.userId) return "a grant for another person's export";
+  if (!isCurrentStatement(grant.grantedAt, now, EXPORT_GRANT_VALID_MS)) return 'a grant that is no longer current';
+  return undefined;
+}
+
+/** Throws FORBIDDEN unless `service` may hand over `userId`'s part (`exportGrantRefusal`). */
+export function ensureExportGranted(keys: SigningKeys, service: ExportedService, request: { userId: string; grant: ExportGrant }, now = Date.now()): void {
+  const refusal = exportGrantRefusal(keys, service, request, now);
+  if (refusal) throw new DomainError('FORBIDDEN', `This data export was refused: ${refusal}. Please ask for the export again.`);
+}
