@@ -99,6 +99,32 @@ describe('the Team tab', () => {
     await admin.page.context().close();
   });
 
+  it("signs a coach out at their next read once an admin has made them a client, before it shows any client", async () => {
+    const admin = await signedIn('admin', laptopViewport, 'Grace Admin');
+    const coach = await signedIn('coach', laptopViewport, 'Dana Demoted');
+    await coach.page.goto('/coach');
+    await coach.page.getByRole('tab', { name: /^Leads/ }).waitFor();
+
+    await openTeam(admin.page);
+    const searched = searchAnswered(admin.page, '/api/auth/users', coach.email);
+    await admin.page.getByRole('searchbox', { name: 'Search by e-mail' }).fill(coach.email);
+    await searched;
+    await admin.page.getByTestId('team-member').filter({ hasText: coach.email }).getByLabel('Role of Dana Demoted').selectOption('client');
+    await admin.page.getByRole('dialog', { name: 'Change role' }).getByRole('button', { name: 'Make client' }).click();
+    await admin.page.getByText('Dana Demoted is now a client').waitFor();
+
+    // Only a read: the client list the coach's old token may no longer fetch.
+    const listAnswers: number[] = [];
+    coach.page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/coach/clients') listAnswers.push(response.status());
+    });
+    await coach.page.getByRole('tab', { name: /^Clients/ }).click();
+    await coach.page.waitForURL((url) => url.pathname === '/interest');
+    expect(listAnswers).toContain(401);
+    expect(listAnswers).not.toContain(200);
+    await Promise.all([admin.page.context().close(), coach.page.context().close()]);
+  });
+
   it('is not shown to a coach', async () => {
     const coach = await signedIn('coach', laptopViewport);
     await coach.page.goto('/coach');
