@@ -99,7 +99,7 @@ describe('the Team tab', () => {
     await admin.page.context().close();
   });
 
-  it("signs a coach out at their next read once an admin has made them a client, before it shows any client", async () => {
+  it('signs a coach out at their next read once an admin has made them a client, before it shows any client', async () => {
     const admin = await signedIn('admin', laptopViewport, 'Grace Admin');
     const coach = await signedIn('coach', laptopViewport, 'Dana Demoted');
     await coach.page.goto('/coach');
