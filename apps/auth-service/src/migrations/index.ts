@@ -8,6 +8,7 @@ import { UserEmailPrefixIndex1764000000300 } from './1764000000300-user-email-pr
 import { AccountDeletions1764400000100 } from './1764400000100-account-deletions';
 import { AuditErasureBound1764600000100 } from './1764600000100-audit-erasure-bound';
 import { AuditEventsNotDeletable1764700000100 } from './1764700000100-audit-events-not-deletable';
+import { RevocationMarkers1764800000100 } from './1764800000100-revocation-markers';
 
 export const authMigrations = [
   CreateOutbox1763800000000,
@@ -22,4 +23,5 @@ export const authMigrations = [
   AuditErasureBound1764600000100,
   ServiceRole1764700000000,
   AuditEventsNotDeletable1764700000100,
+  RevocationMarkers1764800000100,
 ];

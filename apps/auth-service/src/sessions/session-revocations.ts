@@ -1,5 +1,6 @@
 import { ACCESS_TOKEN_TTL_SECONDS, revokedSessionKey, type SessionEndReason, tokensVoidBeforeKey } from '@spark/contracts';
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import type { DataSource } from 'typeorm';
 
 // As long as an access token issued just before the revocation can live, plus a minute for clocks
 // that differ between the auth-service and the gateway.
@@ -8,22 +9,31 @@ const markerTtlSeconds = ACCESS_TOKEN_TTL_SECONDS + 60;
 /** Refresh families whose newest tokens are this recent may still have live access tokens. */
 export const LIVE_ACCESS_WINDOW_SECONDS = markerTtlSeconds;
 
+interface Marker {
+  key: string;
+  value: string;
+}
+
 /**
  * Tells the gateway at once that access tokens no longer hold: refresh tokens are revoked in the
  * database, but an access token is checked without it, so the gateway reads these Redis markers
  * before every signed-in request.
+ *
+ * Redis may restart empty, and a token ended just before would then hold again until it expired. So each marker is
+ * copied to PostgreSQL first (`auth.revocation_markers`, for as long as it lives in Redis), and `restore` writes the
+ * live ones back whenever the service's Redis connection is ready again.
  */
 export class SessionRevocations {
   constructor(
     private readonly redis: Redis,
     private readonly busPrefix: string,
+    private readonly dataSource: Pick<DataSource, 'query'>,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   /** The access tokens of these sessions (refresh families) are void, for `reason`. */
   async sessionsEnded(sessionIds: readonly string[], reason: SessionEndReason): Promise<void> {
-    if (sessionIds.length === 0) return;
-    await this.markSessions(this.redis.multi(), sessionIds, reason).exec();
+    await this.write(this.sessionMarkers(sessionIds, reason));
   }
 
   /**
@@ -41,14 +51,42 @@ export class SessionRevocations {
     await this.endEverySession(userId, sessionIds, 'account-deleted');
   }
 
-  private async endEverySession(userId: string, sessionIds: readonly string[], reason: SessionEndReason): Promise<void> {
-    const thisSecond = Math.floor(this.now().getTime() / 1000);
-    const batch = this.redis.multi().set(tokensVoidBeforeKey(this.busPrefix, userId), `${thisSecond} ${reason}`, 'EX', markerTtlSeconds);
-    await this.markSessions(batch, sessionIds, reason).exec();
+  /**
+   * Writes back the markers still alive by the copy, with the time they have left. A marker Redis already holds was
+   * written since, and is kept (`NX`).
+   */
+  async restore(): Promise<number> {
+    const live = (await this.dataSource.query(
+      `SELECT key, value, ceil(extract(epoch FROM expires_at - now()) * 1000)::bigint AS ttl_ms FROM auth.revocation_markers WHERE expires_at > now()`,
+    )) as (Marker & { ttl_ms: string })[];
+    if (live.length === 0) return 0;
+    const batch = this.redis.multi();
+    for (const { key, value, ttl_ms } of live) batch.set(key, value, 'PX', Number(ttl_ms), 'NX');
+    await batch.exec();
+    return live.length;
   }
 
-  private markSessions(batch: ChainableCommander, sessionIds: readonly string[], reason: SessionEndReason): ChainableCommander {
-    for (const id of sessionIds) batch.set(revokedSessionKey(this.busPrefix, id), reason, 'EX', markerTtlSeconds);
-    return batch;
+  private async endEverySession(userId: string, sessionIds: readonly string[], reason: SessionEndReason): Promise<void> {
+    const thisSecond = Math.floor(this.now().getTime() / 1000);
+    await this.write([{ key: tokensVoidBeforeKey(this.busPrefix, userId), value: `${thisSecond} ${reason}` }, ...this.sessionMarkers(sessionIds, reason)]);
+  }
+
+  private sessionMarkers(sessionIds: readonly string[], reason: SessionEndReason): Marker[] {
+    return sessionIds.map((id) => ({ key: revokedSessionKey(this.busPrefix, id), value: reason }));
+  }
+
+  /** The copy first, and the copy's expired markers pruned in the same statement; then Redis. */
+  private async write(markers: Marker[]): Promise<void> {
+    if (markers.length === 0) return;
+    await this.dataSource.query(
+      `WITH expired AS (DELETE FROM auth.revocation_markers WHERE expires_at <= now() AND key <> ALL ($1::text[]))
+       INSERT INTO auth.revocation_markers (key, value, expires_at)
+       SELECT key, value, now() + make_interval(secs => $3) FROM unnest($1::text[], $2::text[]) AS marker (key, value)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+      [markers.map(({ key }) => key), markers.map(({ value }) => value), markerTtlSeconds],
+    );
+    const batch = this.redis.multi();
+    for (const { key, value } of markers) batch.set(key, value, 'EX', markerTtlSeconds);
+    await batch.exec();
   }
 }
