@@ -2,9 +2,6 @@ import { z } from 'zod';
 import { emailSchema, isoDateTimeSchema, sealedSchema, signatureSchema, uuidSchema } from './common';
 import { ditlPresentationResponseSchema, ditlStatusResponseSchema } from './ditl';
 
-/** The services whose part of a client's data the export reads from them, each with its own signature of a grant. */
-export const exportedServices = ['auth', 'ditl'] as const;
-
 /**
  * The gateway's grant to read one client's account (auth-service) and Day in the Life (ditl-service) for an export
  * that client or an admin asked for, signed for each of those services alone (`libs/messaging/src/export-grants.ts`).
@@ -16,6 +13,7 @@ export const exportGrantSchema = z
     userId: uuidSchema,
     /** Epoch milliseconds, by the gateway's clock. */
     grantedAt: z.number().int().positive(),
+    /** One for each service whose part the export reads, with the gateway's key for that service. */
     signatures: z.object({ auth: signatureSchema, ditl: signatureSchema }).strict(),
   })
   .strict();

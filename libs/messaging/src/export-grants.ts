@@ -1,5 +1,5 @@
 import type { SigningKeys } from '@spark/config';
-import { type ExportGrant, exportedServices } from '@spark/contracts';
+import type { ExportGrant } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { gatewayStatement, isCurrentStatement } from './gateway-statements';
 
@@ -9,13 +9,13 @@ import { gatewayStatement, isCurrentStatement } from './gateway-statements';
  */
 export const EXPORT_GRANT_VALID_MS = 24 * 3600_000;
 
-type ExportedService = (typeof exportedServices)[number];
+type ExportedService = keyof ExportGrant['signatures'];
 
 const HEADER = 'export-grant\n';
-const statements = Object.fromEntries(exportedServices.map((service) => [service, gatewayStatement(service, HEADER)])) as Record<
-  ExportedService,
-  ReturnType<typeof gatewayStatement>
->;
+const statements: Record<ExportedService, ReturnType<typeof gatewayStatement>> = {
+  auth: gatewayStatement('auth', HEADER),
+  ditl: gatewayStatement('ditl', HEADER),
+};
 const bodyOf = ({ userId, grantedAt }: Pick<ExportGrant, 'userId' | 'grantedAt'>) => JSON.stringify([userId, grantedAt]);
 
 /** The gateway's grant, for an export of `userId`'s data that the client or an admin asked for now. */
