@@ -1,6 +1,5 @@
 import { type DynamicModule, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import type { AuthConfig } from '@spark/config';
-import type { Logger } from '@spark/logging';
 import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { MailSealer } from '@spark/jobs';
 import { Redis } from 'ioredis';
@@ -22,22 +21,16 @@ import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 
 const AUTH_REDIS = Symbol('AUTH_REDIS');
-const RESTORE_RETRY_MS = 5_000;
-
-/** Until it succeeds while the connection stays ready: PostgreSQL may be the one still coming back. */
-function restoreMarkers(redis: Redis, revocations: SessionRevocations, logger: Logger): void {
-  revocations.restore().then(
-    (restored) => restored > 0 && logger.info({ restored }, 'revocation markers written back to Redis'),
-    (error: unknown) => {
-      logger.warn({ err: error }, 'could not write the revocation markers back to Redis; retrying');
-      setTimeout(() => redis.status === 'ready' && restoreMarkers(redis, revocations, logger), RESTORE_RETRY_MS).unref();
-    },
-  );
-}
+const MARKER_WATCH = Symbol('MARKER_WATCH');
+// How long after Redis lost its data an ended session's token may still be let through.
+const MARKER_LOSS_CHECK_MS = 1_000;
 
 @Module({})
 export class AuthModule implements OnModuleDestroy {
-  constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {}
+  constructor(
+    @Inject(AUTH_REDIS) private readonly redis: Redis,
+    @Inject(MARKER_WATCH) private readonly markerWatch: { stop(): void },
+  ) {}
 
   static register({ dataSource, outbox, logger }: ServiceInfrastructure, config: AuthConfig): DynamicModule {
     // The rate limit's and the revocation markers' own connection; closed with the module.
@@ -45,8 +38,7 @@ export class AuthModule implements OnModuleDestroy {
     const issuer = new SessionIssuer(config.JWT_SECRET);
     const sealer = new MailSealer(config.MAIL_SEAL_PUBLIC_KEY);
     const revocations = new SessionRevocations(redis, config.BUS_PREFIX, dataSource);
-    // Every (re)connection: a Redis that restarted empty gets the markers of recently ended sessions back.
-    redis.on('ready', () => restoreMarkers(redis, revocations, logger));
+    const markerWatch = revocations.watchForLoss(MARKER_LOSS_CHECK_MS, logger);
     const signIn = new SignInService(new SignInRepository(dataSource), new MailCooldown(redis, config.BUS_PREFIX), issuer, outbox, {
       publicUrl: config.PUBLIC_URL,
       codePepper: config.JWT_SECRET,
@@ -59,6 +51,7 @@ export class AuthModule implements OnModuleDestroy {
       controllers: [AuthHandler, AuditHandler, AccountDeletionHandler],
       providers: [
         { provide: AUTH_REDIS, useValue: redis },
+        { provide: MARKER_WATCH, useValue: markerWatch },
         { provide: SignInService, useValue: signIn },
         { provide: SessionsService, useValue: new SessionsService(new SessionsRepository(dataSource), issuer, revocations) },
         { provide: UsersService, useValue: new UsersService(new UsersRepository(dataSource), revocations, config.SIGNING_KEYS) },
@@ -72,6 +65,7 @@ export class AuthModule implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.markerWatch.stop();
     this.redis.disconnect();
   }
 }

@@ -1,13 +1,14 @@
 import { errorBodySchema, type Session } from '@spark/contracts';
 import { eventually, outlastDroppedConnections, type PrivateRedis, startPrivateRedis } from '@spark/testing';
+import { Redis } from 'ioredis';
 import { authService } from '../../auth-service/src/service';
 import { signInTestFile } from './sign-in-client';
 
 const JWT_SECRET = 'system-test-jwt-secret-redis-loss-01';
 
 /**
- * The markers that end access tokens at once live in Redis, which may restart empty. The auth-service keeps a copy in
- * PostgreSQL and writes it back when it connects to Redis again, so a token ended before the loss stays ended.
+ * The markers that end access tokens at once live in Redis, which may restart or be emptied. The auth-service keeps a
+ * copy in PostgreSQL and writes it back once it sees Redis lost its data, so a token ended before the loss stays ended.
  */
 describe('ended sessions after Redis lost its data', () => {
   let redis: PrivateRedis | undefined;
@@ -56,4 +57,25 @@ describe('ended sessions after Redis lost its data', () => {
       expect(await messageOf(afterDemotion)).toBe('Your role changed. Please sign in again.');
     });
   }, 90_000);
+
+  it('keeps refusing a signed-out token once Redis was emptied without a restart', async () => {
+    const signedOut = await signedInAs('signed-out-before-flush@example.com', 'client');
+    expect((await post('/api/auth/sign-out', {}, { cookie: signedOut.cookie })).status).toBe(204);
+    expect((await readSelf(signedOut.session)).status).toBe(401);
+
+    // No connection drops: nothing but the data tells anyone that Redis lost it.
+    const admin = new Redis(ownRedis.adminUrl);
+    await admin.flushall();
+    admin.disconnect();
+
+    const refused = await eventually(
+      async () => {
+        const response = await readSelf(signedOut.session);
+        return response.status === 401 ? response : undefined;
+      },
+      15_000,
+      'the signed-out session to be refused again',
+    );
+    expect(await messageOf(refused)).toBe('You signed out of this session. Please sign in again.');
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { ACCESS_TOKEN_TTL_SECONDS, revokedSessionKey, type SessionEndReason, tokensVoidBeforeKey } from '@spark/contracts';
+import type { Logger } from '@spark/logging';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 
@@ -19,9 +20,9 @@ interface Marker {
  * database, but an access token is checked without it, so the gateway reads these Redis markers
  * before every signed-in request.
  *
- * Redis may restart empty, and a token ended just before would then hold again until it expired. So each marker is
- * copied to PostgreSQL first (`auth.revocation_markers`, for as long as it lives in Redis), and `restore` writes the
- * live ones back whenever the service's Redis connection is ready again.
+ * Redis may restart empty or be emptied, and a token ended just before would then hold again until it expired. So
+ * each marker is copied to PostgreSQL first (`auth.revocation_markers`, for as long as it lives in Redis), and
+ * `watchForLoss` writes the live ones back once a key that is only ever set after they were (`retainedKey`) is gone.
  */
 export class SessionRevocations {
   constructor(
@@ -52,10 +53,43 @@ export class SessionRevocations {
   }
 
   /**
+   * Checks every `intervalMs` whether Redis lost its data and, if so, writes the markers back: within that time of a
+   * restart or a flush, as the outbox relay finds lost jobs. A check still running is not started again.
+   */
+  watchForLoss(intervalMs: number, logger: Logger): { stop(): void } {
+    let checking = false;
+    const timer = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      this.restoreIfLost()
+        .then(
+          (restored) => restored && logger.warn({ restored }, 'Redis lost its data; revocation markers written back'),
+          (error: unknown) => logger.warn({ err: error }, 'could not check Redis for lost revocation markers; trying again'),
+        )
+        .finally(() => (checking = false));
+    }, intervalMs);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
+  }
+
+  /** How many markers were written back, or undefined when Redis still holds what it was given. */
+  private async restoreIfLost(): Promise<number | undefined> {
+    if ((await this.redis.exists(this.retainedKey)) === 1) return undefined;
+    const restored = await this.restore();
+    // Only after the markers: a check that fails halfway leaves the key unset, and the next one writes them again.
+    await this.redis.set(this.retainedKey, new Date().toISOString());
+    return restored;
+  }
+
+  private get retainedKey(): string {
+    return `${this.busPrefix}:auth:revocation-markers-retained`;
+  }
+
+  /**
    * Writes back the markers still alive by the copy, with the time they have left. A marker Redis already holds was
    * written since, and is kept (`NX`).
    */
-  async restore(): Promise<number> {
+  private async restore(): Promise<number> {
     const live = (await this.dataSource.query(
       `SELECT key, value, ceil(extract(epoch FROM expires_at - now()) * 1000)::bigint AS ttl_ms FROM auth.revocation_markers WHERE expires_at > now()`,
     )) as (Marker & { ttl_ms: string })[];
