@@ -105,16 +105,8 @@ export class GenerationsService {
     return statusOf(await this.readable(generationId, reader));
   }
 
-  /**
-   * The page drawn from the stored plan with the coach's edits, so an edit reaches every page the client
-   * opens; a generation finished before plans were kept has only its page in S3.
-   */
   async getPresentation({ generationId, reader }: PayloadOf<'ditl.get-presentation'>): Promise<{ html: string }> {
-    const row = await this.readable(generationId, reader);
-    if (row.status !== 'completed' || !row.presentation_key) throw new DomainError('NOT_FOUND', 'This presentation is not ready yet.');
-    if (!row.plan) return { html: await this.presentations.getText(row.presentation_key) };
-    const plan = applyCoachEdits(row.plan, await this.generations.coachEdits(row.user_id));
-    return { html: renderPresentation(plan, row.planner ?? 'offline', row.completed_at ?? row.updated_at) };
+    return { html: await this.pageOf(await this.readable(generationId, reader)) };
   }
 
   /** The client's newest finished presentation, which the home screen reopens. */
@@ -126,10 +118,8 @@ export class GenerationsService {
   /** The newest finished presentation and its page, for the progress service's export: only with the gateway's grant. */
   async exportPresentation(request: PayloadOf<'ditl.export-presentation'>): Promise<ExportedDitl> {
     ensureExportGranted(this.signingKeys, 'ditl', request);
-    const { generation } = await this.current(request);
-    if (!generation) return { generation: null, html: null };
-    const { html } = await this.getPresentation({ generationId: generation.generationId, reader: { userId: request.userId, role: 'client' } });
-    return { generation, html };
+    const row = await this.generations.newest(request.userId, 'completed');
+    return row ? { generation: statusOf(row), html: await this.pageOf(row) } : { generation: null, html: null };
   }
 
   /** The coach's tab: the newest request (which may still run) and the newest finished plan, edits applied. */
@@ -177,6 +167,17 @@ export class GenerationsService {
   }
 
   // A client sees only its own generations; someone else's answers NOT_FOUND, so ids cannot be probed.
+  /**
+   * The page drawn from the stored plan with the coach's edits, so an edit reaches every page the client
+   * opens; a generation finished before plans were kept has only its page in S3.
+   */
+  private async pageOf(row: GenerationRow): Promise<string> {
+    if (row.status !== 'completed' || !row.presentation_key) throw new DomainError('NOT_FOUND', 'This presentation is not ready yet.');
+    if (!row.plan) return this.presentations.getText(row.presentation_key);
+    const plan = applyCoachEdits(row.plan, await this.generations.coachEdits(row.user_id));
+    return renderPresentation(plan, row.planner ?? 'offline', row.completed_at ?? row.updated_at);
+  }
+
   private async readable(generationId: string, reader: Reader): Promise<GenerationRow> {
     const row = await this.generations.find(generationId);
     if (!row || (reader.role === 'client' && row.user_id !== reader.userId)) {
