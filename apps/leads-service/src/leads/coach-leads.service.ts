@@ -4,6 +4,7 @@ import {
   type Actor,
   type AddClientLeadResponse,
   type InviteApproval,
+  type InvitedRole,
   invitedRoleOf,
   type InviteResponse,
   type Lead,
@@ -32,7 +33,12 @@ export interface CoachLeadsOptions {
 }
 
 const notFound = () => new DomainError('NOT_FOUND', 'Lead not found.');
-const changedSinceShown = () => new DomainError('CONFLICT', 'This lead is not the one you approved. Please refresh the page.');
+/** 409 unless the approval names this address and this account's role: the lead changed since the coach saw it. */
+function assertApprovalOf(approval: InviteApproval, email: string, role: InvitedRole): void {
+  if (approval.email !== email || approval.role !== role) {
+    throw new DomainError('CONFLICT', 'This lead is not the one you approved. Please refresh the page.');
+  }
+}
 
 type LeadAction = 'approve' | 'resend' | 'reject';
 
@@ -119,7 +125,7 @@ export class CoachLeadsService {
 
   /** The Add Client Lead modal: an approved client lead, its custom cycle length, then the invite. */
   async addClient(request: PayloadOf<'leads.add-client'>): Promise<AddClientLeadResponse> {
-    if (request.approval.email !== request.email || request.approval.role !== 'client') throw changedSinceShown();
+    assertApprovalOf(request.approval, request.email, 'client');
     const row = await this.leads.insertClaimedClientLead({ id: randomUUID(), email: request.email, createdAt: new Date() });
     if (!row) throw new DomainError('LEAD_EXISTS', 'Failed to create lead. Email may already exist.');
     if (request.customEvolutionDays) {
@@ -145,7 +151,7 @@ export class CoachLeadsService {
     const lead = await this.leads.find(leadId);
     if (!lead) throw notFound();
     assertMayActOn(lead, actor, action);
-    if (approval && (approval.email !== lead.email || approval.role !== invitedRoleOf(lead.role))) throw changedSinceShown();
+    if (approval) assertApprovalOf(approval, lead.email, invitedRoleOf(lead.role));
   }
 
   private async inviteClaimed(row: LeadRow, approval: InviteApproval): Promise<LeadInviteResponse> {
