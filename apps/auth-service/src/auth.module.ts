@@ -1,4 +1,4 @@
-import { type DynamicModule, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { AuthConfig } from '@spark/config';
 import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { MailSealer } from '@spark/jobs';
@@ -22,14 +22,14 @@ import { UsersService } from './users/users.service';
 
 const AUTH_REDIS = Symbol('AUTH_REDIS');
 const MARKER_WATCH = Symbol('MARKER_WATCH');
-// How long after Redis lost its data an ended session's token may still be let through.
+// At most how long after Redis lost its data the gateway answers signed-in requests 503 before the markers are back.
 const MARKER_LOSS_CHECK_MS = 1_000;
 
 @Module({})
-export class AuthModule implements OnModuleDestroy {
+export class AuthModule implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(AUTH_REDIS) private readonly redis: Redis,
-    @Inject(MARKER_WATCH) private readonly markerWatch: { stop(): void },
+    @Inject(MARKER_WATCH) private readonly markerWatch: { checked: Promise<void>; stop(): void },
   ) {}
 
   static register({ dataSource, outbox, logger }: ServiceInfrastructure, config: AuthConfig): DynamicModule {
@@ -62,6 +62,11 @@ export class AuthModule implements OnModuleDestroy {
         },
       ],
     };
+  }
+
+  /** Until the first check, a Redis that lost its data would refuse every signed-in request for one more interval. */
+  async onModuleInit(): Promise<void> {
+    await this.markerWatch.checked;
   }
 
   onModuleDestroy(): void {

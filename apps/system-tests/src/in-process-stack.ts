@@ -8,6 +8,7 @@ import { startNotifier } from '../../notifier/src/main';
 import { progressService } from '../../progress-service/src/service';
 import { type ServiceDefinition, startService } from '@spark/service-runtime';
 import { createTestDatabase, type SmtpSink, startSmtpSink, startTestS3, type TestS3, testRedisUrl, uniquePrefix } from '@spark/testing';
+import type { ServiceName } from '@spark/contracts';
 import { Redis } from 'ioredis';
 
 export const allServices: ServiceDefinition[] = [authService, leadsService, progressService, investorService, ditlService, contentService];
@@ -26,6 +27,10 @@ export interface InProcessStack {
   databaseUrl: string;
   startNotifier(): Promise<void>;
   stopNotifier(): Promise<void>;
+  /** Stops one of the stack's services (by its definition's name), as a crashed or drained replica would be gone. */
+  stopService(name: ServiceName): Promise<void>;
+  /** Starts a stopped service again. */
+  startService(name: ServiceName): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -80,7 +85,10 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
     ...(options.databaseUrlOf ? { DATABASE_URL: options.databaseUrlOf(app), RUN_MIGRATIONS: 'false' } : {}),
     ...options.envOf?.(app),
   });
-  const stopServices = await Promise.all((options.services ?? allServices).map((service) => startService({ ...service, env: envOf(service.name) }, false)));
+  const services = options.services ?? allServices;
+  const running = new Map<ServiceName, () => Promise<void>>();
+  const start = async (service: ServiceDefinition) => running.set(service.name, await startService({ ...service, env: envOf(service.name) }, false));
+  await Promise.all(services.map(start));
   const gateway = await startGateway(envOf('gateway'));
   let stopNotifier: (() => Promise<void>) | undefined;
   const stack: InProcessStack = {
@@ -97,10 +105,20 @@ export async function startInProcessStack(options: InProcessStackOptions): Promi
       await stopNotifier?.();
       stopNotifier = undefined;
     },
+    async stopService(name) {
+      const stop = running.get(name);
+      running.delete(name);
+      await stop?.();
+    },
+    async startService(name) {
+      const service = services.find((candidate) => candidate.name === name);
+      if (!service) throw new Error(`the stack has no service ${name}`);
+      if (!running.has(name)) await start(service);
+    },
     async stop() {
       await stack.stopNotifier();
       await gateway.stop();
-      await Promise.all(stopServices.map((stop) => stop()));
+      await Promise.all([...running.keys()].map((name) => stack.stopService(name)));
       if (options.redisDb === undefined) await deleteKeysUnder(stack.redis, `${env.BUS_PREFIX}*`);
       else await stack.redis.flushdb();
       stack.redis.disconnect();

@@ -2,6 +2,7 @@ import { errorBodySchema, type Session } from '@spark/contracts';
 import { eventually, outlastDroppedConnections, type PrivateRedis, startPrivateRedis } from '@spark/testing';
 import { Redis } from 'ioredis';
 import { authService } from '../../auth-service/src/service';
+import { progressService } from '../../progress-service/src/service';
 import { signInTestFile } from './sign-in-client';
 
 const JWT_SECRET = 'system-test-jwt-secret-redis-loss-01';
@@ -18,13 +19,18 @@ describe('ended sessions after Redis lost its data', () => {
     redis = await startPrivateRedis();
     ownRedis.adminUrl = redis.url;
   });
-  const { send, post, createUser, signIn } = signInTestFile({ services: [authService], redis: ownRedis, env: { JWT_SECRET } }, '198.18.9');
+  const { stack, send, post, createUser, signIn } = signInTestFile(
+    { services: [authService, progressService], redis: ownRedis, env: { JWT_SECRET } },
+    '198.18.9',
+  );
   afterAll(async () => {
     await redis?.stop();
     await outlastDroppedConnections();
   });
 
   const readSelf = (session: Session) => send('GET', '/api/auth/user', { accessToken: session.access_token });
+  // Answered by the progress-service, which keeps running while the auth-service is away.
+  const readSparks = (session: Session) => send('GET', '/api/sparks', { accessToken: session.access_token });
   const messageOf = async (response: Response) => errorBodySchema.parse(await response.json()).message;
   const signedInAs = async (email: string, role: 'client' | 'coach' | 'admin') => ({ id: await createUser(email, role), ...(await signIn(email)) });
 
@@ -76,6 +82,29 @@ describe('ended sessions after Redis lost its data', () => {
       15_000,
       'the signed-out session to be refused again',
     );
+    expect(await messageOf(refused)).toBe('You signed out of this session. Please sign in again.');
+  }, 60_000);
+
+  it('answers signed-in requests 503, not with their data, until the auth-service has written the markers back', async () => {
+    const signedOut = await signedInAs('signed-out-before-unseen-loss@example.com', 'client');
+    const untouched = await signedInAs('untouched-by-unseen-loss@example.com', 'client');
+    expect((await post('/api/auth/sign-out', {}, { cookie: signedOut.cookie })).status).toBe(204);
+    expect((await readSelf(signedOut.session)).status).toBe(401);
+
+    // Redis loses its data while no auth-service runs to notice: the markers are gone until one comes back.
+    await stack().stopService('auth');
+    const admin = new Redis(ownRedis.adminUrl);
+    await admin.flushall();
+    admin.disconnect();
+
+    const [afterSignOut, live] = await Promise.all([readSparks(signedOut.session), readSparks(untouched.session)]);
+    expect([afterSignOut.status, live.status]).toEqual([503, 503]);
+    expect(await messageOf(afterSignOut)).toBe('Please try again in a moment.');
+
+    await stack().startService('auth');
+    await eventually(async () => ((await readSparks(untouched.session)).status === 200 ? true : undefined), 15_000, 'the live session to read again');
+    const refused = await readSparks(signedOut.session);
+    expect(refused.status).toBe(401);
     expect(await messageOf(refused)).toBe('You signed out of this session. Please sign in again.');
   }, 60_000);
 });

@@ -30,6 +30,11 @@ export const sessionEndReasons = ['signed-out', 'role-changed', 'token-reused', 
 export type SessionEndReason = (typeof sessionEndReasons)[number];
 export const revokedSessionKey = (busPrefix: string, sessionId: string) => `${busPrefix}:auth:revoked-session:${sessionId}`;
 export const tokensVoidBeforeKey = (busPrefix: string, userId: string) => `${busPrefix}:auth:tokens-void-before:${userId}`;
+/**
+ * Set by the auth-service only once Redis holds every live marker. Redis that restarted empty or was emptied lacks
+ * it until the auth-service has written the markers back, and until then no signed-in request can be checked.
+ */
+export const revocationMarkersRetainedKey = (busPrefix: string) => `${busPrefix}:auth:revocation-markers-retained`;
 
 /**
  * The claims of an access JWT that the gateway reads: sub = user id, sid = the session (refresh

@@ -1,4 +1,4 @@
-import { ACCESS_TOKEN_TTL_SECONDS, revokedSessionKey, type SessionEndReason, tokensVoidBeforeKey } from '@spark/contracts';
+import { ACCESS_TOKEN_TTL_SECONDS, revocationMarkersRetainedKey, revokedSessionKey, type SessionEndReason, tokensVoidBeforeKey } from '@spark/contracts';
 import type { Logger } from '@spark/logging';
 import type { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
@@ -22,7 +22,8 @@ interface Marker {
  *
  * Redis may restart empty or be emptied, and a token ended just before would then hold again until it expired. So
  * each marker is copied to PostgreSQL first (`auth.revocation_markers`, for as long as it lives in Redis), and
- * `watchForLoss` writes the live ones back once a key that is only ever set after they were (`retainedKey`) is gone.
+ * `watchForLoss` writes the live ones back once the key that is only ever set after they were
+ * (`revocationMarkersRetainedKey`) is gone. The gateway refuses signed-in requests while that key is missing.
  */
 export class SessionRevocations {
   constructor(
@@ -53,36 +54,32 @@ export class SessionRevocations {
   }
 
   /**
-   * Checks every `intervalMs` whether Redis lost its data and, if so, writes the markers back: within that time of a
-   * restart or a flush, as the outbox relay finds lost jobs. A check still running is not started again.
+   * Checks at once, then every `intervalMs`, whether Redis lost its data and, if so, writes the markers back: within
+   * that time of a restart or a flush, as the outbox relay finds lost jobs. A check still running is not started
+   * again. `checked` settles once the first check has (a Redis that does not answer is logged and checked again).
    */
-  watchForLoss(intervalMs: number, logger: Logger): { stop(): void } {
-    let checking = false;
-    const timer = setInterval(() => {
-      if (checking) return;
-      checking = true;
-      this.restoreIfLost()
+  watchForLoss(intervalMs: number, logger: Logger): { checked: Promise<void>; stop(): void } {
+    let running: Promise<void> | undefined;
+    const check = () =>
+      (running ??= this.restoreIfLost()
         .then(
-          (restored) => restored && logger.warn({ restored }, 'Redis lost its data; revocation markers written back'),
+          (restored) => void (restored && logger.warn({ restored }, 'Redis lost its data; revocation markers written back')),
           (error: unknown) => logger.warn({ err: error }, 'could not check Redis for lost revocation markers; trying again'),
         )
-        .finally(() => (checking = false));
-    }, intervalMs);
+        .finally(() => (running = undefined)));
+    const checked = check();
+    const timer = setInterval(() => void check(), intervalMs);
     timer.unref();
-    return { stop: () => clearInterval(timer) };
+    return { checked, stop: () => clearInterval(timer) };
   }
 
   /** How many markers were written back, or undefined when Redis still holds what it was given. */
   private async restoreIfLost(): Promise<number | undefined> {
-    if ((await this.redis.exists(this.retainedKey)) === 1) return undefined;
+    if ((await this.redis.exists(revocationMarkersRetainedKey(this.busPrefix))) === 1) return undefined;
     const restored = await this.restore();
     // Only after the markers: a check that fails halfway leaves the key unset, and the next one writes them again.
-    await this.redis.set(this.retainedKey, new Date().toISOString());
+    await this.redis.set(revocationMarkersRetainedKey(this.busPrefix), new Date().toISOString());
     return restored;
-  }
-
-  private get retainedKey(): string {
-    return `${this.busPrefix}:auth:revocation-markers-retained`;
   }
 
   /**
