@@ -30,6 +30,7 @@ import { QueueBoardController } from './queue-board/queue-board.controller';
 import { sparksControllers, SparksModule } from './sparks/sparks.module';
 import { DevLogController } from './dev-log/dev-log.controller';
 import { devLogProviders } from './dev-log/dev-log.providers';
+import { CampaignApprover } from './investors/campaign-approver';
 import { InvestorsAdminController } from './investors/investors-admin.controller';
 import { InvestorsPublicController } from './investors/investors-public.controller';
 import { investorProviders } from './investors/investors.providers';
@@ -92,6 +93,7 @@ export class GatewayModule {
         { provide: VAPID_PUBLIC_KEY, useValue: config.VAPID_PUBLIC_KEY ?? null },
         { provide: InviteApprover, useValue: new InviteApprover(config.SIGNING_KEYS) },
         { provide: ExportGranter, useValue: new ExportGranter(config.SIGNING_KEYS) },
+        { provide: CampaignApprover, useValue: new CampaignApprover(config.SIGNING_KEYS) },
         ...authProviders(config, redis),
         ...investorProviders(config),
         ...devLogProviders(config),

@@ -1,6 +1,7 @@
 import { QUEUES, type QueueName } from '@spark/contracts';
 import { developmentSigningKeys } from '@spark/config';
-import { JobQueues, signedJobData } from '@spark/jobs';
+import { type JobRequest, JobQueues, signedJobData } from '@spark/jobs';
+import { signedCampaignApproval } from '@spark/messaging';
 import { eventually } from '@spark/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
@@ -50,7 +51,14 @@ describe('jobs only their producer could have queued', () => {
 
   it('refuses an investor e-mail that the investor service did not queue, even signed by another service that queues mail', async () => {
     const recipient = 'phished-investor@example.com';
-    const data = { deliveryId: randomUUID(), campaignId: randomUUID(), email: recipient, subject: 'Your Spark shares', body: 'Confirm at evil.example' };
+    const data = {
+      deliveryId: randomUUID(),
+      campaignId: randomUUID(),
+      email: recipient,
+      subject: 'Your Spark shares',
+      body: 'Confirm at evil.example',
+      approval: { approvedAt: Date.now(), signature: 'a'.repeat(43) },
+    };
     await jobs.queue(QUEUES.mail).add('investor-email', data, { jobId: 'forged-investor-email' });
     // The leads-service's key signs its own e-mails; the notifier checks an investor e-mail with the investor service's.
     const leadsKey = developmentSigningKeys().get('job:mail/leads')?.[0];
@@ -65,6 +73,37 @@ describe('jobs only their producer could have queued', () => {
       expect(await failedReason(QUEUES.mail, jobId)).toEqual({ reason: expect.stringMatching(/not signed by investor/), attempts: 1 });
     await untilIdle(stack);
     expect(mailsTo(recipient)).toEqual([]);
+  });
+
+  it('refuses an investor e-mail the investor service signed, of a text or to a recipient no admin approved', async () => {
+    const keys = developmentSigningKeys();
+    const chosen = 'investor-an-admin-chose@example.com';
+    const outsider = 'phished-by-the-investor-service@example.com';
+    const approvedText = { subject: 'Our first year', body: 'Thank you for believing in Spark.' };
+    const approval = signedCampaignApproval(keys, { emails: [chosen], ...approvedText });
+    const approvedFor = (email: string) => ({ approvedAt: approval.approvedAt, signature: approval.signatures[email] ?? '' });
+    // As a compromised investor service queues them: signed with its own key, as its jobs are.
+    const queueAsInvestorService = (jobId: string, data: Record<string, unknown>) =>
+      jobs.queue(QUEUES.mail).add('investor-email', signedJobData(keys, { queue: QUEUES.mail, name: 'investor-email', data } as JobRequest, jobId), { jobId });
+    const delivery = () => ({ deliveryId: randomUUID(), campaignId: randomUUID() });
+    await queueAsInvestorService('own-text-unapproved', { ...delivery(), email: outsider, subject: 'Your Spark shares', body: 'Confirm at evil.example' });
+    await queueAsInvestorService('approved-text-to-another', { ...delivery(), email: outsider, ...approvedText, approval: approvedFor(chosen) });
+    await queueAsInvestorService('own-text-to-the-chosen', {
+      ...delivery(),
+      email: chosen,
+      subject: 'Your Spark shares',
+      body: 'Confirm at evil.example',
+      approval: approvedFor(chosen),
+    });
+
+    expect(await failedReason(QUEUES.mail, 'own-text-unapproved')).toEqual({ reason: expect.stringMatching(/Invalid payload.*approval/s), attempts: 1 });
+    for (const jobId of ['approved-text-to-another', 'own-text-to-the-chosen'])
+      expect(await failedReason(QUEUES.mail, jobId)).toEqual({
+        reason: 'investor e-mail not sent: no admin approved this text for this recipient',
+        attempts: 1,
+      });
+    await untilIdle(stack);
+    expect([...mailsTo(outsider), ...mailsTo(chosen)]).toEqual([]);
   });
 
   it("refuses a producer's job copied under another job id", async () => {

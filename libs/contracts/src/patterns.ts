@@ -94,7 +94,7 @@ import {
   redeemAccessCodeResponseSchema,
   registerInvestorRequestSchema,
   registerInvestorResponseSchema,
-  sendInvestorEmailRequestSchema,
+  sendInvestorEmailCommandSchema,
 } from './investors';
 import { auditEventPageSchema, auditEventSchema, listAuditEventsRequestSchema, recordAuditEventResponseSchema } from './audit';
 import {
@@ -188,7 +188,7 @@ export const patterns = {
   'investor.list': { request: listInvestorsRequestSchema, response: investorPageSchema },
   'investor.generate-access-code': { request: generateAccessCodeRequestSchema, response: generateAccessCodeResponseSchema },
   'investor.redeem-access-code': { request: deckDownloadRequestSchema, response: redeemAccessCodeResponseSchema },
-  'investor.send-email': { request: sendInvestorEmailRequestSchema, response: investorCampaignSchema },
+  'investor.send-email': { request: sendInvestorEmailCommandSchema, response: investorCampaignSchema },
   'investor.get-campaign': { request: getCampaignRequestSchema, response: investorCampaignSchema },
   'content.publish-post': { request: publishPostBusRequestSchema, response: publishPostResponseSchema },
   'content.list-posts': { request: listPostsRequestSchema, response: logPostPageSchema },

@@ -27,12 +27,18 @@ export function mayCall(caller: string, pattern: string): boolean {
 }
 
 /**
- * Where one signing key is used: the jobs `producer` queues on `queue` (checked by that queue's worker), or the
- * requests `caller` sends to `service`. Each key is held by those two apps alone.
+ * Where one signing key is used: the jobs `producer` queues on `queue` (checked by that queue's worker), the
+ * requests `caller` sends to `service`, or what the gateway states, for a person whose token it verified, to `reader`,
+ * an app no request of the gateway's reaches (an admin's approval of a campaign's text, which the notifier sends).
+ * Each key is held by those two apps alone.
  */
-export type SigningKeyPair = { kind: 'job'; queue: QueueName; producer: JobApp } | { kind: 'bus'; service: ServiceName; caller: SigningApp };
+export type SigningKeyPair =
+  { kind: 'job'; queue: QueueName; producer: JobApp } | { kind: 'bus'; service: ServiceName; caller: SigningApp } | { kind: 'statement'; reader: 'notifier' };
 
-export const signingKeyName = (pair: SigningKeyPair) => (pair.kind === 'job' ? `job:${pair.queue}/${pair.producer}` : `bus:${pair.service}/${pair.caller}`);
+export const signingKeyName = (pair: SigningKeyPair) => {
+  if (pair.kind === 'job') return `job:${pair.queue}/${pair.producer}`;
+  return pair.kind === 'bus' ? `bus:${pair.service}/${pair.caller}` : `statement:${pair.reader}/gateway`;
+};
 
 /** Every pair that needs a key. */
 export function signingKeyPairs(): SigningKeyPair[] {
@@ -45,10 +51,14 @@ export function signingKeyPairs(): SigningKeyPair[] {
   for (const [pattern, callers] of Object.entries(busCallers)) {
     for (const caller of callers) add({ kind: 'bus', service: serviceOf(pattern) as ServiceName, caller });
   }
+  add({ kind: 'statement', reader: 'notifier' });
   return [...pairs.values()];
 }
 
-const holders = (pair: SigningKeyPair): SigningApp[] => (pair.kind === 'job' ? [pair.producer, queueConsumers[pair.queue]] : [pair.caller, pair.service]);
+const holders = (pair: SigningKeyPair): SigningApp[] => {
+  if (pair.kind === 'job') return [pair.producer, queueConsumers[pair.queue]];
+  return pair.kind === 'bus' ? [pair.caller, pair.service] : ['gateway', pair.reader];
+};
 
 /** The pairs whose key an app holds: what it signs, and what it checks. */
 export const signingKeyPairsOf = (app: SigningApp): SigningKeyPair[] => signingKeyPairs().filter((pair) => holders(pair).includes(app));

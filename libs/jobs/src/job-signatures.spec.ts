@@ -42,6 +42,7 @@ describe('job signatures', () => {
         email: 'ann@example.com',
         subject: 'Hi',
         body: 'Hello',
+        approval: { approvedAt: 1_764_500_000_000, signature: 'a'.repeat(43) },
       },
     };
     const job = queued('investor-email', 'job-1', signedJobData(leadsKeys, investorEmail, 'job-1'));

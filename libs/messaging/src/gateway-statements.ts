@@ -5,12 +5,13 @@ import { type ServiceName, signingKeyName } from '@spark/contracts';
 const CLOCK_SKEW_MS = 60_000;
 
 /**
- * What the gateway states to one service on behalf of a person whose token it verified (an approval, a grant), for a
- * service that reaches it only through another: signed with the key the gateway signs its requests to that service
- * with, under a header no bus request can have (a request's begins with a pattern name), so neither passes for the other.
+ * What the gateway states to one app on behalf of a person whose token it verified (an approval, a grant), for an app
+ * that reaches it only through another: signed with the key the gateway signs its requests to that service with, or
+ * for the notifier, which no request of the gateway's reaches, with the key of its statements to it; under a header no
+ * bus request can have (a request's begins with a pattern name), so neither passes for the other.
  */
-export function gatewayStatement(service: ServiceName, header: string) {
-  const pair = signingKeyName({ kind: 'bus', service, caller: 'gateway' });
+export function gatewayStatement(reader: ServiceName | 'notifier', header: string) {
+  const pair = signingKeyName(reader === 'notifier' ? { kind: 'statement', reader } : { kind: 'bus', service: reader, caller: 'gateway' });
   return {
     sign(keys: SigningKeys, body: string): string {
       const signature = pairSignature(keys, pair, header, body);

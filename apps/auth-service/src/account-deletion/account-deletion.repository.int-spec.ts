@@ -90,7 +90,14 @@ describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the 
       {
         queue: 'mail',
         name: 'investor-email',
-        data: { deliveryId: randomUUID(), campaignId: randomUUID(), email: OTHER_EMAIL, subject: 'Our news', body: `Ask ${DELETED_EMAIL} about it` },
+        data: {
+          deliveryId: randomUUID(),
+          campaignId: randomUUID(),
+          email: OTHER_EMAIL,
+          subject: 'Our news',
+          body: `Ask ${DELETED_EMAIL} about it`,
+          approval: { approvedAt: Date.now(), signature: 'a'.repeat(43) },
+        },
       },
     ]);
     othersJobs = await outbox();

@@ -15,6 +15,7 @@ import { Audited } from '../audit/audited.decorator';
 import { UPLOAD_MAX_FILE_BYTES } from '../http/upload-route';
 import { UploadRoute } from '../http/upload-slots';
 import { ZodPipe } from '../http/zod-body.pipe';
+import { CampaignApprover } from './campaign-approver';
 import { type DeckFile, DeckFiles } from './deck-files';
 import { deckContentType, readUploadedFile } from './uploaded-file';
 import { Responds } from '../docs/responds.decorator';
@@ -28,6 +29,7 @@ export class InvestorsAdminController {
   constructor(
     private readonly bus: ServiceBus,
     @Inject(DeckFiles) private readonly deck: DeckFiles,
+    private readonly approver: CampaignApprover,
   ) {}
 
   @Responds('investor.list')
@@ -67,8 +69,8 @@ export class InvestorsAdminController {
   @Post('emails')
   @HttpCode(200)
   @Audited('investor.campaign-send', { type: 'campaign', id: { answer: ['id'] }, label: { body: ['subject'] } })
-  send(@Body(new ZodPipe(sendInvestorEmailRequestSchema)) body: PayloadOf<'investor.send-email'>) {
-    return this.bus.request('investor.send-email', body);
+  send(@Body(new ZodPipe(sendInvestorEmailRequestSchema)) body: Omit<PayloadOf<'investor.send-email'>, 'approval'>) {
+    return this.bus.request('investor.send-email', this.approver.approve(body));
   }
 
   @Responds('investor.get-campaign')

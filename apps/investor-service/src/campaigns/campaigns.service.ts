@@ -26,12 +26,17 @@ export class CampaignsService {
   ) {}
 
   async send(request: PayloadOf<'investor.send-email'>): Promise<InvestorCampaign> {
-    const recipients = await this.investors.findByEmails([...new Set(request.emails)]);
+    const { approvedAt, signatures } = request.approval;
+    // Each e-mail carries the admin's approval of its text for its recipient, which the notifier checks.
+    const recipients = (await this.investors.findByEmails([...new Set(request.emails)])).flatMap((investor) => {
+      const signature = Object.hasOwn(signatures, investor.email) ? signatures[investor.email] : undefined;
+      return signature ? [{ investor, approval: { approvedAt, signature } }] : [];
+    });
     if (recipients.length === 0) throw new DomainError('NOT_FOUND', 'None of these e-mails belongs to an investor.');
     const campaignId = randomUUID();
-    const deliveries = recipients.map((investor) => {
+    const deliveries = recipients.map(({ investor, approval }) => {
       const id = randomUUID();
-      const data = { deliveryId: id, campaignId, email: investor.email, subject: request.subject, body: request.body };
+      const data = { deliveryId: id, campaignId, email: investor.email, subject: request.subject, body: request.body, approval };
       return { id, investorId: investor.id, email: investor.email, job: { queue: 'mail', name: 'investor-email', data } as const };
     });
     await this.campaigns.insert({ id: campaignId, subject: request.subject, body: request.body }, deliveries);

@@ -1,10 +1,17 @@
+import type { SigningKeys } from '@spark/config';
 import type { JobPayload } from '@spark/contracts';
+import { campaignApprovalRefusal } from '@spark/messaging';
 import { UnrecoverableError } from 'bullmq';
 import { layout } from './layout';
 import type { OutgoingMail } from './mailer';
 
-/** An admin's campaign e-mail to one investor: their text, paragraphs kept, HTML escaped. */
-export function investorEmail(data: JobPayload<'mail', 'investor-email'>): OutgoingMail {
+/**
+ * An admin's campaign e-mail to one investor: their text, paragraphs kept, HTML escaped. Only the text an admin
+ * approved, to a recipient they chose (the gateway's signature); anything else fails for good, unsent.
+ */
+export function investorEmail(data: JobPayload<'mail', 'investor-email'>, signingKeys: SigningKeys, now = Date.now()): OutgoingMail {
+  const refusal = campaignApprovalRefusal(signingKeys, data, now);
+  if (refusal) throw new UnrecoverableError(`investor e-mail not sent: ${refusal}`);
   const paragraphs = data.body
     .split(/\n{2,}/)
     .map((paragraph) => paragraph.trim())

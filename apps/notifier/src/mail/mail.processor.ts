@@ -48,13 +48,13 @@ export class MailProcessor extends WorkerHost {
 
   constructor(private readonly deps: MailProcessorDependencies) {
     super();
-    const { opener, context } = deps;
+    const { opener, context, signingKeys } = deps;
     this.handlers = {
       'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context)),
       'lead-alert': (data, job) => this.deliver(job, leadAlert(data, context)),
       'magic-link': async (data, job) => this.deliver(job, magicLink(await opener.open('magic-link', data), context)),
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context)),
-      'investor-email': (data, job) => failPermanently(this.deliver(job, investorEmail(data))),
+      'investor-email': async (data, job) => failPermanently(this.deliver(job, investorEmail(data, signingKeys))),
       'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, context)),
       'data-export-ready': async (data, job) => this.deliver(job, dataExportReady(await opener.open('data-export-ready', data))),
       'account-deletion-confirm': async (data, job) => this.deliver(job, accountDeletionConfirm(await opener.open('account-deletion-confirm', data), context)),
