@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { loadConfig, notifierEnv } from '@spark/config';
-import { QUEUES } from '@spark/contracts';
+import { loadConfig, type NotifierConfig, notifierEnv } from '@spark/config';
+import { EXPORTS_PREFIX, QUEUES } from '@spark/contracts';
 import { PinoNestLogger } from '@spark/logging';
 import { onShutdown, queueDepthMetric, runMain } from '@spark/runtime';
 import { closeWorker, MailOpener } from '@spark/jobs';
@@ -18,6 +18,9 @@ import { startPushSender } from './push/push-sender';
  * The notifier: sends the `mail` queue's e-mails and the `push` queue's notifications, once each (its ledger in
  * PostgreSQL), and erases its part of deleted accounts. A mail server that is away only delays mail, retried.
  */
+/** The exports in the sparks bucket, as the progress service's signed links name them (path-style, as `UrlSigner`). */
+const exportsUrlOf = ({ S3_ENDPOINT, S3_BUCKET }: NotifierConfig) => `${S3_ENDPOINT.replace(/\/$/, '')}/${S3_BUCKET}/${EXPORTS_PREFIX}`;
+
 export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
   // Its own settings are checked before anything starts (a missing SMTP_URL in production stops it here).
   const config = loadConfig(notifierEnv, env);
@@ -30,7 +33,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
         mailer,
         sent,
         logger,
-        context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL },
+        context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL, exportsUrl: exportsUrlOf(config) },
         opener: await MailOpener.for(config.MAIL_SEAL_PRIVATE_KEYS),
         signingKeys: config.SIGNING_KEYS,
         concurrency: config.NOTIFIER_CONCURRENCY,

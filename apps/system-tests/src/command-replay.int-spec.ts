@@ -9,6 +9,8 @@ import {
   type PatternName,
   type ServiceName,
 } from '@spark/contracts';
+import { developmentSigningKeys } from '@spark/config';
+import { signedCampaignApproval } from '@spark/messaging';
 import { eventually, insertUser, killAndWait, lockWaiters } from '@spark/testing';
 import { Client } from 'pg';
 import { approvedInvite } from './invite-approval';
@@ -89,9 +91,10 @@ describe('a command whose replica dies between commit and reply', () => {
     const doomed = await replica('investor');
     const email = `investor-${randomUUID()}@example.com`;
     await bed.client.request('investor.register', { email });
-    const answer = investorCampaignSchema.parse(
-      await answerAfterCrash('investor', doomed, 'investor.send-email', { emails: [email], subject: 'Quarterly update', body: 'Numbers inside.' }),
-    );
+    const campaign = { emails: [email], subject: 'Quarterly update', body: 'Numbers inside.' };
+    // As the gateway sends it, with the admin's approval for the notifier.
+    const approval = signedCampaignApproval(developmentSigningKeys(), campaign);
+    const answer = investorCampaignSchema.parse(await answerAfterCrash('investor', doomed, 'investor.send-email', { ...campaign, approval }));
     expect(await count(`SELECT count(*)::int AS n FROM investor.campaigns`)).toBe(1);
     expect(await count(`SELECT count(*)::int AS n FROM investor.campaign_deliveries WHERE campaign_id = $1`, [answer.id])).toBe(1);
     expect(await count(`SELECT count(*)::int AS n FROM investor.outbox`)).toBe(1);

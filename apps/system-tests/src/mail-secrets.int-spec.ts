@@ -1,6 +1,6 @@
 import { authEnv, developmentSigningKeys, loadConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { JobQueues, MailSealer } from '@spark/jobs';
+import { type JobRequest, JobQueues, MailSealer } from '@spark/jobs';
 import { eventually } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -89,19 +89,31 @@ describe('secrets in e-mail jobs', () => {
     for (const secret of secrets) expect(stored).not.toContain(secret);
   });
 
-  it("refuses for good a sealed sign-in e-mail whose link leads off the product's site", async () => {
-    // Any service that queues mail holds the public key, so it could seal a link of its own choosing.
-    const sealer = new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY);
-    const email = 'phished@example.com';
-    const sealed = await sealer.seal('magic-link', email, { link: 'https://spark-signin.example/magic-link-auth#token=abc', code: '246810' });
+  // Any service that queues mail holds the public key, so it could seal a link of its own choosing.
+  const sealer = () => new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY);
+  /** The job, signed as its producer signs, fails at its first attempt for `reason`, and nothing reaches `email`. */
+  const failsForGoodUnsent = async (job: JobRequest, jobId: string, email: string, reason: RegExp) => {
     const queue = jobs.queue(QUEUES.mail);
-    const data = { email, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), purpose: 'sign-in' as const, sealed };
-    // Signed as the auth-service signs: only the link is wrong.
-    await jobs.add([{ job: { queue: QUEUES.mail, name: 'magic-link', data }, jobId: 'magic-link-off-site' }]);
-    await eventually(async () => ((await queue.getJobState('magic-link-off-site')) === 'failed' ? true : undefined), 15_000, 'the job to fail');
-    const job = await queue.getJob('magic-link-off-site');
-    expect(job?.failedReason).toMatch(/not on the product's site/);
-    expect(job?.attemptsMade).toBe(1);
+    await jobs.add([{ job, jobId }]);
+    await eventually(async () => ((await queue.getJobState(jobId)) === 'failed' ? true : undefined), 15_000, 'the job to fail');
+    const failed = await queue.getJob(jobId);
+    expect(failed?.failedReason).toMatch(reason);
+    expect(failed?.attemptsMade).toBe(1);
     expect(stack.smtp.messages.filter((mail) => mail.to.includes(email))).toEqual([]);
+  };
+
+  it("refuses for good a sealed sign-in e-mail whose link leads off the product's site", async () => {
+    const email = 'phished@example.com';
+    const sealed = await sealer().seal('magic-link', email, { link: 'https://spark-signin.example/magic-link-auth#token=abc', code: '246810' });
+    const data = { email, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), purpose: 'sign-in' as const, sealed };
+    await failsForGoodUnsent({ queue: QUEUES.mail, name: 'magic-link', data }, 'magic-link-off-site', email, /not on the product's site/);
+  });
+
+  it("refuses for good a sealed export e-mail whose link leads off the product's storage", async () => {
+    // The progress service seals its own download link, so taken over it could send "your data is ready" with any link.
+    const email = 'phished-export@example.com';
+    const sealed = await sealer().seal('data-export-ready', email, { downloadUrl: 'https://spark-exports.example/spark-data.zip' });
+    const data = { email, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), sealed };
+    await failsForGoodUnsent({ queue: QUEUES.mail, name: 'data-export-ready', data }, 'export-off-storage', email, /not in the product's storage/);
   });
 });

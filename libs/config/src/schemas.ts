@@ -140,6 +140,9 @@ export const notifierEnv = (env: Env) =>
     VAPID_PRIVATE_KEY: z.string().min(1).optional(),
     MAIL_SEAL_PRIVATE_KEYS: mailSealPrivateKeys(env),
     PUSH_SERVICE_ORIGINS: pushServiceOrigins,
+    // Where an export e-mail's download link must lead: the product's storage, not its credentials.
+    S3_ENDPOINT: storageEnv(env).shape.S3_ENDPOINT,
+    S3_BUCKET: storageEnv(env).shape.S3_BUCKET,
   });
 
 export const authEnv = (env: Env) =>

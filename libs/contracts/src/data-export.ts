@@ -26,6 +26,9 @@ export const requestExportResponseSchema = z.object({ queued: z.literal(true), e
 export type RequestExportResponse = z.infer<typeof requestExportResponseSchema>;
 
 /** Exports whose files take at most this are waited for in the page, which then offers the download at once. */
+/** Where a client's archives are stored in the sparks bucket; the export e-mail's link must lead there. */
+export const EXPORTS_PREFIX = 'exports/';
+
 export const IMMEDIATE_EXPORT_MAX_BYTES = 50 * 1024 * 1024;
 
 /**

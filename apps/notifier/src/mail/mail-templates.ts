@@ -6,6 +6,8 @@ import type { OutgoingMail } from './mailer';
 export interface TemplateContext {
   publicUrl: string;
   leadAlertEmail: string;
+  /** Where the clients' archives are stored: the sparks bucket's exports, as the progress service signs their links. */
+  exportsUrl: string;
 }
 
 /**
@@ -15,6 +17,20 @@ export interface TemplateContext {
  */
 function productLink(url: string, context: TemplateContext): string {
   if (new URL(url).origin !== new URL(context.publicUrl).origin) throw new UnrecoverableError("the e-mail's link is not on the product's site (PUBLIC_URL)");
+  return url;
+}
+
+/**
+ * A sealed download link is to an archive in the product's storage. The progress service seals its own, so without
+ * this one taken over could send "your data is ready" in the product's name with a link that leads elsewhere; such a
+ * job fails for good.
+ */
+function exportLink(url: string, context: TemplateContext): string {
+  const link = new URL(url);
+  const exports = new URL(context.exportsUrl);
+  if (link.origin !== exports.origin || !link.pathname.startsWith(exports.pathname)) {
+    throw new UnrecoverableError("the e-mail's link is not in the product's storage (S3_ENDPOINT, S3_BUCKET)");
+  }
   return url;
 }
 
@@ -97,7 +113,8 @@ export function ditlReady(data: JobPayload<'mail', 'ditl-ready'>, context: Templ
   };
 }
 
-export function dataExportReady(data: OpenedMailJob<'data-export-ready'>): OutgoingMail {
+export function dataExportReady(data: OpenedMailJob<'data-export-ready'>, context: TemplateContext): OutgoingMail {
+  const downloadUrl = exportLink(data.downloadUrl, context);
   const paragraphs = [
     "Your Spark data is ready: your profile and onboarding answers, every spark with its original file and note, your coach's notes to you, your Day in the Life, and your evolutions and streak history.",
     `The download link works until ${new Date(data.expiresAt).toUTCString()}. After that, ask for a new export from your home screen.`,
@@ -106,8 +123,8 @@ export function dataExportReady(data: OpenedMailJob<'data-export-ready'>): Outgo
   return {
     to: data.email,
     subject: 'Your Spark data is ready to download',
-    text: [...paragraphs, `Download: ${data.downloadUrl}`].join('\n\n'),
-    html: layout('Your data is ready', paragraphs, { label: 'Download my data', url: data.downloadUrl }),
+    text: [...paragraphs, `Download: ${downloadUrl}`].join('\n\n'),
+    html: layout('Your data is ready', paragraphs, { label: 'Download my data', url: downloadUrl }),
   };
 }
 

@@ -56,7 +56,7 @@ export class MailProcessor extends WorkerHost {
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context)),
       'investor-email': async (data, job) => failPermanently(this.deliver(job, investorEmail(data, signingKeys))),
       'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, context)),
-      'data-export-ready': async (data, job) => this.deliver(job, dataExportReady(await opener.open('data-export-ready', data))),
+      'data-export-ready': async (data, job) => this.deliver(job, dataExportReady(await opener.open('data-export-ready', data), context)),
       'account-deletion-confirm': async (data, job) => this.deliver(job, accountDeletionConfirm(await opener.open('account-deletion-confirm', data), context)),
       'spark-reminder': async (data, job) => this.deliver(job, sparkReminder(await opener.open('spark-reminder', data), context)),
     };

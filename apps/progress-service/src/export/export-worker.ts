@@ -1,5 +1,5 @@
 import type { ProgressConfig } from '@spark/config';
-import { type ExportGrant, QUEUES } from '@spark/contracts';
+import { EXPORTS_PREFIX, type ExportGrant, QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, MailSealer, outboxInsertForSql, outboxRowsFor, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
@@ -122,5 +122,5 @@ async function requestStatus(dataSource: DataSource, exportId: string): Promise<
 }
 
 /** Under its own prefix, so a bucket lifecycle rule can expire archives a day after the link does. */
-export const exportPrefix = (userId: string) => `exports/${userId}/`;
+export const exportPrefix = (userId: string) => `${EXPORTS_PREFIX}${userId}/`;
 export const exportKey = (userId: string, jobId: string) => `${exportPrefix(userId)}${jobId}.zip`;
