@@ -14,7 +14,7 @@ import { startTestS3 } from '@spark/testing';
 import { Redis } from 'ioredis';
 import { GenerationsRepository } from '../apps/ditl-service/src/tooling';
 import { ditlMigrations } from '../apps/ditl-service/src/migrations';
-import { recreateDatabase } from './support';
+import { firstMessage, recreateDatabase } from './support';
 import { recordFigure } from './summary';
 
 const jobs = Number(process.env.BENCH_JOBS ?? 100);
@@ -29,12 +29,10 @@ const answers = onboardingAnswersSchema.parse({
   biggestChallenge: 'Evenings',
 });
 
-function startReplica(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+async function startReplica(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = fork(join(__dirname, 'ditl-worker-replica.js'), { env, stdio: 'inherit' });
-  return new Promise((resolve, reject) => {
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`worker replica exited with ${code}`)));
-  });
+  await firstMessage(child, 'worker replica');
+  return child;
 }
 
 async function main() {

@@ -15,7 +15,7 @@ import { Client } from 'pg';
 import { cpuPer, measureCpu, productProcesses } from './process-cpu';
 import { type MetricsPage, measureStages } from './stage-latency';
 import { recordFigure } from './summary';
-import { appEnvironment, loadAverage, recreateDatabase, rssMb, waitUntilReady } from './support';
+import { appEnvironment, firstMessage, loadAverage, recreateDatabase, rssMb, waitUntilReady } from './support';
 
 const root = join(__dirname, '..', '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
@@ -113,7 +113,8 @@ async function main() {
     console.log(`before: ${loadAverage()}`);
     const baseline = fork(join(root, 'dist/bench/baseline-server.js'), [databaseUrl, redisUrl, '18190', 'baseline'], { stdio: 'inherit' });
     children.push(baseline);
-    await new Promise((resolve) => baseline.once('message', resolve));
+    // A baseline that cannot start (its port taken, say) ends the run instead of leaving it waiting.
+    await firstMessage(baseline, 'the baseline server');
     // Each serves its readiness and its metrics on its health port.
     const healthPorts = { 'leads-service': 18182, gateway: 18183 };
     const leadsService = start('leads-service', { HEALTH_PORT: String(healthPorts['leads-service']) });

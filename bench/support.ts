@@ -45,6 +45,14 @@ const S3RVER_DATA_DIRECTORY = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 // one thread works through the queued calls in turn.
 const S3RVER_THREAD_POOL_SIZE = '1';
 
+/** The first message a forked child sends (it is ready), or its exit named as `what`'s failure to start. */
+export function firstMessage<T>(child: ChildProcess, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    child.once('message', (message: T) => resolve(message));
+    child.once('exit', (code) => reject(new Error(`${what} exited with ${code}`)));
+  });
+}
+
 /**
  * s3rver in a child process (bench/s3rver-child.ts), so it does not share the load generator's event loop, with its
  * objects in memory where the machine has a tmpfs.
@@ -54,10 +62,7 @@ export async function startS3(): Promise<{ child: ChildProcess; env: Record<stri
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, TMPDIR: S3RVER_DATA_DIRECTORY, UV_THREADPOOL_SIZE: S3RVER_THREAD_POOL_SIZE },
   });
-  const env = await new Promise<Record<string, string>>((resolve, reject) => {
-    child.once('message', (message: { env: Record<string, string> }) => resolve(message.env));
-    child.once('exit', (code) => reject(new Error(`s3rver exited with ${code}`)));
-  });
+  const { env } = await firstMessage<{ env: Record<string, string> }>(child, 's3rver');
   return { child, env };
 }
 
