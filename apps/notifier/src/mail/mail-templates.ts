@@ -11,28 +11,19 @@ export interface TemplateContext {
 }
 
 /**
- * A sealed link the product made is on its own site. Every service that queues mail holds the key that seals, so
- * without this one taken over could send a sign-in e-mail in the product's name that leads elsewhere; such a job
- * fails for good.
+ * A sealed link stays where the product makes it, under `base`. Every service that queues mail holds the key that
+ * seals, so without this one taken over could send a sign-in, deletion or export e-mail in the product's name that
+ * leads elsewhere; such a job fails for good.
  */
-function productLink(url: string, context: TemplateContext): string {
-  if (new URL(url).origin !== new URL(context.publicUrl).origin) throw new UnrecoverableError("the e-mail's link is not on the product's site (PUBLIC_URL)");
+function linkUnder(url: string, base: string, where: string): string {
+  const link = new URL(url);
+  const allowed = new URL(base);
+  if (link.origin !== allowed.origin || !link.pathname.startsWith(allowed.pathname)) throw new UnrecoverableError(`the e-mail's link is not ${where}`);
   return url;
 }
 
-/**
- * A sealed download link is to an archive in the product's storage. The progress service seals its own, so without
- * this one taken over could send "your data is ready" in the product's name with a link that leads elsewhere; such a
- * job fails for good.
- */
-function exportLink(url: string, context: TemplateContext): string {
-  const link = new URL(url);
-  const exports = new URL(context.exportsUrl);
-  if (link.origin !== exports.origin || !link.pathname.startsWith(exports.pathname)) {
-    throw new UnrecoverableError("the e-mail's link is not in the product's storage (S3_ENDPOINT, S3_BUCKET)");
-  }
-  return url;
-}
+const productLink = (url: string, context: TemplateContext) => linkUnder(url, context.publicUrl, "on the product's site (PUBLIC_URL)");
+const exportLink = (url: string, context: TemplateContext) => linkUnder(url, context.exportsUrl, "in the product's storage (S3_ENDPOINT, S3_BUCKET)");
 
 export function leadConfirmation(data: JobPayload<'mail', 'lead-confirmation'>, context: TemplateContext): OutgoingMail {
   const next =
