@@ -31,6 +31,7 @@ import { sparksControllers, SparksModule } from './sparks/sparks.module';
 import { DevLogController } from './dev-log/dev-log.controller';
 import { devLogProviders } from './dev-log/dev-log.providers';
 import { CampaignApprover } from './investors/campaign-approver';
+import { LeadWitness } from './leads/lead-witness';
 import { InvestorsAdminController } from './investors/investors-admin.controller';
 import { InvestorsPublicController } from './investors/investors-public.controller';
 import { investorProviders } from './investors/investors.providers';
@@ -94,6 +95,7 @@ export class GatewayModule {
         { provide: InviteApprover, useValue: new InviteApprover(config.SIGNING_KEYS) },
         { provide: ExportGranter, useValue: new ExportGranter(config.SIGNING_KEYS) },
         { provide: CampaignApprover, useValue: new CampaignApprover(config.SIGNING_KEYS) },
+        { provide: LeadWitness, useValue: new LeadWitness(config.SIGNING_KEYS) },
         ...authProviders(config, redis),
         ...investorProviders(config),
         ...devLogProviders(config),

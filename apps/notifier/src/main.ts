@@ -14,13 +14,13 @@ import { notifierMigrations } from './migrations';
 import { NotifierModule } from './notifier.module';
 import { startPushSender } from './push/push-sender';
 
+/** The exports in the sparks bucket, as the progress service's signed links name them (path-style, as `UrlSigner`). */
+const exportsUrlOf = ({ S3_ENDPOINT, S3_BUCKET }: NotifierConfig) => `${S3_ENDPOINT.replace(/\/$/, '')}/${S3_BUCKET}/${EXPORTS_PREFIX}`;
+
 /**
  * The notifier: sends the `mail` queue's e-mails and the `push` queue's notifications, once each (its ledger in
  * PostgreSQL), and erases its part of deleted accounts. A mail server that is away only delays mail, retried.
  */
-/** The exports in the sparks bucket, as the progress service's signed links name them (path-style, as `UrlSigner`). */
-const exportsUrlOf = ({ S3_ENDPOINT, S3_BUCKET }: NotifierConfig) => `${S3_ENDPOINT.replace(/\/$/, '')}/${S3_BUCKET}/${EXPORTS_PREFIX}`;
-
 export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
   // Its own settings are checked before anything starts (a missing SMTP_URL in production stops it here).
   const config = loadConfig(notifierEnv, env);

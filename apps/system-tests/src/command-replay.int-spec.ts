@@ -16,6 +16,7 @@ import { Client } from 'pg';
 import { approvedInvite } from './invite-approval';
 import { type ReplicaBed, openReplicaBed } from './replica-bed';
 import { connectBus } from './sign-in-client';
+import { leadCommand } from './lead-command';
 
 /**
  * A replica that dies after its command committed and before it answered: the request is taken over by another
@@ -66,7 +67,7 @@ describe('a command whose replica dies between commit and reply', () => {
   it('leads.create: one lead and its two e-mails, and the person hears 201, not "already expressed interest"', async () => {
     const doomed = await replica('leads');
     const email = `replayed-${randomUUID()}@example.com`;
-    const answer = await answerAfterCrash('leads', doomed, 'leads.create', { email, role: 'client' });
+    const answer = await answerAfterCrash('leads', doomed, 'leads.create', leadCommand(email));
     expect(createLeadResponseSchema.parse(answer).lead.email).toBe(email);
     expect(await count(`SELECT count(*)::int AS n FROM leads.leads WHERE email = $1`, [email])).toBe(1);
     expect(await count(`SELECT count(*)::int AS n FROM leads.outbox WHERE payload->>'email' = $1`, [email])).toBe(2);

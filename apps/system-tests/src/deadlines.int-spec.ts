@@ -4,6 +4,7 @@ import { requestStreamKey } from '@spark/messaging';
 import { eventually } from '@spark/testing';
 import { Client } from 'pg';
 import { type ReplicaBed, openReplicaBed } from './replica-bed';
+import { leadCommand } from './lead-command';
 
 /** Deadlines as a caller means them: a 503 says "not done", and no host's clock decides what is late. */
 describe('request deadlines between processes', () => {
@@ -25,7 +26,7 @@ describe('request deadlines between processes', () => {
     await lock.query('BEGIN');
     await lock.query('LOCK TABLE leads.leads IN EXCLUSIVE MODE');
     const started = Date.now();
-    const answer = bed.client.request('leads.create', { email: 'held@example.com' });
+    const answer = bed.client.request('leads.create', leadCommand('held@example.com'));
     await expect(answer).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, 8_000 - (Date.now() - started))));
     await lock.query('COMMIT');
@@ -38,7 +39,7 @@ describe('request deadlines between processes', () => {
 
   it('a service whose clock runs 6 s ahead of its caller still answers in time', async () => {
     await replica({ NODE_OPTIONS: `--require ${join(__dirname, 'fixtures/clock-skew.cjs')}`, CLOCK_SKEW_MS: '6000' });
-    const answer = createLeadResponseSchema.parse(await bed.client.request('leads.create', { email: 'ahead@example.com' }));
+    const answer = createLeadResponseSchema.parse(await bed.client.request('leads.create', leadCommand('ahead@example.com')));
     expect(answer.lead.email).toBe('ahead@example.com');
     expect(await leadsOf('ahead@example.com')).toBe(1);
   }, 60_000);

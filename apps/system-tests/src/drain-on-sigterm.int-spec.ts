@@ -7,6 +7,7 @@ import { mayaAnswers } from './ditl-recorded-model';
 import { type DitlWorkerStack, startDitlWorkerStack } from './ditl-worker-stack';
 import { type ReplicaBed, openReplicaBed } from './replica-bed';
 import { exitOf } from './spawned-app';
+import { leadCommand } from './lead-command';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('SIGTERM to a service replica in the middle of a 4 s request', () => {
@@ -27,7 +28,7 @@ describe('SIGTERM to a service replica in the middle of a 4 s request', () => {
     await lock.connect();
     await lock.query('BEGIN');
     await lock.query('LOCK TABLE leads.leads IN EXCLUSIVE MODE');
-    const answer = bed.client.request('leads.create', { email: 'drained@example.com' });
+    const answer = bed.client.request('leads.create', leadCommand('drained@example.com'));
     await eventually(
       async () => {
         const waiting = await bed.db.query(

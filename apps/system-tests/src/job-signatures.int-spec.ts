@@ -1,7 +1,7 @@
 import { QUEUES, type QueueName } from '@spark/contracts';
 import { developmentSigningKeys } from '@spark/config';
 import { type JobRequest, JobQueues, signedJobData } from '@spark/jobs';
-import { signedCampaignApproval } from '@spark/messaging';
+import { signedCampaignApproval, signedLeadSubmission } from '@spark/messaging';
 import { eventually } from '@spark/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
@@ -13,7 +13,8 @@ import { untilIdle } from './until-idle';
  * Redis cannot tell a queue's readers from its writers (BullMQ reads to add), and the gateway may write to every
  * queue for its queue board (deploy/redis/users.acl). So a job's worker must not trust that whoever could add it
  * was its producer: a compromised gateway could otherwise have a client's archive e-mailed to itself, and any service
- * that queues mail could have the notifier send an investor e-mail of its own making.
+ * that queues mail could have the notifier send an investor e-mail of its own making, or the leads-service have it
+ * confirm a lead to an address nobody submitted.
  */
 describe('jobs only their producer could have queued', () => {
   let stack: InProcessStack;
@@ -104,6 +105,27 @@ describe('jobs only their producer could have queued', () => {
       });
     await untilIdle(stack);
     expect([...mailsTo(outsider), ...mailsTo(chosen)]).toEqual([]);
+  });
+
+  it('refuses a lead confirmation the leads-service signed, to an address or with a role no visitor submitted', async () => {
+    const keys = developmentSigningKeys();
+    const visitor = 'visitor-who-submitted@example.com';
+    const outsider = 'spammed-by-the-leads-service@example.com';
+    const submission = signedLeadSubmission(keys, { email: visitor, role: 'client' });
+    // As a compromised leads-service queues them: signed with its own key, as its jobs are.
+    const queueAsLeadsService = (jobId: string, data: Record<string, unknown>) =>
+      jobs
+        .queue(QUEUES.mail)
+        .add('lead-confirmation', signedJobData(keys, { queue: QUEUES.mail, name: 'lead-confirmation', data } as JobRequest, jobId), { jobId });
+    await queueAsLeadsService('confirmation-unsubmitted', { leadId: randomUUID(), email: outsider, role: 'client' });
+    await queueAsLeadsService('submission-of-another', { leadId: randomUUID(), email: outsider, role: 'client', submission });
+    await queueAsLeadsService('another-role', { leadId: randomUUID(), email: visitor, role: 'coach', submission });
+
+    expect(await failedReason(QUEUES.mail, 'confirmation-unsubmitted')).toEqual({ reason: expect.stringMatching(/Invalid payload.*submission/s), attempts: 1 });
+    for (const jobId of ['submission-of-another', 'another-role'])
+      expect(await failedReason(QUEUES.mail, jobId)).toEqual({ reason: 'lead confirmation not sent: no visitor submitted this address and role', attempts: 1 });
+    await untilIdle(stack);
+    expect([...mailsTo(outsider), ...mailsTo(visitor)]).toEqual([]);
   });
 
   it("refuses a producer's job copied under another job id", async () => {

@@ -1,5 +1,5 @@
 import { developmentSigningKeys } from '@spark/config';
-import { createLeadResponseSchema, errorBodySchema, leadSchema, QUEUES } from '@spark/contracts';
+import { createLeadResponseSchema, errorBodySchema, type JobPayload, leadSchema, QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
 import { eventually, uniquePrefix } from '@spark/testing';
 import { Client } from 'pg';
@@ -149,17 +149,15 @@ describe('the interest form, from HTTP to two e-mails', () => {
 
   it('sends one e-mail when the same job is delivered twice', async () => {
     const created = await readCreated(await postLead(stack, { email: 'twice-delivered@example.com' }));
-    const { rows } = await db.query(`SELECT id FROM leads.outbox WHERE payload->>'leadId' = $1 AND job_name = 'lead-confirmation'`, [created.lead.id]);
-    const jobId: string = rows[0].id;
+    const { rows } = await db.query(`SELECT id, payload FROM leads.outbox WHERE payload->>'leadId' = $1 AND job_name = 'lead-confirmation'`, [created.lead.id]);
+    const { id: jobId, payload } = rows[0] as { id: string; payload: JobPayload<'mail', 'lead-confirmation'> };
     const jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX as string, developmentSigningKeys());
     const queue = jobs.queue(QUEUES.mail);
     const delivered = (what: string) => eventually(async () => (await queue.getJobState(jobId)) === 'completed', 15_000, what);
     // The worker holds the job's lock until it has recorded the send, so the job can be removed only once completed.
     await delivered('the first delivery to complete');
     await (await queue.getJob(jobId))?.remove();
-    await jobs.add([
-      { jobId, job: { queue: 'mail', name: 'lead-confirmation', data: { leadId: created.lead.id, email: 'twice-delivered@example.com', role: 'client' } } },
-    ]);
+    await jobs.add([{ jobId, job: { queue: 'mail', name: 'lead-confirmation', data: payload } }]);
     await delivered('the second delivery to complete');
     expect(mailsTo('twice-delivered@example.com')).toHaveLength(1);
     await jobs.close();

@@ -6,6 +6,7 @@ import { createTestDatabase, eventually, freePort, type SmtpSink, startSmtpSink,
 import { gatewayMetrics } from '../../gateway/src/main';
 import { leadsService } from '../../leads-service/src/service';
 import { startNotifier } from '../../notifier/src/main';
+import { leadCommand } from './lead-command';
 
 /** One sample of `name` whose labels include every one of `labels`, from a Prometheus text page. */
 function sample(page: string, name: string, labels: Record<string, string>): number | undefined {
@@ -61,8 +62,8 @@ describe('metrics on the internal port of a service and of the notifier', () => 
   });
 
   it('counts bus requests by pattern and outcome, the outbox lag and the mail queue by state', async () => {
-    await client.request('leads.create', { email: 'metrics@example.com' });
-    await client.request('leads.create', { email: 'metrics@example.com' }).catch(() => undefined);
+    await client.request('leads.create', leadCommand('metrics@example.com'));
+    await client.request('leads.create', leadCommand('metrics@example.com')).catch(() => undefined);
     const leads = await scrape(ports.leads);
     expect(sample(leads, 'bus_request_duration_seconds_count', { app: 'leads-service', pattern: 'leads.create', outcome: 'ok' })).toBe(1);
     expect(sample(leads, 'bus_request_duration_seconds_count', { pattern: 'leads.create', outcome: 'error' })).toBe(1);

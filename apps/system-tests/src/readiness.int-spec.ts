@@ -19,6 +19,7 @@ import {
 } from '@spark/testing';
 import { Client } from 'pg';
 import { spawnApp } from './spawned-app';
+import { leadCommand } from './lead-command';
 
 const root = join(__dirname, '../../..');
 const statusOf = async (port: number, path: string) => (await fetch(`http://127.0.0.1:${port}${path}`).catch(() => undefined))?.status;
@@ -98,7 +99,7 @@ describe('readiness of the processes', () => {
       });
       await client.connect();
       try {
-        expect(createLeadResponseSchema.parse(await client.request('leads.create', { email: 'after-migrate@example.com' })).lead.email).toBe(
+        expect(createLeadResponseSchema.parse(await client.request('leads.create', leadCommand('after-migrate@example.com'))).lead.email).toBe(
           'after-migrate@example.com',
         );
       } finally {

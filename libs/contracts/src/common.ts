@@ -37,6 +37,16 @@ export const sealedSchema = textSchema()
 /** An HMAC-SHA256 the gateway signed for one service (a person's approval, an export's grant), base64url. */
 export const signatureSchema = textSchema().regex(/^[\w-]{43}$/, 'Not a signature');
 
+/** Epoch milliseconds, by the gateway's clock, when a person asked for what the gateway signs. */
+export const approvedAtSchema = z.number().int().positive();
+
+/**
+ * The gateway's statement, carried in one e-mail's job, that a person it served asked for this e-mail to this address
+ * (`libs/messaging/src/mail-approvals.ts`): the notifier sends such an e-mail only with it.
+ */
+export const mailApprovalSchema = z.object({ approvedAt: approvedAtSchema, signature: signatureSchema }).strict();
+export type MailApproval = z.infer<typeof mailApprovalSchema>;
+
 /** A calendar date, YYYY-MM-DD. */
 export const isoDateSchema = z.iso.date();
 

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, pageOf, pageQuerySchema, signatureSchema, uuidSchema, textSchema } from './common';
+import {
+  approvedAtSchema,
+  emailSchema,
+  isoDateTimeSchema,
+  mailApprovalSchema,
+  pageOf,
+  pageQuerySchema,
+  signatureSchema,
+  uuidSchema,
+  textSchema,
+} from './common';
 
 /** Spec section 9: the four commitment levels in dollars, each linking to its payment page. */
 export const commitmentLevels = [
@@ -72,9 +82,6 @@ export const sendInvestorEmailRequestSchema = z
   .strict();
 export type SendInvestorEmailRequest = z.input<typeof sendInvestorEmailRequestSchema>;
 
-/** Epoch milliseconds, by the gateway's clock, when an admin asked for a campaign. */
-const approvedAtSchema = z.number().int().positive();
-
 /**
  * `investor.send-email`: the admin's campaign with the gateway's approval of its text for each recipient, which the
  * notifier checks before it sends anything (`libs/messaging/src/campaign-approvals.ts`), keyed by address.
@@ -83,10 +90,6 @@ export const sendInvestorEmailCommandSchema = sendInvestorEmailRequestSchema
   .extend({ approval: z.object({ approvedAt: approvedAtSchema, signatures: z.record(emailSchema, signatureSchema) }).strict() })
   .strict();
 export type SendInvestorEmailCommand = z.input<typeof sendInvestorEmailCommandSchema>;
-
-/** One recipient's approval, as its e-mail's job carries it. */
-export const campaignApprovalSchema = z.object({ approvedAt: approvedAtSchema, signature: signatureSchema }).strict();
-export type CampaignApproval = z.infer<typeof campaignApprovalSchema>;
 
 /** A campaign's per-recipient outcome so far; `pending` reaches 0 once every delivery finished. */
 export const investorCampaignSchema = z.object({
@@ -114,7 +117,8 @@ export const investorEmailJobSchema = z.object({
   email: emailSchema,
   subject: textSchema().min(1),
   body: textSchema().min(1),
-  approval: campaignApprovalSchema,
+  /** The recipient's approval (`sendInvestorEmailCommandSchema`). */
+  approval: mailApprovalSchema,
 });
 
 /** The public investor forms answer the same whether or not the address was known. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { accountDeletionConfirmJobSchema, accountDeletionConfirmSecretsSchema, eraseAccountJobSchema } from './account-deletion';
 import { codeSignInLockedJobSchema, magicLinkJobSchema, magicLinkSecretsSchema } from './auth';
 import { dataExportReadyJobSchema, dataExportReadySecretsSchema, exportClientDataJobSchema } from './data-export';
-import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
+import { emailSchema, isoDateTimeSchema, mailApprovalSchema, uuidSchema, textSchema } from './common';
 import { ditlReadyJobSchema, generateDitlJobSchema } from './ditl';
 import { investorEmailJobSchema } from './investors';
 import { sendDueRemindersJobSchema, sparkReminderMailJobSchema, sparkReminderMailSecretsSchema, sparkReminderPushJobSchema } from './reminders';
@@ -37,6 +37,8 @@ export const leadConfirmationJobSchema = z.object({
   leadId: uuidSchema,
   email: emailSchema,
   role: leadRoleSchema,
+  /** The gateway's statement that a visitor submitted this address and role (`createLeadCommandSchema`). */
+  submission: mailApprovalSchema,
 });
 
 export const leadAlertJobSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
+import { emailSchema, isoDateTimeSchema, mailApprovalSchema, uuidSchema, textSchema } from './common';
 
 export const leadRoles = ['client', 'coach', 'investor'] as const;
 export const leadRoleSchema = z.enum(leadRoles, { error: 'Role must be client, coach or investor' });
@@ -28,6 +28,14 @@ export const createLeadRequestSchema = z
   })
   .strict();
 export type CreateLeadRequest = z.input<typeof createLeadRequestSchema>;
+
+/**
+ * `leads.create`: the form as the gateway received it, with its statement for the notifier that a visitor submitted
+ * this address and role (`libs/messaging/src/lead-submissions.ts`). The lead's confirmation e-mail carries it, so a
+ * compromised leads-service cannot have the product mail an address nobody submitted.
+ */
+export const createLeadCommandSchema = createLeadRequestSchema.extend({ submission: mailApprovalSchema }).strict();
+export type CreateLeadCommand = z.input<typeof createLeadCommandSchema>;
 
 export const leadSchema = z.object({
   id: uuidSchema,

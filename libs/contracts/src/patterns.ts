@@ -126,7 +126,7 @@ import {
   unsubscribeRemindersRequestSchema,
   unsubscribeRemindersResponseSchema,
 } from './reminders';
-import { createLeadRequestSchema, createLeadResponseSchema, leadSchema, setChallengeRequestSchema } from './leads';
+import { createLeadCommandSchema, createLeadResponseSchema, leadSchema, setChallengeRequestSchema } from './leads';
 
 /**
  * Every request/reply pattern on the service bus: `<service>.<action>` → request and response
@@ -134,7 +134,7 @@ import { createLeadRequestSchema, createLeadResponseSchema, leadSchema, setChall
  * A shipped pattern is never renamed.
  */
 export const patterns = {
-  'leads.create': { request: createLeadRequestSchema, response: createLeadResponseSchema },
+  'leads.create': { request: createLeadCommandSchema, response: createLeadResponseSchema },
   'leads.set-challenge': { request: setChallengeRequestSchema, response: leadSchema },
   'auth.magic-link': { request: magicLinkRequestSchema, response: magicLinkResponseSchema },
   'auth.redeem': { request: redeemRequestSchema, response: issuedSessionSchema },

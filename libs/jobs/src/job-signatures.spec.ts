@@ -1,5 +1,6 @@
 import { createSecretKey, randomBytes } from 'node:crypto';
 import { developmentSigningKeys } from '@spark/config';
+import { signedLeadSubmission } from '@spark/messaging';
 import { type Job, UnrecoverableError } from 'bullmq';
 import type { JobRequest } from './job-queues';
 import { signedJobData, verifiedJobData } from './job-signatures';
@@ -8,7 +9,12 @@ const keys = developmentSigningKeys();
 const lead: JobRequest = {
   queue: 'mail',
   name: 'lead-confirmation',
-  data: { leadId: '7c1d6f8e-1a2b-4c3d-8e9f-0a1b2c3d4e5f', email: 'ann@example.com', role: 'client' },
+  data: {
+    leadId: '7c1d6f8e-1a2b-4c3d-8e9f-0a1b2c3d4e5f',
+    email: 'ann@example.com',
+    role: 'client',
+    submission: signedLeadSubmission(keys, { email: 'ann@example.com', role: 'client' }),
+  },
 };
 /** A job as the worker gets it: its data through BullMQ's JSON. */
 const queued = (name: string, id: string, data: unknown) => ({ name, id, data: JSON.parse(JSON.stringify(data)) }) as Job;

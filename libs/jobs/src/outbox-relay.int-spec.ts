@@ -1,6 +1,7 @@
 import { developmentSigningKeys } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
+import { signedLeadSubmission } from '@spark/messaging';
 import { openMigrated } from '@spark/persistence';
 import { createTestDatabase, eventually, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
 import { Redis } from 'ioredis';
@@ -14,7 +15,12 @@ import { outboxInsertSql, outboxRows } from './outbox-rows';
 const leadConfirmation: JobRequest = {
   queue: QUEUES.mail,
   name: 'lead-confirmation',
-  data: { leadId: '7d1c2f4e-3b8a-4c6d-9e0f-1a2b3c4d5e6f', email: 'ok@example.com', role: 'client' },
+  data: {
+    leadId: '7d1c2f4e-3b8a-4c6d-9e0f-1a2b3c4d5e6f',
+    email: 'ok@example.com',
+    role: 'client',
+    submission: signedLeadSubmission(developmentSigningKeys(), { email: 'ok@example.com', role: 'client' }),
+  },
 };
 
 describe('the outbox with a payload no worker could run', () => {

@@ -1,5 +1,6 @@
 import { developmentSigningKeys } from '@spark/config';
-import { CAMPAIGN_APPROVAL_VALID_MS, campaignApprovalRefusal, signedCampaignApproval } from './campaign-approvals';
+import { campaignApprovalRefusal, signedCampaignApproval } from './campaign-approvals';
+import { MAIL_APPROVAL_VALID_MS } from './mail-approvals';
 import { signedExportGrant } from './export-grants';
 
 const keys = developmentSigningKeys();
@@ -17,7 +18,7 @@ describe('campaign approvals', () => {
   it("lets each recipient the admin chose get the admin's text, for days", () => {
     expect(Object.keys(approval.signatures)).toEqual(campaign.emails);
     expect(campaignApprovalRefusal(keys, mailTo('ada@example.com'), now)).toBeUndefined();
-    expect(campaignApprovalRefusal(keys, mailTo('grace@example.com'), now + CAMPAIGN_APPROVAL_VALID_MS)).toBeUndefined();
+    expect(campaignApprovalRefusal(keys, mailTo('grace@example.com'), now + MAIL_APPROVAL_VALID_MS)).toBeUndefined();
   });
 
   it.each([
@@ -40,7 +41,7 @@ describe('campaign approvals', () => {
   });
 
   it('refuses an approval no longer current, though signed', () => {
-    const old = signedCampaignApproval(keys, campaign, now - CAMPAIGN_APPROVAL_VALID_MS - 1);
+    const old = signedCampaignApproval(keys, campaign, now - MAIL_APPROVAL_VALID_MS - 1);
     const mail = { ...mailTo('ada@example.com'), approval: { approvedAt: old.approvedAt, signature: old.signatures['ada@example.com'] as string } };
     expect(campaignApprovalRefusal(keys, mail, now)).toBe('its approval is no longer current');
   });

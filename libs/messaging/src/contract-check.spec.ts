@@ -1,6 +1,10 @@
+import { developmentSigningKeys } from '@spark/config';
 import { DomainError } from '@spark/errors';
 import { testContract } from './__fixtures__/test-contract';
 import { parseEvent, parseRequest, parseResponse, sparkContract } from './contract-check';
+import { signedLeadSubmission } from './lead-submissions';
+
+const submission = signedLeadSubmission(developmentSigningKeys(), { email: 'ada@example.com', role: 'client' });
 
 const lead = {
   id: '7f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
@@ -17,16 +21,17 @@ const lead = {
 
 describe('parseRequest', () => {
   it('returns the parsed payload of a contract pattern', () => {
-    expect(parseRequest(sparkContract, 'leads.create', JSON.stringify({ email: ' Ada@Example.com' }))).toEqual({
+    expect(parseRequest(sparkContract, 'leads.create', JSON.stringify({ email: ' Ada@Example.com', submission }))).toEqual({
       email: 'ada@example.com',
       role: 'client',
+      submission,
     });
   });
 
   it('throws VALIDATION_FAILED with field errors for a bad payload', () => {
     let thrown: unknown;
     try {
-      parseRequest(sparkContract, 'leads.create', JSON.stringify({ email: 'nope', role: 'pirate' }));
+      parseRequest(sparkContract, 'leads.create', JSON.stringify({ email: 'nope', role: 'pirate', submission }));
     } catch (error) {
       thrown = error;
     }

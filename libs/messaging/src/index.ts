@@ -9,4 +9,6 @@ export { DEFAULT_PREFIX, replyListKey, requestStreamKey } from './stream-keys';
 export { parseRequest, sparkContract, type BusContract } from './contract-check';
 export { INVITE_APPROVAL_VALID_MS, inviteApprovalRefusal, signedInviteApproval } from './invite-approvals';
 export { EXPORT_GRANT_VALID_MS, ensureExportGranted, exportGrantRefusal, signedExportGrant } from './export-grants';
-export { CAMPAIGN_APPROVAL_VALID_MS, campaignApprovalRefusal, signedCampaignApproval } from './campaign-approvals';
+export { campaignApprovalRefusal, signedCampaignApproval } from './campaign-approvals';
+export { leadSubmissionRefusal, signedLeadSubmission } from './lead-submissions';
+export { MAIL_APPROVAL_VALID_MS } from './mail-approvals';

@@ -14,6 +14,8 @@ import { ServiceUnavailableError } from './service-unavailable';
 import { RedisStreamsClient } from './redis-streams.client';
 import { RedisStreamsServer } from './redis-streams.server';
 import { ServiceBus } from './service-bus';
+import { developmentSigningKeys } from '@spark/config';
+import { signedLeadSubmission } from './lead-submissions';
 import { replyListKey, requestStreamKey } from './stream-keys';
 
 const prefix = uniquePrefix();
@@ -268,6 +270,8 @@ describe('a request to a service that is down', () => {
 
 describe('a contract service', () => {
   const events: unknown[] = [];
+  // The gateway's statement a lead carries for the notifier; the transport passes it on like any field.
+  const submission = signedLeadSubmission(developmentSigningKeys(), { email: 'ada@example.com', role: 'client' });
   let receivedLead: unknown;
 
   @Controller()
@@ -316,7 +320,7 @@ describe('a contract service', () => {
   beforeAll(() => startService('leads', LeadsModule, { stubOtherContractPatterns: true }));
 
   it('answers an invalid payload with VALIDATION_FAILED and its field errors', async () => {
-    const error = await rejectionOf(bus.request('leads.create', { email: 'not-an-email', role: 'client' }));
+    const error = await rejectionOf(bus.request('leads.create', { email: 'not-an-email', role: 'client', submission }));
 
     expect(error.code).toBe('VALIDATION_FAILED');
     expect(error.status).toBe(400);
@@ -324,9 +328,9 @@ describe('a contract service', () => {
   });
 
   it('hands the handler the parsed payload (defaults applied, e-mail lower-cased)', async () => {
-    const answer = await bus.request('leads.create', { email: '  Ada@Example.COM ' });
+    const answer = await bus.request('leads.create', { email: '  Ada@Example.COM ', submission });
 
-    expect(receivedLead).toEqual({ email: 'ada@example.com', role: 'client' });
+    expect(receivedLead).toEqual({ email: 'ada@example.com', role: 'client', submission });
     expect(answer.lead.email).toBe('ada@example.com');
   });
 
@@ -362,7 +366,7 @@ describe('a contract service', () => {
     });
     const brokenClient = new RedisStreamsClient({ app: 'test', redisUrl, prefix: brokenPrefix, logger: quietLogger });
     try {
-      const error = await rejectionOf(new ServiceBus(brokenClient).request('leads.create', { email: 'a@b.co' }));
+      const error = await rejectionOf(new ServiceBus(brokenClient).request('leads.create', { email: 'a@b.co', submission }));
       expect(error.code).toBe('INTERNAL');
     } finally {
       await brokenClient.close();

@@ -6,6 +6,7 @@ import { ipSubject, mailboxSubject, type RateLimit, RateLimiter } from '../http/
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Public } from '../auth/auth.decorators';
 import { Responds } from '../docs/responds.decorator';
+import { LeadWitness } from './lead-witness';
 
 // Each lead e-mails the address typed and the team. A household, an office or a coach's workshop behind
 // one address signs up a handful of people; a script signs up thousands.
@@ -20,18 +21,19 @@ export class LeadsController {
   constructor(
     private readonly bus: ServiceBus,
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
+    private readonly witness: LeadWitness,
   ) {}
 
   /** The interest form. Public. */
   @Responds('leads.create')
   @Post()
   @HttpCode(201)
-  async create(@Req() request: FastifyRequest, @Body(new ZodPipe(createLeadRequestSchema)) body: PayloadOf<'leads.create'>) {
+  async create(@Req() request: FastifyRequest, @Body(new ZodPipe(createLeadRequestSchema)) body: Omit<PayloadOf<'leads.create'>, 'submission'>) {
     const admission = this.limiter.admission(
       { limit: LEADS_PER_IP, subject: ipSubject(request.ip) },
       { limit: LEADS_PER_MAILBOX, subject: mailboxSubject(body.email) },
     );
-    return this.bus.request('leads.create', body, { admission });
+    return this.bus.request('leads.create', this.witness.witness(body), { admission });
   }
 
   /** The thank-you page's challenge answer, authorised by the lead-scoped token. Public. */

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { developmentSigningKeys } from '@spark/config';
 import type { LeadCounters, LeadRole } from '@spark/contracts';
+import { signedLeadSubmission } from '@spark/messaging';
 import { openMigrated, RequestLedger, type ServiceDataSource } from '@spark/persistence';
 import { createTestDatabase, type TestDatabase } from '@spark/testing';
 import type { QueryRunner } from 'typeorm';
@@ -75,7 +77,9 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
     }
   };
 
-  const submit = async (role: LeadRole) => (await submissions.create({ email: `lead-${randomUUID()}@spark.test`, role })).lead;
+  // A lead as the gateway hands it on: with its statement for the notifier, which these tests never reach.
+  const command = (email: string, role: LeadRole) => ({ email, role, submission: signedLeadSubmission(developmentSigningKeys(), { email, role }) });
+  const submit = async (role: LeadRole) => (await submissions.create(command(`lead-${randomUUID()}@spark.test`, role))).lead;
   const approve = async (id: string) => {
     expect(await coachLeads.claimInvite(id, 'pending')).toBeDefined();
     return coachLeads.completeInvite(id);
@@ -248,7 +252,7 @@ describe('lead counters kept by trigger (real PostgreSQL)', () => {
     const submitTogether = (ledger: RequestLedger, emails: string[]) =>
       Promise.allSettled(
         emails.map((email) =>
-          ledger.once({ requestId: randomUUID(), pattern: 'leads.create', redelivered: false }, () => submissions.create({ email, role: 'client' })),
+          ledger.once({ requestId: randomUUID(), pattern: 'leads.create', redelivered: false }, () => submissions.create(command(email, 'client'))),
         ),
       );
     const transactionsOf = async (ids: string[]) =>

@@ -39,7 +39,7 @@ export class LeadsService {
       createdAt: new Date(),
     };
     const jobs: JobRequest[] = [
-      { queue: 'mail', name: 'lead-confirmation', data: { leadId: lead.id, email: lead.email, role: lead.role } },
+      { queue: 'mail', name: 'lead-confirmation', data: { leadId: lead.id, email: lead.email, role: lead.role, submission: request.submission } },
       {
         queue: 'mail',
         name: 'lead-alert',

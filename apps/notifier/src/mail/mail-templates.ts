@@ -1,4 +1,6 @@
+import type { SigningKeys } from '@spark/config';
 import { CODE_GUESS_LIMIT, type JobPayload, type OpenedMailJob } from '@spark/contracts';
+import { leadSubmissionRefusal } from '@spark/messaging';
 import { UnrecoverableError } from 'bullmq';
 import { layout } from './layout';
 import type { OutgoingMail } from './mailer';
@@ -25,7 +27,15 @@ function linkUnder(url: string, base: string, where: string): string {
 const productLink = (url: string, context: TemplateContext) => linkUnder(url, context.publicUrl, "on the product's site (PUBLIC_URL)");
 const exportLink = (url: string, context: TemplateContext) => linkUnder(url, context.exportsUrl, "in the product's storage (S3_ENDPOINT, S3_BUCKET)");
 
-export function leadConfirmation(data: JobPayload<'mail', 'lead-confirmation'>, context: TemplateContext): OutgoingMail {
+/** Only to an address a visitor submitted, worded for the role they chose (the gateway's signature); else it fails for good, unsent. */
+export function leadConfirmation(
+  data: JobPayload<'mail', 'lead-confirmation'>,
+  context: TemplateContext,
+  signingKeys: SigningKeys,
+  now = Date.now(),
+): OutgoingMail {
+  const refusal = leadSubmissionRefusal(signingKeys, data, now);
+  if (refusal) throw new UnrecoverableError(`lead confirmation not sent: ${refusal}`);
   const next =
     data.role === 'coach'
       ? 'Once approved, you will get a one-time sign-in link to set up your coaching practice.'

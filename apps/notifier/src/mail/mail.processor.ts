@@ -50,7 +50,7 @@ export class MailProcessor extends WorkerHost {
     super();
     const { opener, context, signingKeys } = deps;
     this.handlers = {
-      'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context)),
+      'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context, signingKeys)),
       'lead-alert': (data, job) => this.deliver(job, leadAlert(data, context)),
       'magic-link': async (data, job) => this.deliver(job, magicLink(await opener.open('magic-link', data), context)),
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context)),

@@ -1,0 +1,15 @@
+import type { SigningKeys } from '@spark/config';
+import type { PayloadOf } from '@spark/contracts';
+import { signedLeadSubmission } from '@spark/messaging';
+
+/**
+ * Signs, for the notifier, that a visitor submitted the interest form with this address and role (the route is
+ * public). The notifier sends no lead confirmation without it, whatever the leads-service queues.
+ */
+export class LeadWitness {
+  constructor(private readonly keys: SigningKeys) {}
+
+  witness(form: Omit<PayloadOf<'leads.create'>, 'submission'>): PayloadOf<'leads.create'> {
+    return { ...form, submission: signedLeadSubmission(this.keys, form) };
+  }
+}
