@@ -6,7 +6,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { assertSigningKeysFor, gatewayEnv, loadConfig } from '@spark/config';
 import { createLogger, PinoNestLogger, runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
-import { onShutdown, runMain, startHealthServer } from '@spark/runtime';
+import { onShutdown, runMain, startHealthServer, stopSteps } from '@spark/runtime';
 import { Redis } from 'ioredis';
 import { openApiPages } from './docs/openapi';
 import { routeDecisions } from './auth/route-access';
@@ -118,13 +118,13 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   logger.info({ port: config.PORT, internalPort: config.HEALTH_PORT || undefined }, 'ready');
   return {
     url: await app.getUrl(),
-    async stop() {
-      internal?.close();
-      await app.close();
-      await closeQueueBoard();
-      await client.close();
-      redis.disconnect();
-    },
+    stop: stopSteps({
+      'the health port': () => internal?.close(),
+      'the HTTP server': () => app.close(),
+      'the queue dashboard': closeQueueBoard,
+      'the bus client': () => client.close(),
+      Redis: () => redis.disconnect(),
+    }),
   };
 }
 

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfig, type NotifierConfig, notifierEnv } from '@spark/config';
 import { EXPORTS_PREFIX, QUEUES } from '@spark/contracts';
 import { PinoNestLogger } from '@spark/logging';
-import { onShutdown, queueDepthMetric, runMain } from '@spark/runtime';
+import { onShutdown, queueDepthMetric, runMain, stopSteps } from '@spark/runtime';
 import { closeWorker, MailOpener } from '@spark/jobs';
 import { bootApp, startAccountErasure } from '@spark/service-runtime';
 import { MailProcessor } from './mail/mail.processor';
@@ -59,14 +59,14 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       signingKeys: config.SIGNING_KEYS,
     });
     const erasure = startAccountErasure({ part: 'notifier', eraser: sentMailEraser(dataSource) }, { config, dataSource, logger });
-    return async () => {
+    return stopSteps({
       // Before the context closes it, which would wait on Redis even while Redis is down.
-      await closeWorker(app.get(MailProcessor).worker, redis);
-      await app.close();
-      await erasure.close();
-      await push.close();
-      mailer.close();
-    };
+      'the mail worker': () => closeWorker(app.get(MailProcessor).worker, redis),
+      'the Nest context and its queues': () => app.close(),
+      'the account erasure worker': () => erasure.close(),
+      'the push sender': () => push.close(),
+      'the SMTP connections': () => mailer.close(),
+    });
   });
 }
 

@@ -1,6 +1,6 @@
 import { createTestDatabase, outlastDroppedConnections, type PrivateRedis, startPrivateRedis, type TestDatabase, uniquePrefix } from '@spark/testing';
 import type { ChildProcess } from 'node:child_process';
-import { exitOf, startReplica } from './spawned-app';
+import { exitOf, startReplica, stderrOf } from './spawned-app';
 
 const PROCESSES = [
   'auth-service/src/main',
@@ -42,7 +42,12 @@ describe('a service told to stop while Redis is down', () => {
     const stopped = Date.now();
     for (const child of children.values()) child.kill('SIGTERM');
     const exits = await Promise.all(
-      [...children].map(async ([app, child]) => ({ app, code: await exitOf(child), seconds: Math.round((Date.now() - stopped) / 1000) })),
+      [...children].map(async ([app, child]) => ({
+        app,
+        code: await exitOf(child),
+        seconds: Math.round((Date.now() - stopped) / 1000),
+        said: stderrOf(child),
+      })),
     );
     // The bus server's last read gets its blocking time and one second more: a few seconds, against a drain budget of 25.
     expect(exits.filter(({ code, seconds }) => code !== 0 || seconds > 10)).toEqual([]);

@@ -5,10 +5,20 @@ import { eventually, freePort } from '@spark/testing';
 
 const entryOf = (app: string) => join(__dirname, `../../${app}.ts`);
 
+const stderrTails = new WeakMap<ChildProcess, string>();
+
 /** A replica as operators run it: its own OS process, started from its entry file (e.g. `leads-service/src/main`). */
 export function spawnApp(app: string, env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['-r', '@swc-node/register', entryOf(app)], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', entryOf(app)], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.setEncoding('utf8').on('data', (text: string) => stderrTails.set(child, ((stderrTails.get(child) ?? '') + text).slice(-2000)));
+  return child;
 }
+
+/** The end of what a replica wrote to stderr: why it did not start, or where a drain that outlasted its budget waited. */
+export const stderrOf = (child: ChildProcess): string => stderrTails.get(child)?.trim() ?? '';
 
 /** A spawned replica, once it answers ready on its own health port. */
 export async function startReplica(app: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {

@@ -3,3 +3,4 @@ export * from './run-main';
 export * from './drain-budget';
 export * from './process-metrics';
 export * from './readiness';
+export * from './stop-steps';

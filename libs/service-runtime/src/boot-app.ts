@@ -3,7 +3,7 @@ import type { JobApp } from '@spark/contracts';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger, type Logger } from '@spark/logging';
 import { afterCommit, createServiceDataSource, prepareSchema, type ServiceDataSource, type ServiceDataSourceOptions } from '@spark/persistence';
-import { createMetrics, dependencyReadiness, outboxLagMetric, startHealthServer } from '@spark/runtime';
+import { createMetrics, dependencyReadiness, outboxLagMetric, startHealthServer, type Stop, stopSteps } from '@spark/runtime';
 import { Redis } from 'ioredis';
 import type { Registry } from 'prom-client';
 
@@ -38,7 +38,7 @@ export interface AppBoot {
  * outbox relay; then `start` builds the app on them and answers how to stop it. The returned stop function stops
  * the app first, then what it stood on. See docs/operations.md, "Readiness, liveness and migrations".
  */
-export async function bootApp(boot: AppBoot, start: (infrastructure: AppInfrastructure) => Promise<() => Promise<void>>): Promise<() => Promise<void>> {
+export async function bootApp(boot: AppBoot, start: (infrastructure: AppInfrastructure) => Promise<Stop>): Promise<Stop> {
   const config = loadConfig(serviceEnv, boot.env);
   assertSigningKeysFor(boot.schema, config.SIGNING_KEYS);
   const logger = createLogger(boot.app, config.LOG_LEVEL, { format: config.LOG_FORMAT });
@@ -74,13 +74,15 @@ export async function bootApp(boot: AppBoot, start: (infrastructure: AppInfrastr
   if (relaysOutbox) outbox.start();
   started = true;
   logger.info('ready');
-  return async () => {
-    logger.info('stopping');
-    health?.close();
-    await stopApp();
-    await outbox.stop();
-    await jobs.close();
-    await dataSource.destroy();
-    redis.disconnect();
-  };
+  return stopSteps({
+    'the health port': () => {
+      logger.info('stopping');
+      health?.close();
+    },
+    'the app': stopApp,
+    'the outbox relay': () => outbox.stop(),
+    'the job queues': () => jobs.close(),
+    'the database': () => dataSource.destroy(),
+    Redis: () => redis.disconnect(),
+  });
 }

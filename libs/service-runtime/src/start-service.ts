@@ -6,7 +6,7 @@ import type { JobQueues, OutboxRelay } from '@spark/jobs';
 import { type Logger, PinoNestLogger } from '@spark/logging';
 import { RedisStreamsServer } from '@spark/messaging';
 import type { ServiceDataSource, ServiceDataSourceOptions } from '@spark/persistence';
-import { busServerMetrics, DRAIN_SECONDS, onShutdown } from '@spark/runtime';
+import { busServerMetrics, DRAIN_SECONDS, onShutdown, type Stop, stopSteps } from '@spark/runtime';
 import type { Registry } from 'prom-client';
 import { type AccountErasure, startAccountErasure } from './account-erasure';
 import { bootApp } from './boot-app';
@@ -45,7 +45,7 @@ export interface ServiceDefinition {
  * erases a part of deleted accounts, that queue's worker. Returns a stop function (also wired to signals when
  * `handleSignals` is true).
  */
-export async function startService(definition: ServiceDefinition, handleSignals = true): Promise<() => Promise<void>> {
+export async function startService(definition: ServiceDefinition, handleSignals = true): Promise<Stop> {
   const drainSeconds = definition.drainSeconds ?? DRAIN_SECONDS.app;
   const app = `${definition.name}-service`;
   // Outbox adds issued in the same tick share one write (BullMQ producers only; workers block elsewhere).
@@ -72,11 +72,11 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     await microservice.listen();
     const erasure = definition.accountErasure?.(infrastructure);
     const erasureWorker = erasure && startAccountErasure({ ...erasure, outboxSchema: definition.name }, { config, dataSource, logger });
-    return async () => {
-      await microservice.close();
-      await erasureWorker?.close();
-      ledger.stop();
-    };
+    return stopSteps({
+      'the bus server': () => microservice.close(),
+      'the account erasure worker': () => erasureWorker?.close(),
+      'the command ledger': () => ledger.stop(),
+    });
   });
   if (handleSignals) onShutdown(stop, drainSeconds);
   return stop;
