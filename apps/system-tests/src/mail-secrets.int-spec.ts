@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { authEnv, developmentSigningKeys, loadConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { type JobRequest, JobQueues, MailSealer } from '@spark/jobs';
+import { type JobRequest, JobQueues, MailSealer, signedJobData } from '@spark/jobs';
 import { eventually } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -94,7 +95,8 @@ describe('secrets in e-mail jobs', () => {
   /** The job, signed as its producer signs, fails at its first attempt for `reason`, and nothing reaches `email`. */
   const failsForGoodUnsent = async (job: JobRequest, jobId: string, email: string, reason: RegExp) => {
     const queue = jobs.queue(QUEUES.mail);
-    await jobs.add([{ job, jobId }]);
+    // As a compromised producer queues it: signed with its own key, past the checks its own code makes.
+    await queue.add(job.name, signedJobData(developmentSigningKeys(), job, jobId), { jobId });
     await eventually(async () => ((await queue.getJobState(jobId)) === 'failed' ? true : undefined), 15_000, 'the job to fail');
     const failed = await queue.getJob(jobId);
     expect(failed?.failedReason).toMatch(reason);
@@ -115,5 +117,13 @@ describe('secrets in e-mail jobs', () => {
     const sealed = await sealer().seal('data-export-ready', email, { downloadUrl: 'https://spark-exports.example/spark-data.zip' });
     const data = { email, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), sealed };
     await failsForGoodUnsent({ queue: QUEUES.mail, name: 'data-export-ready', data }, 'export-off-storage', email, /not in the product's storage/);
+  });
+
+  it('refuses for good a Day in the Life e-mail whose greeting is longer than any first name a client can give', async () => {
+    // The ditl-service writes the greeting's name into the job, so taken over it could otherwise mail a text of its own there.
+    const email = 'phished-ditl@example.com';
+    const firstName = `Ada, your account is locked. Confirm it within the hour at https://spark-verify.example/confirm or lose your streak`;
+    const data = { generationId: randomUUID(), email, firstName };
+    await failsForGoodUnsent({ queue: QUEUES.mail, name: 'ditl-ready', data }, 'ditl-long-greeting', email, /Invalid payload.*firstName/s);
   });
 });

@@ -60,7 +60,8 @@ export const generateDitlJobSchema = z.object({ generationId: uuidSchema });
 export const ditlReadyJobSchema = z.object({
   generationId: uuidSchema,
   email: emailSchema,
-  firstName: textSchema(),
+  /** As onboarding takes it: the greeting holds a name, never a text of the producer's own. */
+  firstName: textSchema().max(100),
 });
 
 const line = (max: number) => z.string().min(1).max(max);
