@@ -128,6 +128,28 @@ describe('jobs only their producer could have queued', () => {
     expect([...mailsTo(outsider), ...mailsTo(visitor)]).toEqual([]);
   });
 
+  it("sends a visitor's confirmation once, however many jobs a compromised leads-service queues with their submission", async () => {
+    const keys = developmentSigningKeys();
+    const email = 'confirmed-once@example.com';
+    const response = await fetch(`${stack.baseUrl}/api/leads`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, role: 'client' }),
+    });
+    expect(response.status).toBe(201);
+    await untilIdle(stack);
+    const { rows } = await db.query<{ payload: Record<string, unknown> }>(
+      `SELECT payload FROM leads.outbox WHERE payload->>'email' = $1 AND job_name = 'lead-confirmation'`,
+      [email],
+    );
+    // As a compromised leads-service queues them: the visitor's own confirmation, signed again under new job ids.
+    const resent = { queue: QUEUES.mail, name: 'lead-confirmation', data: rows[0]?.payload } as JobRequest;
+    for (const jobId of ['resent-1', 'resent-2']) await jobs.queue(QUEUES.mail).add('lead-confirmation', signedJobData(keys, resent, jobId), { jobId });
+
+    await untilIdle(stack);
+    expect(mailsTo(email)).toHaveLength(1);
+  });
+
   it("refuses a producer's job copied under another job id", async () => {
     const email = 'copied-confirmation@example.com';
     const response = await fetch(`${stack.baseUrl}/api/leads`, {

@@ -50,7 +50,9 @@ export class MailProcessor extends WorkerHost {
     super();
     const { opener, context, signingKeys } = deps;
     this.handlers = {
-      'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context, signingKeys)),
+      // Once per visitor's submission, not per job: its producer could queue it again under new job ids.
+      'lead-confirmation': (data, job) =>
+        this.deliver(job, leadConfirmation(data, context, signingKeys), `${job.queueName}:lead-confirmation:${data.submission.signature}`),
       'lead-alert': (data, job) => this.deliver(job, leadAlert(data, context)),
       'magic-link': async (data, job) => this.deliver(job, magicLink(await opener.open('magic-link', data), context)),
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context)),
@@ -74,9 +76,11 @@ export class MailProcessor extends WorkerHost {
     return runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.mail, this.handlers, job, this.deps.signingKeys));
   }
 
-  /** Sends at most once per job id, whatever the number of deliveries (docs/messaging.md, "E-mail"). */
-  private async deliver(job: Job, mail: OutgoingMail): Promise<void> {
-    const key = `${job.queueName}:${job.id}`;
+  /**
+   * Sends at most once per ledger key (the job id unless the e-mail has a better one), whatever the number of
+   * deliveries (docs/decisions.md, "Exactly one e-mail per job").
+   */
+  private async deliver(job: Job, mail: OutgoingMail, key = `${job.queueName}:${job.id}`): Promise<void> {
     const sentEarlier = sentNoteSchema.safeParse(job.progress);
     if (sentEarlier.success) {
       await this.deps.sent.markSent(key, sentEarlier.data.sentMessageId);
