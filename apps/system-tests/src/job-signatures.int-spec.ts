@@ -107,6 +107,23 @@ describe('jobs only their producer could have queued', () => {
     expect([...mailsTo(outsider), ...mailsTo(chosen)]).toEqual([]);
   });
 
+  /** A lead submitted through the gateway, once its confirmation has gone: that job's id and payload, from the outbox. */
+  const confirmedLead = async (email: string) => {
+    const response = await fetch(`${stack.baseUrl}/api/leads`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, role: 'client' }),
+    });
+    expect(response.status).toBe(201);
+    await untilIdle(stack);
+    const { rows } = await db.query<{ id: string; payload: Record<string, unknown> }>(
+      `SELECT id, payload FROM leads.outbox WHERE payload->>'email' = $1 AND job_name = 'lead-confirmation'`,
+      [email],
+    );
+    if (!rows[0]) throw new Error(`no confirmation queued for ${email}`);
+    return rows[0];
+  };
+
   it('refuses a lead confirmation the leads-service signed, to an address or with a role no visitor submitted', async () => {
     const keys = developmentSigningKeys();
     const visitor = 'visitor-who-submitted@example.com';
@@ -131,19 +148,9 @@ describe('jobs only their producer could have queued', () => {
   it("sends a visitor's confirmation once, however many jobs a compromised leads-service queues with their submission", async () => {
     const keys = developmentSigningKeys();
     const email = 'confirmed-once@example.com';
-    const response = await fetch(`${stack.baseUrl}/api/leads`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, role: 'client' }),
-    });
-    expect(response.status).toBe(201);
-    await untilIdle(stack);
-    const { rows } = await db.query<{ payload: Record<string, unknown> }>(
-      `SELECT payload FROM leads.outbox WHERE payload->>'email' = $1 AND job_name = 'lead-confirmation'`,
-      [email],
-    );
+    const { payload } = await confirmedLead(email);
     // As a compromised leads-service queues them: the visitor's own confirmation, signed again under new job ids.
-    const resent = { queue: QUEUES.mail, name: 'lead-confirmation', data: rows[0]?.payload } as JobRequest;
+    const resent = { queue: QUEUES.mail, name: 'lead-confirmation', data: payload } as JobRequest;
     for (const jobId of ['resent-1', 'resent-2']) await jobs.queue(QUEUES.mail).add('lead-confirmation', signedJobData(keys, resent, jobId), { jobId });
 
     await untilIdle(stack);
@@ -152,15 +159,7 @@ describe('jobs only their producer could have queued', () => {
 
   it("refuses a producer's job copied under another job id", async () => {
     const email = 'copied-confirmation@example.com';
-    const response = await fetch(`${stack.baseUrl}/api/leads`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, role: 'client' }),
-    });
-    expect(response.status).toBe(201);
-    await untilIdle(stack);
-    const { rows } = await db.query<{ id: string }>(`SELECT id FROM leads.outbox WHERE payload->>'email' = $1 AND job_name = 'lead-confirmation'`, [email]);
-    const original = await jobs.queue(QUEUES.mail).getJob(rows[0]?.id ?? '');
+    const original = await jobs.queue(QUEUES.mail).getJob((await confirmedLead(email)).id);
     expect(original?.finishedOn).toBeDefined();
 
     await jobs.queue(QUEUES.mail).add('lead-confirmation', original?.data, { jobId: `copy-of-${original?.id}` });
