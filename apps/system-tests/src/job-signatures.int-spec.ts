@@ -145,6 +145,27 @@ describe('jobs only their producer could have queued', () => {
     expect([...mailsTo(outsider), ...mailsTo(visitor)]).toEqual([]);
   });
 
+  it("sends an admin's approved e-mail to an investor once, however many deliveries a compromised investor-service queues with it", async () => {
+    const keys = developmentSigningKeys();
+    const chosen = 'investor-mailed-once@example.com';
+    const approvedText = { subject: 'Our second year', body: 'Thank you for staying with Spark.' };
+    const approval = signedCampaignApproval(keys, { emails: [chosen], ...approvedText });
+    const data = {
+      campaignId: randomUUID(),
+      email: chosen,
+      ...approvedText,
+      approval: { approvedAt: approval.approvedAt, signature: approval.signatures[chosen] ?? '' },
+    };
+    // As a compromised investor-service queues them: the approved e-mail under one delivery id after another.
+    for (const deliveryId of [randomUUID(), randomUUID(), randomUUID()]) {
+      const job = { queue: QUEUES.mail, name: 'investor-email', data: { ...data, deliveryId } } as JobRequest;
+      await jobs.queue(QUEUES.mail).add('investor-email', signedJobData(keys, job, deliveryId), { jobId: deliveryId });
+    }
+
+    await untilIdle(stack);
+    expect(mailsTo(chosen)).toHaveLength(1);
+  });
+
   it("sends a visitor's confirmation once, however many jobs a compromised leads-service queues with their submission", async () => {
     const keys = developmentSigningKeys();
     const email = 'confirmed-once@example.com';

@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { SigningKeys } from '@spark/config';
-import { QUEUES } from '@spark/contracts';
+import { type MailApproval, QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, type JobHandlers, type MailOpener, type MailRetrySettings, runJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
@@ -27,6 +27,12 @@ import type { SentMailRepository } from './sent-mail.repository';
  */
 const sentNoteSchema = z.object({ sentMessageId: z.string().min(1) });
 
+/**
+ * The ledger key of an e-mail the gateway approved for its recipient (a visitor's submission, an admin's campaign):
+ * once per approval, not per job, since its producer could queue it again under new job ids.
+ */
+const oncePerApproval = (job: Job, approval: MailApproval) => `${job.queueName}:${job.name}:${approval.signature}`;
+
 export interface MailProcessorDependencies {
   mailer: Mailer;
   sent: SentMailRepository;
@@ -50,13 +56,11 @@ export class MailProcessor extends WorkerHost {
     super();
     const { opener, context, signingKeys } = deps;
     this.handlers = {
-      // Once per visitor's submission, not per job: its producer could queue it again under new job ids.
-      'lead-confirmation': (data, job) =>
-        this.deliver(job, leadConfirmation(data, context, signingKeys), `${job.queueName}:lead-confirmation:${data.submission.signature}`),
+      'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context, signingKeys), oncePerApproval(job, data.submission)),
       'lead-alert': (data, job) => this.deliver(job, leadAlert(data, context)),
       'magic-link': async (data, job) => this.deliver(job, magicLink(await opener.open('magic-link', data), context)),
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context)),
-      'investor-email': async (data, job) => failPermanently(this.deliver(job, investorEmail(data, signingKeys))),
+      'investor-email': async (data, job) => failPermanently(this.deliver(job, investorEmail(data, signingKeys), oncePerApproval(job, data.approval))),
       'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, context)),
       'data-export-ready': async (data, job) => this.deliver(job, dataExportReady(await opener.open('data-export-ready', data), context)),
       'account-deletion-confirm': async (data, job) => this.deliver(job, accountDeletionConfirm(await opener.open('account-deletion-confirm', data), context)),
