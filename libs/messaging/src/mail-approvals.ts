@@ -9,7 +9,7 @@ import { gatewayStatement, isCurrentStatement } from './gateway-statements';
 export const MAIL_APPROVAL_VALID_MS = 3 * 24 * 3600_000;
 
 /** One e-mail a statement is about: its address, and what decides its text (the text's hash, or a choice of texts). */
-export interface ApprovedMail {
+interface ApprovedMail {
   email: string;
   content: string;
 }
