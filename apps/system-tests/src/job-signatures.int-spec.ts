@@ -14,7 +14,7 @@ import { untilIdle } from './until-idle';
  * queue for its queue board (deploy/redis/users.acl). So a job's worker must not trust that whoever could add it
  * was its producer: a compromised gateway could otherwise have a client's archive e-mailed to itself, and any service
  * that queues mail could have the notifier send an investor e-mail of its own making, or the leads-service have it
- * confirm a lead to an address nobody submitted.
+ * confirm or alert the team of a lead nobody submitted.
  */
 describe('jobs only their producer could have queued', () => {
   let stack: InProcessStack;
@@ -107,42 +107,62 @@ describe('jobs only their producer could have queued', () => {
     expect([...mailsTo(outsider), ...mailsTo(chosen)]).toEqual([]);
   });
 
-  /** A lead submitted through the gateway, once its confirmation has gone: that job's id and payload, from the outbox. */
-  const confirmedLead = async (email: string) => {
+  /** A lead submitted through the gateway, once its e-mails have gone: the id and payload of each of its jobs, from the outbox. */
+  const submittedLead = async (email: string) => {
     const response = await fetch(`${stack.baseUrl}/api/leads`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, role: 'client' }),
+      body: JSON.stringify({ email, role: 'client', interest: 'Sleeping before midnight' }),
     });
     expect(response.status).toBe(201);
     await untilIdle(stack);
-    const { rows } = await db.query<{ id: string; payload: Record<string, unknown> }>(
-      `SELECT id, payload FROM leads.outbox WHERE payload->>'email' = $1 AND job_name = 'lead-confirmation'`,
+    const { rows } = await db.query<{ id: string; job_name: string; payload: Record<string, unknown> }>(
+      `SELECT id, job_name, payload FROM leads.outbox WHERE payload->>'email' = $1`,
       [email],
     );
-    if (!rows[0]) throw new Error(`no confirmation queued for ${email}`);
-    return rows[0];
+    const jobOf = (name: string) => {
+      const row = rows.find(({ job_name }) => job_name === name);
+      if (!row) throw new Error(`no ${name} queued for ${email}`);
+      return row;
+    };
+    return { confirmation: jobOf('lead-confirmation'), alert: jobOf('lead-alert') };
   };
+  /** As a compromised leads-service queues its e-mails: signed with its own key, as its jobs are. */
+  const queueAsLeadsService = (name: 'lead-confirmation' | 'lead-alert', jobId: string, data: Record<string, unknown>) =>
+    jobs.queue(QUEUES.mail).add(name, signedJobData(developmentSigningKeys(), { queue: QUEUES.mail, name, data } as JobRequest, jobId), { jobId });
+  const teamAlertsAbout = (address: string) => mailsTo(stack.env.LEAD_ALERT_EMAIL ?? '').filter((mail) => mail.subject.endsWith(`lead: ${address}`));
 
   it('refuses a lead confirmation the leads-service signed, to an address or with a role no visitor submitted', async () => {
-    const keys = developmentSigningKeys();
     const visitor = 'visitor-who-submitted@example.com';
     const outsider = 'spammed-by-the-leads-service@example.com';
-    const submission = signedLeadSubmission(keys, { email: visitor, role: 'client' });
-    // As a compromised leads-service queues them: signed with its own key, as its jobs are.
-    const queueAsLeadsService = (jobId: string, data: Record<string, unknown>) =>
-      jobs
-        .queue(QUEUES.mail)
-        .add('lead-confirmation', signedJobData(keys, { queue: QUEUES.mail, name: 'lead-confirmation', data } as JobRequest, jobId), { jobId });
-    await queueAsLeadsService('confirmation-unsubmitted', { leadId: randomUUID(), email: outsider, role: 'client' });
-    await queueAsLeadsService('submission-of-another', { leadId: randomUUID(), email: outsider, role: 'client', submission });
-    await queueAsLeadsService('another-role', { leadId: randomUUID(), email: visitor, role: 'coach', submission });
+    const submission = signedLeadSubmission(developmentSigningKeys(), { email: visitor, role: 'client', interest: null });
+    const confirmation = (email: string, role: string) => ({ leadId: randomUUID(), email, role, interest: null });
+    await queueAsLeadsService('lead-confirmation', 'confirmation-unsubmitted', confirmation(outsider, 'client'));
+    await queueAsLeadsService('lead-confirmation', 'submission-of-another', { ...confirmation(outsider, 'client'), submission });
+    await queueAsLeadsService('lead-confirmation', 'another-role', { ...confirmation(visitor, 'coach'), submission });
 
     expect(await failedReason(QUEUES.mail, 'confirmation-unsubmitted')).toEqual({ reason: expect.stringMatching(/Invalid payload.*submission/s), attempts: 1 });
     for (const jobId of ['submission-of-another', 'another-role'])
-      expect(await failedReason(QUEUES.mail, jobId)).toEqual({ reason: 'lead confirmation not sent: no visitor submitted this address and role', attempts: 1 });
+      expect(await failedReason(QUEUES.mail, jobId)).toEqual({ reason: 'lead confirmation not sent: no visitor submitted this form', attempts: 1 });
     await untilIdle(stack);
     expect([...mailsTo(outsider), ...mailsTo(visitor)]).toEqual([]);
+  });
+
+  it("refuses a team alert the leads-service signed, for a lead no visitor submitted or in words that are not the visitor's", async () => {
+    const visitor = 'visitor-the-team-hears-of@example.com';
+    const invented = 'lead-the-leads-service-invented@example.com';
+    const form = { email: visitor, role: 'client', interest: 'Sleeping before midnight' } as const;
+    const submission = signedLeadSubmission(developmentSigningKeys(), form);
+    const alert = (email: string, interest: string) => ({ leadId: randomUUID(), email, role: 'client', interest, createdAt: new Date().toISOString() });
+    await queueAsLeadsService('lead-alert', 'alert-unsubmitted', alert(invented, form.interest));
+    await queueAsLeadsService('lead-alert', 'alert-for-another', { ...alert(invented, form.interest), submission });
+    await queueAsLeadsService('lead-alert', 'alert-in-other-words', { ...alert(visitor, 'Urgent: confirm the payout at evil.example'), submission });
+
+    expect(await failedReason(QUEUES.mail, 'alert-unsubmitted')).toEqual({ reason: expect.stringMatching(/Invalid payload.*submission/s), attempts: 1 });
+    for (const jobId of ['alert-for-another', 'alert-in-other-words'])
+      expect(await failedReason(QUEUES.mail, jobId)).toEqual({ reason: 'lead alert not sent: no visitor submitted this form', attempts: 1 });
+    await untilIdle(stack);
+    expect([...teamAlertsAbout(invented), ...teamAlertsAbout(visitor)]).toEqual([]);
   });
 
   it("sends an admin's approved e-mail to an investor once, however many deliveries a compromised investor-service queues with it", async () => {
@@ -166,21 +186,23 @@ describe('jobs only their producer could have queued', () => {
     expect(mailsTo(chosen)).toHaveLength(1);
   });
 
-  it("sends a visitor's confirmation once, however many jobs a compromised leads-service queues with their submission", async () => {
-    const keys = developmentSigningKeys();
+  it("sends a visitor's confirmation and the team's alert once, however many jobs a compromised leads-service queues with their submission", async () => {
     const email = 'confirmed-once@example.com';
-    const { payload } = await confirmedLead(email);
-    // As a compromised leads-service queues them: the visitor's own confirmation, signed again under new job ids.
-    const resent = { queue: QUEUES.mail, name: 'lead-confirmation', data: payload } as JobRequest;
-    for (const jobId of ['resent-1', 'resent-2']) await jobs.queue(QUEUES.mail).add('lead-confirmation', signedJobData(keys, resent, jobId), { jobId });
+    const lead = await submittedLead(email);
+    // The visitor's own e-mails, signed again under new job ids.
+    for (const copy of ['1', '2']) {
+      await queueAsLeadsService('lead-confirmation', `confirmation-resent-${copy}`, lead.confirmation.payload);
+      await queueAsLeadsService('lead-alert', `alert-resent-${copy}`, lead.alert.payload);
+    }
 
     await untilIdle(stack);
     expect(mailsTo(email)).toHaveLength(1);
+    expect(teamAlertsAbout(email)).toHaveLength(1);
   });
 
   it("refuses a producer's job copied under another job id", async () => {
     const email = 'copied-confirmation@example.com';
-    const original = await jobs.queue(QUEUES.mail).getJob((await confirmedLead(email)).id);
+    const original = await jobs.queue(QUEUES.mail).getJob((await submittedLead(email)).confirmation.id);
     expect(original?.finishedOn).toBeDefined();
 
     await jobs.queue(QUEUES.mail).add('lead-confirmation', original?.data, { jobId: `copy-of-${original?.id}` });

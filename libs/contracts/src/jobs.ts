@@ -33,21 +33,18 @@ export const deletionQueues = {
 } as const;
 export type ErasedPart = keyof typeof deletionQueues;
 
-export const leadConfirmationJobSchema = z.object({
-  leadId: uuidSchema,
-  email: emailSchema,
-  role: leadRoleSchema,
-  /** The gateway's statement that a visitor submitted this address and role (`createLeadCommandSchema`). */
-  submission: mailApprovalSchema,
-});
-
-export const leadAlertJobSchema = z.object({
+/** A lead's e-mails carry the form as the visitor submitted it, with the gateway's statement of it (`createLeadCommandSchema`). */
+const submittedLeadJobSchema = z.object({
   leadId: uuidSchema,
   email: emailSchema,
   role: leadRoleSchema,
   interest: textSchema().nullable(),
-  createdAt: isoDateTimeSchema,
+  submission: mailApprovalSchema,
 });
+
+export const leadConfirmationJobSchema = submittedLeadJobSchema;
+
+export const leadAlertJobSchema = submittedLeadJobSchema.extend({ createdAt: isoDateTimeSchema });
 
 /**
  * Job name → payload schema, per queue. A job name is a shipped identifier like a queue

@@ -31,8 +31,9 @@ export type CreateLeadRequest = z.input<typeof createLeadRequestSchema>;
 
 /**
  * `leads.create`: the form as the gateway received it, with its statement for the notifier that a visitor submitted
- * this address and role (`libs/messaging/src/lead-submissions.ts`). The lead's confirmation e-mail carries it, so a
- * compromised leads-service cannot have the product mail an address nobody submitted.
+ * it (`libs/messaging/src/lead-submissions.ts`). The lead's confirmation and the team's alert carry it, so a
+ * compromised leads-service cannot have the product mail an address nobody submitted, nor alert the team of a lead
+ * nobody submitted.
  */
 export const createLeadCommandSchema = createLeadRequestSchema.extend({ submission: mailApprovalSchema }).strict();
 export type CreateLeadCommand = z.input<typeof createLeadCommandSchema>;

@@ -13,6 +13,7 @@ const lead: JobRequest = {
     leadId: '7c1d6f8e-1a2b-4c3d-8e9f-0a1b2c3d4e5f',
     email: 'ann@example.com',
     role: 'client',
+    interest: null,
     submission: signedLeadSubmission(keys, { email: 'ann@example.com', role: 'client' }),
   },
 };

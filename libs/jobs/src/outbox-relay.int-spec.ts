@@ -19,6 +19,7 @@ const leadConfirmation: JobRequest = {
     leadId: '7d1c2f4e-3b8a-4c6d-9e0f-1a2b3c4d5e6f',
     email: 'ok@example.com',
     role: 'client',
+    interest: null,
     submission: signedLeadSubmission(developmentSigningKeys(), { email: 'ok@example.com', role: 'client' }),
   },
 };

@@ -5,12 +5,12 @@ import { MAIL_APPROVAL_VALID_MS } from './mail-approvals';
 
 const keys = developmentSigningKeys();
 const now = Date.parse('2026-11-30T12:00:00Z');
-const lead = { email: 'ada@example.com', role: 'client' } as const;
+const lead = { email: 'ada@example.com', role: 'client', interest: 'Sleeping before midnight' } as const;
 const submission = signedLeadSubmission(keys, lead, now);
-const refused = 'no visitor submitted this address and role';
+const refused = 'no visitor submitted this form';
 
 describe('lead submissions', () => {
-  it('lets the address a visitor submitted get its confirmation, for days', () => {
+  it("lets a visitor's submitted form have its e-mails, for days", () => {
     expect(leadSubmissionRefusal(keys, { ...lead, submission }, now)).toBeUndefined();
     expect(leadSubmissionRefusal(keys, { ...lead, submission }, now + MAIL_APPROVAL_VALID_MS)).toBeUndefined();
   });
@@ -18,6 +18,8 @@ describe('lead submissions', () => {
   it.each([
     ['another address', { ...lead, email: 'mallory@example.com', submission }],
     ['another role, which words the e-mail otherwise', { ...lead, role: 'coach' as const, submission }],
+    ["words that are not the visitor's, which the team's alert quotes", { ...lead, interest: 'Confirm the payout at evil.example', submission }],
+    ['no words where the visitor wrote some', { ...lead, interest: null, submission }],
     ['a submission moved in time', { ...lead, submission: { ...submission, approvedAt: now + 1 } }],
     [
       "an admin's campaign approval for the same address",

@@ -3,8 +3,8 @@ import type { PayloadOf } from '@spark/contracts';
 import { signedLeadSubmission } from '@spark/messaging';
 
 /**
- * Signs, for the notifier, that a visitor submitted the interest form with this address and role (the route is
- * public). The notifier sends no lead confirmation without it, whatever the leads-service queues.
+ * Signs, for the notifier, that a visitor submitted this interest form (the route is public). The notifier sends
+ * neither the lead's confirmation nor the team's alert without it, whatever the leads-service queues.
  */
 export class LeadWitness {
   constructor(private readonly keys: SigningKeys) {}

@@ -38,13 +38,10 @@ export class LeadsService {
       challengeTokenHash: hashToken(challengeToken),
       createdAt: new Date(),
     };
+    const submitted = { leadId: lead.id, email: lead.email, role: lead.role, interest: lead.interest, submission: request.submission };
     const jobs: JobRequest[] = [
-      { queue: 'mail', name: 'lead-confirmation', data: { leadId: lead.id, email: lead.email, role: lead.role, submission: request.submission } },
-      {
-        queue: 'mail',
-        name: 'lead-alert',
-        data: { leadId: lead.id, email: lead.email, role: lead.role, interest: lead.interest, createdAt: lead.createdAt.toISOString() },
-      },
+      { queue: 'mail', name: 'lead-confirmation', data: submitted },
+      { queue: 'mail', name: 'lead-alert', data: { ...submitted, createdAt: lead.createdAt.toISOString() } },
     ];
     const row = await this.leads.insertWithJobs(lead, jobs);
     if (!row) throw new DomainError('LEAD_EXISTS', 'This email has already expressed interest.');

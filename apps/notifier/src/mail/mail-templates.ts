@@ -27,15 +27,20 @@ function linkUnder(url: string, base: string, where: string): string {
 const productLink = (url: string, context: TemplateContext) => linkUnder(url, context.publicUrl, "on the product's site (PUBLIC_URL)");
 const exportLink = (url: string, context: TemplateContext) => linkUnder(url, context.exportsUrl, "in the product's storage (S3_ENDPOINT, S3_BUCKET)");
 
-/** Only to an address a visitor submitted, worded for the role they chose (the gateway's signature); else it fails for good, unsent. */
+/** A lead's e-mail goes only for a form a visitor submitted (the gateway's signature); else it fails for good, unsent. */
+function assertSubmitted(what: string, data: JobPayload<'mail', 'lead-confirmation'>, signingKeys: SigningKeys, now: number): void {
+  const refusal = leadSubmissionRefusal(signingKeys, data, now);
+  if (refusal) throw new UnrecoverableError(`${what} not sent: ${refusal}`);
+}
+
+/** Only to an address a visitor submitted, worded for the role they chose. */
 export function leadConfirmation(
   data: JobPayload<'mail', 'lead-confirmation'>,
   context: TemplateContext,
   signingKeys: SigningKeys,
   now = Date.now(),
 ): OutgoingMail {
-  const refusal = leadSubmissionRefusal(signingKeys, data, now);
-  if (refusal) throw new UnrecoverableError(`lead confirmation not sent: ${refusal}`);
+  assertSubmitted('lead confirmation', data, signingKeys, now);
   const next =
     data.role === 'coach'
       ? 'Once approved, you will get a one-time sign-in link to set up your coaching practice.'
@@ -53,7 +58,9 @@ export function leadConfirmation(
   };
 }
 
-export function leadAlert(data: JobPayload<'mail', 'lead-alert'>, context: TemplateContext): OutgoingMail {
+/** Only of a form a visitor submitted, in their own words. */
+export function leadAlert(data: JobPayload<'mail', 'lead-alert'>, context: TemplateContext, signingKeys: SigningKeys, now = Date.now()): OutgoingMail {
+  assertSubmitted('lead alert', data, signingKeys, now);
   const paragraphs = [
     `E-mail: ${data.email}`,
     `Role: ${data.role}`,

@@ -57,7 +57,7 @@ export class MailProcessor extends WorkerHost {
     const { opener, context, signingKeys } = deps;
     this.handlers = {
       'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context, signingKeys), oncePerApproval(job, data.submission)),
-      'lead-alert': (data, job) => this.deliver(job, leadAlert(data, context)),
+      'lead-alert': (data, job) => this.deliver(job, leadAlert(data, context, signingKeys), oncePerApproval(job, data.submission)),
       'magic-link': async (data, job) => this.deliver(job, magicLink(await opener.open('magic-link', data), context)),
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context)),
       'investor-email': async (data, job) => failPermanently(this.deliver(job, investorEmail(data, signingKeys), oncePerApproval(job, data.approval))),
