@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { onboardingAnswersSchema } from '@spark/contracts';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger } from '@spark/logging';
+import { signedDitlRequest } from '@spark/messaging';
 import { openMigrated } from '@spark/persistence';
 import { startTestS3 } from '@spark/testing';
 import { Redis } from 'ioredis';
@@ -64,7 +65,14 @@ async function main() {
       Array.from({ length: jobs }, () => {
         const id = randomUUID();
         return generations.insertWithJob(
-          { id, userId: randomUUID(), email: 'bench@example.com', leadId: null, answers },
+          {
+            id,
+            userId: randomUUID(),
+            email: 'bench@example.com',
+            leadId: null,
+            answers,
+            requested: signedDitlRequest(developmentSigningKeys(), { email: 'bench@example.com', firstName: answers.firstName }),
+          },
           { queue: 'ditl', name: 'generate-ditl', data: { generationId: id } },
         );
       }),

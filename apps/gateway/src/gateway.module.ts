@@ -32,6 +32,7 @@ import { DevLogController } from './dev-log/dev-log.controller';
 import { devLogProviders } from './dev-log/dev-log.providers';
 import { CampaignApprover } from './investors/campaign-approver';
 import { LeadWitness } from './leads/lead-witness';
+import { DitlRequestWitness } from './ditl/ditl-request-witness';
 import { InvestorsAdminController } from './investors/investors-admin.controller';
 import { InvestorsPublicController } from './investors/investors-public.controller';
 import { investorProviders } from './investors/investors.providers';
@@ -96,6 +97,7 @@ export class GatewayModule {
         { provide: ExportGranter, useValue: new ExportGranter(config.SIGNING_KEYS) },
         { provide: CampaignApprover, useValue: new CampaignApprover(config.SIGNING_KEYS) },
         { provide: LeadWitness, useValue: new LeadWitness(config.SIGNING_KEYS) },
+        { provide: DitlRequestWitness, useValue: new DitlRequestWitness(config.SIGNING_KEYS) },
         ...authProviders(config, redis),
         ...investorProviders(config),
         ...devLogProviders(config),

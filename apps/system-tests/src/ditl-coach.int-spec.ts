@@ -11,6 +11,7 @@ import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { nurseAnswers } from './ditl-recorded-model';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { untilIdle } from './until-idle';
 
 const challengeEdit = { narrative: 'At 3 AM you walk one lap of the ward, then eat the snack you packed.', habit: 'One lap of the ward before any snack.' };
 
@@ -143,5 +144,29 @@ describe("the coach's view of a client's Day in the Life", () => {
       { action: 'client.ditl-regenerate', actor_id: admin.id },
       { action: 'client.ditl-reset', actor_id: coach.id },
     ]);
+  });
+
+  it('e-mails the client again when a coach regenerates their Day in the Life, but not for a request the gateway never stated', async () => {
+    const client = await createSignedInUser(db, 'regenerated-for@example.com');
+    const coach = await createSignedInUser(db, 'coach-who-regenerates@example.com', 'coach');
+    const regenerate = async () =>
+      generateDitlResponseSchema.parse(await (await call('POST', `/api/coach/clients/${client.id}/ditl/generations`, coach.token)).json()).generationId;
+    const readyMails = () => stack.smtp.messages.filter((mail) => mail.to.includes('regenerated-for@example.com'));
+
+    const asked = generateDitlResponseSchema.parse(
+      await (await call('POST', '/api/ditl/generations', client.token, { onboardingData: nurseAnswers })).json(),
+    ).generationId;
+    await finishedView(client.id, coach.token, asked);
+    await finishedView(client.id, coach.token, await regenerate());
+    await untilIdle(stack);
+    expect(readyMails().map((mail) => mail.text.split('\n')[0])).toEqual(
+      Array(2).fill(`Hi ${nurseAnswers.firstName}, your personalised "Day in the Life" is ready.`),
+    );
+
+    // As a request stored before the gateway signed them: its regeneration finishes, with nothing the notifier would send.
+    await db.query(`UPDATE ditl.generations SET requested = NULL WHERE user_id = $1`, [client.id]);
+    await finishedView(client.id, coach.token, await regenerate());
+    await untilIdle(stack);
+    expect(readyMails()).toHaveLength(2);
   });
 });

@@ -1,7 +1,7 @@
-import { QUEUES, type QueueName } from '@spark/contracts';
+import { type MailJobName, QUEUES, type QueueName } from '@spark/contracts';
 import { developmentSigningKeys } from '@spark/config';
 import { type JobRequest, JobQueues, signedJobData } from '@spark/jobs';
-import { signedCampaignApproval, signedLeadSubmission } from '@spark/messaging';
+import { signedCampaignApproval, signedDitlRequest, signedLeadSubmission } from '@spark/messaging';
 import { eventually } from '@spark/testing';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
@@ -14,7 +14,7 @@ import { untilIdle } from './until-idle';
  * queue for its queue board (deploy/redis/users.acl). So a job's worker must not trust that whoever could add it
  * was its producer: a compromised gateway could otherwise have a client's archive e-mailed to itself, and any service
  * that queues mail could have the notifier send an investor e-mail of its own making, or the leads-service have it
- * confirm or alert the team of a lead nobody submitted.
+ * confirm or alert the team of a lead nobody submitted, or the ditl-service mail a Day in the Life nobody asked for.
  */
 describe('jobs only their producer could have queued', () => {
   let stack: InProcessStack;
@@ -33,6 +33,9 @@ describe('jobs only their producer could have queued', () => {
     await stack?.stop();
   });
 
+  /** As a compromised producer of mail queues an e-mail: signed with its own key, as its jobs are. */
+  const queueAsItsProducer = (name: MailJobName, jobId: string, data: Record<string, unknown>) =>
+    jobs.queue(QUEUES.mail).add(name, signedJobData(developmentSigningKeys(), { queue: QUEUES.mail, name, data } as JobRequest, jobId), { jobId });
   const mailsTo = (address: string) => stack.smtp.messages.filter((mail) => mail.to.includes(address));
   const failedReason = async (queue: QueueName, jobId: string) => {
     await eventually(async () => ((await jobs.queue(queue).getJobState(jobId)) === 'failed' ? true : undefined), 15_000, `job ${jobId} to fail`);
@@ -83,13 +86,15 @@ describe('jobs only their producer could have queued', () => {
     const approvedText = { subject: 'Our first year', body: 'Thank you for believing in Spark.' };
     const approval = signedCampaignApproval(keys, { emails: [chosen], ...approvedText });
     const approvedFor = (email: string) => ({ approvedAt: approval.approvedAt, signature: approval.signatures[email] ?? '' });
-    // As a compromised investor service queues them: signed with its own key, as its jobs are.
-    const queueAsInvestorService = (jobId: string, data: Record<string, unknown>) =>
-      jobs.queue(QUEUES.mail).add('investor-email', signedJobData(keys, { queue: QUEUES.mail, name: 'investor-email', data } as JobRequest, jobId), { jobId });
     const delivery = () => ({ deliveryId: randomUUID(), campaignId: randomUUID() });
-    await queueAsInvestorService('own-text-unapproved', { ...delivery(), email: outsider, subject: 'Your Spark shares', body: 'Confirm at evil.example' });
-    await queueAsInvestorService('approved-text-to-another', { ...delivery(), email: outsider, ...approvedText, approval: approvedFor(chosen) });
-    await queueAsInvestorService('own-text-to-the-chosen', {
+    await queueAsItsProducer('investor-email', 'own-text-unapproved', {
+      ...delivery(),
+      email: outsider,
+      subject: 'Your Spark shares',
+      body: 'Confirm at evil.example',
+    });
+    await queueAsItsProducer('investor-email', 'approved-text-to-another', { ...delivery(), email: outsider, ...approvedText, approval: approvedFor(chosen) });
+    await queueAsItsProducer('investor-email', 'own-text-to-the-chosen', {
       ...delivery(),
       email: chosen,
       subject: 'Your Spark shares',
@@ -127,9 +132,6 @@ describe('jobs only their producer could have queued', () => {
     };
     return { confirmation: jobOf('lead-confirmation'), alert: jobOf('lead-alert') };
   };
-  /** As a compromised leads-service queues its e-mails: signed with its own key, as its jobs are. */
-  const queueAsLeadsService = (name: 'lead-confirmation' | 'lead-alert', jobId: string, data: Record<string, unknown>) =>
-    jobs.queue(QUEUES.mail).add(name, signedJobData(developmentSigningKeys(), { queue: QUEUES.mail, name, data } as JobRequest, jobId), { jobId });
   const teamAlertsAbout = (address: string) => mailsTo(stack.env.LEAD_ALERT_EMAIL ?? '').filter((mail) => mail.subject.endsWith(`lead: ${address}`));
 
   it('refuses a lead confirmation the leads-service signed, to an address or with a role no visitor submitted', async () => {
@@ -137,9 +139,9 @@ describe('jobs only their producer could have queued', () => {
     const outsider = 'spammed-by-the-leads-service@example.com';
     const submission = signedLeadSubmission(developmentSigningKeys(), { email: visitor, role: 'client', interest: null });
     const confirmation = (email: string, role: string) => ({ leadId: randomUUID(), email, role, interest: null });
-    await queueAsLeadsService('lead-confirmation', 'confirmation-unsubmitted', confirmation(outsider, 'client'));
-    await queueAsLeadsService('lead-confirmation', 'submission-of-another', { ...confirmation(outsider, 'client'), submission });
-    await queueAsLeadsService('lead-confirmation', 'another-role', { ...confirmation(visitor, 'coach'), submission });
+    await queueAsItsProducer('lead-confirmation', 'confirmation-unsubmitted', confirmation(outsider, 'client'));
+    await queueAsItsProducer('lead-confirmation', 'submission-of-another', { ...confirmation(outsider, 'client'), submission });
+    await queueAsItsProducer('lead-confirmation', 'another-role', { ...confirmation(visitor, 'coach'), submission });
 
     expect(await failedReason(QUEUES.mail, 'confirmation-unsubmitted')).toEqual({ reason: expect.stringMatching(/Invalid payload.*submission/s), attempts: 1 });
     for (const jobId of ['submission-of-another', 'another-role'])
@@ -154,15 +156,38 @@ describe('jobs only their producer could have queued', () => {
     const form = { email: visitor, role: 'client', interest: 'Sleeping before midnight' } as const;
     const submission = signedLeadSubmission(developmentSigningKeys(), form);
     const alert = (email: string, interest: string) => ({ leadId: randomUUID(), email, role: 'client', interest, createdAt: new Date().toISOString() });
-    await queueAsLeadsService('lead-alert', 'alert-unsubmitted', alert(invented, form.interest));
-    await queueAsLeadsService('lead-alert', 'alert-for-another', { ...alert(invented, form.interest), submission });
-    await queueAsLeadsService('lead-alert', 'alert-in-other-words', { ...alert(visitor, 'Urgent: confirm the payout at evil.example'), submission });
+    await queueAsItsProducer('lead-alert', 'alert-unsubmitted', alert(invented, form.interest));
+    await queueAsItsProducer('lead-alert', 'alert-for-another', { ...alert(invented, form.interest), submission });
+    await queueAsItsProducer('lead-alert', 'alert-in-other-words', { ...alert(visitor, 'Urgent: confirm the payout at evil.example'), submission });
 
     expect(await failedReason(QUEUES.mail, 'alert-unsubmitted')).toEqual({ reason: expect.stringMatching(/Invalid payload.*submission/s), attempts: 1 });
     for (const jobId of ['alert-for-another', 'alert-in-other-words'])
       expect(await failedReason(QUEUES.mail, jobId)).toEqual({ reason: 'lead alert not sent: no visitor submitted this form', attempts: 1 });
     await untilIdle(stack);
     expect([...teamAlertsAbout(invented), ...teamAlertsAbout(visitor)]).toEqual([]);
+  });
+
+  it('refuses a Day in the Life e-mail the ditl-service signed, to an address or under a name no client gave', async () => {
+    const client = 'client-who-onboarded@example.com';
+    const outsider = 'phished-by-the-ditl-service@example.com';
+    const requested = signedDitlRequest(developmentSigningKeys(), { email: client, firstName: 'Maya' });
+    await queueAsItsProducer('ditl-ready', 'ditl-ready-unrequested', { generationId: randomUUID(), email: outsider, firstName: 'Maya' });
+    await queueAsItsProducer('ditl-ready', 'ditl-ready-to-another', { generationId: randomUUID(), email: outsider, firstName: 'Maya', requested });
+    await queueAsItsProducer('ditl-ready', 'ditl-ready-other-name', {
+      generationId: randomUUID(),
+      email: client,
+      firstName: 'Claim your prize at evil.example',
+      requested,
+    });
+
+    expect(await failedReason(QUEUES.mail, 'ditl-ready-unrequested')).toEqual({ reason: expect.stringMatching(/Invalid payload.*requested/s), attempts: 1 });
+    for (const jobId of ['ditl-ready-to-another', 'ditl-ready-other-name'])
+      expect(await failedReason(QUEUES.mail, jobId)).toEqual({
+        reason: 'Day in the Life e-mail not sent: no client asked for it at this address under this name',
+        attempts: 1,
+      });
+    await untilIdle(stack);
+    expect([...mailsTo(outsider), ...mailsTo(client)]).toEqual([]);
   });
 
   it("sends an admin's approved e-mail to an investor once, however many deliveries a compromised investor-service queues with it", async () => {
@@ -191,8 +216,8 @@ describe('jobs only their producer could have queued', () => {
     const lead = await submittedLead(email);
     // The visitor's own e-mails, signed again under new job ids.
     for (const copy of ['1', '2']) {
-      await queueAsLeadsService('lead-confirmation', `confirmation-resent-${copy}`, lead.confirmation.payload);
-      await queueAsLeadsService('lead-alert', `alert-resent-${copy}`, lead.alert.payload);
+      await queueAsItsProducer('lead-confirmation', `confirmation-resent-${copy}`, lead.confirmation.payload);
+      await queueAsItsProducer('lead-alert', `alert-resent-${copy}`, lead.alert.payload);
     }
 
     await untilIdle(stack);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { authEnv, developmentSigningKeys, loadConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { type JobRequest, JobQueues, MailSealer, signedJobData } from '@spark/jobs';
+import { signedDitlRequest } from '@spark/messaging';
 import { eventually } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
@@ -123,7 +124,9 @@ describe('secrets in e-mail jobs', () => {
     // The ditl-service writes the greeting's name into the job, so taken over it could otherwise mail a text of its own there.
     const email = 'phished-ditl@example.com';
     const firstName = `Ada, your account is locked. Confirm it within the hour at https://spark-verify.example/confirm or lose your streak`;
-    const data = { generationId: randomUUID(), email, firstName };
+    // Even with a statement of it: the gateway's onboarding never takes such a name.
+    const requested = signedDitlRequest(developmentSigningKeys(), { email, firstName });
+    const data = { generationId: randomUUID(), email, firstName, requested };
     await failsForGoodUnsent({ queue: QUEUES.mail, name: 'ditl-ready', data }, 'ditl-long-greeting', email, /Invalid payload.*firstName/s);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateTimeSchema, uuidSchema, textSchema } from './common';
+import { emailSchema, isoDateTimeSchema, mailApprovalSchema, uuidSchema, textSchema } from './common';
 import { onboardingAnswersSchema } from './onboarding';
 import { userRoleSchema } from './auth';
 
@@ -28,6 +28,11 @@ export const generateDitlRequestSchema = z
     email: emailSchema,
     leadId: uuidSchema.optional(),
     answers: onboardingAnswersSchema,
+    /**
+     * The gateway's statement for the notifier that the client asked for it at this address under the first name of
+     * its answers (`libs/messaging/src/ditl-requests.ts`): the "Day in the Life is ready" e-mail carries it.
+     */
+    requested: mailApprovalSchema,
   })
   .strict();
 
@@ -62,6 +67,8 @@ export const ditlReadyJobSchema = z.object({
   email: emailSchema,
   /** As onboarding takes it: the greeting holds a name, never a text of the producer's own. */
   firstName: textSchema().max(100),
+  /** The gateway's statement that the client asked for it at this address under this name (`generateDitlRequestSchema`). */
+  requested: mailApprovalSchema,
 });
 
 const line = (max: number) => z.string().min(1).max(max);

@@ -10,5 +10,6 @@ export { parseRequest, sparkContract, type BusContract } from './contract-check'
 export { INVITE_APPROVAL_VALID_MS, inviteApprovalRefusal, signedInviteApproval } from './invite-approvals';
 export { EXPORT_GRANT_VALID_MS, ensureExportGranted, exportGrantRefusal, signedExportGrant } from './export-grants';
 export { campaignApprovalRefusal, signedCampaignApproval } from './campaign-approvals';
+export { ditlRequestRefusal, signedDitlRequest } from './ditl-requests';
 export { leadSubmissionRefusal, signedLeadSubmission } from './lead-submissions';
 export { MAIL_APPROVAL_VALID_MS } from './mail-approvals';

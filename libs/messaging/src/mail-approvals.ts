@@ -16,10 +16,11 @@ interface ApprovedMail {
 
 /**
  * The gateway's statements of one kind, for the notifier, that a person it served asked for an e-mail with this
- * content to this address (an admin's campaign, a visitor's interest form). They are carried in the e-mail's job by
- * the service that queues it, which cannot make one: the notifier sends such an e-mail only with a current one.
+ * content to this address (an admin's campaign, a visitor's interest form, a client's onboarding). They are carried in
+ * the e-mail's job by the service that queues it, which cannot make one: the notifier sends such an e-mail only with
+ * one made within `validMs`.
  */
-export function mailApprovals(kind: string, refusal: string) {
+export function mailApprovals(kind: string, refusal: string, validMs = MAIL_APPROVAL_VALID_MS) {
   const statement = gatewayStatement('notifier', `${kind}\n`);
   const bodyOf = (approvedAt: number, { email, content }: ApprovedMail) => JSON.stringify([approvedAt, email, content]);
   return {
@@ -27,7 +28,7 @@ export function mailApprovals(kind: string, refusal: string) {
     /** Why the notifier refuses `mail`, or undefined when the gateway stated it lately. */
     refusal(keys: SigningKeys, mail: ApprovedMail, { approvedAt, signature }: MailApproval, now: number): string | undefined {
       if (!statement.isSignedBy(keys, bodyOf(approvedAt, mail), signature)) return refusal;
-      if (!isCurrentStatement(approvedAt, now, MAIL_APPROVAL_VALID_MS)) return 'its approval is no longer current';
+      if (!isCurrentStatement(approvedAt, now, validMs)) return 'its approval is no longer current';
       return undefined;
     },
   };

@@ -1,4 +1,4 @@
-import type { DitlPlan, DitlPlannerName, DitlStatus, OnboardingAnswers } from '@spark/contracts';
+import type { DitlPlan, DitlPlannerName, DitlStatus, MailApproval, OnboardingAnswers } from '@spark/contracts';
 import { type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
 import type { EntityManager } from 'typeorm';
 import type { CoachEdit } from './coach-edits';
@@ -8,6 +8,8 @@ export interface GenerationRow {
   user_id: string;
   email: string;
   answers: OnboardingAnswers;
+  /** The gateway's statement that the client asked for it; null for generations asked for before the gateway made them. */
+  requested: MailApproval | null;
   status: DitlStatus;
   progress: number;
   planner: DitlPlannerName | null;
@@ -27,9 +29,10 @@ export interface NewGeneration {
   email: string;
   leadId: string | null;
   answers: OnboardingAnswers;
+  requested: MailApproval | null;
 }
 
-const columns = `id, user_id, email, answers, status, progress, planner, presentation_key, plan, error, attempts, created_at, updated_at, completed_at`;
+const columns = `id, user_id, email, answers, requested, status, progress, planner, presentation_key, plan, error, attempts, created_at, updated_at, completed_at`;
 
 /** A DataSource, or the EntityManager of a transaction. */
 type Database = Pick<EntityManager, 'query'> & { transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> };
@@ -63,12 +66,20 @@ export class GenerationsRepository {
   async insertWithJob(generation: NewGeneration, job: JobRequest): Promise<void> {
     await this.dataSource.query(
       `WITH generation AS (
-         INSERT INTO ditl.generations (id, user_id, email, lead_id, answers) VALUES ($1, $2, $3, $4, $5) RETURNING id
+         INSERT INTO ditl.generations (id, user_id, email, lead_id, answers, requested) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
        ), jobs AS (
-         ${outboxInsertSql('ditl', 6)} WHERE EXISTS (SELECT 1 FROM generation)
+         ${outboxInsertSql('ditl', 7)} WHERE EXISTS (SELECT 1 FROM generation)
        )
        SELECT id FROM generation`,
-      [generation.id, generation.userId, generation.email, generation.leadId, JSON.stringify(generation.answers), ...outboxRows([job])],
+      [
+        generation.id,
+        generation.userId,
+        generation.email,
+        generation.leadId,
+        JSON.stringify(generation.answers),
+        generation.requested && JSON.stringify(generation.requested),
+        ...outboxRows([job]),
+      ],
     );
   }
 
@@ -146,7 +157,8 @@ export class GenerationsRepository {
    * matches `status = 'generating'`, so a recovered duplicate run changes nothing and sends nothing.
    * Returns whether this call was the one that completed it.
    */
-  async complete(id: string, planned: { planner: DitlPlannerName; plan: DitlPlan }, presentationKey: string, mail: JobRequest): Promise<boolean> {
+  /** Finished, with its e-mail queued in the same statement when there is one to send. */
+  async complete(id: string, planned: { planner: DitlPlannerName; plan: DitlPlan }, presentationKey: string, mail?: JobRequest): Promise<boolean> {
     const rows: { id: string }[] = await this.dataSource.query(
       `WITH done AS (
          UPDATE ditl.generations SET status = 'completed', progress = 100, planner = $2, presentation_key = $3, plan = $4,
@@ -156,7 +168,7 @@ export class GenerationsRepository {
          ${outboxInsertSql('ditl', 5)} WHERE EXISTS (SELECT 1 FROM done)
        )
        SELECT id FROM done`,
-      [id, planned.planner, presentationKey, JSON.stringify(planned.plan), ...outboxRows([mail])],
+      [id, planned.planner, presentationKey, JSON.stringify(planned.plan), ...outboxRows(mail ? [mail] : [])],
     );
     return rows.length === 1;
   }

@@ -7,6 +7,7 @@ import {
   type DitlStatusResponse,
   type ExportedDitl,
   type GenerateDitlResponse,
+  type MailApproval,
   type PayloadOf,
   waitPhrase,
 } from '@spark/contracts';
@@ -20,6 +21,8 @@ import type { GenerationRow, GenerationsRepository } from './generations.reposit
 import { GIVE_UP_SECONDS } from './give-up';
 
 type Reader = PayloadOf<'ditl.check-status'>['reader'];
+/** A client's request, or a coach's regeneration of it, which carries the client's statement if it has one. */
+type GenerationRequest = Omit<PayloadOf<'ditl.generate'>, 'requested'> & { requested: MailApproval | null };
 
 /** Reads the stored presentation; the S3 adapter in production. */
 export interface PresentationReader {
@@ -83,7 +86,7 @@ export class GenerationsService {
    * last request is still in progress answers that one: a double submit never pays for two model runs,
    * nor counts twice against the daily budget. Over the budget: RATE_LIMITED (429) saying when.
    */
-  async generate(request: PayloadOf<'ditl.generate'>): Promise<GenerateDitlResponse> {
+  async generate(request: GenerationRequest): Promise<GenerateDitlResponse> {
     const outcome = await this.generations.forUser(request.userId, async (generations) => {
       await generations.failStale(GIVE_UP_SECONDS, request.userId);
       const inProgress = await generations.findUnfinished(request.userId);
@@ -92,7 +95,14 @@ export class GenerationsService {
       if (recent.count >= this.dailyBudget) throw budgetSpent(this.dailyBudget, Math.max(1, recent.secondsUntilOneLeaves));
       const generationId = randomUUID();
       await generations.insertWithJob(
-        { id: generationId, userId: request.userId, email: request.email, leadId: request.leadId ?? null, answers: request.answers },
+        {
+          id: generationId,
+          userId: request.userId,
+          email: request.email,
+          leadId: request.leadId ?? null,
+          answers: request.answers,
+          requested: request.requested,
+        },
         { queue: 'ditl', name: 'generate-ditl', data: { generationId } },
       );
       return { generationId, created: true };
@@ -149,7 +159,7 @@ export class GenerationsService {
   async coachRegenerate({ userId }: PayloadOf<'ditl.coach-regenerate'>): Promise<GenerateDitlResponse> {
     const newest = await this.generations.newest(userId);
     if (!newest) throw new DomainError('NOT_FOUND', 'This client has no Day in the Life yet: it is made from their answers when they finish onboarding.');
-    return this.generate({ userId, email: newest.email, answers: newest.answers });
+    return this.generate({ userId, email: newest.email, answers: newest.answers, requested: newest.requested });
   }
 
   async editMoment({ userId, moment, coachId, edit }: PayloadOf<'ditl.coach-edit-moment'>): Promise<CoachDitlView> {

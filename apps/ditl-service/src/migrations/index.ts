@@ -4,6 +4,7 @@ import { CreateGenerations1763800000050 } from './1763800000050-create-generatio
 import { GenerationsByUser1763800000051 } from './1763800000051-generations-by-user';
 import { PlansAndCoachEdits1763800000052 } from './1763800000052-plans-and-coach-edits';
 import { OneActiveGeneration1764200000053 } from './1764200000053-one-active-generation';
+import { GenerationRequests1764900000054 } from './1764900000054-generation-requests';
 
 export const ditlMigrations = [
   CreateOutbox1763800000000,
@@ -14,4 +15,5 @@ export const ditlMigrations = [
   CreateHandledRequests1764200000000,
   OneActiveGeneration1764200000053,
   ServiceRole1764700000000,
+  GenerationRequests1764900000054,
 ];

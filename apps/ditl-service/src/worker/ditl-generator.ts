@@ -1,3 +1,4 @@
+import type { JobRequest } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import type { GenerationsRepository } from '../generations/generations.repository';
 import type { DitlPlanner, PlannedPresentation } from '../planner/planner';
@@ -58,12 +59,12 @@ export class DitlGenerator {
     const key = presentationKey(row.user_id, generationId);
     await this.store.put({ key, body: renderPresentation(planned.plan, planned.planner, new Date()), contentType: 'text/html; charset=utf-8' });
     await this.generations.reportProgress(generationId, 90);
-    const completedNow = await this.generations.complete(generationId, planned, key, {
-      queue: 'mail',
-      name: 'ditl-ready',
-      data: { generationId, email: row.email, firstName: row.answers.firstName },
-    });
-    if (completedNow) this.onQueuedMail();
+    // A generation asked for before the gateway stated its requests has nothing the notifier would send it with.
+    const mail: JobRequest | undefined = row.requested
+      ? { queue: 'mail', name: 'ditl-ready', data: { generationId, email: row.email, firstName: row.answers.firstName, requested: row.requested } }
+      : undefined;
+    const completedNow = await this.generations.complete(generationId, planned, key, mail);
+    if (completedNow && mail) this.onQueuedMail();
     // The checks' names only: their messages quote the client's answers, and account erasure does not reach the logs.
     const rejectedChecks = planned.rejectedViolations?.map((violation) => violation.check);
     this.logger.info({ generationId, planner: planned.planner, completedNow, rejectedChecks, modelAnswerCutOff: planned.modelAnswerCutOff }, 'DITL generated');

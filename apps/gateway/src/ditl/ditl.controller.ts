@@ -14,10 +14,14 @@ import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser } from '../auth/auth.decorators';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
+import { DitlRequestWitness } from './ditl-request-witness';
 
 @Controller('api/ditl/generations')
 export class DitlController {
-  constructor(private readonly bus: ServiceBus) {}
+  constructor(
+    private readonly bus: ServiceBus,
+    private readonly witness: DitlRequestWitness,
+  ) {}
 
   /** generate-ditl (docs/product.md §7): stores the request (queued) and answers its id at once. */
   @Responds('ditl.generate')
@@ -27,7 +31,9 @@ export class DitlController {
     @CurrentUser() user: AuthenticatedUser,
     @Body(new ZodPipe(generateDitlBodySchema)) body: z.output<typeof generateDitlBodySchema>,
   ): Promise<GenerateDitlResponse> {
-    return this.bus.request('ditl.generate', { userId: user.id, email: user.email, leadId: body.leadId, answers: body.onboardingData });
+    const answers = body.onboardingData;
+    const requested = this.witness.witness(user.email, answers.firstName);
+    return this.bus.request('ditl.generate', { userId: user.id, email: user.email, leadId: body.leadId, answers, requested });
   }
 
   /** The caller's newest finished presentation (null when none), which the client's home screen reopens. */

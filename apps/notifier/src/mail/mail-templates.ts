@@ -1,6 +1,6 @@
 import type { SigningKeys } from '@spark/config';
 import { CODE_GUESS_LIMIT, type JobPayload, type OpenedMailJob } from '@spark/contracts';
-import { leadSubmissionRefusal } from '@spark/messaging';
+import { ditlRequestRefusal, leadSubmissionRefusal } from '@spark/messaging';
 import { UnrecoverableError } from 'bullmq';
 import { layout } from './layout';
 import type { OutgoingMail } from './mailer';
@@ -106,7 +106,10 @@ export function codeSignInLocked(data: JobPayload<'mail', 'code-sign-in-locked'>
   };
 }
 
-export function ditlReady(data: JobPayload<'mail', 'ditl-ready'>, context: TemplateContext): OutgoingMail {
+/** Only to a client who asked for it, greeted by the name they gave (the gateway's signature); else it fails for good, unsent. */
+export function ditlReady(data: JobPayload<'mail', 'ditl-ready'>, context: TemplateContext, signingKeys: SigningKeys, now = Date.now()): OutgoingMail {
+  const refusal = ditlRequestRefusal(signingKeys, data, now);
+  if (refusal) throw new UnrecoverableError(`Day in the Life e-mail not sent: ${refusal}`);
   const link = `${context.publicUrl}/ditl-welcome?generationId=${encodeURIComponent(data.generationId)}`;
   const paragraphs = [
     `Hi ${data.firstName}, your personalised "Day in the Life" is ready.`,

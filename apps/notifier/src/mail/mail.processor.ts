@@ -59,7 +59,7 @@ export class MailProcessor extends WorkerHost {
       'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context, signingKeys), oncePerApproval(job, data.submission)),
       'lead-alert': (data, job) => this.deliver(job, leadAlert(data, context, signingKeys), oncePerApproval(job, data.submission)),
       'magic-link': async (data, job) => this.deliver(job, magicLink(await opener.open('magic-link', data), context)),
-      'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context)),
+      'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context, signingKeys)),
       'investor-email': async (data, job) => failPermanently(this.deliver(job, investorEmail(data, signingKeys), oncePerApproval(job, data.approval))),
       'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, context)),
       'data-export-ready': async (data, job) => this.deliver(job, dataExportReady(await opener.open('data-export-ready', data), context)),
