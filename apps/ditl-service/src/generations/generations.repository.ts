@@ -153,11 +153,10 @@ export class GenerationsRepository {
   }
 
   /**
-   * Completes the generation and queues its e-mail in ONE statement. Only the first completion
-   * matches `status = 'generating'`, so a recovered duplicate run changes nothing and sends nothing.
+   * Completes the generation and queues its e-mail, when it has one to send, in ONE statement. Only the first
+   * completion matches `status = 'generating'`, so a recovered duplicate run changes nothing and sends nothing.
    * Returns whether this call was the one that completed it.
    */
-  /** Finished, with its e-mail queued in the same statement when there is one to send. */
   async complete(id: string, planned: { planner: DitlPlannerName; plan: DitlPlan }, presentationKey: string, mail?: JobRequest): Promise<boolean> {
     const rows: { id: string }[] = await this.dataSource.query(
       `WITH done AS (
