@@ -3,6 +3,7 @@ import type { JobPayload } from '@spark/contracts';
 import { campaignApprovalRefusal } from '@spark/messaging';
 import { UnrecoverableError } from 'bullmq';
 import { layout } from './layout';
+import { refuseUnstated } from './unstated-mail';
 import type { OutgoingMail } from './mailer';
 
 /**
@@ -10,8 +11,7 @@ import type { OutgoingMail } from './mailer';
  * approved, to a recipient they chose (the gateway's signature); anything else fails for good, unsent.
  */
 export function investorEmail(data: JobPayload<'mail', 'investor-email'>, signingKeys: SigningKeys, now = Date.now()): OutgoingMail {
-  const refusal = campaignApprovalRefusal(signingKeys, data, now);
-  if (refusal) throw new UnrecoverableError(`investor e-mail not sent: ${refusal}`);
+  refuseUnstated('investor e-mail', campaignApprovalRefusal(signingKeys, data, now));
   const paragraphs = data.body
     .split(/\n{2,}/)
     .map((paragraph) => paragraph.trim())

@@ -3,6 +3,7 @@ import { CODE_GUESS_LIMIT, type JobPayload, type OpenedMailJob } from '@spark/co
 import { ditlRequestRefusal, leadSubmissionRefusal } from '@spark/messaging';
 import { UnrecoverableError } from 'bullmq';
 import { layout } from './layout';
+import { refuseUnstated } from './unstated-mail';
 import type { OutgoingMail } from './mailer';
 
 export interface TemplateContext {
@@ -27,20 +28,14 @@ function linkUnder(url: string, base: string, where: string): string {
 const productLink = (url: string, context: TemplateContext) => linkUnder(url, context.publicUrl, "on the product's site (PUBLIC_URL)");
 const exportLink = (url: string, context: TemplateContext) => linkUnder(url, context.exportsUrl, "in the product's storage (S3_ENDPOINT, S3_BUCKET)");
 
-/** A lead's e-mail goes only for a form a visitor submitted (the gateway's signature); else it fails for good, unsent. */
-function assertSubmitted(what: string, data: JobPayload<'mail', 'lead-confirmation'>, signingKeys: SigningKeys, now: number): void {
-  const refusal = leadSubmissionRefusal(signingKeys, data, now);
-  if (refusal) throw new UnrecoverableError(`${what} not sent: ${refusal}`);
-}
-
-/** Only to an address a visitor submitted, worded for the role they chose. */
+/** Only to an address a visitor submitted, worded for the role they chose (the gateway's signature of their form). */
 export function leadConfirmation(
   data: JobPayload<'mail', 'lead-confirmation'>,
   context: TemplateContext,
   signingKeys: SigningKeys,
   now = Date.now(),
 ): OutgoingMail {
-  assertSubmitted('lead confirmation', data, signingKeys, now);
+  refuseUnstated('lead confirmation', leadSubmissionRefusal(signingKeys, data, now));
   const next =
     data.role === 'coach'
       ? 'Once approved, you will get a one-time sign-in link to set up your coaching practice.'
@@ -58,9 +53,9 @@ export function leadConfirmation(
   };
 }
 
-/** Only of a form a visitor submitted, in their own words. */
+/** Only of a form a visitor submitted, in their own words (the gateway's signature of it). */
 export function leadAlert(data: JobPayload<'mail', 'lead-alert'>, context: TemplateContext, signingKeys: SigningKeys, now = Date.now()): OutgoingMail {
-  assertSubmitted('lead alert', data, signingKeys, now);
+  refuseUnstated('lead alert', leadSubmissionRefusal(signingKeys, data, now));
   const paragraphs = [
     `E-mail: ${data.email}`,
     `Role: ${data.role}`,
@@ -106,10 +101,9 @@ export function codeSignInLocked(data: JobPayload<'mail', 'code-sign-in-locked'>
   };
 }
 
-/** Only to a client who asked for it, greeted by the name they gave (the gateway's signature); else it fails for good, unsent. */
+/** Only to a client who asked for it, greeted by the name they gave (the gateway's signature of their request). */
 export function ditlReady(data: JobPayload<'mail', 'ditl-ready'>, context: TemplateContext, signingKeys: SigningKeys, now = Date.now()): OutgoingMail {
-  const refusal = ditlRequestRefusal(signingKeys, data, now);
-  if (refusal) throw new UnrecoverableError(`Day in the Life e-mail not sent: ${refusal}`);
+  refuseUnstated('Day in the Life e-mail', ditlRequestRefusal(signingKeys, data, now));
   const link = `${context.publicUrl}/ditl-welcome?generationId=${encodeURIComponent(data.generationId)}`;
   const paragraphs = [
     `Hi ${data.firstName}, your personalised "Day in the Life" is ready.`,
