@@ -14,10 +14,8 @@ const requests = mailApprovals('ditl-request', 'no client asked for it at this a
 const mailOf = ({ email, firstName }: DitlRequester) => ({ email, content: firstName });
 
 /** The gateway's statement that the client signed in at this address asked for a Day in the Life under this name. */
-export const signedDitlRequest = (keys: SigningKeys, requester: DitlRequester, requestedAt = Date.now()): MailApproval => ({
-  approvedAt: requestedAt,
-  signature: requests.sign(keys, mailOf(requester), requestedAt),
-});
+export const signedDitlRequest = (keys: SigningKeys, requester: DitlRequester, requestedAt = Date.now()): MailApproval =>
+  requests.approval(keys, mailOf(requester), requestedAt);
 
 /**
  * Why the notifier refuses a "Day in the Life is ready" e-mail, or undefined when a client asked for it at that address

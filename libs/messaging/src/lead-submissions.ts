@@ -1,5 +1,5 @@
 import type { SigningKeys } from '@spark/config';
-import type { CreateLeadCommand, LeadRole, MailApproval } from '@spark/contracts';
+import type { LeadRole, MailApproval } from '@spark/contracts';
 import { mailApprovals } from './mail-approvals';
 
 /**
@@ -16,10 +16,8 @@ const submissions = mailApprovals('lead-submission', 'no visitor submitted this 
 const mailOf = ({ email, role, interest }: SubmittedLead) => ({ email, content: JSON.stringify([role, interest ?? null]) });
 
 /** The gateway's statement that a visitor submitted the interest form with these fields now. */
-export const signedLeadSubmission = (keys: SigningKeys, lead: SubmittedLead, submittedAt = Date.now()): CreateLeadCommand['submission'] => ({
-  approvedAt: submittedAt,
-  signature: submissions.sign(keys, mailOf(lead), submittedAt),
-});
+export const signedLeadSubmission = (keys: SigningKeys, lead: SubmittedLead, submittedAt = Date.now()): MailApproval =>
+  submissions.approval(keys, mailOf(lead), submittedAt);
 
 /**
  * Why the notifier refuses a lead's confirmation or the team's alert, or undefined when a visitor submitted that form

@@ -25,6 +25,11 @@ export function mailApprovals(kind: string, refusal: string, validMs = MAIL_APPR
   const bodyOf = (approvedAt: number, { email, content }: ApprovedMail) => JSON.stringify([approvedAt, email, content]);
   return {
     sign: (keys: SigningKeys, mail: ApprovedMail, approvedAt: number): string => statement.sign(keys, bodyOf(approvedAt, mail)),
+    /** The statement about one e-mail, as its job carries it. */
+    approval: (keys: SigningKeys, mail: ApprovedMail, approvedAt: number): MailApproval => ({
+      approvedAt,
+      signature: statement.sign(keys, bodyOf(approvedAt, mail)),
+    }),
     /** Why the notifier refuses `mail`, or undefined when the gateway stated it lately. */
     refusal(keys: SigningKeys, mail: ApprovedMail, { approvedAt, signature }: MailApproval, now: number): string | undefined {
       if (!statement.isSignedBy(keys, bodyOf(approvedAt, mail), signature)) return refusal;
