@@ -48,6 +48,11 @@ export class AuthHandler {
     return this.users.get(request);
   }
 
+  @MessagePattern('auth.reminder-recipient')
+  reminderRecipient(@Payload() request: PayloadOf<'auth.reminder-recipient'>) {
+    return this.users.reminderRecipient(request);
+  }
+
   @MessagePattern('auth.export-account')
   exportAccount(@Payload() request: PayloadOf<'auth.export-account'>) {
     return this.users.exportAccount(request);

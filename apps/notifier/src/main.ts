@@ -5,6 +5,7 @@ import { EXPORTS_PREFIX, QUEUES } from '@spark/contracts';
 import { PinoNestLogger } from '@spark/logging';
 import { onShutdown, queueDepthMetric, runMain, stopSteps } from '@spark/runtime';
 import { closeWorker, MailOpener } from '@spark/jobs';
+import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { bootApp, startAccountErasure } from '@spark/service-runtime';
 import { MailProcessor } from './mail/mail.processor';
 import { Mailer } from './mail/mailer';
@@ -28,6 +29,15 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
   return bootApp(boot, async ({ logger, dataSource, redis, jobs, registry }) => {
     const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM);
     const sent = new SentMailRepository(dataSource);
+    const busClient = new RedisStreamsClient({
+      redisUrl: config.REDIS_URL,
+      prefix: config.BUS_PREFIX,
+      app: 'notifier',
+      timeoutMs: config.BUS_TIMEOUT_MS,
+      logger,
+      signingKeys: config.SIGNING_KEYS,
+    });
+    const bus = new ServiceBus(busClient);
     const app = await NestFactory.createApplicationContext(
       NotifierModule.register(redis, config.BUS_PREFIX, {
         mailer,
@@ -36,6 +46,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
         context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL, exportsUrl: exportsUrlOf(config) },
         opener: await MailOpener.for(config.MAIL_SEAL_PRIVATE_KEYS),
         signingKeys: config.SIGNING_KEYS,
+        bus,
         concurrency: config.NOTIFIER_CONCURRENCY,
         lockMs: config.NOTIFIER_LOCK_MS,
         retry: { firstDelayMs: config.NOTIFIER_RETRY_FIRST_MS, maxDelayMs: config.NOTIFIER_RETRY_MAX_MS },
@@ -49,9 +60,8 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
         : undefined;
     const push = startPushSender({
       redis,
-      redisUrl: config.REDIS_URL,
       busPrefix: config.BUS_PREFIX,
-      busTimeoutMs: config.BUS_TIMEOUT_MS,
+      bus,
       vapid,
       pushServiceOrigins: config.PUSH_SERVICE_ORIGINS,
       sent,
@@ -66,6 +76,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       'the account erasure worker': () => erasure.close(),
       'the push sender': () => push.close(),
       'the SMTP connections': () => mailer.close(),
+      'the bus client': () => busClient.close(),
     });
   });
 }

@@ -1,6 +1,6 @@
 import { type MailJobName, QUEUES, type QueueName } from '@spark/contracts';
-import { developmentSigningKeys } from '@spark/config';
-import { type JobRequest, JobQueues, signedJobData } from '@spark/jobs';
+import { authEnv, developmentSigningKeys, loadConfig } from '@spark/config';
+import { type JobRequest, JobQueues, MailSealer, signedJobData } from '@spark/jobs';
 import { signedCampaignApproval, signedDitlRequest, signedLeadSubmission } from '@spark/messaging';
 import { eventually } from '@spark/testing';
 import { randomUUID } from 'node:crypto';
@@ -14,7 +14,8 @@ import { untilIdle } from './until-idle';
  * queue for its queue board (deploy/redis/users.acl). So a job's worker must not trust that whoever could add it
  * was its producer: a compromised gateway could otherwise have a client's archive e-mailed to itself, and any service
  * that queues mail could have the notifier send an investor e-mail of its own making, or the leads-service have it
- * confirm or alert the team of a lead nobody submitted, or the ditl-service mail a Day in the Life nobody asked for.
+ * confirm or alert the team of a lead nobody submitted, the ditl-service mail a Day in the Life nobody asked for, or
+ * the progress service remind anyone, as often as it likes.
  */
 describe('jobs only their producer could have queued', () => {
   let stack: InProcessStack;
@@ -188,6 +189,61 @@ describe('jobs only their producer could have queued', () => {
       });
     await untilIdle(stack);
     expect([...mailsTo(outsider), ...mailsTo(client)]).toEqual([]);
+  });
+
+  /** A spark reminder as the progress service queues one: for a client's account, sealed for its address, of today. */
+  const sparkReminder = async (userId: string, email: string, changes: Record<string, unknown> = {}) => ({
+    userId,
+    email,
+    firstName: 'Maya',
+    localDate: new Date().toISOString().slice(0, 10),
+    sealed: await new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY).seal('spark-reminder', email, { unsubscribeToken: randomUUID() }),
+    ...changes,
+  });
+  const remindedClient = async (email: string) => {
+    const client = await createSignedInUser(db, email);
+    await db.query(`UPDATE auth.users SET full_name = 'Maya Stone' WHERE id = $1`, [client.id]);
+    return client;
+  };
+
+  it("refuses a spark reminder the progress service signed, to an address that is not its client's or for a day that is nobody's today", async () => {
+    const client = await remindedClient('reminded-client@example.com');
+    const outsider = 'phished-by-the-progress-service@example.com';
+    await queueAsItsProducer('spark-reminder', 'reminder-to-an-outsider', await sparkReminder(client.id, outsider));
+    await queueAsItsProducer('spark-reminder', 'reminder-of-no-account', await sparkReminder(randomUUID(), outsider));
+    const coach = await createSignedInUser(db, 'reminded-coach@example.com', 'coach');
+    await queueAsItsProducer('spark-reminder', 'reminder-of-a-coach', await sparkReminder(coach.id, coach.email));
+    await queueAsItsProducer('spark-reminder', 'reminder-of-long-ago', await sparkReminder(client.id, client.email, { localDate: '2020-01-01' }));
+    await queueAsItsProducer(
+      'spark-reminder',
+      'reminder-in-other-words',
+      await sparkReminder(client.id, client.email, { firstName: 'Claim your prize at evil.example' }),
+    );
+
+    expect(await failedReason(QUEUES.mail, 'reminder-to-an-outsider')).toEqual({
+      reason: "spark reminder not sent: this is not the address of the client's account",
+      attempts: 1,
+    });
+    for (const jobId of ['reminder-of-no-account', 'reminder-of-a-coach'])
+      expect(await failedReason(QUEUES.mail, jobId)).toEqual({ reason: 'spark reminder not sent: no client has this account', attempts: 1 });
+    expect(await failedReason(QUEUES.mail, 'reminder-of-long-ago')).toEqual({
+      reason: 'spark reminder not sent: 2020-01-01 is not today anywhere',
+      attempts: 1,
+    });
+    await untilIdle(stack);
+    expect([...mailsTo(outsider), ...mailsTo(coach.email)]).toEqual([]);
+    // The greeting is the account's own first name, whatever the job says.
+    expect(mailsTo(client.email).map((mail) => mail.text.split('\n')[0])).toEqual([
+      'Hi Maya, no spark yet today. One photo or a line about a small win keeps your streak going.',
+    ]);
+  });
+
+  it('sends a client one spark reminder a day, however many jobs a compromised progress service queues for them', async () => {
+    const client = await remindedClient('reminded-once@example.com');
+    for (const copy of ['1', '2', '3']) await queueAsItsProducer('spark-reminder', `reminder-again-${copy}`, await sparkReminder(client.id, client.email));
+
+    await untilIdle(stack);
+    expect(mailsTo(client.email)).toHaveLength(1);
   });
 
   it("sends an admin's approved e-mail to an investor once, however many deliveries a compromised investor-service queues with it", async () => {

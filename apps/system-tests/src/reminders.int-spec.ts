@@ -5,7 +5,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { QUEUES, reminderSettingsSchema } from '@spark/contracts';
-import { JobQueues } from '@spark/jobs';
+import { type JobRequest, JobQueues, signedJobData } from '@spark/jobs';
 import { startService } from '@spark/service-runtime';
 import { eventually, freePort, insertProgress, killAndWait } from '@spark/testing';
 import { Client } from 'pg';
@@ -74,6 +74,25 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
   };
   const mailsTo = (person: Person) => stack.smtp.messages.filter((mail) => mail.to.includes(person.email) && mail.subject === 'A spark for today?');
 
+  /** A browser subscribed at the push service stand-in. */
+  const newDevice = async () =>
+    (
+      (await (
+        await fetch(`${pushUrl}/subscribe`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ applicationServerKey: vapid.publicKey, userVisibleOnly: 'true' }),
+        })
+      ).json()) as { data: { endpoint: string; keys: { p256dh: string; auth: string }; clientHash: string } }
+    ).data;
+
+  const today = () => new Date().toISOString().slice(0, 10);
+  /** Once a push job has been tried: sent, or failed (for good or to be retried). */
+  const tried = async (jobId: string) => {
+    const job = await jobs.queue(QUEUES.push).getJob(jobId);
+    return job && (job.finishedOn || job.failedReason) ? { state: await job.getState(), attemptsMade: job.attemptsMade } : undefined;
+  };
+
   beforeAll(async () => {
     const port = await freePort();
     pushUrl = `http://localhost:${port}`;
@@ -125,15 +144,7 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
 
   it('sends each client who needs one exactly one reminder, by push when they have a device, and nothing to the rest', async () => {
     const dueNow = { enabled: true, localTime: at(-1), quietHours: null };
-    const subscription = (
-      (await (
-        await fetch(`${pushUrl}/subscribe`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ applicationServerKey: vapid.publicKey, userVisibleOnly: 'true' }),
-        })
-      ).json()) as { data: { endpoint: string; keys: { p256dh: string; auth: string }; clientHash: string } }
-    ).data;
+    const subscription = await newDevice();
     deviceHash = subscription.clientHash;
     const device = await send('PUT', '/api/progress/me/push-subscription', people.byPush, {
       subscription: { endpoint: subscription.endpoint, keys: subscription.keys },
@@ -209,8 +220,13 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
 
   it('forgets a device the push service has dropped, and reminds that client by e-mail from then on', async () => {
     expect((await fetch(`${pushUrl}/expire-subscription/${encodeURIComponent(deviceHash)}`, { method: 'POST' })).status).toBe(200);
-    const remindAgain = () =>
-      db.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second', last_sent_on = NULL WHERE user_id = $1`, [people.byPush.id]);
+    // Today again as if it were the next day: the progress service's and the notifier's records of today's reminder go.
+    const remindAgain = async () => {
+      await db.query(`DELETE FROM notifier.sent_emails WHERE job_name = 'spark-reminder-push'`);
+      await db.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second', last_sent_on = NULL WHERE user_id = $1`, [
+        people.byPush.id,
+      ]);
+    };
     await remindAgain();
     await eventually(
       async () => {
@@ -282,14 +298,12 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
     const queuePush = async (endpoint: string, userId: string) => {
       const jobId = `push-${randomUUID()}`;
       await jobs.add([
-        { job: { queue: QUEUES.push, name: 'spark-reminder-push', data: { subscription: { endpoint, keys }, firstName: null, userId } }, jobId },
+        {
+          job: { queue: QUEUES.push, name: 'spark-reminder-push', data: { subscription: { endpoint, keys }, firstName: null, userId, localDate: today() } },
+          jobId,
+        },
       ]);
       return jobId;
-    };
-    /** Once the job has been tried: sent, or failed (for good or to be retried). */
-    const tried = async (jobId: string) => {
-      const job = await jobs.queue(QUEUES.push).getJob(jobId);
-      return job && (job.finishedOn || job.failedReason) ? { state: await job.getState(), attemptsMade: job.attemptsMade } : undefined;
     };
 
     it('is refused for good without a request to its address, and a stored subscription there is forgotten', async () => {
@@ -315,5 +329,30 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
       expect(internal.requests()).toBe(internalBefore);
       expect(outcome.state).not.toBe('completed');
     });
+  });
+
+  it('notifies a device at most once a day, greeting it by one name-like word, whatever a compromised progress service queues', async () => {
+    const device = await newDevice();
+    const reminder = (jobId: string, firstName: string) => ({
+      job: {
+        queue: QUEUES.push,
+        name: 'spark-reminder-push' as const,
+        data: { subscription: { endpoint: device.endpoint, keys: device.keys }, firstName, userId: randomUUID(), localDate: today() },
+      },
+      jobId,
+    });
+    // Signed as the progress service signs, past the checks it makes of its own jobs.
+    const inOtherWords = reminder('push-in-other-words', 'Claim your prize at evil.example');
+    await jobs
+      .queue(QUEUES.push)
+      .add('spark-reminder-push', signedJobData(developmentSigningKeys(), inOtherWords.job as JobRequest, inOtherWords.jobId), { jobId: inOtherWords.jobId });
+    expect(await eventually(() => tried('push-in-other-words'), 20_000, 'the push job to be tried')).toEqual({ state: 'failed', attemptsMade: 1 });
+
+    const copies = ['push-again-1', 'push-again-2', 'push-again-3'];
+    await jobs.add(copies.map((jobId) => reminder(jobId, 'Maya')));
+    for (const jobId of copies) await eventually(() => tried(jobId), 20_000, `${jobId} to be tried`);
+    expect((await pushesTo(device.clientHash)).map((push) => (JSON.parse(String(push)) as { body: string }).body)).toEqual([
+      'Maya, no spark yet today. One photo keeps your streak going.',
+    ]);
   });
 });

@@ -34,7 +34,7 @@ export const jobFieldsShownOnQueueBoard: { [Q in QueueName]: ShownFields<Q> } = 
     'code-sign-in-locked': ['email'],
     'data-export-ready': ['email', 'expiresAt'],
     'account-deletion-confirm': ['email', 'expiresAt'],
-    'spark-reminder': ['email', 'firstName'],
+    'spark-reminder': ['userId', 'email', 'localDate'],
   },
   [QUEUES.ditl]: { 'generate-ditl': ['generationId'] },
   [QUEUES.export]: { 'export-client-data': ['userId', 'email', 'requestedBy', 'exportId'] },
@@ -43,7 +43,7 @@ export const jobFieldsShownOnQueueBoard: { [Q in QueueName]: ShownFields<Q> } = 
   [QUEUES.deletionDitl]: erasureFieldsShown,
   [QUEUES.deletionNotifier]: erasureFieldsShown,
   [QUEUES.reminders]: { 'send-due-reminders': [] },
-  [QUEUES.push]: { 'spark-reminder-push': ['firstName', 'userId'] },
+  [QUEUES.push]: { 'spark-reminder-push': ['firstName', 'userId', 'localDate'] },
   [QUEUES.sparkUploads]: { 'sweep-unclaimed-uploads': [] },
 };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, sealedSchema, textSchema, uuidSchema } from './common';
+import { emailSchema, isoDateSchema, sealedSchema, textSchema, uuidSchema } from './common';
 
 /** A wall-clock time of day in the client's own time zone, "HH:MM". */
 export const localTimeSchema = textSchema().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a time like 20:00' });
@@ -13,6 +13,28 @@ export const quietHoursSchema = z
 export function inQuietHours(local: string, quiet: { start: string; end: string } | null): boolean {
   if (!quiet) return false;
   return quiet.start < quiet.end ? local >= quiet.start && local < quiet.end : local >= quiet.start || local < quiet.end;
+}
+
+/**
+ * The one word a reminder greets a client by: letters, with the apostrophes, dots and hyphens of names. A greeting
+ * is the only text of a reminder its producer chooses, so it cannot carry a sentence, a number or an address.
+ */
+const NAME_WORD = /^[\p{L}\p{M}][\p{L}\p{M}'’.-]{0,39}$/u;
+export const greetingNameSchema = textSchema().regex(NAME_WORD, { error: 'Not a first name' });
+
+/** The first word of a full name when it reads as a name; null (a greeting without a name) otherwise. */
+export function greetingName(fullName: string | null): string | null {
+  const [first = ''] = (fullName ?? '').trim().split(/\s+/);
+  return NAME_WORD.test(first) ? first : null;
+}
+
+/**
+ * Whether an ISO date is today in some time zone (they run from 12 hours behind UTC to 14 ahead). A reminder says
+ * "no spark yet today", so one for another day is refused: a client's local date names at most one reminder.
+ */
+export function isTodaySomewhere(date: string, now: Date): boolean {
+  const dateAt = (offsetHours: number) => new Date(now.getTime() + offsetHours * 3_600_000).toISOString().slice(0, 10);
+  return date >= dateAt(-12) && date <= dateAt(14);
 }
 
 /** How late after its time a missed reminder may still go (the service was down, say); later it is skipped. */
@@ -70,8 +92,11 @@ export const sendDueRemindersJobSchema = z.object({});
 
 /** `mail` queue, `spark-reminder`: no spark yet today, and no device to push to. */
 export const sparkReminderMailJobSchema = z.object({
+  /** The client's account: the notifier mails only its address, greeted by its name, once per `localDate`. */
+  userId: uuidSchema,
   email: emailSchema,
-  firstName: textSchema().max(100).nullable(),
+  /** The client's date where they live: the day the reminder is for. */
+  localDate: isoDateSchema,
   sealed: sealedSchema,
 });
 /** What the `spark-reminder` job seals: the token turns the client's reminders off. */
@@ -79,11 +104,18 @@ export const sparkReminderMailSecretsSchema = z.object({ unsubscribeToken: textS
 
 /** `push` queue, `spark-reminder-push`: the same reminder as a notification on the client's device. */
 export const sparkReminderPushJobSchema = z.object({
+  /** A device notified once per `localDate`, whatever the number of jobs naming it. */
   subscription: pushSubscriptionSchema,
-  firstName: textSchema().max(100).nullable(),
-  /** Whose device it is, so a subscription the push service reports gone can be forgotten (absent on older jobs). */
-  userId: uuidSchema.optional(),
+  firstName: greetingNameSchema.nullable(),
+  /** Whose device it is, so a subscription the push service reports gone can be forgotten. */
+  userId: uuidSchema,
+  localDate: isoDateSchema,
 });
+
+/** `auth.reminder-recipient`, the notifier's: the account a spark reminder e-mail names, if it is a client's. */
+export const reminderRecipientRequestSchema = z.object({ userId: uuidSchema }).strict();
+export const reminderRecipientSchema = z.object({ email: emailSchema, firstName: greetingNameSchema.nullable() });
+export type ReminderRecipient = z.infer<typeof reminderRecipientSchema>;
 
 /** `progress.push-subscription-gone`: the push service no longer knows this endpoint; reminders go by e-mail again. */
 export const pushSubscriptionGoneRequestSchema = z.object({ userId: uuidSchema, endpoint: z.url().max(2000) }).strict();

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { UnrecoverableError } from 'bullmq';
 import { MailOpener, MailSealer } from './mail-seal';
 
@@ -47,7 +47,12 @@ describe('sealed mail secrets', () => {
     const ciphertext = Buffer.from(parts[3] ?? '', 'base64url');
     ciphertext[0] = (ciphertext[0] ?? 0) ^ 1;
     const altered = [...parts.slice(0, 3), ciphertext.toString('base64url'), parts[4]].join('.');
-    const opening = (await MailOpener.for([current.privateKey])).open('spark-reminder', { email: 'ann@example.com', firstName: null, sealed: altered });
+    const opening = (await MailOpener.for([current.privateKey])).open('spark-reminder', {
+      userId: randomUUID(),
+      email: 'ann@example.com',
+      localDate: '2026-01-01',
+      sealed: altered,
+    });
     await expect(opening).rejects.toThrow(UnrecoverableError);
     await expect(opening).rejects.toThrow(/does not open \(ERR_JWE_DECRYPTION_FAILED\)/);
   });

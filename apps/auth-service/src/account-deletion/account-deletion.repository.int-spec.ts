@@ -110,6 +110,7 @@ describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the 
           subscription: { endpoint: 'https://push.example.com/send/device', keys: { p256dh: 'cDI1NmRo', auth: 'YXV0aA' } },
           firstName: 'Ann',
           userId: deletedId,
+          localDate: '2026-01-01',
         },
       },
     ]);

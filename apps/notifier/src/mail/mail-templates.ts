@@ -1,5 +1,5 @@
 import type { SigningKeys } from '@spark/config';
-import { CODE_GUESS_LIMIT, type JobPayload, type OpenedMailJob } from '@spark/contracts';
+import { CODE_GUESS_LIMIT, type JobPayload, type OpenedMailJob, type ReminderRecipient } from '@spark/contracts';
 import { ditlRequestRefusal, leadSubmissionRefusal } from '@spark/messaging';
 import { UnrecoverableError } from 'bullmq';
 import { layout } from './layout';
@@ -148,16 +148,17 @@ export function accountDeletionConfirm(data: OpenedMailJob<'account-deletion-con
   };
 }
 
-export function sparkReminder(data: OpenedMailJob<'spark-reminder'>, context: TemplateContext): OutgoingMail {
+/** To the client's account (`recipient`, from the auth-service), greeted by its name. */
+export function sparkReminder(data: OpenedMailJob<'spark-reminder'>, recipient: ReminderRecipient, context: TemplateContext): OutgoingMail {
   const captureUrl = `${context.publicUrl}/app?capture=1`;
   const unsubscribeUrl = `${context.publicUrl}/api/reminders/unsubscribe?token=${encodeURIComponent(data.unsubscribeToken)}`;
   const turnOffUrl = `${context.publicUrl}/reminders/off#token=${encodeURIComponent(data.unsubscribeToken)}`;
   const paragraphs = [
-    `${data.firstName ? `Hi ${data.firstName}, n` : 'N'}o spark yet today. One photo or a line about a small win keeps your streak going.`,
+    `${recipient.firstName ? `Hi ${recipient.firstName}, n` : 'N'}o spark yet today. One photo or a line about a small win keeps your streak going.`,
     'You get this only on days without a spark, at the time you chose. Change the time or turn reminders off on your home screen.',
   ];
   return {
-    to: data.email,
+    to: recipient.email,
     subject: 'A spark for today?',
     text: [...paragraphs, `Capture a spark: ${captureUrl}`, `Turn off these reminders: ${turnOffUrl}`].join('\n\n'),
     html: layout('A spark for today?', [...paragraphs, `No longer want them? Turn off reminders: ${turnOffUrl}`], {

@@ -4,6 +4,7 @@ import { type MailApproval, QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, type JobHandlers, type MailOpener, type MailRetrySettings, runJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
+import type { ServiceBus } from '@spark/messaging';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 import {
@@ -20,6 +21,7 @@ import {
 import { failPermanently, investorEmail } from './investor-email';
 import type { Mailer, OutgoingMail } from './mailer';
 import type { SentMailRepository } from './sent-mail.repository';
+import { ensureToday, oncePerDay, reminderRecipient } from '../spark-reminders';
 
 /**
  * What a delivery notes on its job in Redis once the SMTP server took the e-mail, beside the ledger row in
@@ -42,6 +44,8 @@ export interface MailProcessorDependencies {
   opener: MailOpener;
   /** The mail jobs' signing keys (`SIGNING_KEYS`). */
   signingKeys: SigningKeys;
+  /** Asks the auth-service whose account a spark reminder is for. */
+  bus: ServiceBus;
   concurrency: number;
   /** The job lock's lifetime, which is also how often the worker looks for a dead worker's jobs. */
   lockMs: number;
@@ -54,7 +58,7 @@ export class MailProcessor extends WorkerHost {
 
   constructor(private readonly deps: MailProcessorDependencies) {
     super();
-    const { opener, context, signingKeys } = deps;
+    const { opener, context, signingKeys, bus } = deps;
     this.handlers = {
       'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context, signingKeys), oncePerApproval(job, data.submission)),
       'lead-alert': (data, job) => this.deliver(job, leadAlert(data, context, signingKeys), oncePerApproval(job, data.submission)),
@@ -64,7 +68,11 @@ export class MailProcessor extends WorkerHost {
       'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, context)),
       'data-export-ready': async (data, job) => this.deliver(job, dataExportReady(await opener.open('data-export-ready', data), context)),
       'account-deletion-confirm': async (data, job) => this.deliver(job, accountDeletionConfirm(await opener.open('account-deletion-confirm', data), context)),
-      'spark-reminder': async (data, job) => this.deliver(job, sparkReminder(await opener.open('spark-reminder', data), context)),
+      'spark-reminder': async (data, job) => {
+        ensureToday(data.localDate);
+        const recipient = await reminderRecipient(bus, data);
+        await this.deliver(job, sparkReminder(await opener.open('spark-reminder', data), recipient, context), oncePerDay(job, data.userId, data.localDate));
+      },
     };
     assertHandlersComplete(QUEUES.mail, this.handlers);
   }

@@ -2,11 +2,12 @@ import type { SigningKeys } from '@spark/config';
 import { pushEndpointAllowed, QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
-import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
+import type { ServiceBus } from '@spark/messaging';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import webpush from 'web-push';
 import type { SentMailRepository } from '../mail/sent-mail.repository';
+import { ensureToday, oncePerDay } from '../spark-reminders';
 import { VapidAuthorizations, type VapidKeys } from './vapid-authorizations';
 
 /** What the service worker shows (apps/web/public/push-handler.js): tapping it opens Quick Capture. */
@@ -18,15 +19,16 @@ const reminderNotification = (firstName: string | null) => ({
 
 /**
  * Sends the `push` queue's notifications with `web-push` (VAPID-signed, encrypted for the subscription). Like an
- * e-mail, each job is claimed in the notifier's ledger first, so a redelivered job does not notify twice. Without
- * VAPID keys a push job fails at once: it cannot be sent by waiting. So does a job whose endpoint is not at one of
- * `pushServiceOrigins`: anything that can write the queue could otherwise make the notifier post anywhere.
+ * e-mail, each is claimed in the notifier's ledger first, once per device and day, so neither a redelivered job nor
+ * another job for the same device notifies it twice. Without VAPID keys a push job fails at once: it cannot be sent
+ * by waiting. So does a job whose endpoint is not at one of `pushServiceOrigins`: anything that can write the queue
+ * could otherwise make the notifier post anywhere.
  */
 export function startPushSender(deps: {
   redis: Redis;
-  redisUrl: string;
   busPrefix: string;
-  busTimeoutMs: number;
+  /** Tells the progress service of a device that no longer takes notifications. */
+  bus: ServiceBus;
   vapid?: VapidKeys;
   pushServiceOrigins: readonly string[];
   sent: SentMailRepository;
@@ -36,30 +38,19 @@ export function startPushSender(deps: {
 }) {
   const { vapid, pushServiceOrigins, sent, logger } = deps;
   const authorizations = vapid && new VapidAuthorizations(vapid);
-  // Tells the progress-service of a subscription the push service has dropped, or that is at a push service no longer
-  // allowed, so the next reminder goes by e-mail.
-  const busClient = new RedisStreamsClient({
-    redisUrl: deps.redisUrl,
-    prefix: deps.busPrefix,
-    app: 'notifier',
-    timeoutMs: deps.busTimeoutMs,
-    logger,
-    signingKeys: deps.signingKeys,
-  });
-  const bus = new ServiceBus(busClient);
-  const forget = async (userId: string | undefined, endpoint: string) => {
-    if (userId) await bus.request('progress.push-subscription-gone', { userId, endpoint });
-  };
+  // A subscription the push service has dropped, or at a push service no longer allowed: the next reminder goes by e-mail.
+  const forget = (userId: string, endpoint: string) => deps.bus.request('progress.push-subscription-gone', { userId, endpoint });
   const handlers: JobHandlers<typeof QUEUES.push> = {
-    'spark-reminder-push': async ({ subscription, firstName, userId }, job) => {
+    'spark-reminder-push': async ({ subscription, firstName, userId, localDate }, job) => {
       if (!authorizations) throw new UnrecoverableError('Web Push is not configured (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY)');
+      ensureToday(localDate);
       // Stored before its push service left PUSH_SERVICE_ORIGINS, or queued by something other than the reminder tick:
       // nothing is sent, and the client's subscription there is forgotten so the next reminder goes by e-mail.
       if (!pushEndpointAllowed(subscription.endpoint, pushServiceOrigins)) {
         await forget(userId, subscription.endpoint);
         throw new UnrecoverableError('push endpoint is not at an allowed push service (PUSH_SERVICE_ORIGINS)');
       }
-      const key = `${job.queueName}:${job.id}`;
+      const key = oncePerDay(job, subscription.endpoint, localDate);
       const claim = await sent.claim(key, job.name, 'push');
       if (claim === 'already-sent') return;
       if (claim === 'in-flight') throw new Error(`push ${key} is being sent by another delivery`);
@@ -110,7 +101,6 @@ export function startPushSender(deps: {
     async close() {
       await closeWorker(worker, connection);
       connection.disconnect();
-      await busClient.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { ProgressConfig } from '@spark/config';
-import { QUEUES } from '@spark/contracts';
+import { greetingName, QUEUES } from '@spark/contracts';
 import { type JobHandlers, type JobRequest, MailSealer, outboxInsertSql, outboxRows, startRepeatingJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { inUnitOfWork, type ServiceDataSource } from '@spark/persistence';
@@ -13,14 +13,20 @@ const jobFor = async (reminder: DueReminder, sealer: MailSealer): Promise<JobReq
     ? {
         queue: QUEUES.push,
         name: 'spark-reminder-push',
-        data: { subscription: reminder.push_subscription, firstName: reminder.first_name, userId: reminder.user_id },
+        data: {
+          subscription: reminder.push_subscription,
+          firstName: greetingName(reminder.full_name),
+          userId: reminder.user_id,
+          localDate: reminder.local_date,
+        },
       }
     : {
         queue: QUEUES.mail,
         name: 'spark-reminder',
         data: {
+          userId: reminder.user_id,
           email: reminder.email,
-          firstName: reminder.first_name,
+          localDate: reminder.local_date,
           sealed: await sealer.seal('spark-reminder', reminder.email, { unsubscribeToken: reminder.unsubscribe_token }),
         },
       };

@@ -14,7 +14,9 @@ interface SettingsRow {
 export interface DueReminder {
   user_id: string;
   email: string;
-  first_name: string | null;
+  full_name: string | null;
+  /** The client's date where they live, `YYYY-MM-DD`. */
+  local_date: string;
   push_subscription: PushSubscriptionJson | null;
   unsubscribe_token: string;
 }
@@ -109,7 +111,7 @@ export class RemindersRepository {
              last_sent_on = CASE WHEN judged.needed THEN judged.local_now::date ELSE r.last_sent_on END
          FROM judged WHERE r.user_id = judged.user_id
        )
-       SELECT user_id, needed, email, split_part(full_name, ' ', 1) AS first_name, push_subscription, unsubscribe_token FROM judged`,
+       SELECT user_id, needed, email, full_name, local_now::date::text AS local_date, push_subscription, unsubscribe_token FROM judged`,
       [limit, REMINDER_GRACE_MINUTES],
     )) as (DueReminder & { needed: boolean })[];
     return { claimed: rows.length, due: rows.filter((row) => row.needed).map(({ needed: _needed, ...reminder }) => reminder) };
