@@ -9,6 +9,7 @@ import {
   endLockWaiters,
   eventually,
   freePort,
+  insertUser,
   killAndWait,
   linesOf,
   lockWaiters,
@@ -20,6 +21,7 @@ import {
 } from '@spark/testing';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
+import { startReplica } from './spawned-app';
 
 const notifierEntry = join(__dirname, '../../notifier/src/main.ts');
 // Seals for the notifier of a test stack, which opens with the development key.
@@ -27,7 +29,8 @@ const sealer = new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY);
 
 /**
  * The notifier under faults, as separate processes: killed with SIGKILL between "the SMTP server took the e-mail"
- * and "the ledger says so", PostgreSQL refusing the ledger write, and an SMTP server that is down for a while.
+ * and "the ledger says so", PostgreSQL refusing the ledger write, an SMTP server that is down for a while, and an
+ * auth-service that is not there to say whom a reminder is for.
  */
 describe('the notifier under faults', () => {
   let database: TestDatabase;
@@ -168,6 +171,39 @@ describe('the notifier under faults', () => {
       await recovered.close();
     }
   }, 60_000);
+
+  it('holds a spark reminder while no auth-service answers whose account it is for, and sends it once one does', async () => {
+    await killAndWait(notifiers);
+    const startAuth = () => startReplica('auth-service/src/main', { DATABASE_URL: database.url, BUS_PREFIX: busPrefix });
+    // Its first start makes its tables, for the client's account; then it is gone.
+    await killAndWait([await startAuth()]);
+    const email = 'reminded-during-an-auth-outage@example.com';
+    const userId = await insertUser(db, { email, fullName: 'Rita Moreno' });
+    startNotifier(sink.url, { first: '200', max: '1000' });
+    const jobId = randomUUID();
+    const data = {
+      userId,
+      email,
+      localDate: new Date().toISOString().slice(0, 10),
+      sealed: await sealer.seal('spark-reminder', email, { unsubscribeToken: randomUUID() }),
+    };
+    await jobs.add([{ job: { queue: QUEUES.mail, name: 'spark-reminder', data }, jobId }]);
+    const queue = jobs.queue(QUEUES.mail);
+    await eventually(async () => ((await queue.getJob(jobId))?.attemptsMade ?? 0) >= 1, 30_000, 'a delivery the auth-service did not answer');
+    expect((await queue.getJob(jobId))?.failedReason).toMatch(/auth/);
+    expect(await queue.getJobState(jobId)).not.toBe('failed');
+    expect(receivedBy(email)).toEqual([]);
+
+    const auth = await startAuth();
+    try {
+      await untilIdle(jobId);
+      expect(receivedBy(email).map((mail) => mail.text.split('\n')[0])).toEqual([
+        'Hi Rita, no spark yet today. One photo or a line about a small win keeps your streak going.',
+      ]);
+    } finally {
+      await killAndWait([auth]);
+    }
+  }, 90_000);
 
   // Account erasure reaches the e-mail ledger, not the log collector: the job's name and id find an e-mail in the ledger.
   it('logs an e-mail it sent by its job, never by its address', async () => {
