@@ -48,9 +48,9 @@ export class AuthHandler {
     return this.users.get(request);
   }
 
-  @MessagePattern('auth.reminder-recipient')
-  reminderRecipient(@Payload() request: PayloadOf<'auth.reminder-recipient'>) {
-    return this.users.reminderRecipient(request);
+  @MessagePattern('auth.client-recipient')
+  clientRecipient(@Payload() request: PayloadOf<'auth.client-recipient'>) {
+    return this.users.clientRecipient(request);
   }
 
   @MessagePattern('auth.export-account')

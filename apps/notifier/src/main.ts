@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig, type NotifierConfig, notifierEnv } from '@spark/config';
-import { EXPORTS_PREFIX, QUEUES } from '@spark/contracts';
+import { QUEUES } from '@spark/contracts';
 import { PinoNestLogger } from '@spark/logging';
 import { onShutdown, queueDepthMetric, runMain, stopSteps } from '@spark/runtime';
 import { closeWorker, MailOpener } from '@spark/jobs';
@@ -15,8 +15,8 @@ import { notifierMigrations } from './migrations';
 import { NotifierModule } from './notifier.module';
 import { startPushSender } from './push/push-sender';
 
-/** The exports in the sparks bucket, as the progress service's signed links name them (path-style, as `UrlSigner`). */
-const exportsUrlOf = ({ S3_ENDPOINT, S3_BUCKET }: NotifierConfig) => `${S3_ENDPOINT.replace(/\/$/, '')}/${S3_BUCKET}/${EXPORTS_PREFIX}`;
+/** The sparks bucket, as the progress service's signed links name it (path-style, as `UrlSigner`). */
+const storageUrlOf = ({ S3_ENDPOINT, S3_BUCKET }: NotifierConfig) => `${S3_ENDPOINT.replace(/\/$/, '')}/${S3_BUCKET}/`;
 
 /**
  * The notifier: sends the `mail` queue's e-mails and the `push` queue's notifications, once each (its ledger in
@@ -43,7 +43,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
         mailer,
         sent,
         logger,
-        context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL, exportsUrl: exportsUrlOf(config) },
+        context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL, storageUrl: storageUrlOf(config) },
         opener: await MailOpener.for(config.MAIL_SEAL_PRIVATE_KEYS),
         signingKeys: config.SIGNING_KEYS,
         bus,

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { isTodaySomewhere, type ReminderRecipient } from '@spark/contracts';
-import { DomainError } from '@spark/errors';
-import type { ServiceBus } from '@spark/messaging';
+import { isTodaySomewhere } from '@spark/contracts';
 import { type Job, UnrecoverableError } from 'bullmq';
 
 /**
  * What the notifier holds a spark reminder to, by e-mail or push, since the progress service that queues it chooses
- * only whom to remind: of today, once a day, and by e-mail only to a client's own account.
+ * only whom to remind: of today and once a day (and by e-mail only to a client's own account: `clientRecipient`).
  */
-const refused = (why: string) => new UnrecoverableError(`spark reminder not sent: ${why}`);
+export const SPARK_REMINDER = 'spark reminder';
+const refused = (why: string) => new UnrecoverableError(`${SPARK_REMINDER} not sent: ${why}`);
 
 /** A reminder says "no spark yet today": one of another day is refused for good. */
 export function ensureToday(localDate: string, now = new Date()): void {
@@ -21,15 +20,3 @@ export function ensureToday(localDate: string, now = new Date()): void {
  */
 export const oncePerDay = (job: Job, recipient: string, localDate: string) =>
   `${job.queueName}:${job.name}:${createHash('sha256').update(`${recipient}\n${localDate}`).digest('base64url')}`;
-
-/**
- * The account a reminder e-mail is for, as the auth-service knows it: its address must be the job's, and its name is
- * the greeting. Refused for good when the account is not a client's; retried when the auth-service does not answer.
- */
-export async function reminderRecipient(bus: ServiceBus, job: { userId: string; email: string }): Promise<ReminderRecipient> {
-  const recipient = await bus.request('auth.reminder-recipient', { userId: job.userId }).catch((error: unknown) => {
-    throw error instanceof DomainError && error.code === 'NOT_FOUND' ? refused('no client has this account') : error;
-  });
-  if (recipient.email.toLowerCase() !== job.email.toLowerCase()) throw refused("this is not the address of the client's account");
-  return recipient;
-}

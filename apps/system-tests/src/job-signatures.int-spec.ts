@@ -1,5 +1,5 @@
-import { type MailJobName, QUEUES, type QueueName } from '@spark/contracts';
-import { authEnv, developmentSigningKeys, loadConfig } from '@spark/config';
+import { exportPrefix, type MailJobName, QUEUES, type QueueName } from '@spark/contracts';
+import { authEnv, developmentSigningKeys, loadConfig, notifierEnv } from '@spark/config';
 import { type JobRequest, JobQueues, MailSealer, signedJobData } from '@spark/jobs';
 import { signedCampaignApproval, signedDitlRequest, signedLeadSubmission } from '@spark/messaging';
 import { eventually } from '@spark/testing';
@@ -244,6 +244,33 @@ describe('jobs only their producer could have queued', () => {
 
     await untilIdle(stack);
     expect(mailsTo(client.email)).toHaveLength(1);
+  });
+
+  it("refuses an export e-mail the progress service signed, to an address that is not its client's or with another's archive", async () => {
+    const client = await createSignedInUser(db, 'exported-client@example.com');
+    const other = await createSignedInUser(db, 'another-exported-client@example.com');
+    const outsider = 'given-an-archive-by-the-progress-service@example.com';
+    const { S3_ENDPOINT, S3_BUCKET } = loadConfig(notifierEnv, stack.env);
+    const archiveOf = (userId: string) => `${S3_ENDPOINT.replace(/\/$/, '')}/${S3_BUCKET}/${exportPrefix(userId)}${randomUUID()}.zip?X-Amz-Signature=abc`;
+    const exportReady = async (userId: string, email: string, archiveOwner: string) => ({
+      userId,
+      email,
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      sealed: await new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY).seal('data-export-ready', email, { downloadUrl: archiveOf(archiveOwner) }),
+    });
+    await queueAsItsProducer('data-export-ready', 'export-to-an-outsider', await exportReady(client.id, outsider, client.id));
+    await queueAsItsProducer('data-export-ready', 'export-of-another-client', await exportReady(client.id, client.email, other.id));
+
+    expect(await failedReason(QUEUES.mail, 'export-to-an-outsider')).toEqual({
+      reason: "data export e-mail not sent: this is not the address of the client's account",
+      attempts: 1,
+    });
+    expect(await failedReason(QUEUES.mail, 'export-of-another-client')).toEqual({
+      reason: "the e-mail's link is not to the client's own archive in the product's storage (S3_ENDPOINT, S3_BUCKET)",
+      attempts: 1,
+    });
+    await untilIdle(stack);
+    expect([...mailsTo(outsider), ...mailsTo(client.email)]).toEqual([]);
   });
 
   it("sends an admin's approved e-mail to an investor once, however many deliveries a compromised investor-service queues with it", async () => {

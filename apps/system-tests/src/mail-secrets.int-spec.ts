@@ -114,10 +114,15 @@ describe('secrets in e-mail jobs', () => {
 
   it("refuses for good a sealed export e-mail whose link leads off the product's storage", async () => {
     // The progress service seals its own download link, so taken over it could send "your data is ready" with any link.
-    const email = 'phished-export@example.com';
+    const { id: userId, email } = await createSignedInUser(db, 'phished-export@example.com');
     const sealed = await sealer().seal('data-export-ready', email, { downloadUrl: 'https://spark-exports.example/spark-data.zip' });
-    const data = { email, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), sealed };
-    await failsForGoodUnsent({ queue: QUEUES.mail, name: 'data-export-ready', data }, 'export-off-storage', email, /not in the product's storage/);
+    const data = { userId, email, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), sealed };
+    await failsForGoodUnsent(
+      { queue: QUEUES.mail, name: 'data-export-ready', data },
+      'export-off-storage',
+      email,
+      /not to the client's own archive in the product's storage/,
+    );
   });
 
   it('refuses for good a Day in the Life e-mail whose greeting is longer than any first name a client can give', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailSchema, isoDateTimeSchema, pageOf, sealedSchema, signatureSchema, uuidSchema, textSchema } from './common';
+import { greetingNameSchema } from './reminders';
 
 export const userRoles = ['client', 'coach', 'admin'] as const;
 export const userRoleSchema = z.enum(userRoles, { error: 'Role must be client, coach or admin' });
@@ -141,6 +142,13 @@ export const updateUserRequestSchema = z
 export type UpdateUserRequest = z.input<typeof updateUserRequestSchema>;
 
 export const getUserRequestSchema = z.object({ userId: uuidSchema }).strict();
+/**
+ * `auth.client-recipient`, the notifier's: the address and first name of a client's account, to which the e-mails a
+ * service addresses by itself (a spark reminder, a data export) may go.
+ */
+export const clientRecipientRequestSchema = z.object({ userId: uuidSchema }).strict();
+export const clientRecipientSchema = z.object({ email: emailSchema, firstName: greetingNameSchema.nullable() });
+export type ClientRecipient = z.infer<typeof clientRecipientSchema>;
 export const updateUserBusRequestSchema = z.object({ userId: uuidSchema, changes: updateUserRequestSchema }).strict();
 
 /** Query of `GET /api/auth/users` (coach/admin): newest first, keyset-paginated, `search` = start of the e-mail. */

@@ -25,10 +25,10 @@ export const requestExportRequestSchema = z.object({ userId: uuidSchema, email: 
 export const requestExportResponseSchema = z.object({ queued: z.literal(true), exportId: uuidSchema, estimatedBytes: z.number().int().nonnegative() });
 export type RequestExportResponse = z.infer<typeof requestExportResponseSchema>;
 
-/** Exports whose files take at most this are waited for in the page, which then offers the download at once. */
-/** Where a client's archives are stored in the sparks bucket; the export e-mail's link must lead there. */
-export const EXPORTS_PREFIX = 'exports/';
+/** Where a client's archives are stored in the sparks bucket; their export e-mail's link must lead there. */
+export const exportPrefix = (userId: string) => `exports/${userId}/`;
 
+/** Exports whose files take at most this are waited for in the page, which then offers the download at once. */
 export const IMMEDIATE_EXPORT_MAX_BYTES = 50 * 1024 * 1024;
 
 /**
@@ -61,8 +61,9 @@ export const exportStatusSchema = z.object({
 });
 export type ExportStatus = z.infer<typeof exportStatusSchema>;
 
-/** `mail` queue, `data-export-ready` job: the signed link to the finished archive. */
+/** `mail` queue, `data-export-ready` job: the signed link to the finished archive, for the client's account. */
 export const dataExportReadyJobSchema = z.object({
+  userId: uuidSchema,
   email: emailSchema,
   expiresAt: isoDateTimeSchema,
   sealed: sealedSchema,

@@ -112,11 +112,6 @@ export const sparkReminderPushJobSchema = z.object({
   localDate: isoDateSchema,
 });
 
-/** `auth.reminder-recipient`, the notifier's: the account a spark reminder e-mail names, if it is a client's. */
-export const reminderRecipientRequestSchema = z.object({ userId: uuidSchema }).strict();
-export const reminderRecipientSchema = z.object({ email: emailSchema, firstName: greetingNameSchema.nullable() });
-export type ReminderRecipient = z.infer<typeof reminderRecipientSchema>;
-
 /** `progress.push-subscription-gone`: the push service no longer knows this endpoint; reminders go by e-mail again. */
 export const pushSubscriptionGoneRequestSchema = z.object({ userId: uuidSchema, endpoint: z.url().max(2000) }).strict();
 export const pushSubscriptionGoneResponseSchema = z.object({ forgotten: z.boolean() });

@@ -15,7 +15,7 @@ export const busCallers = {
   'auth.export-account': ['progress'],
   'ditl.export-presentation': ['progress'],
   'progress.push-subscription-gone': ['notifier'],
-  'auth.reminder-recipient': ['notifier'],
+  'auth.client-recipient': ['notifier'],
   'auth.deletion-subject': ['leads', 'progress', 'ditl', 'notifier'],
   'auth.deletion-part-done': ['leads', 'progress', 'ditl', 'notifier'],
 } as const satisfies { [P in PatternName]?: readonly SigningApp[] };

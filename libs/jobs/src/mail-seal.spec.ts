@@ -22,11 +22,18 @@ describe('sealed mail secrets', () => {
     const retired = pair();
     const sealed = await new MailSealer(retired.publicKey).seal('data-export-ready', 'ann@example.com', { downloadUrl: 'https://s3.test/a.zip?sig=1' });
     const opener = await MailOpener.for([current.privateKey, retired.privateKey]);
-    await expect(opener.open('data-export-ready', { email: 'ann@example.com', expiresAt: '2026-12-01T00:00:00.000Z', sealed })).resolves.toMatchObject({
+    await expect(
+      opener.open('data-export-ready', { userId: randomUUID(), email: 'ann@example.com', expiresAt: '2026-12-01T00:00:00.000Z', sealed }),
+    ).resolves.toMatchObject({
       downloadUrl: 'https://s3.test/a.zip?sig=1',
     });
     await expect(
-      (await MailOpener.for([current.privateKey])).open('data-export-ready', { email: 'ann@example.com', expiresAt: '2026-12-01T00:00:00.000Z', sealed }),
+      (await MailOpener.for([current.privateKey])).open('data-export-ready', {
+        userId: randomUUID(),
+        email: 'ann@example.com',
+        expiresAt: '2026-12-01T00:00:00.000Z',
+        sealed,
+      }),
     ).rejects.toThrow(/does not open \(sealed for a key the notifier does not hold\)/);
   });
 

@@ -1,5 +1,5 @@
 import type { SigningKeys } from '@spark/config';
-import { type AuthUser, greetingName, type PayloadOf, type ReminderRecipient, type UserPage } from '@spark/contracts';
+import { type AuthUser, greetingName, type PayloadOf, type ClientRecipient, type UserPage } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { ensureExportGranted } from '@spark/messaging';
 import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
@@ -46,7 +46,7 @@ export class UsersService {
    * The address and greeting of a client's spark reminder, for the notifier: from the account, so that whoever queues
    * a reminder can choose which clients to remind, but not an address or a text.
    */
-  async reminderRecipient({ userId }: PayloadOf<'auth.reminder-recipient'>): Promise<ReminderRecipient> {
+  async clientRecipient({ userId }: PayloadOf<'auth.client-recipient'>): Promise<ClientRecipient> {
     const row = await this.users.findById(userId);
     if (row?.role !== 'client') throw new DomainError('NOT_FOUND', 'No client has this account.');
     return { email: row.email, firstName: greetingName(row.full_name) };

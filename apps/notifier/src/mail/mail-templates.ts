@@ -1,5 +1,5 @@
 import type { SigningKeys } from '@spark/config';
-import { CODE_GUESS_LIMIT, type JobPayload, type OpenedMailJob, type ReminderRecipient } from '@spark/contracts';
+import { type ClientRecipient, CODE_GUESS_LIMIT, exportPrefix, type JobPayload, type OpenedMailJob } from '@spark/contracts';
 import { ditlRequestRefusal, leadSubmissionRefusal } from '@spark/messaging';
 import { UnrecoverableError } from 'bullmq';
 import { layout } from './layout';
@@ -9,8 +9,8 @@ import type { OutgoingMail } from './mailer';
 export interface TemplateContext {
   publicUrl: string;
   leadAlertEmail: string;
-  /** Where the clients' archives are stored: the sparks bucket's exports, as the progress service signs their links. */
-  exportsUrl: string;
+  /** Where the clients' archives are stored: the sparks bucket, as the progress service signs their links. */
+  storageUrl: string;
 }
 
 /**
@@ -26,7 +26,8 @@ function linkUnder(url: string, base: string, where: string): string {
 }
 
 const productLink = (url: string, context: TemplateContext) => linkUnder(url, context.publicUrl, "on the product's site (PUBLIC_URL)");
-const exportLink = (url: string, context: TemplateContext) => linkUnder(url, context.exportsUrl, "in the product's storage (S3_ENDPOINT, S3_BUCKET)");
+const exportLink = (url: string, userId: string, context: TemplateContext) =>
+  linkUnder(url, `${context.storageUrl}${exportPrefix(userId)}`, "to the client's own archive in the product's storage (S3_ENDPOINT, S3_BUCKET)");
 
 /** Only to an address a visitor submitted, worded for the role they chose (the gateway's signature of their form). */
 export function leadConfirmation(
@@ -119,7 +120,7 @@ export function ditlReady(data: JobPayload<'mail', 'ditl-ready'>, context: Templ
 }
 
 export function dataExportReady(data: OpenedMailJob<'data-export-ready'>, context: TemplateContext): OutgoingMail {
-  const downloadUrl = exportLink(data.downloadUrl, context);
+  const downloadUrl = exportLink(data.downloadUrl, data.userId, context);
   const paragraphs = [
     "Your Spark data is ready: your profile and onboarding answers, every spark with its original file and note, your coach's notes to you, your Day in the Life, and your evolutions and streak history.",
     `The download link works until ${new Date(data.expiresAt).toUTCString()}. After that, ask for a new export from your home screen.`,
@@ -149,7 +150,7 @@ export function accountDeletionConfirm(data: OpenedMailJob<'account-deletion-con
 }
 
 /** To the client's account (`recipient`, from the auth-service), greeted by its name. */
-export function sparkReminder(data: OpenedMailJob<'spark-reminder'>, recipient: ReminderRecipient, context: TemplateContext): OutgoingMail {
+export function sparkReminder(data: OpenedMailJob<'spark-reminder'>, recipient: ClientRecipient, context: TemplateContext): OutgoingMail {
   const captureUrl = `${context.publicUrl}/app?capture=1`;
   const unsubscribeUrl = `${context.publicUrl}/api/reminders/unsubscribe?token=${encodeURIComponent(data.unsubscribeToken)}`;
   const turnOffUrl = `${context.publicUrl}/reminders/off#token=${encodeURIComponent(data.unsubscribeToken)}`;

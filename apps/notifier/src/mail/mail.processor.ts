@@ -21,7 +21,8 @@ import {
 import { failPermanently, investorEmail } from './investor-email';
 import type { Mailer, OutgoingMail } from './mailer';
 import type { SentMailRepository } from './sent-mail.repository';
-import { ensureToday, oncePerDay, reminderRecipient } from '../spark-reminders';
+import { clientRecipient } from '../client-recipients';
+import { ensureToday, oncePerDay, SPARK_REMINDER } from '../spark-reminders';
 
 /**
  * What a delivery notes on its job in Redis once the SMTP server took the e-mail, beside the ledger row in
@@ -44,7 +45,7 @@ export interface MailProcessorDependencies {
   opener: MailOpener;
   /** The mail jobs' signing keys (`SIGNING_KEYS`). */
   signingKeys: SigningKeys;
-  /** Asks the auth-service whose account a spark reminder is for. */
+  /** Asks the auth-service whose account a spark reminder or a data export e-mail is for. */
   bus: ServiceBus;
   concurrency: number;
   /** The job lock's lifetime, which is also how often the worker looks for a dead worker's jobs. */
@@ -66,11 +67,14 @@ export class MailProcessor extends WorkerHost {
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context, signingKeys)),
       'investor-email': async (data, job) => failPermanently(this.deliver(job, investorEmail(data, signingKeys), oncePerApproval(job, data.approval))),
       'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, context)),
-      'data-export-ready': async (data, job) => this.deliver(job, dataExportReady(await opener.open('data-export-ready', data), context)),
+      'data-export-ready': async (data, job) => {
+        await clientRecipient(bus, 'data export e-mail', data);
+        await this.deliver(job, dataExportReady(await opener.open('data-export-ready', data), context));
+      },
       'account-deletion-confirm': async (data, job) => this.deliver(job, accountDeletionConfirm(await opener.open('account-deletion-confirm', data), context)),
       'spark-reminder': async (data, job) => {
         ensureToday(data.localDate);
-        const recipient = await reminderRecipient(bus, data);
+        const recipient = await clientRecipient(bus, SPARK_REMINDER, data);
         await this.deliver(job, sparkReminder(await opener.open('spark-reminder', data), recipient, context), oncePerDay(job, data.userId, data.localDate));
       },
     };

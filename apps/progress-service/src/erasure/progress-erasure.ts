@@ -1,9 +1,9 @@
 import type { StorageConfig } from '@spark/config';
+import { exportPrefix } from '@spark/contracts';
 import type { AccountEraser } from '@spark/service-runtime';
 import { incomingSparkPrefix, sparkMediaPrefix } from '@spark/media';
 import { ObjectStorage } from '@spark/storage';
 import type { DataSource } from 'typeorm';
-import { exportPrefix } from '../export/export-worker';
 
 /**
  * Everything the progress schema holds about a client (sparks, notes to and about them, onboarding answers,

@@ -1,5 +1,5 @@
 import type { ProgressConfig } from '@spark/config';
-import { EXPORTS_PREFIX, type ExportGrant, QUEUES } from '@spark/contracts';
+import { type ExportGrant, exportPrefix, QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, MailSealer, outboxInsertForSql, outboxRowsFor, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
@@ -75,7 +75,12 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
         [
           data.exportId,
           key,
-          ...outboxRowsFor([{ id: data.exportId, jobs: [{ queue: QUEUES.mail, name: 'data-export-ready', data: { email: data.email, expiresAt, sealed } }] }]),
+          ...outboxRowsFor([
+            {
+              id: data.exportId,
+              jobs: [{ queue: QUEUES.mail, name: 'data-export-ready', data: { userId: data.userId, email: data.email, expiresAt, sealed } }],
+            },
+          ]),
         ],
       )) as { turnedReady: boolean }[];
       if (!turnedReady) {
@@ -122,5 +127,4 @@ async function requestStatus(dataSource: DataSource, exportId: string): Promise<
 }
 
 /** Under its own prefix, so a bucket lifecycle rule can expire archives a day after the link does. */
-export const exportPrefix = (userId: string) => `${EXPORTS_PREFIX}${userId}/`;
 export const exportKey = (userId: string, jobId: string) => `${exportPrefix(userId)}${jobId}.zip`;
