@@ -37,6 +37,8 @@ describe('jobs only their producer could have queued', () => {
   /** As a compromised producer of mail queues an e-mail: signed with its own key, as its jobs are. */
   const queueAsItsProducer = (name: MailJobName, jobId: string, data: Record<string, unknown>) =>
     jobs.queue(QUEUES.mail).add(name, signedJobData(developmentSigningKeys(), { queue: QUEUES.mail, name, data } as JobRequest, jobId), { jobId });
+  // Seals as every producer of mail does, with the notifier's public key of the test stack.
+  const sealer = new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY);
   const mailsTo = (address: string) => stack.smtp.messages.filter((mail) => mail.to.includes(address));
   const failedReason = async (queue: QueueName, jobId: string) => {
     await eventually(async () => ((await jobs.queue(queue).getJobState(jobId)) === 'failed' ? true : undefined), 15_000, `job ${jobId} to fail`);
@@ -197,7 +199,7 @@ describe('jobs only their producer could have queued', () => {
     email,
     firstName: 'Maya',
     localDate: new Date().toISOString().slice(0, 10),
-    sealed: await new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY).seal('spark-reminder', email, { unsubscribeToken: randomUUID() }),
+    sealed: await sealer.seal('spark-reminder', email, { unsubscribeToken: randomUUID() }),
     ...changes,
   });
   const remindedClient = async (email: string) => {
@@ -256,7 +258,7 @@ describe('jobs only their producer could have queued', () => {
       userId,
       email,
       expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
-      sealed: await new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY).seal('data-export-ready', email, { downloadUrl: archiveOf(archiveOwner) }),
+      sealed: await sealer.seal('data-export-ready', email, { downloadUrl: archiveOf(archiveOwner) }),
     });
     await queueAsItsProducer('data-export-ready', 'export-to-an-outsider', await exportReady(client.id, outsider, client.id));
     await queueAsItsProducer('data-export-ready', 'export-of-another-client', await exportReady(client.id, client.email, other.id));

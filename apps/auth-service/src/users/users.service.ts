@@ -1,5 +1,5 @@
 import type { SigningKeys } from '@spark/config';
-import { type AuthUser, greetingName, type PayloadOf, type ClientRecipient, type UserPage } from '@spark/contracts';
+import { type AuthUser, type ClientRecipient, greetingName, type PayloadOf, type UserPage } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { ensureExportGranted } from '@spark/messaging';
 import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
@@ -43,8 +43,8 @@ export class UsersService {
   }
 
   /**
-   * The address and greeting of a client's spark reminder, for the notifier: from the account, so that whoever queues
-   * a reminder can choose which clients to remind, but not an address or a text.
+   * For the notifier, the address and greeting of an e-mail a service addresses to a client by itself (a spark
+   * reminder, a data export): from the account, so that whoever queues one chooses which client, not an address or a text.
    */
   async clientRecipient({ userId }: PayloadOf<'auth.client-recipient'>): Promise<ClientRecipient> {
     const row = await this.users.findById(userId);
