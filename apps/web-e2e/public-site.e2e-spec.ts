@@ -4,11 +4,15 @@ import { useBrowser } from './support/auth-fixtures';
 
 const browser = useBrowser();
 
+/** Public pages arrive prerendered: wait until React has taken over, as a visitor's taps need it. */
+async function visit(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+}
+
 async function openPage(path: string, viewport?: { width: number; height: number }): Promise<Page> {
   const page = await newPage(browser(), { viewport });
-  await page.goto(path);
-  // Public pages arrive prerendered: wait until React has taken over, as a visitor's taps need it.
-  await page.locator('html[data-interactive]').waitFor({ state: 'attached' });
+  await visit(page, path);
   return page;
 }
 
@@ -24,17 +28,24 @@ async function expectClickLeadsTo(page: Page, target: Locator, expected: string)
   expect(locationOf(page)).toBe(expected);
 }
 
-/** Polls until the element's top edge is inside the viewport (smooth scrolling takes a moment). */
+/**
+ * Polls until the element's top edge is in the upper half of the viewport. Smooth scrolling takes a moment, and longer
+ * on a machine whose browser is short of CPU; the positions seen on the way are kept to tell a slow scroll from a
+ * wrong one.
+ */
 async function expectScrolledTo(page: Page, selector: string): Promise<void> {
   const viewportHeight = page.viewportSize()?.height ?? 0;
-  const deadline = Date.now() + 5_000;
-  let top = Number.POSITIVE_INFINITY;
+  const deadline = Date.now() + 15_000;
+  const tops: number[] = [];
   while (Date.now() < deadline) {
-    top = (await page.locator(selector).boundingBox())?.y ?? top;
-    if (top >= -2 && top < viewportHeight / 2) return;
+    const top = (await page.locator(selector).boundingBox())?.y;
+    if (top !== undefined) {
+      if (top >= -2 && top < viewportHeight / 2) return;
+      if (tops.at(-1) !== Math.round(top)) tops.push(Math.round(top));
+    }
     await page.waitForTimeout(100);
   }
-  throw new Error(`${selector} was not scrolled into view (top at ${top}px)`);
+  throw new Error(`${selector} was not scrolled into view (its top went ${tops.join(' → ')} px)`);
 }
 
 describe('landing page', () => {
@@ -51,7 +62,7 @@ describe('landing page', () => {
       await expectScrolledTo(page, section);
     }
     await expectClickLeadsTo(page, nav.getByRole('link', { name: 'The Proof' }), '/me');
-    await page.goto('/');
+    await visit(page, '/');
     await expectClickLeadsTo(page, nav.getByRole('link', { name: 'Get Started' }), '/interest');
     await page.context().close();
   });
@@ -60,7 +71,7 @@ describe('landing page', () => {
     const page = await openPage('/');
     await expectClickLeadsTo(page, page.getByRole('link', { name: 'Learn More', exact: true }), '/#method');
     await expectScrolledTo(page, '#method');
-    await page.goto('/');
+    await visit(page, '/');
     await expectClickLeadsTo(page, page.getByRole('link', { name: 'Start Your Evolution' }), '/interest');
     await page.context().close();
   });
@@ -70,7 +81,7 @@ describe('landing page', () => {
     const cardLinks = page.locator('#products').getByRole('link', { name: /^Learn More about / });
     expect(await cardLinks.count()).toBe(4);
     for (let index = 0; index < 4; index++) {
-      await page.goto('/#products');
+      await visit(page, '/#products');
       await expectClickLeadsTo(page, cardLinks.nth(index), '/products');
     }
     await page.context().close();
@@ -88,9 +99,9 @@ describe('landing page', () => {
     const year = new Date().getFullYear();
     expect(await footer.getByText(`© ${year} Spark Evolution Labs, Inc.`).count()).toBe(1);
     await expectClickLeadsTo(page, footer.getByRole('link', { name: 'Returning user? Sign in here' }), '/signin');
-    await page.goto('/');
+    await visit(page, '/');
     await expectClickLeadsTo(page, footer.getByRole('link', { name: 'About the Founder' }), '/me');
-    await page.goto('/');
+    await visit(page, '/');
     await expectClickLeadsTo(page, footer.getByRole('link', { name: 'The Method' }), '/#method');
     await expectScrolledTo(page, '#method');
     await page.context().close();
@@ -120,7 +131,7 @@ describe('products page', () => {
       ['Meet the founder', '/me'],
       ['Returning user? Sign in here', '/signin'],
     ] as const) {
-      await page.goto('/products');
+      await visit(page, '/products');
       await expectClickLeadsTo(page, main.getByRole('link', { name: label, exact: true }), destination);
     }
     await page.context().close();
