@@ -83,6 +83,19 @@ describe('the queue dashboard', () => {
     await page.context().close();
   });
 
+  it('opens from a browser where the client app installed its service worker', async () => {
+    const { page } = await signedIn('admin', laptopViewport);
+    await page.goto('/coach');
+    // What opening /app leaves in the browser: a worker that answers the site's page loads from its precache.
+    await page.evaluate(`navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready)`);
+    await page.reload();
+    await expect(page.evaluate('navigator.serviceWorker.controller !== null')).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Queues' }).click();
+    await page.waitForURL(`${baseUrl()}/admin/queues`);
+    await page.getByText(QUEUES.mail, { exact: true }).first().waitFor();
+    await page.context().close();
+  });
+
   it('fits a phone', async () => {
     const { page } = await signedIn('admin', phoneViewport);
     await page.goto('/coach');

@@ -78,7 +78,8 @@ export default defineConfig(({ isSsrBuild }) => ({
             globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
             globIgnores: ['og-image.png', 'ditl-slides/**', 'prerendered/**', 'push-handler.js', 'retired-caches.js'],
             navigateFallback: '/index.html',
-            navigateFallbackDenylist: [/^\/api\//, /^\/health/, /^\/metrics/],
+            // Pages the gateway serves itself, not the app: the queue dashboard spends its ticket there.
+            navigateFallbackDenylist: [/^\/api\//, /^\/health/, /^\/metrics/, /^\/admin\/queues(\/|\?|$)/],
           },
         }),
         precompressedTwins(),

@@ -20,6 +20,9 @@ export const failureMessage = (error: unknown): string =>
 /** A refusal to wait out: asking again at once only counts one more request against the limit. */
 export const isRateLimited = (error: unknown): boolean => error instanceof ApiError && error.status === 429;
 
+/** A network failure, an outage or a rate limit: the same request may succeed later; any other 4xx will not. */
+export const isTransientFailure = (error: unknown): boolean => error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
+
 /** What a screen that could not load says: the server's own words when they say when to try again, else `fallback`. */
 export const loadFailureMessage = (error: unknown, fallback: string): string => (isRateLimited(error) ? failureMessage(error) : fallback);
 

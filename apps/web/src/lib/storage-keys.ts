@@ -18,7 +18,13 @@ export const storageKeys = {
   clientHomeSnapshot: 'spark_client_home',
 } as const;
 
-export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+/** Kept for the device, not for the person signed in: sign-out leaves them. */
+export const deviceKeys = {
+  // A sign-out the server has not heard of yet: the refresh cookie stays unused until it has (features/session/pending-sign-out.ts).
+  signOutPending: 'spark_sign_out_pending',
+} as const;
+
+export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys] | (typeof deviceKeys)[keyof typeof deviceKeys];
 
 // Storage can throw (private mode, disabled cookies); a missing value is the safe answer.
 export function readStored(key: StorageKey): string | null {

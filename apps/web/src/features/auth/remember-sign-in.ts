@@ -1,5 +1,6 @@
 import type { AuthUser, Session } from '@spark/contracts';
 import { readStored, storageKeys, writeStored } from '../../lib/storage-keys';
+import { forgetPendingSignOut } from '../session/pending-sign-out';
 import { startSession } from '../session/session-store';
 import type { SignedInContext } from './sign-in-routing';
 
@@ -11,6 +12,7 @@ export const signedInContext = (user: AuthUser): SignedInContext => ({ user, onb
 
 /** Holds a freshly redeemed session and stores what later screens read (docs/product.md §3, local storage keys). */
 export function rememberSignIn(session: Session, options: { approved: boolean }): void {
+  forgetPendingSignOut();
   startSession(session);
   writeStored(storageKeys.userEmail, session.user.email);
   writeStored(storageKeys.magicLinkAuth, 'true');

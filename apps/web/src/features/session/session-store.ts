@@ -1,6 +1,7 @@
 import type { AuthUser, Session } from '@spark/contracts';
-import { ApiError, registerAccessTokenSource } from '../../api/client';
+import { isTransientFailure, registerAccessTokenSource } from '../../api/client';
 import { refreshSession } from '../auth/api/auth-api';
+import { finishPendingSignOut } from './pending-sign-out';
 import { retryWithBackoff } from './retry-with-backoff';
 
 export type SessionStatus = 'loading' | 'signed-in' | 'signed-out';
@@ -42,23 +43,25 @@ export function subscribeToSession(listener: () => void): () => void {
 
 export const currentSessionState = (): SessionState => state;
 
-// Network failures, outages and rate limits pass; a 4xx means the cookie is gone or spent.
-const isTransient = (error: unknown) => error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
-
 // Another tab may be rotating the same cookie: a reused refresh token revokes the whole family.
 async function acrossTabs(work: () => Promise<Session | null>): Promise<Session | null> {
   const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
   return locks ? locks.request('spark-session-refresh', work) : work();
 }
 
-/** Asks for a new session on the refresh cookie: null when there is none, throws when unreachable. */
+/**
+ * Asks for a new session on the refresh cookie: null when there is none, throws when unreachable. A sign-out the
+ * server has not heard of is finished first, so the cookie of a person who signed out is never used again.
+ */
 function refreshOnce(): Promise<Session | null> {
-  refreshing ??= acrossTabs(() =>
-    retryWithBackoff(refreshSession, { retries: 3, firstDelayMs: 200, isTransient }).catch((error: unknown) => {
-      if (isTransient(error)) throw error;
+  refreshing ??= acrossTabs(async () => {
+    await finishPendingSignOut();
+    // Network failures, outages and rate limits pass; any other 4xx means the cookie is gone or spent.
+    return retryWithBackoff(refreshSession, { retries: 3, firstDelayMs: 200, isTransient: isTransientFailure }).catch((error: unknown) => {
+      if (isTransientFailure(error)) throw error;
       return null;
-    }),
-  ).finally(() => {
+    });
+  }).finally(() => {
     refreshing = null;
   });
   return refreshing;
@@ -69,12 +72,19 @@ function scheduleRenewal(delayMs: number): void {
   renewTimer = setTimeout(() => void renewInBackground(), Math.min(Math.max(delayMs, minimumRenewDelayMs), longestTimerMs));
 }
 
+/**
+ * The refresh cookie is the browser's, shared by its tabs: once another tab has signed someone else in, it renews
+ * their session. A tab signed in as one person ends its session rather than go on as another, whose data its screens
+ * and its queue of sparks waiting to upload would then mix with its own.
+ */
+const isSamePerson = (renewed: Session) => !state.session || state.session.user.id === renewed.user.id;
+
 async function renewInBackground(): Promise<void> {
   const startedAt = epoch;
   try {
     const session = await refreshOnce();
     if (startedAt !== epoch) return;
-    if (session) startSession(session);
+    if (session && isSamePerson(session)) startSession(session);
     else endSession();
   } catch {
     // Unreachable for now: keep the current token while it lasts and try again soon.

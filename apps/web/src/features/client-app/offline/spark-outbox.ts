@@ -1,5 +1,6 @@
 import type { RecordSparkResponse } from '@spark/contracts';
 import { ApiError } from '../../../api/client';
+import { currentSessionState } from '../../session/session-store';
 import { uploadSpark } from '../api/client-app-api';
 import { deletePending, listPending, type PendingSpark, savePending } from './pending-sparks-db';
 
@@ -41,6 +42,8 @@ function scheduleRetry(): void {
 export function flushOutbox(): Promise<void> {
   flushing ??= (async () => {
     for (const spark of [...pending].sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
+      // Only ever under its owner's session: the tab may have been signed out, or in as someone else, since the list was read.
+      if (currentSessionState().session?.user.id !== spark.userId) break;
       try {
         const result = await uploadSpark(spark);
         await deletePending(spark.clientSparkId);

@@ -1,0 +1,124 @@
+import { REFRESH_COOKIE_NAME } from '@spark/contracts';
+import type { Page } from 'playwright-core';
+import { baseUrl, phoneViewport, serviceUnavailable } from './support/browser';
+import { createUser, e2eDatabase, markOnboarded, signedInContext, signInOn, uniqueEmail, useBrowser } from './support/auth-fixtures';
+
+// Two people taking turns on one browser: a family tablet, a shared laptop at a gym's front desk.
+jest.setTimeout(120_000);
+
+const browser = useBrowser();
+const db = e2eDatabase();
+
+// A real 2x2 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
+
+async function clientWithProgress(label: string, fullName: string): Promise<{ email: string; userId: string }> {
+  const email = uniqueEmail(label);
+  const userId = await createUser(email, 'client');
+  await db.query(
+    `INSERT INTO progress.user_progress (user_id, email, full_name, evolution_start_date, evolution_end_date)
+     VALUES ($1, $2, $3, current_date - 10, current_date + 80)`,
+    [userId, email, fullName],
+  );
+  return { email, userId };
+}
+
+const sparkNotes = async (userId: string) =>
+  (await db.query<{ note: string }>('SELECT note FROM progress.sparks WHERE user_id = $1', [userId])).rows.map((row) => row.note);
+
+/** What a refresh with this cookie value gets: 200 while its session lives (and a new cookie: this spends the value). */
+async function refreshWith(cookie: string): Promise<number> {
+  const response = await fetch(`${baseUrl()}/api/auth/refresh`, { method: 'POST', headers: { cookie, origin: baseUrl() } });
+  return response.status;
+}
+
+async function refreshCookie(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((candidate) => candidate.name === REFRESH_COOKIE_NAME);
+  if (!cookie) throw new Error('no refresh cookie in the browser');
+  return `${cookie.name}=${cookie.value}`;
+}
+
+/**
+ * Counts the page's requests in flight from now on; `quiet` resolves once none has been for `quietMs`. A chain of
+ * requests (an upload's grant, the file to storage, the record) runs back to back, so a quiet second means it has
+ * ended. Playwright's own `networkidle` is reached once per document and does not wait again after a navigation
+ * within the app.
+ */
+function watchRequests(page: Page): { quiet(quietMs: number): Promise<void> } {
+  let inFlight = 0;
+  let lastActivity = Date.now();
+  page.on('request', () => {
+    inFlight += 1;
+    lastActivity = Date.now();
+  });
+  const ended = () => {
+    inFlight = Math.max(0, inFlight - 1);
+    lastActivity = Date.now();
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  return {
+    async quiet(quietMs) {
+      while (inFlight > 0 || Date.now() - lastActivity < quietMs) await page.waitForTimeout(100);
+    },
+  };
+}
+
+describe('a browser shared by two people', () => {
+  it('finishes a sign-out made offline on the server before the next person opens Spark', async () => {
+    const email = uniqueEmail('offline-signout');
+    await createUser(email, 'coach');
+    const { context, page } = await signedInContext(browser(), email, { viewport: phoneViewport });
+    await page.goto('/signin');
+    await page.getByText('Signed in as', { exact: true }).waitFor();
+    const cookie = await refreshCookie(page);
+
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Sign out and use different account' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await context.setOffline(false);
+
+    // The next person opens Spark on the same browser.
+    await page.goto('/signin');
+    await page.getByRole('button', { name: 'Send Magic Link' }).waitFor();
+    expect(await page.getByText('Signed in as', { exact: true }).count()).toBe(0);
+    expect(await refreshWith(cookie)).toBe(401);
+    await context.close();
+  });
+
+  it('ends an open tab of the person who signed out rather than go on as the next one, and uploads nothing of theirs into the new account', async () => {
+    const first = await clientWithProgress('shared-first', 'Maya Lopez');
+    const next = await clientWithProgress('shared-next', 'Noah Park');
+    const { context, page: firstTab } = await signedInContext(browser(), first.email, { viewport: phoneViewport });
+    await markOnboarded(firstTab);
+    await firstTab.goto('/app');
+    await firstTab.getByTestId('spark-count').waitFor();
+
+    // Maya captures while the upload service is away: the spark waits on the device, retried in the background.
+    await firstTab.route('**/api/sparks/uploads', (route) => route.fulfill(serviceUnavailable));
+    await firstTab.getByTestId('quick-capture-input').setInputFiles({ name: 'private.png', mimeType: 'image/png', buffer: PNG });
+    await firstTab.getByRole('dialog', { name: 'Quick Capture' }).waitFor();
+    await firstTab.getByLabel('Note').fill("Maya's private note");
+    await firstTab.getByRole('button', { name: 'Capture Spark' }).click();
+    await firstTab.getByTestId('pending-sparks').waitFor();
+
+    // In another tab, Maya's session is signed out and Noah signs in: the browser's refresh cookie is now his.
+    const otherTab = await context.newPage();
+    await otherTab.goto('/signin');
+    await otherTab.getByRole('button', { name: 'Sign out and use different account' }).click();
+    await otherTab.waitForURL((url) => url.pathname === '/');
+    await signInOn(otherTab, next.email);
+
+    // Maya's tab retries its upload, is refused (her session is over) and renews on the browser's cookie: Noah's.
+    const requests = watchRequests(firstTab);
+    const renewed = firstTab.waitForResponse((response) => new URL(response.url()).pathname === '/api/auth/refresh', { timeout: 60_000 });
+    await firstTab.unroute('**/api/sparks/uploads');
+    expect((await renewed).status()).toBe(200);
+    // Her tab's session ends; her onboarding flag left with her sign-out, so the app sends the tab to /interest.
+    await firstTab.waitForURL((url) => url.pathname === '/interest');
+    await requests.quiet(1_000);
+    expect(await sparkNotes(next.userId)).toEqual([]);
+    expect(await sparkNotes(first.userId)).toEqual([]);
+    await context.close();
+  });
+});
