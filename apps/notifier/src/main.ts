@@ -5,7 +5,6 @@ import { QUEUES } from '@spark/contracts';
 import { PinoNestLogger } from '@spark/logging';
 import { onShutdown, queueDepthMetric, runMain, stopSteps } from '@spark/runtime';
 import { closeWorker, MailOpener } from '@spark/jobs';
-import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { bootApp, startAccountErasure } from '@spark/service-runtime';
 import { MailProcessor } from './mail/mail.processor';
 import { Mailer } from './mail/mailer';
@@ -26,18 +25,9 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
   // Its own settings are checked before anything starts (a missing SMTP_URL in production stops it here).
   const config = loadConfig(notifierEnv, env);
   const boot = { app: 'notifier', schema: 'notifier' as const, migrations: notifierMigrations, env, relaysOutbox: false };
-  return bootApp(boot, async ({ logger, dataSource, redis, jobs, registry }) => {
+  return bootApp(boot, async ({ logger, dataSource, redis, jobs, bus, registry }) => {
     const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM);
     const sent = new SentMailRepository(dataSource);
-    const busClient = new RedisStreamsClient({
-      redisUrl: config.REDIS_URL,
-      prefix: config.BUS_PREFIX,
-      app: 'notifier',
-      timeoutMs: config.BUS_TIMEOUT_MS,
-      logger,
-      signingKeys: config.SIGNING_KEYS,
-    });
-    const bus = new ServiceBus(busClient);
     const app = await NestFactory.createApplicationContext(
       NotifierModule.register(redis, config.BUS_PREFIX, {
         mailer,
@@ -68,7 +58,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       logger,
       signingKeys: config.SIGNING_KEYS,
     });
-    const erasure = startAccountErasure({ part: 'notifier', eraser: sentMailEraser(dataSource) }, { config, dataSource, logger });
+    const erasure = startAccountErasure({ part: 'notifier', eraser: sentMailEraser(dataSource) }, { config, dataSource, logger, bus });
     return stopSteps({
       // Before the context closes it, which would wait on Redis even while Redis is down.
       'the mail worker': () => closeWorker(app.get(MailProcessor).worker, redis),
@@ -76,7 +66,6 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       'the account erasure worker': () => erasure.close(),
       'the push sender': () => push.close(),
       'the SMTP connections': () => mailer.close(),
-      'the bus client': () => busClient.close(),
     });
   });
 }

@@ -2,7 +2,6 @@ import { type DeletionSubject, deletionQueues, type ErasedPart } from '@spark/co
 import { DomainError } from '@spark/errors';
 import { bullPrefix, closeWorker, deleteOutboxRowsAboutSql, type JobHandlers, runJob } from '@spark/jobs';
 import { runWithCorrelationId } from '@spark/logging';
-import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { inUnitOfWork } from '@spark/persistence';
 import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -32,18 +31,9 @@ export interface AccountErasure {
  */
 export function startAccountErasure(
   { part, eraser, outboxSchema }: AccountErasure,
-  { config, dataSource, logger }: Pick<AppInfrastructure, 'config' | 'dataSource' | 'logger'>,
+  { config, dataSource, logger, bus }: Pick<AppInfrastructure, 'config' | 'dataSource' | 'logger' | 'bus'>,
 ): { close(): Promise<void> } {
   const queue = deletionQueues[part];
-  const busClient = new RedisStreamsClient({
-    redisUrl: config.REDIS_URL,
-    prefix: config.BUS_PREFIX,
-    app: part,
-    timeoutMs: config.BUS_TIMEOUT_MS,
-    logger,
-    signingKeys: config.SIGNING_KEYS,
-  });
-  const bus = new ServiceBus(busClient);
   const handlers: JobHandlers<typeof queue> = {
     'erase-account': async ({ deletionId }) => {
       const subject = await bus.request('auth.deletion-subject', { deletionId }).catch((error: unknown) => {
@@ -76,7 +66,6 @@ export function startAccountErasure(
     async close() {
       await closeWorker(worker, connection);
       connection.disconnect();
-      await busClient.close();
       await eraser.close?.();
     },
   };

@@ -2,6 +2,7 @@ import { assertSigningKeysFor, loadConfig, serviceEnv, type ServiceConfig } from
 import type { JobApp } from '@spark/contracts';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger, type Logger } from '@spark/logging';
+import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
 import { afterCommit, createServiceDataSource, prepareSchema, type ServiceDataSource, type ServiceDataSourceOptions } from '@spark/persistence';
 import { createMetrics, dependencyReadiness, outboxLagMetric, startHealthServer, type Stop, stopSteps } from '@spark/runtime';
 import { Redis } from 'ioredis';
@@ -16,6 +17,8 @@ export interface AppInfrastructure {
   jobs: JobQueues;
   /** The schema's outbox relay (started once `start` resolves, for an app whose schema has an outbox). */
   outbox: OutboxRelay;
+  /** The process's one client of the other services' bus patterns, signed as its schema; it connects on first use. */
+  bus: ServiceBus;
   registry: Registry;
 }
 
@@ -70,7 +73,16 @@ export async function bootApp(boot: AppBoot, start: (infrastructure: AppInfrastr
   });
   const relaysOutbox = boot.relaysOutbox ?? true;
   if (relaysOutbox) outboxLagMetric(metrics.registry, dataSource, boot.schema);
-  const stopApp = await start({ config, logger, dataSource, redis, jobs, outbox, registry: metrics.registry });
+  const busClient = new RedisStreamsClient({
+    redisUrl: config.REDIS_URL,
+    prefix: config.BUS_PREFIX,
+    app: boot.schema,
+    timeoutMs: config.BUS_TIMEOUT_MS,
+    logger,
+    signingKeys: config.SIGNING_KEYS,
+  });
+  const bus = new ServiceBus(busClient);
+  const stopApp = await start({ config, logger, dataSource, redis, jobs, outbox, bus, registry: metrics.registry });
   if (relaysOutbox) outbox.start();
   started = true;
   logger.info('ready');
@@ -80,6 +92,7 @@ export async function bootApp(boot: AppBoot, start: (infrastructure: AppInfrastr
       health?.close();
     },
     'the app': stopApp,
+    'the bus client': () => busClient.close(),
     'the outbox relay': () => outbox.stop(),
     'the job queues': () => jobs.close(),
     'the database': () => dataSource.destroy(),

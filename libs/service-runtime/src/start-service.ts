@@ -4,7 +4,7 @@ import type { ServiceConfig } from '@spark/config';
 import type { PatternName, ServiceName } from '@spark/contracts';
 import type { JobQueues, OutboxRelay } from '@spark/jobs';
 import { type Logger, PinoNestLogger } from '@spark/logging';
-import { RedisStreamsServer } from '@spark/messaging';
+import { RedisStreamsServer, type ServiceBus } from '@spark/messaging';
 import type { ServiceDataSource, ServiceDataSourceOptions } from '@spark/persistence';
 import { busServerMetrics, DRAIN_SECONDS, onShutdown, type Stop, stopSteps } from '@spark/runtime';
 import type { Registry } from 'prom-client';
@@ -20,6 +20,7 @@ export interface ServiceInfrastructure {
   dataSource: ServiceDataSource;
   jobs: JobQueues;
   outbox: OutboxRelay;
+  bus: ServiceBus;
 }
 
 export interface ServiceDefinition {
@@ -50,10 +51,10 @@ export async function startService(definition: ServiceDefinition, handleSignals 
   const app = `${definition.name}-service`;
   // Outbox adds issued in the same tick share one write (BullMQ producers only; workers block elsewhere).
   const boot = { app, schema: definition.name, migrations: definition.migrations, env: definition.env, autoPipelining: true };
-  const stop = await bootApp(boot, async ({ config, logger, dataSource, jobs, outbox, registry }) => {
+  const stop = await bootApp(boot, async ({ config, logger, dataSource, jobs, outbox, bus, registry }) => {
     definition.metrics?.(registry, jobs);
     const ledger = startCommandLedger(dataSource, definition.name, logger, definition.groupCommit);
-    const infrastructure: ServiceInfrastructure = { config, logger, dataSource, jobs, outbox };
+    const infrastructure: ServiceInfrastructure = { config, logger, dataSource, jobs, outbox, bus };
     const microservice = await NestFactory.createMicroservice(definition.module(infrastructure), {
       strategy: new RedisStreamsServer({
         redisUrl: config.REDIS_URL,
@@ -71,7 +72,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     microservice.useGlobalFilters(new NotDoneFilter(definition.name));
     await microservice.listen();
     const erasure = definition.accountErasure?.(infrastructure);
-    const erasureWorker = erasure && startAccountErasure({ ...erasure, outboxSchema: definition.name }, { config, dataSource, logger });
+    const erasureWorker = erasure && startAccountErasure({ ...erasure, outboxSchema: definition.name }, { config, dataSource, logger, bus });
     return stopSteps({
       'the bus server': () => microservice.close(),
       'the account erasure worker': () => erasureWorker?.close(),

@@ -1,5 +1,4 @@
-import { type DynamicModule, Module, type OnModuleDestroy } from '@nestjs/common';
-import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
+import { type DynamicModule, Module } from '@nestjs/common';
 import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { CoachLeadsHandler } from './coach-leads.handler';
 import { CoachLeadsRepository } from './coach-leads.repository';
@@ -8,29 +7,10 @@ import { LeadsHandler } from './leads.handler';
 import { LeadsRepository } from './leads.repository';
 import { LeadsService } from './leads.service';
 
-/** Approving a lead asks the auth-service to invite its person, so this service is a bus client too. */
-class OutgoingBus implements OnModuleDestroy {
-  constructor(readonly client: RedisStreamsClient) {}
-
-  async onModuleDestroy(): Promise<void> {
-    await this.client.close();
-  }
-}
-
 @Module({})
 export class LeadsModule {
-  static register({ dataSource, outbox, config, logger }: ServiceInfrastructure): DynamicModule {
-    const outgoing = new OutgoingBus(
-      new RedisStreamsClient({
-        redisUrl: config.REDIS_URL,
-        prefix: config.BUS_PREFIX,
-        app: 'leads',
-        timeoutMs: config.BUS_TIMEOUT_MS,
-        logger,
-        signingKeys: config.SIGNING_KEYS,
-      }),
-    );
-    const bus = new ServiceBus(outgoing.client);
+  static register({ dataSource, outbox, bus }: ServiceInfrastructure): DynamicModule {
+    // Approving a lead asks the auth-service to invite its person and the progress service to preset an evolution.
     const coachLeads = new CoachLeadsService(new CoachLeadsRepository(dataSource), {
       invite: (request) => bus.request('auth.invite', request),
       presetEvolution: (request) => bus.request('progress.preset-evolution', request),
@@ -39,7 +19,6 @@ export class LeadsModule {
       module: LeadsModule,
       controllers: [LeadsHandler, CoachLeadsHandler],
       providers: [
-        { provide: OutgoingBus, useValue: outgoing },
         { provide: LeadsService, useValue: new LeadsService(new LeadsRepository(dataSource), outbox) },
         { provide: CoachLeadsService, useValue: coachLeads },
       ],

@@ -2,7 +2,7 @@ import type { ProgressConfig } from '@spark/config';
 import { type ExportGrant, exportPrefix, QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, MailSealer, outboxInsertForSql, outboxRowsFor, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
-import { RedisStreamsClient, ServiceBus } from '@spark/messaging';
+import type { ServiceBus } from '@spark/messaging';
 import { ObjectStorage } from '@spark/storage';
 import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -14,6 +14,7 @@ export interface ExportWorkerDependencies {
   config: ProgressConfig;
   dataSource: DataSource;
   logger: Logger;
+  bus: ServiceBus;
   /** Asks the outbox relay to send the link e-mail now rather than at its next poll. */
   kickOutbox: () => void;
 }
@@ -36,19 +37,10 @@ async function otherServicesData(bus: ServiceBus, { userId, grant }: { userId: s
  * outbox. A job retried after a crash builds and uploads the archive again under the same key.
  */
 export function startExportWorker(deps: ExportWorkerDependencies): { worker: Worker; close(): Promise<void> } {
-  const { config, dataSource, logger } = deps;
+  const { config, dataSource, logger, bus } = deps;
   const storage = new ObjectStorage(config);
   const repository = new ExportRepository(dataSource);
   const sealer = new MailSealer(config.MAIL_SEAL_PUBLIC_KEY);
-  const busClient = new RedisStreamsClient({
-    redisUrl: config.REDIS_URL,
-    prefix: config.BUS_PREFIX,
-    app: 'progress',
-    timeoutMs: config.BUS_TIMEOUT_MS,
-    logger,
-    signingKeys: config.SIGNING_KEYS,
-  });
-  const bus = new ServiceBus(busClient);
   const handlers: JobHandlers<'export'> = {
     'export-client-data': async (data, job) => {
       // One archive and one e-mail per request, however often its job runs: BullMQ retrying after the e-mail was
@@ -114,7 +106,6 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
     async close() {
       await closeWorker(worker, connection);
       connection.disconnect();
-      await busClient.close();
       await storage.close();
     },
   };

@@ -7,8 +7,8 @@ import { startExportWorker } from './export-worker';
 
 @Module({})
 export class ExportModule {
-  static register({ dataSource, outbox, logger }: ServiceInfrastructure, config: ProgressConfig): DynamicModule {
-    const worker = config.EXPORT_WORKER_ENABLED ? startExportWorker({ config, dataSource, logger, kickOutbox: () => outbox.kick() }) : undefined;
+  static register({ dataSource, outbox, logger, bus }: ServiceInfrastructure, config: ProgressConfig): DynamicModule {
+    const worker = config.EXPORT_WORKER_ENABLED ? startExportWorker({ config, dataSource, logger, bus, kickOutbox: () => outbox.kick() }) : undefined;
     // Signs the page's download links.
     const storage = new ObjectStorage(config);
     return {
