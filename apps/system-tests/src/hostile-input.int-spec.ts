@@ -128,6 +128,27 @@ describe('input an attacker controls', () => {
     });
   });
 
+  describe('values the contracts took but PostgreSQL refuses', () => {
+    const cursorOf = (key: string) => Buffer.from(`${key}|${randomUUID()}`).toString('base64url');
+    const expectFieldError = async (response: Response, field: string) => {
+      const error = errorBodySchema.parse(await response.json());
+      expect({ status: response.status, fields: Object.keys(error.fieldErrors ?? {}) }).toEqual({ status: 400, fields: [field] });
+    };
+
+    it("answers a page cursor whose key is no timestamp, date or number PostgreSQL reads with 400, a visitor's too", async () => {
+      await expectFieldError(await fetch(`${stack.baseUrl}/api/log/posts?cursor=${cursorOf('1')}`), 'cursor');
+      await expectFieldError(await get(`/api/coach/clients?sort=newest&cursor=${cursorOf('1-2-3-')}`, coach.token), 'cursor');
+      await expectFieldError(await get(`/api/coach/clients?sort=attention&cursor=${cursorOf('2026-11-23')}`, coach.token), 'cursor');
+    });
+
+    it.each(['0000-01-01T00:00:00Z', '2026-11-23T10:00:00+23:59'])('answers an onboarding time of %s with 400 and stores nothing', async (time) => {
+      const user = await createSignedInUser(db, `onboarded-${randomUUID()}@hostile.test`);
+      await expectFieldError(await send('PATCH', '/api/auth/user', JSON.stringify({ onboarding_completed_at: time }), user.token), 'onboarding_completed_at');
+      const stored = await db.query('SELECT onboarding_completed_at FROM auth.users WHERE id = $1', [user.id]);
+      expect(stored.rows[0].onboarding_completed_at).toBeNull();
+    });
+  });
+
   describe('characters PostgreSQL cannot store', () => {
     const NUL = '"before\\u0000after"';
     const LONE_SURROGATE = '"half an emoji \\ud83d"';

@@ -47,10 +47,14 @@ export const approvedAtSchema = z.number().int().positive();
 export const mailApprovalSchema = z.object({ approvedAt: approvedAtSchema, signature: signatureSchema }).strict();
 export type MailApproval = z.infer<typeof mailApprovalSchema>;
 
-/** A calendar date, YYYY-MM-DD. */
-export const isoDateSchema = z.iso.date();
+// PostgreSQL refuses year 0 and UTC offsets beyond ±15:59, which ISO 8601 allows: a 400 here, not a 500 there.
+const isNotYearZero = (text: string) => !text.startsWith('0000');
+const hasStorableOffset = (text: string) => !/[+-](1[6-9]|[2-9]\d)(:?\d{2})?$/.test(text);
 
-export const isoDateTimeSchema = z.iso.datetime({ offset: true });
+/** A calendar date, YYYY-MM-DD. */
+export const isoDateSchema = z.iso.date().refine(isNotYearZero, 'Invalid ISO date');
+
+export const isoDateTimeSchema = z.iso.datetime({ offset: true }).refine((text) => isNotYearZero(text) && hasStorableOffset(text), 'Invalid ISO datetime');
 
 /** Keyset pagination: the cursor is opaque to clients (base64url of `created_at|id`). */
 export const pageQuerySchema = z.object({

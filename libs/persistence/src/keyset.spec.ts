@@ -25,9 +25,32 @@ describe('keyset cursors', () => {
     );
   });
 
-  it('take sort values of digits and dashes where the list sorts by them', () => {
-    expect(decodeCursor(cursorOf(`-12|${id}`), 'digits')).toEqual({ key: '-12', id });
-    expect(() => decodeCursor(cursorOf(`2026-11-23 23:35:58+00|${id}`), 'digits')).toThrow('The page cursor is invalid.');
+  it.each(['2026-11-23 23:35:58+00', '2026-11-23 23:35:58.5+05:30', '2024-02-29 00:00:00-12', '0001-01-01 00:00:00+00'])(
+    'take the timestamp %s as PostgreSQL prints one',
+    (key) => expect(decodeCursor(cursorOf(`${key}|${id}`))).toEqual({ key, id }),
+  );
+
+  // Each of these passed Date.parse, reached SQL as a timestamptz, and PostgreSQL's refusal answered 500.
+  it.each([
+    '1',
+    '5/6',
+    '2026-02-30 10:00:00+00',
+    '2025-02-29 10:00:00+00',
+    '0000-01-01 00:00:00+00',
+    '2026-11-23 24:00:01+00',
+    '2026-11-23 10:00:00+16',
+    '2026-11-23T10:00:00Z',
+  ])('refuse the timestamp %s, which PostgreSQL does not print', (key) =>
+    expect(() => decodeCursor(cursorOf(`${key}|${id}`))).toThrow('The page cursor is invalid.'),
+  );
+
+  it('take a date or a whole number where the list sorts by one, and nothing else that would reach SQL as one', () => {
+    expect(decodeCursor(cursorOf(`2026-11-23|${id}`), 'date')).toEqual({ key: '2026-11-23', id });
+    expect(decodeCursor(cursorOf(`-12|${id}`), 'integer')).toEqual({ key: '-12', id });
+    for (const key of ['1-2-3-', '2026-02-30', '0000-01-01', '-12', '2026-11-23 23:35:58+00'])
+      expect(() => decodeCursor(cursorOf(`${key}|${id}`), 'date')).toThrow('The page cursor is invalid.');
+    for (const key of ['1-2', '2026-11-23', '99999999999', '--1'])
+      expect(() => decodeCursor(cursorOf(`${key}|${id}`), 'integer')).toThrow('The page cursor is invalid.');
   });
 });
 

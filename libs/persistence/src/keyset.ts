@@ -13,12 +13,30 @@ export interface KeysetPosition {
 /** A row read for a page: its key as text beside its columns (`created_at::text AS cursor_at`). */
 export type Keyed<Row> = Row & { cursor_at: string };
 
-/** What a list's key looks like: a timestamp, or a sort value of digits and dashes (a count, a date). */
-export type KeyKind = 'timestamp' | 'digits';
+/** What a list's key is: a timestamp, a calendar date or a whole number, as PostgreSQL prints it. */
+export type KeyKind = 'timestamp' | 'date' | 'integer';
 
+const isLeapYear = (year: number) => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** A day of the calendar PostgreSQL keeps: no year 0, no 30 February. */
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  return day <= (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1]);
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+// `timestamptz::text`: date, time to the microsecond, and the session's UTC offset in hours (then minutes, seconds).
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2}) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-](0\d|1[0-5])(:[0-5]\d){0,2}$/;
+const INT4 = /^-?\d{1,9}$/;
+
+const dateOf = (match: RegExpExecArray | null) => match !== null && isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3]));
+
+// A key that passes reaches SQL cast to its kind: anything PostgreSQL would refuse there must be a 400 here.
 const keyIsValid: Record<KeyKind, (key: string) => boolean> = {
-  timestamp: (key) => !Number.isNaN(Date.parse(key)),
-  digits: (key) => /^-?[\d-]+$/.test(key),
+  timestamp: (key) => dateOf(TIMESTAMP.exec(key)),
+  date: (key) => dateOf(DATE.exec(key)),
+  integer: (key) => INT4.test(key),
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,6 +1,6 @@
-import { type ClientDetail, type ClientPage, type ClientSummary, type PayloadOf, type ResponseOf, weekdayOf } from '@spark/contracts';
+import { type ClientDetail, type ClientPage, type ClientSort, type ClientSummary, type PayloadOf, type ResponseOf, weekdayOf } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
-import { decodeCursor, pageOf } from '@spark/persistence';
+import { decodeCursor, type KeyKind, pageOf } from '@spark/persistence';
 import { toProgress } from '../progress/progress-row';
 import { attentionOf } from './attention';
 import type { ClientRow, CoachClientsRepository } from './coach-clients.repository';
@@ -19,11 +19,17 @@ export function toClientSummary(row: ClientRow): ClientSummary {
 
 const notFound = () => new DomainError('NOT_FOUND', 'Client not found.');
 
+/** What each sort's page cursor carries: the evolution's start date, or the attention score. */
+const sortKeyKind: Record<ClientSort, KeyKind> = { newest: 'date', attention: 'integer' };
+
 export class CoachClientsService {
   constructor(private readonly clients: CoachClientsRepository) {}
 
   async list(request: PayloadOf<'progress.coach-list-clients'>): Promise<ClientPage> {
-    const [rows, total] = await Promise.all([this.clients.list(request.sort, request.limit, decodeCursor(request.cursor, 'digits')), this.clients.count()]);
+    const [rows, total] = await Promise.all([
+      this.clients.list(request.sort, request.limit, decodeCursor(request.cursor, sortKeyKind[request.sort])),
+      this.clients.count(),
+    ]);
     const page = pageOf(rows, request.limit, (row) => ({ key: row.sort_key, id: row.user_id }));
     return { items: page.items.map(toClientSummary), nextCursor: page.nextCursor, total };
   }
