@@ -70,8 +70,8 @@ export const gatewayControllers = [...ownControllers, ...sparksControllers];
 @Module({})
 export class GatewayModule {
   static register({ config, logger, bus, redis }: GatewayInfrastructure): DynamicModule {
-    const auditTrail = new AuditTrail(bus, logger);
     const limiter = new RateLimiter(redis, config.BUS_PREFIX, config.RATE_LIMIT_FACTOR);
+    const auditTrail = new AuditTrail(bus, logger, limiter);
     return {
       module: GatewayModule,
       imports: [SparksModule.register({ config, bus, auditTrail, limiter })],

@@ -175,6 +175,18 @@ describe('the audit log of admin and coach actions', () => {
     ]);
   });
 
+  it("records a bounded number of one person's refused attempts: a script looping a refused action cannot fill the log", async () => {
+    const prober = person('client');
+    const refusedRows = async () => Number((await db.query('SELECT count(*) FROM auth.audit_events WHERE actor_id = $1', [prober.id])).rows[0].count);
+    for (let attempt = 0; attempt < 60; attempt++) {
+      expect((await call('POST', `/api/coach/leads/${randomUUID()}/reject`, prober)).status).toBe(403);
+    }
+    for (let poll = 0; poll < 100 && (await refusedRows()) < 20; poll++) await sleep(100);
+    // A refusal's record is written after its answer: give the last ones time to land before counting.
+    await sleep(1_000);
+    expect(await refusedRows()).toBe(20);
+  });
+
   it('lets only admins read the log: newest first, in keyset pages, filtered by action and by actor', async () => {
     expect((await call('GET', '/api/admin/audit', coach)).status).toBe(403);
     expect((await call('GET', '/api/admin/audit', client)).status).toBe(403);

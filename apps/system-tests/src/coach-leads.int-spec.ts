@@ -198,6 +198,29 @@ describe('the coach dashboard API: leads', () => {
     expect(invitesTo(lead.email)).toHaveLength(2);
   });
 
+  it('resends one lead at most five sign-in links an hour, whoever asks: the sixth resend is a 429 and sends nothing', async () => {
+    const lead = await newLead();
+    expect((await call('POST', `/api/coach/leads/${lead.id}/approve`, coach, leadInviteBodyOf(lead))).status).toBe(200);
+    for (let resend = 0; resend < 5; resend++) {
+      expect((await call('POST', `/api/coach/leads/${lead.id}/resend`, tokenFor('coach'), leadInviteBodyOf(lead))).status).toBe(200);
+    }
+    const refused = await call('POST', `/api/coach/leads/${lead.id}/resend`, tokenFor('coach'), leadInviteBodyOf(lead));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(errorBodySchema.parse(await refused.json()).message).toMatch(/^Too many requests\. Please try again in /);
+    await untilIdle(stack);
+    expect(invitesTo(lead.email)).toHaveLength(6);
+  });
+
+  it('lets one coach invite at most sixty people an hour: a stolen token cannot mail the world', async () => {
+    const sender = tokenFor('coach');
+    const emails = Array.from({ length: 61 }, (_, index) => `cohort-${index}-${randomUUID()}@spark.test`);
+    for (const email of emails.slice(0, 60)) expect((await call('POST', '/api/coach/leads', sender, { email })).status).toBe(201);
+    expect((await call('POST', '/api/coach/leads', sender, { email: emails[60] })).status).toBe(429);
+    expect((await db.query('SELECT count(*)::int AS accounts FROM auth.users WHERE email = $1', [emails[60]])).rows[0]).toEqual({ accounts: 0 });
+    expect((await call('POST', '/api/coach/leads', tokenFor('coach'), { email: emails[60] })).status).toBe(201);
+  });
+
   it('adds a client lead whose first evolution takes the custom length, and refuses a duplicate', async () => {
     const email = `added-${randomUUID()}@spark.test`;
     const response = await call('POST', '/api/coach/leads', coach, { email: ` ${email.toUpperCase()} `, customEvolutionDays: '30' });

@@ -2,6 +2,7 @@ import { auditEventSchema } from '@spark/contracts';
 import { ServiceUnavailableError, type ServiceBus } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
 import pino from 'pino';
+import type { RateLimiter } from '../http/rate-limiter';
 import { AuditTrail } from './audit-trail';
 import type { AuditedRoute } from './audited.decorator';
 
@@ -23,6 +24,9 @@ const requestTo = (route: AuditedRoute | undefined, body: unknown) =>
     user: { id: '7d1c2f3a-9a4b-4c5d-8e6f-112233445566', email: 'coach@spark.test', role: 'coach' },
   }) as unknown as FastifyRequest;
 
+// Every refusal within its limit; the limit itself is counted in Redis (audit-log.int-spec.ts).
+const withinLimits = { hit: () => Promise.resolve() } as unknown as RateLimiter;
+
 /** The gateway's real logger, writing to an array instead of stdout. */
 function capturingLogger() {
   const lines: Record<string, unknown>[] = [];
@@ -36,7 +40,7 @@ describe('the audit trail', () => {
     const bus = { request: async (_pattern: string, event: unknown) => (sent.push(event), { recorded: true }) } as unknown as ServiceBus;
     const { logger } = capturingLogger();
     const body = { status: 'paused', transformationGoal: 'x'.repeat(500), customEvolutionDays: 30, notes: { nested: true } };
-    await new AuditTrail(bus, logger).recordSuccess(requestTo(approveRoute, body), { email: 'client@spark.test' });
+    await new AuditTrail(bus, logger, withinLimits).recordSuccess(requestTo(approveRoute, body), { email: 'client@spark.test' });
     const event = auditEventSchema.parse(sent[0]);
     expect(event).toMatchObject({
       correlationId: 'req-0001-abcdef',
@@ -52,14 +56,14 @@ describe('the audit trail', () => {
   it('records nothing for a route that is not audited', async () => {
     const sent: unknown[] = [];
     const bus = { request: async (_pattern: string, event: unknown) => sent.push(event) } as unknown as ServiceBus;
-    await new AuditTrail(bus, capturingLogger().logger).recordRefusal(requestTo(undefined, {}));
+    await new AuditTrail(bus, capturingLogger().logger, withinLimits).recordRefusal(requestTo(undefined, {}));
     expect(sent).toEqual([]);
   });
 
   it('logs an event it could not record as an error with the whole event, and does not throw', async () => {
     const bus = { request: () => Promise.reject(new ServiceUnavailableError('auth', 3000)) } as unknown as ServiceBus;
     const { logger, lines } = capturingLogger();
-    await expect(new AuditTrail(bus, logger).recordRefusal(requestTo(approveRoute, { status: 'paused' }))).resolves.toBeUndefined();
+    await expect(new AuditTrail(bus, logger, withinLimits).recordRefusal(requestTo(approveRoute, { status: 'paused' }))).resolves.toBeUndefined();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 50, msg: expect.stringMatching(/^AUDIT EVENT NOT RECORDED/) });
     expect(auditEventSchema.parse(lines[0]?.auditEvent)).toMatchObject({ outcome: 'refused', action: 'client.update', target: { label: null } });

@@ -4,11 +4,15 @@ import type { Logger } from '@spark/logging';
 import type { ServiceBus } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
+import type { RateLimit, RateLimiter } from '../http/rate-limiter';
 import { type AuditedRoute, auditedRouteOf } from './audited.decorator';
 
 // An audited action waits for its record; a slow auth-service must not hold it for the whole bus deadline.
 const RECORD_TIMEOUT_MS = 3000;
 const MAX_DETAIL_LENGTH = 200;
+// The log keeps every event for good, and a 403 costs the caller nothing: a script looping one refused action would
+// fill it, and the auth-service's stream with it. A person's first refusals show what they tried; the rest are logged.
+const REFUSALS_RECORDED_PER_ACTOR: RateLimit = { name: 'audit-refusals-recorded', max: 20, windowMs: 60 * 60_000 };
 
 const valueAt = (source: unknown, path: readonly string[]): unknown =>
   path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), source);
@@ -28,6 +32,8 @@ function detailsOf(route: AuditedRoute, body: unknown): AuditEvent['details'] {
   return details;
 }
 
+const actorOf = (request: FastifyRequest) => (request as FastifyRequest & { user?: AuthenticatedUser }).user;
+
 /**
  * Writes the audit events of audited routes through `auth.record-audit-event`. A failure to record is
  * logged as an error with the whole event (so it can be replayed) and never undoes the action.
@@ -36,6 +42,7 @@ export class AuditTrail {
   constructor(
     private readonly bus: ServiceBus,
     private readonly logger: Logger,
+    private readonly limiter: RateLimiter,
   ) {}
 
   /** After an audited handler answered: the target may come from its answer. */
@@ -43,14 +50,24 @@ export class AuditTrail {
     return this.record(request, 'succeeded', answer);
   }
 
-  /** After a 403 on an audited route, whether the guard or the service refused. */
-  recordRefusal(request: FastifyRequest): Promise<void> {
-    return this.record(request, 'refused', undefined);
+  /** After a 403 on an audited route, whether the guard or the service refused: up to a number per person. */
+  async recordRefusal(request: FastifyRequest): Promise<void> {
+    const route = auditedRouteOf(request);
+    const actor = actorOf(request);
+    if (!route || !actor) return;
+    try {
+      await this.limiter.hit({ limit: REFUSALS_RECORDED_PER_ACTOR, subject: actor.id });
+    } catch (error) {
+      // Over the limit, or Redis (and with it the bus the record would go by) is away.
+      this.logger.warn({ err: error, actor, action: route.action, clientIp: request.ip }, 'refused attempt not recorded in the audit log');
+      return;
+    }
+    await this.record(request, 'refused', undefined);
   }
 
   private async record(request: FastifyRequest, outcome: AuditEvent['outcome'], answer: unknown): Promise<void> {
     const route = auditedRouteOf(request);
-    const actor = (request as FastifyRequest & { user?: AuthenticatedUser }).user;
+    const actor = actorOf(request);
     if (!route || !actor) return;
     const event: AuditEvent = {
       id: randomUUID(),
