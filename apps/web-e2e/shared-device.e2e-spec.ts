@@ -121,4 +121,22 @@ describe('a browser shared by two people', () => {
     expect(await sparkNotes(first.userId)).toEqual([]);
     await context.close();
   });
+
+  it("unsubscribes the browser from the person's reminders when they sign out, so the next person is not shown them", async () => {
+    const { email } = await clientWithProgress('push-signout', 'Maya Lopez');
+    const { context, page } = await signedInContext(browser(), email, { viewport: phoneViewport });
+    // Headless Chromium here reaches no push service to subscribe with: this stands in for the subscription a browser
+    // holds after "Notifications on this device", and notes when it is unsubscribed.
+    await context.addInitScript(`PushManager.prototype.getSubscription = async () => ({
+      endpoint: 'https://fcm.googleapis.com/fcm/send/shared-device',
+      unsubscribe: async () => (localStorage.setItem('e2e_push_unsubscribed', 'true'), true),
+    })`);
+    await markOnboarded(page);
+    await page.goto('/app');
+    await page.evaluate('navigator.serviceWorker.ready');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await page.evaluate(`localStorage.getItem('e2e_push_unsubscribed')`)).toBe('true');
+    await context.close();
+  });
 });

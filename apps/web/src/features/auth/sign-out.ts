@@ -1,15 +1,18 @@
+import { unsubscribeThisDevice } from '../reminders/push-support';
 import { endServerSessionOrRemember } from '../session/pending-sign-out';
 import { endSession } from '../session/session-store';
 import { signOutLocally } from './sign-out-locally';
 
 /**
- * Revokes the refresh token on the server, then forgets the session and the stored flags (docs/product.md §4).
+ * Revokes the refresh token on the server and unsubscribes the browser from reminders, then forgets the session and the
+ * stored flags (docs/product.md §4).
  * Resolves false only when the server could not be told; the browser is signed out regardless, and the server is
  * told before this browser's refresh cookie is used again.
  */
 export async function signOut(): Promise<boolean> {
   try {
-    return await endServerSessionOrRemember();
+    const [serverSignedOut] = await Promise.all([endServerSessionOrRemember(), unsubscribeThisDevice()]);
+    return serverSignedOut;
   } finally {
     endSession();
     signOutLocally();

@@ -30,8 +30,6 @@ function keyBytes(base64Url: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 }
 
-export const pushSupported = () => typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
-
 /** Asks for permission, subscribes this device with the server's key and returns the subscription to store. */
 export async function subscribeThisDevice(vapidPublicKey: string): Promise<PushSubscriptionJson> {
   if ((await Notification.requestPermission()) !== 'granted') throw new Error('Notifications are blocked for Spark in this browser.');

@@ -5,7 +5,8 @@ import { ApiError, failureMessage } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
-import { pushSupported, reminderKeys, remindersApi, subscribeThisDevice } from '../api/reminders-api';
+import { reminderKeys, remindersApi, subscribeThisDevice } from '../api/reminders-api';
+import { pushSupported } from '../push-support';
 
 // Subscribing this device can fail in the browser itself (notifications blocked): its own words then.
 const messageOf = (error: unknown) => (error instanceof Error && !(error instanceof ApiError) ? error.message : failureMessage(error));
