@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@spark/testing';
 import { e2eDatabase, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { holdBack, newPage, phoneViewport, saveScreenshot, screenSizes, searchAnswered, serviceUnavailable, typeThenPause } from './support/browser';
+import { baseUrl, holdBack, newPage, phoneViewport, saveScreenshot, screenSizes, searchAnswered, serviceUnavailable, typeThenPause } from './support/browser';
 import { clientRow, createClient, findLead, leadRow, signedIn, submitLead } from './support/coach-fixtures';
 import { sentTo, waitForEmail } from './support/mailbox';
 
@@ -236,6 +236,29 @@ describe('acting on leads', () => {
     await page.getByRole('dialog').getByRole('textbox').first().fill(email);
     await page.getByRole('button', { name: 'Add & Send Magic Link' }).click();
     await waitForEmail((mail) => sentTo(email)(mail) && /sign-in link/i.test(mail.subject));
+    await page.context().close();
+  });
+
+  it('tells a coach who has invited sixty people within the hour when to try again', async () => {
+    const { page, dialogs, accessToken } = await signedIn(browser(), 'coach', phoneViewport);
+    for (let invited = 0; invited < 60; invited++) {
+      const added = await fetch(`${baseUrl()}/api/coach/leads`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', origin: baseUrl() },
+        body: JSON.stringify({ email: uniqueEmail(`cohort-${invited}`) }),
+      });
+      expect(added.status).toBe(201);
+    }
+    await page.goto('/coach');
+    await page.getByRole('tab', { name: /^Clients/ }).click();
+    await page.getByRole('button', { name: 'Add Client Lead' }).click();
+    await page.getByRole('dialog').getByRole('textbox').first().fill(uniqueEmail('one-too-many'));
+    await page.getByRole('button', { name: 'Add & Send Magic Link' }).click();
+    await eventually(
+      () => dialogs.some((message) => /^Too many requests\. Please try again in \d+ minutes\.$/.test(message)),
+      10_000,
+      'the dialog saying when to try again',
+    );
     await page.context().close();
   });
 });

@@ -4,22 +4,25 @@ import type { Browser, Dialog, Page } from 'playwright-core';
 import { createUser, e2eDatabase, signedInContext, uniqueEmail } from './auth-fixtures';
 import { baseUrl, laptopViewport, searchAnswered, uniqueIp } from './browser';
 
-/** A browser page signed in as a new user of `role` through a real sign-in e-mail, and the dialogs it has shown. */
+/**
+ * A browser page signed in as a new user of `role` through a real sign-in e-mail, the dialogs it has shown, and the
+ * session's bearer token for what a test asks the API directly.
+ */
 export async function signedIn(
   browser: Browser,
   role: 'client' | 'coach' | 'admin',
   viewport: { width: number; height: number } = laptopViewport,
-): Promise<{ page: Page; dialogs: string[] }> {
+): Promise<{ page: Page; dialogs: string[]; accessToken: string }> {
   const email = uniqueEmail(`dashboard-${role}`);
   await createUser(email, role);
-  const { page } = await signedInContext(browser, email, { viewport });
+  const { page, accessToken } = await signedInContext(browser, email, { viewport });
   const dialogs: string[] = [];
   // Development mode offers to copy the link: decline, so the test does not depend on clipboard access.
   page.on('dialog', (dialog: Dialog) => {
     dialogs.push(dialog.message());
     void (dialog.type() === 'confirm' ? dialog.dismiss() : dialog.accept());
   });
-  return { page, dialogs };
+  return { page, dialogs, accessToken };
 }
 
 /** A client who finished onboarding: a user and a progress row starting today. */

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { failureMessage, isRateLimited } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { Input } from '../../../ui/input';
@@ -20,7 +21,8 @@ export function AddClientLeadDialog({ open, onOpenChange }: { open: boolean; onO
       if (outcome.inviteSent) await announceInvite(outcome.lead.email, outcome);
       else window.alert(`The lead was created, but the magic link could not be sent. Please resend it from the Leads tab.`);
     },
-    onError: () => window.alert('Failed to create lead. Email may already exist.'),
+    // A rate limit says when to try again; anything else gets the message of docs/product.md §8.
+    onError: (error) => window.alert(isRateLimited(error) ? failureMessage(error) : 'Failed to create lead. Email may already exist.'),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

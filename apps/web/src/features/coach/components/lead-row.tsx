@@ -1,7 +1,7 @@
 import { type Lead, primaryChallenges } from '@spark/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { ApiError } from '../../../api/client';
+import { ApiError, isRateLimited } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { Icon } from '../../../ui/icon';
 import { coachApi, formatDateTime } from '../api/coach-api';
@@ -29,8 +29,9 @@ function RoleBadge({ role }: { role: Lead['role'] }) {
   );
 }
 
-/** A 403 says why in its own words; any other failure gets the message of docs/product.md §8. */
-const failureMessage = (error: Error, fallback: string) => (error instanceof ApiError && error.status === 403 ? error.message : fallback);
+/** A 403 says why and a 429 when to try again, in their own words; any other failure gets the message of docs/product.md §8. */
+const failureMessage = (error: Error, fallback: string) =>
+  error instanceof ApiError && (error.status === 403 || isRateLimited(error)) ? error.message : fallback;
 
 /**
  * `onChanged` refreshes the list; each action stays pending until it resolves, so the row's buttons stay disabled
