@@ -64,4 +64,33 @@ describe('Daily reminder', () => {
     await expect(page.getByTestId('reminders').getByLabel('Remind me on days without a spark').isChecked()).resolves.toBe(false);
     await context.close();
   });
+
+  it("opens only Spark's own pages from a tapped reminder, whatever address a push names", async () => {
+    const email = uniqueEmail('reminder-tap');
+    const userId = await createUser(email, 'client', 'Lena Park');
+    await insertProgress(db, { userId, email, fullName: 'Lena Park', goal: 'Write every morning', timeZone: 'Europe/Stockholm', daysIn: 5 });
+    const { context, page } = await signedInContext(browser(), email, { viewport: phoneViewport });
+    await openClientHome(page);
+    await page.evaluate('navigator.serviceWorker.ready');
+    const [worker] = context.serviceWorkers();
+    if (!worker) throw new Error('the client app registered no service worker');
+    // What the browser does when a notification is tapped, without one on the screen: the worker's own
+    // notificationclick listener runs, and the window it asks for is noted instead of opened.
+    const opened = await worker.evaluate(async (target: string) => {
+      const scope = globalThis as unknown as { clients: Record<string, unknown>; dispatchEvent(event: Event): boolean };
+      let asked = '';
+      scope.clients.matchAll = async () => [];
+      scope.clients.openWindow = async (url: string) => ((asked = url), null);
+      let done: Promise<unknown> = Promise.resolve();
+      const tap = Object.assign(new Event('notificationclick'), {
+        notification: { close: () => undefined, data: { url: target } },
+        waitUntil: (work: Promise<unknown>) => (done = work),
+      });
+      scope.dispatchEvent(tap);
+      await done;
+      return asked;
+    }, 'https://evil.example/claim-your-prize');
+    expect(opened).toBe(`${baseUrl()}/app`);
+    await context.close();
+  });
 });

@@ -14,7 +14,9 @@ self.addEventListener('push', (event) => {
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const url = new URL(event.notification.data?.url ?? '/app', self.location.origin).href;
+  // Only Spark's own pages: a push naming another site (one sent with a leaked key) opens the app instead.
+  const target = new URL(event.notification.data?.url ?? '/app', self.location.origin);
+  const url = target.origin === self.location.origin ? target.href : new URL('/app', self.location.origin).href;
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((windows) => {
       const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
