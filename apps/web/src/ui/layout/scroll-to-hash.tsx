@@ -5,6 +5,19 @@ import { useLocation } from 'react-router-dom';
 const maxFramesToWait = 120;
 
 /**
+ * Sections off screen are laid out at a placeholder height until they come near it (`render-when-visible`), so a
+ * scroll that passes sections not yet shown would aim at where the target was before they took their real height,
+ * and end above or below it. Every section is laid out before the scroll starts, and kept so until the browser has
+ * remembered their real heights, which they keep when they go back to skipping.
+ */
+function scrollWithFinalLayout(target: HTMLElement) {
+  const root = document.documentElement;
+  root.dataset.fullLayout = '';
+  target.scrollIntoView({ block: 'start' });
+  requestAnimationFrame(() => requestAnimationFrame(() => delete root.dataset.fullLayout));
+}
+
+/**
  * Router navigations do not scroll: go to the #anchor if there is one, else to the top. The page the browser opened
  * stays where the browser or the visitor put it before React took over a prerendered page; only an #anchor the
  * browser could not find (a screen rendered in the browser) is scrolled to.
@@ -25,7 +38,7 @@ export function ScrollToHash() {
     const tryScroll = () => {
       const target = document.getElementById(decodeURIComponent(hash.slice(1)));
       if (target) {
-        target.scrollIntoView({ block: 'start' });
+        scrollWithFinalLayout(target);
         return;
       }
       if (frame++ < maxFramesToWait) handle = requestAnimationFrame(tryScroll);
