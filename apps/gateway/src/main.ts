@@ -13,6 +13,7 @@ import { routeDecisions } from './auth/route-access';
 import { gatewayControllers, GatewayModule } from './gateway.module';
 import { toErrorBody } from './http/error-body';
 import { gatewayMetrics, observeHttp } from './health/metrics';
+import { applyJsonBodyLimits } from './http/json-body-limit';
 import { loggableUrl } from './http/secret-bearing-pages';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerStateChangingRequestChecks } from './http/state-changing-requests';
@@ -20,7 +21,7 @@ import { registerQueueBoard } from './queue-board/queue-board';
 import { QueueBoardPasses } from './queue-board/queue-board-passes';
 import { loadWebBuild, registerSpa } from './web/spa';
 
-/** JSON bodies are small forms; uploads get their own, larger limit on their own routes. */
+/** JSON bodies are small forms; uploads get their own, larger limit on their own routes, and so does a route that declares @JsonBodyLimit(). */
 const JSON_BODY_LIMIT = 16 * 1024;
 // Longer than the idle timeout of the load balancers in front (60 s on the common ones), so they close first.
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
@@ -85,6 +86,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     { logger: new PinoNestLogger(logger), bodyParser: false },
   );
   const fastify = app.getHttpAdapter().getInstance();
+  applyJsonBodyLimits(fastify);
   // Everything below a request — logs, outgoing bus messages — carries its correlation id.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);

@@ -80,6 +80,43 @@ describe("the Developer's Log through the gateway", () => {
     expect([first.slug, second.slug]).toEqual(['untitled-post', 'untitled-post-2']);
   });
 
+  it('publishes a post as long as a post may be, 200 000 characters', async () => {
+    const paragraph = 'Twelve clients kept their streaks through the holidays, and the morning check-ins did most of the work. ';
+    const markdown = `# The long read\n${paragraph.repeat(Math.floor((200_000 - 16) / paragraph.length))}`;
+    expect(markdown.length).toBeGreaterThan(199_000);
+    const published = await call('POST', '/api/log/posts', { markdown }, admin);
+    expect(published.status).toBe(201);
+    const { slug } = publishPostResponseSchema.parse(await published.json());
+    const post = logPostSchema.parse(await (await call('GET', `/api/log/posts/${slug}`)).json());
+    expect(post.markdown).toBe(markdown);
+    expect(post.excerpt).toMatch(/^Twelve clients kept their streaks .*\.\.\.$/);
+    expect((await call('POST', '/api/log/posts', { markdown: `${markdown}${paragraph}` }, admin)).status).toBe(400);
+    expect((await call('POST', '/api/log/posts', { markdown: 'x'.repeat(700_000) }, admin)).status).toBe(413);
+  });
+
+  // Anyone may read the log, and each list or read takes every post it shows apart for its excerpt: a post written to
+  // make that slow would have made the log, and the service behind it, slow for everyone.
+  it('publishes, lists and reads at once a post written to be slow to take apart', async () => {
+    const markdown = [
+      `# Brackets${' #'.repeat(16_000)}x`,
+      '<'.repeat(40_000),
+      '!['.repeat(16_000),
+      '![['.repeat(10_000),
+      '['.repeat(40_000),
+      '[a]('.repeat(6_000),
+    ].join('\n');
+    expect(markdown.length).toBeLessThanOrEqual(200_000);
+    const published = await call('POST', '/api/log/posts', { markdown }, admin);
+    expect(published.status).toBe(201);
+    const { slug } = publishPostResponseSchema.parse(await published.json());
+    const list = await call('GET', '/api/log/posts');
+    expect(list.status).toBe(200);
+    expect(logPostPageSchema.parse(await list.json()).items.find((post) => post.slug === slug)?.title).toMatch(/^Brackets # # #/);
+    const read = await call('GET', `/api/log/posts/${slug}`);
+    expect(read.status).toBe(200);
+    expect(logPostSchema.parse(await read.json()).excerpt.length).toBeLessThanOrEqual(200);
+  });
+
   it('rejects empty content, missing images and files that are not images', async () => {
     const empty = await call('POST', '/api/log/posts', { markdown: '  \n ' }, admin);
     expect(empty.status).toBe(400);

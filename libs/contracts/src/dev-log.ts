@@ -4,8 +4,11 @@ import { isoDateTimeSchema, pageOf, pageQuerySchema, uuidSchema, textSchema } fr
 /** Spec section 5: the image types the publisher accepts. */
 export const logImageExtensions = ['png', 'jpg', 'jpeg', 'gif', 'webp'] as const;
 export const UNTITLED_POST = 'Untitled Post';
+/** The most characters a post's markdown may have. */
+export const POST_MARKDOWN_MAX_LENGTH = 200_000;
 
-const wikiImagePattern = /!\[\[([^\]|]+?)(?:\|[^\]]*)?\]\]/g;
+// Neither part runs past the next bracket, so a text of many unclosed `![[` is read once, not once per `![[`.
+const wikiImagePattern = /!\[\[([^[\]|]+?)(?:\|[^[\]]*)?\]\]/g;
 
 /** The file names a post references as `![[name.png]]` (Obsidian-style wiki-link images). */
 export function wikiImageNames(markdown: string): string[] {
@@ -20,10 +23,30 @@ export function resolveWikiImages(markdown: string, urlOf: (name: string) => str
   });
 }
 
-/** The first level-1 heading, else "Untitled Post". */
+const lineBreak = /\r\n?|[\n\u2028\u2029]/;
+const isBlank = (character: string | undefined) => character === ' ' || character === '\t';
+
+/** A heading line's text without its optional closing run of `#` (which must follow a space, as in CommonMark). */
+function headingText(line: string): string {
+  let end = line.length;
+  while (end > 0 && isBlank(line[end - 1])) end--;
+  let closing = end;
+  while (closing > 0 && line[closing - 1] === '#') closing--;
+  if (closing < end && (closing === 0 || isBlank(line[closing - 1]))) end = closing;
+  return line.slice(0, end).trim();
+}
+
+/**
+ * The first level-1 heading with text, else "Untitled Post". Read line by line without a backtracking pattern, so a
+ * long line of `# # # …` takes no longer than any other text.
+ */
 export function postTitleOf(markdown: string): string {
-  const heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(markdown)?.[1]?.trim();
-  return heading ? heading.slice(0, 200) : UNTITLED_POST;
+  for (const line of markdown.split(lineBreak)) {
+    if (line[0] !== '#' || !isBlank(line[1])) continue;
+    const title = headingText(line.slice(2));
+    if (title) return title.slice(0, 200);
+  }
+  return UNTITLED_POST;
 }
 
 export const logImageNameSchema = textSchema()
@@ -42,7 +65,7 @@ export type UploadedLogImage = z.infer<typeof uploadedLogImageSchema>;
 export const publishPostRequestSchema = z
   .object({
     markdown: textSchema()
-      .max(200_000)
+      .max(POST_MARKDOWN_MAX_LENGTH)
       .refine((text) => text.trim().length > 0, 'No content'),
     images: z.array(logImageSchema).max(50).default([]),
   })

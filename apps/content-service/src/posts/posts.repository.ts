@@ -1,18 +1,24 @@
 import type { Keyed, KeysetPosition } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
 
-export interface PostRow {
+/** What the list shows of a post. */
+export interface PostSummaryRow {
   id: string;
   slug: string;
   title: string;
-  markdown: string;
+  excerpt: string;
   created_at: Date;
+}
+
+export interface PostRow extends PostSummaryRow {
+  markdown: string;
 }
 
 export interface NewPost {
   id: string;
   slug: string;
   title: string;
+  excerpt: string;
   markdown: string;
   authorId: string;
   imageKeys: readonly string[];
@@ -25,21 +31,21 @@ export class PostsRepository {
   async insert(post: NewPost): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `WITH post AS (
-         INSERT INTO content.posts (id, slug, title, markdown, author_id) VALUES ($1, $2, $3, $4, $5)
+         INSERT INTO content.posts (id, slug, title, excerpt, markdown, author_id) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (slug) DO NOTHING RETURNING id
        ), images AS (
          INSERT INTO content.post_images (post_id, object_key)
-         SELECT post.id, key FROM post, unnest($6::text[]) AS key
+         SELECT post.id, key FROM post, unnest($7::text[]) AS key
        )
        SELECT id FROM post`,
-      [post.id, post.slug, post.title, post.markdown, post.authorId, post.imageKeys],
+      [post.id, post.slug, post.title, post.excerpt, post.markdown, post.authorId, post.imageKeys],
     );
     return rows.length > 0;
   }
 
-  async page(after: KeysetPosition | undefined, limit: number): Promise<Keyed<PostRow>[]> {
+  async page(after: KeysetPosition | undefined, limit: number): Promise<Keyed<PostSummaryRow>[]> {
     return this.dataSource.query(
-      `SELECT id, slug, title, markdown, created_at, created_at::text AS cursor_at FROM content.posts
+      `SELECT id, slug, title, excerpt, created_at, created_at::text AS cursor_at FROM content.posts
        WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid)
        ORDER BY created_at DESC, id DESC LIMIT $3`,
       [after?.key ?? null, after?.id ?? null, limit],
@@ -47,7 +53,7 @@ export class PostsRepository {
   }
 
   async findBySlug(slug: string): Promise<PostRow | undefined> {
-    const rows: PostRow[] = await this.dataSource.query(`SELECT id, slug, title, markdown, created_at FROM content.posts WHERE slug = $1`, [slug]);
+    const rows: PostRow[] = await this.dataSource.query(`SELECT id, slug, title, excerpt, markdown, created_at FROM content.posts WHERE slug = $1`, [slug]);
     return rows[0];
   }
 

@@ -13,13 +13,13 @@ import {
 import { DomainError } from '@spark/errors';
 import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import { excerptOf, slugOf } from './post-text';
-import type { PostRow, PostsRepository } from './posts.repository';
+import type { PostsRepository, PostSummaryRow } from './posts.repository';
 
-const toSummary = (row: PostRow): LogPostSummary => ({
+const toSummary = (row: PostSummaryRow): LogPostSummary => ({
   id: row.id,
   slug: row.slug,
   title: row.title,
-  excerpt: excerptOf(row.markdown),
+  excerpt: row.excerpt,
   createdAt: row.created_at.toISOString(),
 });
 
@@ -42,11 +42,12 @@ export class PostsService {
       return key ? logImagePath(key) : undefined;
     });
     const title = postTitleOf(markdown);
+    const excerpt = excerptOf(markdown);
     const usedKeys = [...new Set(wikiImageNames(request.markdown).map((name) => keyOf.get(name) ?? ''))].filter(Boolean);
     const base = slugOf(title);
     for (let attempt = 1; attempt <= 20; attempt++) {
       const slug = attempt === 1 ? base : `${base}-${attempt}`;
-      const inserted = await this.posts.insert({ id: randomUUID(), slug, title, markdown, authorId: request.authorId, imageKeys: usedKeys });
+      const inserted = await this.posts.insert({ id: randomUUID(), slug, title, excerpt, markdown, authorId: request.authorId, imageKeys: usedKeys });
       if (inserted) return { success: true, postUrl: `/log/${slug}`, slug };
     }
     throw new DomainError('CONFLICT', 'Publishing failed: too many posts share this title.');

@@ -3,6 +3,7 @@ import {
   getPostRequestSchema,
   listPostsRequestSchema,
   type PayloadOf,
+  POST_MARKDOWN_MAX_LENGTH,
   publishPostRequestSchema,
   type UploadedLogImage,
   uploadedLogImageSchema,
@@ -13,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Public, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
+import { JsonBodyLimit } from '../http/json-body-limit';
 import { UploadRoute } from '../http/upload-slots';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { imageContentType, readUploadedFile } from '../investors/uploaded-file';
@@ -21,6 +23,9 @@ import { LogImages } from './log-images';
 import { Responds, RespondsWithout } from '../docs/responds.decorator';
 
 const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+// A post's markdown at its longest, three bytes a character in UTF-8 at most (JSON leaves all but control characters
+// as they are), and room for the list of its images.
+const PUBLISH_BODY_MAX_BYTES = 3 * POST_MARKDOWN_MAX_LENGTH + 64 * 1024;
 const rasterFormats: Record<string, RasterFormat> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
 
 /** The Developer's Log: public reading, admin-only publishing. */
@@ -74,6 +79,7 @@ export class DevLogController {
   @Responds('content.publish-post')
   @Roles('admin')
   @Post('posts')
+  @JsonBodyLimit(PUBLISH_BODY_MAX_BYTES)
   @HttpCode(201)
   @Audited('devlog.publish', { type: 'post', id: { answer: ['slug'] } })
   publish(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(publishPostRequestSchema)) body: Omit<PayloadOf<'content.publish-post'>, 'authorId'>) {
