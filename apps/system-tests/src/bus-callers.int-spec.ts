@@ -173,4 +173,47 @@ describe('bus requests only from who may send them', () => {
       expect(await accountOf(request.email)).toEqual([]);
     });
   });
+
+  describe('a service reporting a deletion part it did not erase', () => {
+    const partsOf = async (deletionId: string) =>
+      (
+        await db.query<{ part: string; done: boolean }>(
+          'SELECT part, done_at IS NOT NULL AS done FROM auth.account_deletion_parts WHERE deletion_id = $1 ORDER BY part',
+          [deletionId],
+        )
+      ).rows;
+    /** A confirmed deletion whose own part (the account) is erased, and every service's part still to do. */
+    const confirmedDeletion = async () => {
+      const deletionId = randomUUID();
+      await db.query(`INSERT INTO auth.account_deletions (id, user_id, email) VALUES ($1, $2, $3)`, [
+        deletionId,
+        randomUUID(),
+        `leaving-${randomUUID()}@example.com`,
+      ]);
+      await db.query(
+        `INSERT INTO auth.account_deletion_parts (deletion_id, part, done_at)
+         SELECT $1, part, CASE WHEN part = 'auth' THEN now() END FROM unnest(ARRAY['auth', 'leads', 'progress', 'ditl', 'notifier']) AS part`,
+        [deletionId],
+      );
+      return deletionId;
+    };
+
+    it("refuses the leads-service's report of another service's part, so the others still erase theirs", async () => {
+      const deletionId = await confirmedDeletion();
+      const leads = await busAs('leads');
+
+      for (const part of ['progress', 'ditl', 'notifier'] as const) {
+        await expect(leads.request('auth.deletion-part-done', { deletionId, part })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      }
+      expect(await leads.request('auth.deletion-part-done', { deletionId, part: 'leads' })).toEqual({ completed: false });
+      expect(await partsOf(deletionId)).toEqual([
+        { part: 'auth', done: true },
+        { part: 'ditl', done: false },
+        { part: 'leads', done: true },
+        { part: 'notifier', done: false },
+        { part: 'progress', done: false },
+      ]);
+      expect(await leads.request('auth.deletion-subject', { deletionId })).toMatchObject({ email: expect.stringMatching(/^leaving-/) });
+    });
+  });
 });

@@ -20,6 +20,18 @@ export const busCallers = {
   'auth.deletion-part-done': ['leads', 'progress', 'ditl', 'notifier'],
 } as const satisfies { [P in PatternName]?: readonly SigningApp[] };
 
+/**
+ * Requests in which the sender reports its own work: the named field must be the sender's own name, so one service
+ * cannot report another's part of a deletion done (which would stop that service from erasing it).
+ */
+const senderNamedBy = { 'auth.deletion-part-done': 'part' } as const satisfies { [P in keyof typeof busCallers]?: string };
+
+/** Whether a request from `caller` names another app where it must name its sender. */
+export function speaksForAnother(caller: string | undefined, pattern: string, data: unknown): boolean {
+  const field: string | undefined = (senderNamedBy as Partial<Record<string, string>>)[pattern];
+  return field !== undefined && (data as Record<string, unknown> | null)?.[field] !== caller;
+}
+
 /** Whether `caller` may send a request of `pattern`. */
 export function mayCall(caller: string, pattern: string): boolean {
   if (!Object.hasOwn(patterns, pattern)) return false;

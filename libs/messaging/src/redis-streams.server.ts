@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Server, type CustomTransportStrategy, type MessageHandler, type MsPattern } from '@nestjs/microservices';
 import type { SigningKeys } from '@spark/config';
-import { serviceOf } from '@spark/contracts';
+import { serviceOf, speaksForAnother } from '@spark/contracts';
 import { newCorrelationId, runWithCorrelationId, type Logger } from '@spark/logging';
 import Redis from 'ioredis';
 import { lastValueFrom } from 'rxjs';
@@ -366,6 +366,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
       const handler = this.getHandlerByPattern(entry.pattern);
       if (!handler || handler.isEventHandler) throw new DomainError('NOT_FOUND', `Unknown message pattern ${entry.pattern}`);
       const data = parseRequest(this.contract, entry.pattern, entry.data);
+      if (this.options.signingKeys && speaksForAnother(entry.caller, entry.pattern, data)) {
+        throw new DomainError('FORBIDDEN', `${entry.caller ?? 'A sender'} may report only its own work in ${entry.pattern}.`);
+      }
       const run = () => this.outcomeOf(handler, data, requestId, entry.pattern, entryId);
       const { ledger } = this.options;
       const outcome = ledger && !isReplaySafe(this.contract, entry.pattern) ? await ledger.once(request, run) : await run();
