@@ -25,8 +25,10 @@ export const requestExportRequestSchema = z.object({ userId: uuidSchema, email: 
 export const requestExportResponseSchema = z.object({ queued: z.literal(true), exportId: uuidSchema, estimatedBytes: z.number().int().nonnegative() });
 export type RequestExportResponse = z.infer<typeof requestExportResponseSchema>;
 
-/** Where a client's archives are stored in the sparks bucket; their export e-mail's link must lead there. */
-export const exportPrefix = (userId: string) => `exports/${userId}/`;
+/** Where every export archive is kept in the sparks bucket. */
+export const EXPORTS_PREFIX = 'exports/';
+/** Where a client's archives are stored; their export e-mail's link must lead there. */
+export const exportPrefix = (userId: string) => `${EXPORTS_PREFIX}${userId}/`;
 
 /** Exports whose files take at most this are waited for in the page, which then offers the download at once. */
 export const IMMEDIATE_EXPORT_MAX_BYTES = 50 * 1024 * 1024;

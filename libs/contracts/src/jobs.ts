@@ -21,6 +21,7 @@ export const QUEUES = Object.freeze({
   reminders: 'reminders',
   push: 'push',
   sparkUploads: 'spark-uploads',
+  exportSweep: 'export-sweep',
 } as const);
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -82,6 +83,9 @@ export const pushJobs = { 'spark-reminder-push': sparkReminderPushJobSchema } as
 /** A repeating sweep (one job per run, whichever replica takes it) of spark uploads granted and never recorded. */
 export const sparkUploadJobs = { 'sweep-unclaimed-uploads': z.object({}) } as const;
 
+/** A repeating sweep (one job per run, whichever replica takes it) of data export archives past their keeping. */
+export const exportSweepJobs = { 'sweep-expired-exports': z.object({}) } as const;
+
 /** The DITL worker's queue: one job per generation (job id = the outbox row id). */
 export const ditlJobs = {
   'generate-ditl': generateDitlJobSchema,
@@ -108,6 +112,7 @@ export const jobsByQueue = {
   [QUEUES.reminders]: reminderJobs,
   [QUEUES.push]: pushJobs,
   [QUEUES.sparkUploads]: sparkUploadJobs,
+  [QUEUES.exportSweep]: exportSweepJobs,
 } as const;
 
 /** The apps that queue jobs or run them: the services and the notifier. */
@@ -141,6 +146,7 @@ export const jobProducers = {
   [QUEUES.reminders]: { 'send-due-reminders': SCHEDULED },
   [QUEUES.push]: { 'spark-reminder-push': 'progress' },
   [QUEUES.sparkUploads]: { 'sweep-unclaimed-uploads': SCHEDULED },
+  [QUEUES.exportSweep]: { 'sweep-expired-exports': SCHEDULED },
 } as const satisfies { [Q in QueueName]: Record<JobName<Q>, JobProducer> };
 
 /** The app whose workers run each queue's jobs. */
@@ -155,6 +161,7 @@ export const queueConsumers = {
   [QUEUES.reminders]: 'progress',
   [QUEUES.push]: 'notifier',
   [QUEUES.sparkUploads]: 'progress',
+  [QUEUES.exportSweep]: 'progress',
 } as const satisfies Record<QueueName, JobApp>;
 
 /** The producer of a job, or undefined when the queue has no job of that name. */

@@ -45,6 +45,7 @@ export const jobFieldsShownOnQueueBoard: { [Q in QueueName]: ShownFields<Q> } = 
   [QUEUES.reminders]: { 'send-due-reminders': [] },
   [QUEUES.push]: { 'spark-reminder-push': ['firstName', 'userId', 'localDate'] },
   [QUEUES.sparkUploads]: { 'sweep-unclaimed-uploads': [] },
+  [QUEUES.exportSweep]: { 'sweep-expired-exports': [] },
 };
 
 /** The fields of a job the dashboard shows; none for a job name it does not know. */
