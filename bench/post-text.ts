@@ -2,7 +2,7 @@
 // read, for ordinary prose and for texts written to make a backtracking pattern slow, each at the longest a post may
 // be. The excerpt is read for every post on each public list and read of the log.
 import { POST_MARKDOWN_MAX_LENGTH, postTitleOf, wikiImageNames } from '@spark/contracts';
-import { excerptOf } from '../apps/content-service/src/posts/post-text';
+import { excerptOf } from '../apps/content-service/src/tooling';
 
 const fill = (unit: string, prefix = '') => prefix + unit.repeat(Math.floor((POST_MARKDOWN_MAX_LENGTH - prefix.length) / unit.length));
 
