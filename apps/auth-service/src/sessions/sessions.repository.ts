@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { type UserRow, userColumns } from '../users/users.repository';
+import { type UserRow, userColumns, waitForRoleChangeSql } from '../users/users.repository';
 
 export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -10,8 +10,10 @@ export class SessionsRepository {
    * Returns the user and the family, or undefined when the token is unknown, spent, revoked or expired.
    */
   async rotate(tokenHash: Buffer, next: { id: string; tokenHash: Buffer }): Promise<{ user: UserRow; familyId: string } | undefined> {
-    const rows: (UserRow & { family_id: string })[] = await this.dataSource.query(
-      `WITH spent AS (
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(waitForRoleChangeSql('SELECT user_id FROM auth.refresh_tokens WHERE token_hash = $1'), [tokenHash]);
+      const rows: (UserRow & { family_id: string })[] = await manager.query(
+        `WITH spent AS (
          UPDATE auth.refresh_tokens SET used_at = now()
          WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
          RETURNING family_id, user_id, expires_at
@@ -21,12 +23,13 @@ export class SessionsRepository {
          RETURNING family_id, user_id
        )
        SELECT ${userColumns}, fresh.family_id FROM auth.users JOIN fresh ON fresh.user_id = users.id`,
-      [tokenHash, next.id, next.tokenHash],
-    );
-    const row = rows[0];
-    if (!row) return undefined;
-    const { family_id: familyId, ...user } = row;
-    return { user, familyId };
+        [tokenHash, next.id, next.tokenHash],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      const { family_id: familyId, ...user } = row;
+      return { user, familyId };
+    });
   }
 
   /**

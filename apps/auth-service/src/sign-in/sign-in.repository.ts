@@ -1,7 +1,7 @@
 import { CODE_GUESS_LIMIT, type UserRole } from '@spark/contracts';
 import { type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
 import type { DataSource } from 'typeorm';
-import { type UserRow, userColumns } from '../users/users.repository';
+import { type UserRow, userColumns, waitForRoleChangeSql } from '../users/users.repository';
 
 export interface NewMagicLink {
   id: string;
@@ -127,8 +127,10 @@ export class SignInRepository {
    * code guess holds it, rather than wait for it (guesses take that row first, then the link's).
    */
   async redeemToken(tokenHash: Buffer, refresh: NewRefreshToken): Promise<UserRow | undefined> {
-    const rows: UserRow[] = await this.dataSource.query(
-      `WITH spent AS (
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(waitForRoleChangeSql('SELECT user_id FROM auth.magic_links WHERE token_hash = $1'), [tokenHash]);
+      const rows: UserRow[] = await manager.query(
+        `WITH spent AS (
          UPDATE auth.magic_links SET used_at = now()
          WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
          RETURNING user_id, email
@@ -138,9 +140,10 @@ export class SignInRepository {
            SELECT email_hash FROM auth.code_guesses WHERE email_hash = ${guessedAddress('(SELECT email FROM spent)')} FOR UPDATE SKIP LOCKED)
        )
        SELECT ${userColumns} FROM auth.users WHERE id = (SELECT user_id FROM fresh)`,
-      [tokenHash, ...refreshParams(refresh)],
-    );
-    return rows[0];
+        [tokenHash, ...refreshParams(refresh)],
+      );
+      return rows[0];
+    });
   }
 
   /**
@@ -155,6 +158,7 @@ export class SignInRepository {
     return this.dataSource.transaction(async (manager) => {
       const [guesses] = (await manager.query(takeGuessRowSql, [email])) as { failures: number }[];
       if ((guesses?.failures ?? 0) >= CODE_GUESS_LIMIT.failures) return { outcome: 'refused', ownerTold: false };
+      await manager.query(waitForRoleChangeSql('SELECT id FROM auth.users WHERE email = $1'), [email]);
       const [user] = (await manager.query(
         `WITH attempt AS (
            UPDATE auth.magic_links m SET

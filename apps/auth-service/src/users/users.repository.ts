@@ -23,6 +23,14 @@ export interface OwnMetadataChanges {
   transformation_goal?: string | null;
 }
 
+/**
+ * Waits out a role change of the person `userIdSql` selects (it holds their row FOR UPDATE until it commits). A
+ * sign-in or refresh runs this first, then starts its session in a statement of its own, which sees the change whole:
+ * the new role, and every token it revoked. One statement begun during the change would read the old role and add a
+ * session the change never revoked, and a refresh that had taken its token first would deadlock with the change.
+ */
+export const waitForRoleChangeSql = (userIdSql: string) => `SELECT 1 FROM auth.users WHERE id = (${userIdSql}) FOR SHARE`;
+
 export type RoleChange = { outcome: 'actor-not-admin' | 'user-not-found' | 'last-admin' } | { outcome: 'unchanged' | 'changed'; user: UserRow };
 
 export class UsersRepository {
