@@ -135,6 +135,12 @@ export class GenerationsRepository {
     return rows[0];
   }
 
+  /** Whether the generation is still there (an account erasure deletes them). */
+  async exists(id: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM ditl.generations WHERE id = $1`, [id]);
+    return rows.length > 0;
+  }
+
   /** Starts (or restarts, after a dead worker) an unfinished generation; undefined when it is already finished. */
   async claim(id: string): Promise<GenerationRow | undefined> {
     const rows: [GenerationRow[], number] = await this.dataSource.query(

@@ -4,9 +4,10 @@ import type { GenerationsRepository } from '../generations/generations.repositor
 import type { DitlPlanner, PlannedPresentation } from '../planner/planner';
 import { renderPresentation } from '../planner/presentation-html';
 
-/** Writes a finished presentation; the S3 adapter in production. */
+/** Writes a finished presentation, or deletes one nobody may read; the S3 adapter in production. */
 export interface PresentationStore {
   put(input: { key: string; body: string; contentType: string }): Promise<unknown>;
+  delete(key: string): Promise<void>;
 }
 
 export interface DitlGeneratorOptions {
@@ -65,6 +66,12 @@ export class DitlGenerator {
       : undefined;
     const completedNow = await this.generations.complete(generationId, planned, key, mail);
     if (completedNow && mail) this.onQueuedMail();
+    // The account was erased while the page was written: its erasure has already swept the client's pages.
+    if (!completedNow && !(await this.generations.exists(generationId))) {
+      await this.store.delete(key);
+      this.logger.info({ generationId }, 'DITL of an erased account; its page deleted');
+      return;
+    }
     // The checks' names only: their messages quote the client's answers, and account erasure does not reach the logs.
     const rejectedChecks = planned.rejectedViolations?.map((violation) => violation.check);
     this.logger.info({ generationId, planner: planned.planner, completedNow, rejectedChecks, modelAnswerCutOff: planned.modelAnswerCutOff }, 'DITL generated');
