@@ -182,7 +182,7 @@ describe('the client app (/app)', () => {
     await expect(sparkKeysStored(page)).resolves.toContain('spark_client_home');
     // What onboarding leaves behind: the DITL it asked for (the draft is covered by onboarding.e2e-spec.ts).
     await page.evaluate(`localStorage.setItem('spark_ditl_generation_id', '${randomUUID()}')`);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await expect(cachedApiAnswers(page)).resolves.toEqual([]);
     await expect(sparkKeysStored(page)).resolves.toEqual([]);

@@ -134,7 +134,7 @@ describe('a browser shared by two people', () => {
     await markOnboarded(page);
     await page.goto('/app');
     await page.evaluate('navigator.serviceWorker.ready');
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     expect(await page.evaluate(`localStorage.getItem('e2e_push_unsubscribed')`)).toBe('true');
     await context.close();

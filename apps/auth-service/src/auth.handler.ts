@@ -38,6 +38,11 @@ export class AuthHandler {
     return this.sessions.refresh(request);
   }
 
+  @MessagePattern('auth.sign-out-everywhere')
+  signOutEverywhere(@Payload() request: PayloadOf<'auth.sign-out-everywhere'>) {
+    return this.sessions.signOutEverywhere(request);
+  }
+
   @MessagePattern('auth.sign-out')
   signOut(@Payload() request: PayloadOf<'auth.sign-out'>) {
     return this.sessions.signOut(request);

@@ -70,6 +70,28 @@ describe('sessions end when they should, and roles change only explicitly', () =
     expect((await readSelf(other.session)).status).toBe(200);
   });
 
+  it('signs a person out on every device at once, and a sign-in after it works', async () => {
+    const phone = await signedIn('every-device@example.com', 'coach');
+    const laptop = await signIn('every-device@example.com');
+    const someoneElse = await signedIn('not-me@example.com', 'coach');
+    expect((await post('/api/auth/sign-out-everywhere', {})).status).toBe(401);
+
+    const ended = await send('POST', '/api/auth/sign-out-everywhere', { accessToken: laptop.session.access_token });
+    expect(ended.status).toBe(204);
+    expect(ended.headers.get('set-cookie')).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/);
+
+    for (const session of [phone.session, laptop.session]) {
+      const refused = await readSelf(session);
+      expect(refused.status).toBe(401);
+      expect(errorBodySchema.parse(await refused.json()).message).toBe('You signed out on every device. Please sign in again.');
+    }
+    for (const cookie of [phone.cookie, laptop.cookie]) expect((await post('/api/auth/refresh', {}, { cookie })).status).toBe(401);
+    expect((await readSelf(someoneElse.session)).status).toBe(200);
+    expect((await post('/api/auth/refresh', {}, { cookie: someoneElse.cookie })).status).toBe(200);
+    const again = await signIn('every-device@example.com');
+    expect((await readSelf(again.session)).status).toBe(200);
+  });
+
   it('lets an admin change a role, which ends every session of that user at once', async () => {
     const admin = await signedIn('role-admin@example.com', 'admin');
     const member = await signedIn('role-member@example.com', 'coach');

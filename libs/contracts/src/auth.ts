@@ -27,7 +27,7 @@ export const CODE_GUESS_LIMIT = { failures: 10, hours: 24 } as const;
  * (both under BUS_PREFIX): an ended session (by its `sid`, the value says why), and a user whose
  * access tokens issued before a time are void (the value: Unix seconds, a space, and why). They live as long as an access token can.
  */
-export const sessionEndReasons = ['signed-out', 'role-changed', 'token-reused', 'account-deleted'] as const;
+export const sessionEndReasons = ['signed-out', 'role-changed', 'token-reused', 'account-deleted', 'signed-out-everywhere'] as const;
 export type SessionEndReason = (typeof sessionEndReasons)[number];
 export const revokedSessionKey = (busPrefix: string, sessionId: string) => `${busPrefix}:auth:revoked-session:${sessionId}`;
 export const tokensVoidBeforeKey = (busPrefix: string, userId: string) => `${busPrefix}:auth:tokens-void-before:${userId}`;
@@ -130,6 +130,10 @@ export type IssuedSession = z.infer<typeof issuedSessionSchema>;
 
 export const refreshRequestSchema = z.object({ refreshToken: textSchema().min(20).max(200) }).strict();
 export const signOutResponseSchema = z.object({ signedOut: z.literal(true) });
+
+/** `auth.sign-out-everywhere`: ends every session of the user, on every device; answers how many were live. */
+export const signOutEverywhereRequestSchema = z.object({ userId: uuidSchema }).strict();
+export const signOutEverywhereResponseSchema = z.object({ sessionsEnded: z.number().int().nonnegative() });
 
 /** Body of `PATCH /api/auth/user`. Role and assigned coach are not the user's to change: 400. */
 export const updateUserRequestSchema = z

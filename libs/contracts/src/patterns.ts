@@ -16,6 +16,8 @@ import {
   refreshRequestSchema,
   setRoleRequestSchema,
   signOutResponseSchema,
+  signOutEverywhereRequestSchema,
+  signOutEverywhereResponseSchema,
   updateUserBusRequestSchema,
   userPageSchema,
 } from './auth';
@@ -143,6 +145,7 @@ export const patterns = {
   'auth.link-info': { request: linkInfoRequestSchema, response: linkInfoResponseSchema },
   'auth.refresh': { request: refreshRequestSchema, response: issuedSessionSchema },
   'auth.sign-out': { request: refreshRequestSchema, response: signOutResponseSchema },
+  'auth.sign-out-everywhere': { request: signOutEverywhereRequestSchema, response: signOutEverywhereResponseSchema },
   'auth.get-user': { request: getUserRequestSchema, response: authUserSchema },
   'auth.update-user': { request: updateUserBusRequestSchema, response: authUserSchema },
   'auth.list-users': { request: listUsersRequestSchema, response: userPageSchema },

@@ -48,6 +48,11 @@ export class SessionRevocations {
     await this.endEverySession(userId, sessionIds, 'role-changed');
   }
 
+  /** The person signed out on every device: as after a role change, every access token of theirs stops holding. */
+  async signedOutEverywhere(userId: string, sessionIds: readonly string[]): Promise<void> {
+    await this.endEverySession(userId, sessionIds, 'signed-out-everywhere');
+  }
+
   /** After an account deletion: as after a role change, every access token of the user stops holding. */
   async accountDeleted(userId: string, sessionIds: readonly string[]): Promise<void> {
     await this.endEverySession(userId, sessionIds, 'account-deleted');

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { type UserRow, userColumns, waitForRoleChangeSql } from '../users/users.repository';
+import { LIVE_ACCESS_WINDOW_SECONDS } from './session-revocations';
 
 export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -66,6 +67,28 @@ export class SessionsRepository {
         familyId,
       ])) as [unknown[], number];
       return { familyId, revoked };
+    });
+  }
+
+  /**
+   * Sign-out everywhere: revokes every refresh token of the user, holding their row as a role change does, so a
+   * sign-in under way waits and starts after it. `beforeCommit` gets the families whose access tokens may still live
+   * and runs while the row is held. Answers how many sessions were live, or undefined for an unknown user.
+   */
+  async revokeEveryFamily(userId: string, beforeCommit: (liveFamilies: string[]) => Promise<void>): Promise<number | undefined> {
+    return this.dataSource.transaction(async (manager) => {
+      const users: unknown[] = await manager.query(`SELECT 1 FROM auth.users WHERE id = $1 FOR UPDATE`, [userId]);
+      if (users.length === 0) return undefined;
+      const [revoked] = (await manager.query(
+        `WITH revoked AS (
+           UPDATE auth.refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING family_id, created_at
+         )
+         SELECT (SELECT count(DISTINCT family_id)::int FROM revoked) AS sessions,
+                ARRAY(SELECT DISTINCT family_id FROM revoked WHERE created_at > now() - make_interval(secs => $2)) AS live_families`,
+        [userId, LIVE_ACCESS_WINDOW_SECONDS],
+      )) as { sessions: number; live_families: string[] }[];
+      await beforeCommit(revoked?.live_families ?? []);
+      return revoked?.sessions ?? 0;
     });
   }
 }

@@ -26,6 +26,13 @@ export class SessionsService {
     );
   }
 
+  /** Ends every session of the user at once, on every device: their refresh tokens and their access tokens. */
+  async signOutEverywhere({ userId }: PayloadOf<'auth.sign-out-everywhere'>): Promise<{ sessionsEnded: number }> {
+    const sessionsEnded = await this.sessions.revokeEveryFamily(userId, (liveFamilies) => this.revocations.signedOutEverywhere(userId, liveFamilies));
+    if (sessionsEnded === undefined) throw new DomainError('NOT_FOUND', 'No such user.');
+    return { sessionsEnded };
+  }
+
   /** Ends the cookie's session at once: its refresh tokens and its access tokens. */
   async signOut({ refreshToken }: PayloadOf<'auth.sign-out'>): Promise<{ signedOut: true }> {
     const familyId = await this.sessions.revokeFamily(hashToken(refreshToken));

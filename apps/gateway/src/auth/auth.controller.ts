@@ -97,6 +97,15 @@ export class AuthController {
     this.cookie.clear(reply);
   }
 
+  /** Ends every session of the caller on every device, this one included: a lost phone, a computer left signed in. */
+  @RespondsWithout('Every session ended; the refresh cookie is cleared')
+  @Post('sign-out-everywhere')
+  @HttpCode(204)
+  async signOutEverywhere(@CurrentUser() user: AuthenticatedUser, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    await this.bus.request('auth.sign-out-everywhere', { userId: user.id });
+    this.cookie.clear(reply);
+  }
+
   @Responds('auth.get-user')
   @Get('user')
   getUser(@CurrentUser() user: AuthenticatedUser) {

@@ -8,6 +8,7 @@ const endedSession: Record<SessionEndReason, string> = {
   'role-changed': 'Your role changed. Please sign in again.',
   'token-reused': 'This session was ended because its refresh token was used twice. Please sign in again.',
   'account-deleted': 'This account was deleted.',
+  'signed-out-everywhere': 'You signed out on every device. Please sign in again.',
 };
 
 /**

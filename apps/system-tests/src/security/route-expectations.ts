@@ -17,6 +17,8 @@ export interface RouteExpectation {
   cells?: Partial<Record<Identity, Cell>>;
   /** Why the route needs its overrides or its openness. */
   why?: string;
+  /** Ends every session of its caller, whose token then holds for no other route: tried after all of them. */
+  endsCallersSessions?: true;
 }
 
 const ownerOnly = { otherClient: 404 } as const;
@@ -39,6 +41,7 @@ export const routeExpectations: Record<string, RouteExpectation> = {
     why: 'the refresh cookie is the credential, not the access token: without the cookie every caller gets "no session" (null)',
   },
   'POST /api/auth/sign-out': { access: 'public', why: 'ends the session of the cookie it is sent with; always 204' },
+  'POST /api/auth/sign-out-everywhere': { access: 'signed-in', why: "ends only the caller's own sessions", endsCallersSessions: true },
   'GET /api/auth/user': { access: 'signed-in' },
   'PATCH /api/auth/user': { access: 'signed-in', why: "changes only the caller's own record" },
   'GET /api/auth/users': { access: coaches },

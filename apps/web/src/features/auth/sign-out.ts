@@ -1,4 +1,5 @@
 import { unsubscribeThisDevice } from '../reminders/push-support';
+import { endEverySession } from './api/auth-api';
 import { endServerSessionOrRemember } from '../session/pending-sign-out';
 import { endSession } from '../session/session-store';
 import { signOutLocally } from './sign-out-locally';
@@ -13,6 +14,20 @@ export async function signOut(): Promise<boolean> {
   try {
     const [serverSignedOut] = await Promise.all([endServerSessionOrRemember(), unsubscribeThisDevice()]);
     return serverSignedOut;
+  } finally {
+    endSession();
+    signOutLocally();
+  }
+}
+
+/**
+ * Ends every session of the person on the server, on every device (a lost phone, a computer left signed in), then
+ * signs this browser out as `signOut` does. Throws, changing nothing, when the server could not do it.
+ */
+export async function signOutEverywhere(): Promise<void> {
+  await endEverySession();
+  try {
+    await unsubscribeThisDevice();
   } finally {
     endSession();
     signOutLocally();

@@ -1,6 +1,6 @@
 import type { AuthUser, Session } from '@spark/contracts';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import { signOut as endEverySession } from '../auth/sign-out';
+import { signOutEverywhere as endSessionsEverywhere, signOut as endThisSession } from '../auth/sign-out';
 import { currentSessionState, loadingSessionState, restoreSession, subscribeToSession, type SessionStatus } from './session-store';
 
 export interface SessionHandle {
@@ -9,6 +9,8 @@ export interface SessionHandle {
   session: Session | null;
   /** Signs out on the server and in this browser, then opens / (also when the server fails). */
   signOut: () => Promise<void>;
+  /** Signs out on every device, this one included, then opens /; throws, staying signed in, when the server fails. */
+  signOutEverywhere: () => Promise<void>;
 }
 
 /** The signed-in user, restored from the refresh cookie on first use; no provider needed. */
@@ -21,12 +23,17 @@ export function useSession(): SessionHandle {
   }, []);
 
   const signOut = useCallback(async () => {
-    await endEverySession();
+    await endThisSession();
     // A full page load, not a client-side navigation: this user's data in memory (the query cache) goes with it.
     // signOut has cleared their localStorage keys and the service worker caches no API answer; only sparks still
     // waiting to upload stay on the device (IndexedDB), shown to their owner alone.
     window.location.assign('/');
   }, []);
 
-  return { status, user: session?.user ?? null, session, signOut };
+  const signOutEverywhere = useCallback(async () => {
+    await endSessionsEverywhere();
+    window.location.assign('/');
+  }, []);
+
+  return { status, user: session?.user ?? null, session, signOut, signOutEverywhere };
 }

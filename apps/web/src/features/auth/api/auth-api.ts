@@ -19,4 +19,7 @@ export const refreshSession = () => apiRequest<Session | null>('POST', '/auth/re
 
 export const endServerSession = () => apiRequest<void>('POST', '/auth/sign-out', undefined, cookieOnly);
 
+/** Ends every session of the signed-in person, on every device; the access token says whose. */
+export const endEverySession = () => apiRequest<void>('POST', '/auth/sign-out-everywhere');
+
 export const updateCurrentUser = (changes: UpdateUserRequest) => apiRequest<AuthUser>('PATCH', '/auth/user', changes);

@@ -5,6 +5,7 @@ import { failureMessage } from '../../../api/client';
 import { Button, buttonClasses } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { DeleteAccountSection } from '../../account-deletion/components/delete-account-section';
+import { SignOutEverywhereSection } from '../../auth/components/sign-out-everywhere-section';
 import { fetchExportStatus, requestDataExport } from '../api/client-app-api';
 
 // How long the page waits for a small archive before leaving it to the e-mail.
@@ -26,7 +27,7 @@ function ReadyInPage({ exportId }: { exportId: string }) {
   );
 }
 
-/** "Download my data": everything Spark holds about the client, as a ZIP whose link is e-mailed; and leaving for good. */
+/** "Download my data": everything Spark holds about the client, as a ZIP whose link is e-mailed; signing out everywhere; and leaving for good. */
 export function YourDataCard() {
   const exportData = useMutation({ mutationFn: requestDataExport });
   return (
@@ -53,6 +54,7 @@ export function YourDataCard() {
           {failureMessage(exportData.error)}
         </p>
       )}
+      <SignOutEverywhereSection />
       <DeleteAccountSection />
     </Card>
   );

@@ -1,0 +1,72 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { REFRESH_COOKIE_NAME, REFRESH_COOKIE_PATH } from '@spark/contracts';
+import { insertProgress } from '@spark/testing';
+import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { baseUrl, laptopViewport, newPage, phoneViewport, saveScreenshot } from './support/browser';
+
+jest.setTimeout(120_000);
+
+const browser = useBrowser();
+const db = e2eDatabase();
+const email = uniqueEmail('every-device');
+let userId = '';
+
+beforeAll(async () => {
+  userId = await createUser(email, 'client', 'Maya Lopez');
+  await insertProgress(db, { userId, email, fullName: 'Maya Lopez', goal: 'Run a half marathon by spring', daysIn: 10 });
+});
+
+/**
+ * A laptop where the person signed in days ago: its own session (refresh family) in the database and its cookie in
+ * the browser. A second link to the same address within a minute would be refused by the mail cooldown.
+ */
+async function laptopSignedInEarlier() {
+  const token = randomBytes(32).toString('base64url');
+  await db.query(`INSERT INTO auth.refresh_tokens (id, family_id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, now() + interval '20 days')`, [
+    randomUUID(),
+    randomUUID(),
+    userId,
+    createHash('sha256').update(token).digest(),
+  ]);
+  const page = await newPage(browser(), { viewport: laptopViewport });
+  await page.context().addCookies([{ name: REFRESH_COOKIE_NAME, value: token, url: `${baseUrl()}${REFRESH_COOKIE_PATH}` }]);
+  await openClientHome(page);
+  await page.getByTestId('greeting').waitFor();
+  return page;
+}
+
+describe('Sign out on every device', () => {
+  it('ends the session on the laptop left signed in, from the phone, and asks first', async () => {
+    const laptop = await laptopSignedInEarlier();
+    const phone = await signedInContext(browser(), email, { viewport: phoneViewport });
+    await openClientHome(phone.page);
+
+    const section = phone.page.getByTestId('sign-out-everywhere');
+    await section.getByRole('button', { name: 'Sign out on every device' }).click();
+    await section.getByText('This signs you out on every phone and computer where you use Spark, this one included.', { exact: false }).waitFor();
+    await saveScreenshot(phone.page, 'sign-out-everywhere-phone');
+    await section.getByRole('button', { name: 'Cancel' }).click();
+    await section.getByRole('button', { name: 'Sign out on every device' }).click();
+    await section.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await phone.page.waitForURL((url) => url.pathname === '/');
+
+    // The laptop's session is over: /signin offers a new link, not "Welcome back!".
+    await laptop.goto('/signin');
+    await laptop.getByRole('button', { name: 'Send Magic Link' }).waitFor();
+    expect(await laptop.getByText('Welcome back!').count()).toBe(0);
+    await laptop.context().close();
+    await phone.context.close();
+  });
+
+  it('stays signed in and says why when the server cannot be reached', async () => {
+    const page = await laptopSignedInEarlier();
+    await page.route('**/api/auth/sign-out-everywhere', (route) => route.abort('internetdisconnected'));
+    const section = page.getByTestId('sign-out-everywhere');
+    await section.getByRole('button', { name: 'Sign out on every device' }).click();
+    await section.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await section.getByRole('alert').filter({ hasText: 'Could not reach Spark. Please try again when you are online.' }).waitFor();
+    await saveScreenshot(page, 'sign-out-everywhere-failed-laptop');
+    expect(new URL(page.url()).pathname).toBe('/app');
+    await page.context().close();
+  });
+});
