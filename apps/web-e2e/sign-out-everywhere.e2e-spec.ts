@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { REFRESH_COOKIE_NAME, REFRESH_COOKIE_PATH } from '@spark/contracts';
 import { insertProgress } from '@spark/testing';
 import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import type { Page } from 'playwright-core';
 import { baseUrl, laptopViewport, newPage, phoneViewport, saveScreenshot } from './support/browser';
 
 jest.setTimeout(120_000);
@@ -17,27 +18,34 @@ beforeAll(async () => {
 });
 
 /**
- * A laptop where the person signed in days ago: its own session (refresh family) in the database and its cookie in
- * the browser. A second link to the same address within a minute would be refused by the mail cooldown.
+ * A laptop where `person` signed in days ago: its own session (refresh family) in the database and its cookie in the
+ * browser. A second link to the same address within a minute would be refused by the mail cooldown.
  */
-async function laptopSignedInEarlier() {
+async function laptopSignedInEarlier(person: string) {
   const token = randomBytes(32).toString('base64url');
   await db.query(`INSERT INTO auth.refresh_tokens (id, family_id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, now() + interval '20 days')`, [
     randomUUID(),
     randomUUID(),
-    userId,
+    person,
     createHash('sha256').update(token).digest(),
   ]);
   const page = await newPage(browser(), { viewport: laptopViewport });
   await page.context().addCookies([{ name: REFRESH_COOKIE_NAME, value: token, url: `${baseUrl()}${REFRESH_COOKIE_PATH}` }]);
-  await openClientHome(page);
-  await page.getByTestId('greeting').waitFor();
   return page;
+}
+
+/** The laptop's session is over: /signin offers a new link, not "Welcome back!". */
+async function expectSignedOut(page: Page) {
+  await page.goto('/signin');
+  await page.getByRole('button', { name: 'Send Magic Link' }).waitFor();
+  expect(await page.getByText('Welcome back!').count()).toBe(0);
 }
 
 describe('Sign out on every device', () => {
   it('ends the session on the laptop left signed in, from the phone, and asks first', async () => {
-    const laptop = await laptopSignedInEarlier();
+    const laptop = await laptopSignedInEarlier(userId);
+    await openClientHome(laptop);
+    await laptop.getByTestId('greeting').waitFor();
     const phone = await signedInContext(browser(), email, { viewport: phoneViewport });
     await openClientHome(phone.page);
 
@@ -50,16 +58,14 @@ describe('Sign out on every device', () => {
     await section.getByRole('button', { name: 'Sign out everywhere' }).click();
     await phone.page.waitForURL((url) => url.pathname === '/');
 
-    // The laptop's session is over: /signin offers a new link, not "Welcome back!".
-    await laptop.goto('/signin');
-    await laptop.getByRole('button', { name: 'Send Magic Link' }).waitFor();
-    expect(await laptop.getByText('Welcome back!').count()).toBe(0);
+    await expectSignedOut(laptop);
     await laptop.context().close();
     await phone.context.close();
   });
 
   it('stays signed in and says why when the server cannot be reached', async () => {
-    const page = await laptopSignedInEarlier();
+    const page = await laptopSignedInEarlier(userId);
+    await openClientHome(page);
     await page.route('**/api/auth/sign-out-everywhere', (route) => route.abort('internetdisconnected'));
     const section = page.getByTestId('sign-out-everywhere');
     await section.getByRole('button', { name: 'Sign out on every device' }).click();
@@ -68,5 +74,23 @@ describe('Sign out on every device', () => {
     await saveScreenshot(page, 'sign-out-everywhere-failed-laptop');
     expect(new URL(page.url()).pathname).toBe('/app');
     await page.context().close();
+  });
+
+  it("is beside the coach dashboard's Sign Out, and asks in a dialog", async () => {
+    const coachEmail = uniqueEmail('every-device-coach');
+    const coachId = await createUser(coachEmail, 'coach', 'Cora Coach');
+    const laptop = await laptopSignedInEarlier(coachId);
+    const phone = await signedInContext(browser(), coachEmail, { viewport: phoneViewport });
+    await phone.page.goto('/coach');
+    await phone.page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    const dialog = phone.page.getByRole('dialog', { name: 'Sign out on every device?' });
+    await dialog.getByText('This signs you out on every phone and computer where you use Spark, this one included.', { exact: false }).waitFor();
+    await saveScreenshot(phone.page, 'sign-out-everywhere-coach-phone');
+    await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await phone.page.waitForURL((url) => url.pathname === '/');
+
+    await expectSignedOut(laptop);
+    await laptop.context().close();
+    await phone.context.close();
   });
 });

@@ -5,6 +5,7 @@ import { Button } from '../../../ui/button';
 import { ListLoading } from '../../../ui/list-states';
 import { Spinner } from '../../../ui/spinner';
 import { toast } from '../../../ui/toaster';
+import { SignOutEverywhereButton } from '../../auth/components/sign-out-everywhere-section';
 import { investorPages } from '../../investors/api/investor-pages';
 import { useSession } from '../../session';
 import { coachApi, coachKeys } from '../api/coach-api';
@@ -58,6 +59,7 @@ function Dashboard() {
           </div>
           <div className="flex shrink-0 flex-col gap-2 sm:flex-row">
             {isAdmin && <QueuesButton />}
+            <SignOutEverywhereButton />
             <Button variant="inverse" onClick={() => void handleSignOut()}>
               Sign Out
             </Button>
