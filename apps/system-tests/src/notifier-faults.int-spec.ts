@@ -21,6 +21,7 @@ import {
 } from '@spark/testing';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
+import { sentMailEraser } from '../../notifier/src/tooling';
 import { startReplica } from './spawned-app';
 
 const notifierEntry = join(__dirname, '../../notifier/src/main.ts');
@@ -167,6 +168,29 @@ describe('the notifier under faults', () => {
       await untilIdle(jobId);
       expect(recovered.messages.filter((mail) => mail.to.includes(email))).toHaveLength(1);
       expect((await ledgerRow(ledgerKey))?.status).toBe('sent');
+    } finally {
+      await recovered.close();
+    }
+  }, 60_000);
+
+  it('sends nothing to an address erased while its e-mail waited for the SMTP server', async () => {
+    const email = `erased-while-waiting-${randomUUID()}@example.com`;
+    await killAndWait(notifiers);
+    const port = await freePort();
+    startNotifier(`smtp://127.0.0.1:${port}`, { first: '20', max: '200' });
+    const { jobId } = await sendMagicLink(email);
+    const queue = jobs.queue(QUEUES.mail);
+    await eventually(async () => ((await queue.getJob(jobId))?.attemptsMade ?? 0) >= 3, 30_000, 'failed deliveries');
+    // The account is deleted meanwhile: the notifier's part of the erasure, as its erase job runs it.
+    await sentMailEraser({ query: async <T>(sql: string, parameters?: unknown[]) => (await db.query(sql, parameters)).rows as T }).erase({
+      userId: randomUUID(),
+      email,
+    });
+    const recovered = await startSmtpSink({ port });
+    try {
+      await untilIdle(jobId);
+      expect(recovered.messages.filter((mail) => mail.to.includes(email))).toEqual([]);
+      expect((await db.query(`SELECT 1 FROM notifier.sent_emails WHERE recipient = $1`, [email])).rowCount).toBe(0);
     } finally {
       await recovered.close();
     }

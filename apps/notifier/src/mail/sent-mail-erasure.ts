@@ -1,12 +1,25 @@
 import type { AccountEraser } from '@spark/service-runtime';
 import type { DataSource } from 'typeorm';
 
+/** How an erased address is kept: hashed, never as written. */
+export const addressHashSql = (parameter: string) => `sha256(convert_to(lower(${parameter}), 'UTF8'))`;
+
+// Longer than a queued e-mail waits: its retries (under three hours) and a notifier down for days.
+const ERASED_KEPT = "interval '30 days'";
+
 /**
  * The e-mail ledger keeps its rows (they stop a redelivered job from sending twice) but forgets the address:
- * the recipient becomes a placeholder and an SMTP error, which can quote the address, is dropped.
+ * the recipient becomes a placeholder and an SMTP error, which can quote the address, is dropped. The address's
+ * hash is noted with the time, so an e-mail queued for it before then is not sent after (`MailProcessor`).
  */
-export const sentMailEraser = (dataSource: DataSource): AccountEraser => ({
+export const sentMailEraser = (dataSource: Pick<DataSource, 'query'>): AccountEraser => ({
   async erase({ email }) {
     await dataSource.query(`UPDATE notifier.sent_emails SET recipient = 'erased', error = NULL WHERE recipient = $1`, [email]);
+    await dataSource.query(
+      `WITH pruned AS (DELETE FROM notifier.erased_recipients WHERE erased_at < now() - ${ERASED_KEPT})
+       INSERT INTO notifier.erased_recipients (address_hash, erased_at) VALUES (${addressHashSql('$1')}, now())
+       ON CONFLICT (address_hash) DO UPDATE SET erased_at = now()`,
+      [email],
+    );
   },
 });

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { addressHashSql } from './sent-mail-erasure';
 
 export type Claim = 'claimed' | 'already-sent' | 'in-flight';
 
@@ -23,6 +24,15 @@ export class SentMailRepository {
     if (claimed.length > 0) return 'claimed';
     const [row]: { status: string }[] = await this.dataSource.query(`SELECT status FROM notifier.sent_emails WHERE idempotency_key = $1`, [key]);
     return row?.status === 'sent' ? 'already-sent' : 'in-flight';
+  }
+
+  /** Whether the account of `recipient` was erased after `queuedAt`, when an e-mail to it was queued. */
+  async erasedSince(recipient: string, queuedAt: Date): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM notifier.erased_recipients WHERE address_hash = ${addressHashSql('$1')} AND erased_at >= $2`,
+      [recipient, queuedAt],
+    );
+    return rows.length > 0;
   }
 
   async markSent(key: string, messageId: string): Promise<void> {

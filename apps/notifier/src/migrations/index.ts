@@ -1,4 +1,5 @@
 import { ServiceRole1764700000000 } from '@spark/persistence';
 import { CreateSentEmails1763800000010 } from './1763800000010-create-sent-emails';
+import { ErasedRecipients1765000000010 } from './1765000000010-erased-recipients';
 
-export const notifierMigrations = [CreateSentEmails1763800000010, ServiceRole1764700000000];
+export const notifierMigrations = [CreateSentEmails1763800000010, ServiceRole1764700000000, ErasedRecipients1765000000010];
