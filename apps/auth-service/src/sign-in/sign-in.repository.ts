@@ -156,9 +156,10 @@ export class SignInRepository {
    */
   async redeemCode(email: string, codeHash: Buffer, refresh: NewRefreshToken, lockout: JobRequest): Promise<CodeAttempt> {
     return this.dataSource.transaction(async (manager) => {
+      // The person's row before the address's guess row, as a role change and a deletion take them.
+      await manager.query(waitForRoleChangeSql('SELECT id FROM auth.users WHERE email = $1'), [email]);
       const [guesses] = (await manager.query(takeGuessRowSql, [email])) as { failures: number }[];
       if ((guesses?.failures ?? 0) >= CODE_GUESS_LIMIT.failures) return { outcome: 'refused', ownerTold: false };
-      await manager.query(waitForRoleChangeSql('SELECT id FROM auth.users WHERE email = $1'), [email]);
       const [user] = (await manager.query(
         `WITH attempt AS (
            UPDATE auth.magic_links m SET

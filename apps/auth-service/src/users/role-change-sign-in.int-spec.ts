@@ -11,7 +11,7 @@ import { UsersRepository } from './users.repository';
 // A role change revokes the person's sessions and marks their older access tokens void. A sign-in or refresh that
 // arrives while the change is being made must come out of it with the new role, or with no session: never with a
 // token of the old role that the change's marks do not reach.
-describe('signing in while an admin changes the role (real PostgreSQL)', () => {
+describe('signing in while an admin changes the role, or the account is deleted (real PostgreSQL)', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
   let blocker: Client;
@@ -90,5 +90,21 @@ describe('signing in while an admin changes the role (real PostgreSQL)', () => {
     await blocker.query(`UPDATE auth.users SET role = 'client' WHERE id = $1`, [coachId]);
     await blocker.query('COMMIT');
     expect(await refreshed).toBeUndefined();
+  });
+
+  it("a code typed while the person's account is being deleted waits for it, and does not deadlock with it", async () => {
+    const { coachId, email } = await coachWithLink();
+    const wrongGuess = () => signIn.redeemCode(email, randomBytes(32), newRefresh(), { queue: 'mail', name: 'code-sign-in-locked', data: { email } });
+    // An earlier wrong guess left the address its row of guesses.
+    expect((await wrongGuess()).outcome).not.toBe('signed-in');
+    // A deletion's confirmation holds the person's row, then clears the address's code guesses.
+    await blocker.query('BEGIN');
+    await blocker.query(`SELECT 1 FROM auth.users WHERE id = $1 FOR UPDATE`, [coachId]);
+    const attempt = wrongGuess();
+    await eventually(async () => (await lockWaiters(dataSource)) > 0, 10_000, 'the code waiting for the deletion');
+    await blocker.query(`DELETE FROM auth.code_guesses WHERE email_hash = sha256(convert_to($1::text, 'UTF8'))`, [email]);
+    await blocker.query(`DELETE FROM auth.users WHERE id = $1`, [coachId]);
+    await blocker.query('COMMIT');
+    expect((await attempt).outcome).not.toBe('signed-in');
   });
 });
