@@ -8,13 +8,15 @@ import { presentationPrefix } from '../worker/ditl-generator';
 export function ditlEraser(dataSource: DataSource, storageConfig: StorageConfig): AccountEraser {
   const storage = new ObjectStorage(storageConfig);
   return {
+    // The rows first: a worker that writes a page after the pages are deleted then finds its generation gone (or
+    // waits for this erasure to commit and finds it gone), and deletes the page it wrote (DitlGenerator).
     async erase({ userId }) {
-      await storage.deleteUnder(presentationPrefix(userId));
       await dataSource.query(
         `WITH edits AS (DELETE FROM ditl.coach_edits WHERE user_id = $1)
          DELETE FROM ditl.generations WHERE user_id = $1`,
         [userId],
       );
+      await storage.deleteUnder(presentationPrefix(userId));
     },
     close: () => storage.close(),
   };
