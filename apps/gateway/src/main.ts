@@ -13,6 +13,7 @@ import { routeDecisions } from './auth/route-access';
 import { gatewayControllers, GatewayModule } from './gateway.module';
 import { toErrorBody } from './http/error-body';
 import { gatewayMetrics, observeHttp } from './health/metrics';
+import { AccessTokenVerifier } from './auth/access-token.guard';
 import { applyJsonBodyLimits } from './http/json-body-limit';
 import { loggableUrl } from './http/secret-bearing-pages';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -86,7 +87,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     { logger: new PinoNestLogger(logger), bodyParser: false },
   );
   const fastify = app.getHttpAdapter().getInstance();
-  applyJsonBodyLimits(fastify);
+  applyJsonBodyLimits(fastify, new AccessTokenVerifier(config.JWT_SECRET));
   // Everything below a request — logs, outgoing bus messages — carries its correlation id.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);

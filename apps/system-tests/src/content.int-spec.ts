@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { JwtService } from '@nestjs/jwt';
 import {
   ACCESS_TOKEN_AUDIENCE,
@@ -92,6 +93,26 @@ describe("the Developer's Log through the gateway", () => {
     expect(post.excerpt).toMatch(/^Twelve clients kept their streaks .*\.\.\.$/);
     expect((await call('POST', '/api/log/posts', { markdown: `${markdown}${paragraph}` }, admin)).status).toBe(400);
     expect((await call('POST', '/api/log/posts', { markdown: 'x'.repeat(700_000) }, admin)).status).toBe(413);
+  });
+
+  it('reads no long post body from a caller without a valid access token: the 401 comes before the body', async () => {
+    for (const authorization of [undefined, 'Bearer not.a.token']) {
+      const answer = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest(`${stack.baseUrl}/api/log/posts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': '600000', ...(authorization ? { authorization } : {}) },
+        });
+        request.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+          request.destroy();
+        });
+        request.on('error', reject);
+        // The first part of the body only; the rest would never come.
+        request.write(`{"markdown":"${'x'.repeat(1_000)}`);
+      });
+      expect(answer).toBe(401);
+    }
   });
 
   // Anyone may read the log, and each list or read takes every post it shows apart for its excerpt: a post written to

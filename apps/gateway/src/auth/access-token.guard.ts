@@ -21,37 +21,17 @@ export type AuthenticatedRequest = FastifyRequest & { user: AuthenticatedUser };
 
 const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', message);
 
-/**
- * The gateway's one door: denies every route (401) unless it is @Public() or carries a valid
- * access JWT (signature, expiry, issuer and audience checked), refuses a signed-out or out-of-date
- * token on every request, reads included (401), and enforces @Roles() (403).
- */
-export class AccessTokenGuard implements CanActivate {
+/** Checks an access JWT (signature, expiry, issuer and audience) and reads its claims; no revocation, no role. */
+export class AccessTokenVerifier {
   private readonly jwt: JwtService;
 
-  constructor(
-    secret: string,
-    private readonly revocations: SessionRevocationCheck,
-    private readonly reflector: Reflector = new Reflector(),
-  ) {
+  constructor(secret: string) {
     // A key object, not the string: jsonwebtoken first tries every string secret as a PEM public key and
     // catches the failure, which cost more than the HMAC itself on every request.
     this.jwt = new JwtService({ secret: createSecretKey(Buffer.from(secret)) });
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets)) return true;
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const claims = await this.verify(request.headers.authorization);
-    await this.revocations.ensureCurrent(claims);
-    request.user = { id: claims.sub, email: claims.email, role: claims.role, sessionId: claims.sid };
-    const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(REQUIRED_ROLES, targets);
-    if (roles && !roles.includes(request.user.role)) throw new DomainError('FORBIDDEN', 'Your role may not do this.');
-    return true;
-  }
-
-  private async verify(header: string | undefined): Promise<AccessTokenClaims> {
+  async claimsOf(header: string | undefined): Promise<AccessTokenClaims> {
     const token = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/i.exec(header ?? '')?.[1];
     if (!token) throw unauthenticated('Sign in to continue.');
     const payload: unknown = await this.jwt
@@ -60,5 +40,34 @@ export class AccessTokenGuard implements CanActivate {
     const claims = accessTokenClaimsSchema.safeParse(payload);
     if (!claims.success) throw unauthenticated('Your session is invalid or has expired. Please sign in again.');
     return claims.data;
+  }
+}
+
+/**
+ * The gateway's one door: denies every route (401) unless it is @Public() or carries a valid
+ * access JWT (signature, expiry, issuer and audience checked), refuses a signed-out or out-of-date
+ * token on every request, reads included (401), and enforces @Roles() (403).
+ */
+export class AccessTokenGuard implements CanActivate {
+  private readonly tokens: AccessTokenVerifier;
+
+  constructor(
+    secret: string,
+    private readonly revocations: SessionRevocationCheck,
+    private readonly reflector: Reflector = new Reflector(),
+  ) {
+    this.tokens = new AccessTokenVerifier(secret);
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets)) return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const claims = await this.tokens.claimsOf(request.headers.authorization);
+    await this.revocations.ensureCurrent(claims);
+    request.user = { id: claims.sub, email: claims.email, role: claims.role, sessionId: claims.sid };
+    const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(REQUIRED_ROLES, targets);
+    if (roles && !roles.includes(request.user.role)) throw new DomainError('FORBIDDEN', 'Your role may not do this.');
+    return true;
   }
 }
