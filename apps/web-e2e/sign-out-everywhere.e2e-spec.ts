@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 /**
  * A laptop where `person` signed in days ago: its own session (refresh family) in the database and its cookie in the
- * browser. A second link to the same address within a minute would be refused by the mail cooldown.
+ * browser. A second link to the same address right after the first would be refused by the mail cooldown.
  */
 async function laptopSignedInEarlier(person: string) {
   const token = randomBytes(32).toString('base64url');

@@ -81,9 +81,9 @@ export class SessionsRepository {
       if (users.length === 0) return undefined;
       const [revoked] = (await manager.query(
         `WITH revoked AS (
-           UPDATE auth.refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING family_id, created_at
+           UPDATE auth.refresh_tokens SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING family_id, created_at, expires_at
          )
-         SELECT (SELECT count(DISTINCT family_id)::int FROM revoked) AS sessions,
+         SELECT (SELECT count(DISTINCT family_id)::int FROM revoked WHERE expires_at > now()) AS sessions,
                 ARRAY(SELECT DISTINCT family_id FROM revoked WHERE created_at > now() - make_interval(secs => $2)) AS live_families`,
         [userId, LIVE_ACCESS_WINDOW_SECONDS],
       )) as { sessions: number; live_families: string[] }[];

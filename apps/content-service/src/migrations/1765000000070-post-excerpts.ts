@@ -2,10 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { excerptOf } from '../posts/post-text';
 
 /**
- * A post's excerpt is worked out once, when it is published, and kept beside it: the public list shows up to a
- * hundred posts a page, and reading each one's markdown (up to 200 000 characters) to excerpt it again at every
- * visit was work any visitor could ask for, and a page of data the list never shows. Posts published before are
- * excerpted here, as publishing does now.
+ * A post's excerpt is worked out once, when it is published, and kept beside it: the public list shows many posts a
+ * page, and reading each one's whole markdown to excerpt it again at every visit was work any visitor could ask for,
+ * and data the list never shows. Posts published before are excerpted here, as publishing does now.
  */
 export class PostExcerpts1765000000070 implements MigrationInterface {
   name = 'PostExcerpts1765000000070';

@@ -7,7 +7,7 @@ import { PostExcerpts1765000000070 } from '../migrations/1765000000070-post-exce
 import { PostsRepository } from './posts.repository';
 import { PostsService } from './posts.service';
 
-// Posts published before excerpts were stored must show the excerpt they showed before.
+// Posts published before excerpts were stored keep an excerpt, worked out as publishing does.
 describe('the migration that stores post excerpts (real PostgreSQL)', () => {
   let database: TestDatabase;
   let dataSource: DataSource;

@@ -23,8 +23,8 @@ import { LogImages } from './log-images';
 import { Responds, RespondsWithout } from '../docs/responds.decorator';
 
 const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
-// A post's markdown at its longest, three bytes a character in UTF-8 at most (JSON leaves all but control characters
-// as they are), and room for the list of its images.
+// A post's markdown at its longest with every character at its widest in UTF-8 (JSON leaves all but control
+// characters as they are), and room for the list of its images.
 const PUBLISH_BODY_MAX_BYTES = 3 * POST_MARKDOWN_MAX_LENGTH + 64 * 1024;
 const rasterFormats: Record<string, RasterFormat> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
 

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 /** How an erased address is kept: hashed, never as written. */
 export const addressHashSql = (parameter: string) => `sha256(convert_to(lower(${parameter}), 'UTF8'))`;
 
-// Longer than a queued e-mail waits: its retries (under three hours) and a notifier down for days.
+// Longer than a queued e-mail waits: all its retries, and a notifier down for days.
 const ERASED_KEPT = "interval '30 days'";
 
 /**

@@ -8,8 +8,8 @@ import { progressMigrations } from '../migrations';
 import { ExportRequests } from './export.handler';
 import { removeExportsMadeBefore } from './export-sweep';
 
-// Each archive is a full copy of a client's files, outside their storage quota: one kept for good, three a day,
-// would pile up without end, and an old one would still be handed out as a fresh link.
+// Each archive is a full copy of a client's files, outside their storage quota: kept for good, the archives of
+// repeated exports would pile up without end, and an old one would still be handed out as a fresh link.
 describe('the sweep of data exports past their keeping (real PostgreSQL and S3)', () => {
   let database: TestDatabase;
   let dataSource: ServiceDataSource;

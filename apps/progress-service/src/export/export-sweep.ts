@@ -6,13 +6,13 @@ import type { ObjectStorage } from '@spark/storage';
 import type { DataSource } from 'typeorm';
 
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
-// A link e-mailed at the last moment still works to its end, and a download begun then has a day to finish.
+// A link e-mailed at the last moment still works to its end, and a download begun then has time to finish.
 const KEPT_PAST_LINK_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Forgets the exports made before `cutoff` (so no page hands out a link to them) and deletes their archives, and any
  * archive an export that never finished left behind. Each archive is a full copy of a client's files, outside their
- * storage quota: kept for good, three a day would pile up without end.
+ * storage quota: kept for good, the archives of repeated exports would pile up without end.
  */
 export async function removeExportsMadeBefore(cutoff: Date, { dataSource, storage }: { dataSource: DataSource; storage: ObjectStorage }) {
   const forgotten: unknown[] = await dataSource.query(`DELETE FROM progress.data_exports WHERE coalesce(ready_at, created_at) < $1 RETURNING id`, [cutoff]);
