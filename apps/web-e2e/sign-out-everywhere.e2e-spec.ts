@@ -55,8 +55,16 @@ describe('Sign out on every device', () => {
     await saveScreenshot(phone.page, 'sign-out-everywhere-phone');
     await section.getByRole('button', { name: 'Cancel' }).click();
     await section.getByRole('button', { name: 'Sign out on every device' }).click();
+    // The laptop had turned reminders on: a lost laptop must not go on showing them.
+    await db.query(
+      `INSERT INTO progress.reminder_settings (user_id, push_subscription, unsubscribe_token, next_due_at) VALUES ($1, $2, $3, now() + interval '1 day')
+       ON CONFLICT (user_id) DO UPDATE SET push_subscription = EXCLUDED.push_subscription`,
+      [userId, { endpoint: 'https://fcm.googleapis.com/fcm/send/lost-laptop', keys: { p256dh: 'key', auth: 'auth' } }, randomUUID()],
+    );
     await section.getByRole('button', { name: 'Sign out everywhere' }).click();
     await phone.page.waitForURL((url) => url.pathname === '/');
+    const { rows } = await db.query(`SELECT push_subscription FROM progress.reminder_settings WHERE user_id = $1`, [userId]);
+    expect(rows).toEqual([{ push_subscription: null }]);
 
     await expectSignedOut(laptop);
     await laptop.context().close();

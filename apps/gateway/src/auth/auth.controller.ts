@@ -102,6 +102,13 @@ export class AuthController {
   @Post('sign-out-everywhere')
   @HttpCode(204)
   async signOutEverywhere(@CurrentUser() user: AuthenticatedUser, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    // A lost phone must not go on showing a client's reminders: its push subscription goes first, while the token
+    // that may ask for it still holds. A client who never finished onboarding has none.
+    if (user.role === 'client') {
+      await this.bus.request('progress.set-push-subscription', { userId: user.id, subscription: null }).catch((error: unknown) => {
+        if (!(error instanceof DomainError && error.code === 'CONFLICT')) throw error;
+      });
+    }
     await this.bus.request('auth.sign-out-everywhere', { userId: user.id });
     this.cookie.clear(reply);
   }
