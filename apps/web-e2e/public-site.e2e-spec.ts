@@ -116,7 +116,8 @@ describe('landing page', () => {
     await laptop.context().close();
 
     const phone = await openPage('/', phoneViewport);
-    await expectClickLeadsTo(phone, phone.locator('footer').getByRole('link', { name: 'The Spark app' }), '/#products');
+    await phone.getByRole('button', { name: 'Open menu' }).click();
+    await expectClickLeadsTo(phone, phone.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: 'Products', exact: true }), '/#products');
     await expectScrolledTo(phone, '#products');
     await phone.context().close();
   });
