@@ -224,6 +224,27 @@ describe('passwordless sign-in through the gateway', () => {
     expect((await post('/api/auth/sign-out', {})).status).toBe(204);
   });
 
+  it('ends the session of the refresh cookie that a new sign-in replaces, and only once the sign-in succeeds', async () => {
+    await createUser('first-on-device@example.com');
+    await createUser('second-on-device@example.com');
+    const { cookie: first, session: firstSession } = await signIn('first-on-device@example.com');
+    await requestLink('second-on-device@example.com');
+    const { link } = await waitForMail('second-on-device@example.com');
+
+    const mistyped = await post('/api/auth/redeem', { email: 'second-on-device@example.com', code: '000000' }, { cookie: first });
+    expect(mistyped.status).toBe(401);
+    expect(refreshCookieOf(mistyped)).toBeUndefined();
+    expect((await get('/api/auth/user', firstSession.access_token)).status).toBe(200);
+
+    const replacing = await post('/api/auth/redeem', { token: tokenOf(link) }, { cookie: first });
+    expect(replacing.status).toBe(200);
+    expect(sessionSchema.parse(await replacing.json()).user.email).toBe('second-on-device@example.com');
+    // Nobody holds the replaced cookie any more, so nobody could sign it out: the sign-in does.
+    expect((await get('/api/auth/user', firstSession.access_token)).status).toBe(401);
+    expect((await post('/api/auth/refresh', {}, { cookie: first })).status).toBe(401);
+    expect((await post('/api/auth/refresh', {}, { cookie: cookieValue(refreshCookieOf(replacing)) })).status).toBe(200);
+  });
+
   it('answers 401 to no token, a tampered token, an expired token and a token for another audience', async () => {
     const userId = await createUser('jwt@example.com');
     const { session } = await signIn('jwt@example.com');

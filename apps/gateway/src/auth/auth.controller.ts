@@ -43,7 +43,11 @@ export class AuthController {
     return this.bus.request('auth.magic-link', body, { admission: this.limiter.admission({ limit: MAGIC_LINK_PER_IP, subject: ipSubject(request.ip) }) });
   }
 
-  /** Spends a link's token (or the e-mail's code) for a session; the refresh token goes in the cookie. */
+  /**
+   * Spends a link's token (or the e-mail's code) for a session; the refresh token goes in the cookie. A refresh cookie
+   * the new one replaces is signed out first: once replaced, nobody holds it to sign it out, and its session (someone
+   * else's, on a shared computer) would live on. A wrong code keeps it.
+   */
   @Responds(sessionSchema)
   @Public()
   @Post('redeem')
@@ -54,7 +58,10 @@ export class AuthController {
     @Body(new ZodPipe(redeemRequestSchema)) body: PayloadOf<'auth.redeem'>,
   ): Promise<Session> {
     const admission = this.limiter.admission({ limit: REDEEM_PER_IP, subject: ipSubject(request.ip) });
-    return this.startSession(reply, await this.bus.request('auth.redeem', body, { admission }));
+    const issued = await this.bus.request('auth.redeem', body, { admission });
+    const replaced = this.cookie.read(request);
+    if (replaced) await this.bus.request('auth.sign-out', { refreshToken: replaced });
+    return this.startSession(reply, issued);
   }
 
   /** Whose a sign-in link is, so /magic-link-auth can ask that person to confirm; spends nothing. */
