@@ -11,6 +11,13 @@ export type JobRequest = {
   [Q in QueueName]: { [N in JobName<Q>]: { queue: Q; name: N; data: JobPayload<Q, N> } }[JobName<Q>];
 }[QueueName];
 
+/** A job with its id, and when it was queued if not now (BullMQ's `job.timestamp`). */
+export interface QueuedJob {
+  job: JobRequest;
+  jobId: string;
+  queuedAt?: number;
+}
+
 /** BullMQ keys live under the bus prefix so several stacks can share one Redis. */
 export const bullPrefix = (busPrefix: string) => `${busPrefix}:bull`;
 
@@ -41,12 +48,12 @@ export class JobQueues {
   }
 
   /** `add` for jobs whose payloads were already checked (the outbox relay checks each row once). */
-  async addChecked(jobs: ReadonlyArray<{ job: JobRequest; jobId: string }>): Promise<void> {
+  async addChecked(jobs: readonly QueuedJob[]): Promise<void> {
     if (jobs.length === 0) return;
     const byQueue = new Map<QueueName, { name: string; data: unknown; opts: JobsOptions }[]>();
-    for (const { job, jobId } of jobs) {
+    for (const { job, jobId, queuedAt } of jobs) {
       const bulk = byQueue.get(job.queue) ?? [];
-      bulk.push({ name: job.name, data: signedJobData(this.keys, job, jobId), opts: { ...jobOptionsOf(job.queue), jobId } });
+      bulk.push({ name: job.name, data: signedJobData(this.keys, job, jobId), opts: { ...jobOptionsOf(job.queue), jobId, timestamp: queuedAt } });
       byQueue.set(job.queue, bulk);
     }
     await Promise.all([...byQueue].map(([queue, bulk]) => this.queue(queue).addBulk(bulk)));

@@ -74,6 +74,26 @@ describe('the outbox with a payload no worker could run', () => {
     expect(await jobs.queue(QUEUES.mail).getJob(refused?.id ?? '')).toBeUndefined();
   });
 
+  it('dates a job from when its row was written, also when it is dispatched again after Redis lost it', async () => {
+    const row = outboxRows([leadConfirmation]);
+    const [id] = row[0];
+    await dataSource.query(outboxInsertSql('relaytest', 1), row);
+    // An UPDATE answers [rows, count] through TypeORM.
+    const [[{ written }]]: [{ written: Date }[]] = await dataSource.query(
+      `UPDATE relaytest.outbox SET created_at = date_trunc('milliseconds', now() - interval '1 hour') WHERE id = $1 RETURNING created_at AS written`,
+      [id],
+    );
+    // The notifier reads the job's date as when its e-mail was queued: one written before an erasure stays unsent.
+    const jobDate = async () => (await jobs.queue(QUEUES.mail).getJob(id))?.timestamp;
+    while ((await relay.dispatchPending()) > 0);
+    expect(await jobDate()).toBe(written.getTime());
+
+    await jobs.queue(QUEUES.mail).remove(id);
+    expect(await relay.reconcile()).toBe(1);
+    while ((await relay.dispatchPending()) > 0);
+    expect(await jobDate()).toBe(written.getTime());
+  });
+
   it('finishes a walk over more unfinished jobs than fit in a batch, though each batch was dispatched at one moment', async () => {
     const walker = new OutboxRelay(dataSource, 'relaytest', jobs, createLogger('relay-test', 'silent'), { batchSize: 10 });
     await dataSource.query(outboxInsertSql('relaytest', 1), outboxRows(Array.from({ length: 30 }, () => leadConfirmation)));

@@ -2,7 +2,7 @@ import type { QueueName } from '@spark/contracts';
 import type { Logger } from '@spark/logging';
 import { abortable } from '@spark/messaging';
 import type { DataSource } from 'typeorm';
-import type { JobQueues, JobRequest } from './job-queues';
+import type { JobQueues, JobRequest, QueuedJob } from './job-queues';
 import { watchReachability } from './close-worker';
 import { checkedPayload } from './outbox-rows';
 
@@ -166,17 +166,19 @@ export class OutboxRelay {
    */
   async dispatchPending(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: OutboxRow[] = await manager.query(
-        `SELECT id, queue, job_name, payload FROM "${this.schema}"."outbox"
+      const rows: (OutboxRow & { created_at: Date })[] = await manager.query(
+        `SELECT id, queue, job_name, payload, created_at FROM "${this.schema}"."outbox"
          WHERE dispatched_at IS NULL ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [this.batchSize],
       );
       if (rows.length === 0) return 0;
-      const runnable: { job: JobRequest; jobId: string }[] = [];
+      const runnable: QueuedJob[] = [];
       for (const row of rows) {
         const checked = checkedRow(row);
         if ('job' in checked) {
-          runnable.push({ job: checked.job, jobId: row.id });
+          // Dated when its row was written, also when dispatched again after Redis lost it: the notifier sends no
+          // e-mail queued before its address was erased.
+          runnable.push({ job: checked.job, jobId: row.id, queuedAt: row.created_at.getTime() });
           continue;
         }
         await manager.query(`UPDATE "${this.schema}"."outbox" SET dispatched_at = now(), confirmed_at = now(), rejected_reason = $2 WHERE id = $1`, [
