@@ -15,9 +15,13 @@ const KEPT_PAST_LINK_MS = 24 * 60 * 60 * 1000;
  * storage quota: kept for good, the archives of repeated exports would pile up without end.
  */
 export async function removeExportsMadeBefore(cutoff: Date, { dataSource, storage }: { dataSource: DataSource; storage: ObjectStorage }) {
-  const forgotten: unknown[] = await dataSource.query(`DELETE FROM progress.data_exports WHERE coalesce(ready_at, created_at) < $1 RETURNING id`, [cutoff]);
+  // A DELETE answers [rows, count] through TypeORM.
+  const [forgotten]: [{ status: string }[], number] = await dataSource.query(
+    `DELETE FROM progress.data_exports WHERE coalesce(ready_at, created_at) < $1 RETURNING status`,
+    [cutoff],
+  );
   const archives = await storage.deleteOlderThan(EXPORTS_PREFIX, cutoff);
-  return { exports: forgotten.length, archives };
+  return { exports: forgotten.length, neverFinished: forgotten.filter((row) => row.status !== 'ready').length, archives };
 }
 
 /** Once an hour on one replica, removes the exports whose e-mailed link expired a day ago or more. */
@@ -35,6 +39,8 @@ export function startExportSweep(deps: { config: ProgressConfig; dataSource: Dat
       'sweep-expired-exports': async () => {
         const removed = await removeExportsMadeBefore(new Date(Date.now() - config.EXPORT_LINK_SECONDS * 1000 - KEPT_PAST_LINK_MS), deps);
         if (removed.exports > 0 || removed.archives > 0) logger.info(removed, 'expired data exports removed');
+        // Their jobs failed for good (the queue dashboard keeps them): those clients never got the e-mail.
+        if (removed.neverFinished > 0) logger.warn({ neverFinished: removed.neverFinished }, 'removed data exports that were never finished');
       },
     },
   });
