@@ -1,6 +1,7 @@
 import { type ReactNode, useState } from 'react';
 import { failureMessage } from '../api/client';
 import { Button, type ButtonVariant } from './button';
+import { ErrorText } from './error-text';
 
 interface AskFirstProps {
   /** The link-like button that opens the question, and its look. */
@@ -36,11 +37,7 @@ export function AskFirst({ opener, question, confirm, busy, onConfirm, error }: 
           {opener.label}
         </button>
       )}
-      {error !== null && error !== undefined && (
-        <p className="mt-3 text-sm text-red-700" role="alert">
-          {failureMessage(error)}
-        </p>
-      )}
+      {error !== null && error !== undefined && <ErrorText className="mt-3">{failureMessage(error)}</ErrorText>}
     </>
   );
 }

@@ -8,6 +8,7 @@ import { Card } from '../../../ui/card';
 import { signOut } from '../../auth/sign-out';
 import { AuthLayout } from '../../auth/components/auth-layout';
 import { accountDeletionApi } from '../api/account-deletion-api';
+import { ErrorText } from '../../../ui/error-text';
 
 /**
  * /account/delete: the e-mailed link's page. Opening it deletes nothing (a mail scanner may open it); the client
@@ -58,11 +59,7 @@ export default function DeleteAccountPage() {
             <Link to="/app" className="mt-4 block text-center text-sm font-semibold text-slate-600 hover:underline">
               Keep my account
             </Link>
-            {confirm.isError && (
-              <p className="mt-4 text-sm text-red-700" role="alert">
-                {failureMessage(confirm.error)}
-              </p>
-            )}
+            {confirm.isError && <ErrorText className="mt-4">{failureMessage(confirm.error)}</ErrorText>}
           </div>
         )}
       </Card>

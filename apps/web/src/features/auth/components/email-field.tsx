@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Input } from '../../../ui/input';
+import { ErrorText } from '../../../ui/error-text';
 
 interface EmailFieldProps {
   value: string;
@@ -30,9 +31,9 @@ export function EmailField({ value, onChange, error, onBlur }: EmailFieldProps) 
         aria-describedby={error ? `${id}-error` : undefined}
       />
       {error && (
-        <p id={`${id}-error`} role="alert" className="mt-1.5 text-sm text-red-700">
+        <ErrorText id={`${id}-error`} className="mt-1.5">
           {error}
-        </p>
+        </ErrorText>
       )}
     </div>
   );

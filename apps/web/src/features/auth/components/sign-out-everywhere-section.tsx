@@ -5,6 +5,7 @@ import { AskFirst } from '../../../ui/ask-first';
 import { Button } from '../../../ui/button';
 import { ConfirmDialog } from '../../../ui/confirm-dialog';
 import { useSession } from '../../session';
+import { ErrorText } from '../../../ui/error-text';
 
 const whatItDoes = 'This signs you out on every phone and computer where you use Spark, this one included.';
 
@@ -46,11 +47,7 @@ export function SignOutEverywhereButton() {
           onClose={() => setAsking(false)}
         >
           <p className="text-slate-600">{whatItDoes} Use it when a device you signed in on is lost or no longer yours.</p>
-          {end.isError && (
-            <p className="mt-3 text-sm text-red-700" role="alert">
-              {failureMessage(end.error)}
-            </p>
-          )}
+          {end.isError && <ErrorText className="mt-3">{failureMessage(end.error)}</ErrorText>}
         </ConfirmDialog>
       )}
     </>

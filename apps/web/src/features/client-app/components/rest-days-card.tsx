@@ -7,6 +7,7 @@ import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
 import { homeQueryKey, setRestDay, takePauseDay } from '../api/client-app-api';
+import { ErrorText } from '../../../ui/error-text';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 const dayLabel = (isoDate: string, today: string) => (isoDate === today ? 'Today' : calendarDateLabel(isoDate, 'short'));
@@ -132,11 +133,7 @@ export function RestDaysCard({ restDays, evolutionEndDate, offline }: { restDays
         <p className="mt-2 text-sm text-slate-500">Your next pause days start on {calendarDateLabel(addDays(restDays.window.end, 1))}.</p>
       )}
       {offline && <p className="mt-2 text-sm text-slate-500">You can plan rest and pause days when you are back online.</p>}
-      {error && (
-        <p role="alert" className="mt-3 text-sm font-medium text-red-700">
-          {error}
-        </p>
-      )}
+      {error && <ErrorText className="mt-3 font-medium">{error}</ErrorText>}
     </Card>
   );
 }

@@ -7,6 +7,7 @@ import { Card } from '../../../ui/card';
 import { DeleteAccountSection } from '../../account-deletion/components/delete-account-section';
 import { SignOutEverywhereSection } from '../../auth/components/sign-out-everywhere-section';
 import { fetchExportStatus, requestDataExport } from '../api/client-app-api';
+import { ErrorText } from '../../../ui/error-text';
 
 // How long the page waits for a small archive before leaving it to the e-mail.
 const WAIT_IN_PAGE_MS = 90_000;
@@ -49,11 +50,7 @@ export function YourDataCard() {
           {exportData.isPending ? 'Preparing…' : 'Download my data'}
         </Button>
       )}
-      {exportData.isError && (
-        <p className="mt-3 text-sm text-red-700" role="alert">
-          {failureMessage(exportData.error)}
-        </p>
-      )}
+      {exportData.isError && <ErrorText className="mt-3">{failureMessage(exportData.error)}</ErrorText>}
       <SignOutEverywhereSection />
       <DeleteAccountSection />
     </Card>

@@ -3,6 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ApiError } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { coachApi } from '../api/coach-api';
+import { ErrorText } from '../../../ui/error-text';
 
 /** Admins only: the client's "Download my data", for a client who asked by e-mail. The link goes to the client. */
 export function ClientExportTab({ client }: { client: ClientSummary }) {
@@ -23,11 +24,7 @@ export function ClientExportTab({ client }: { client: ClientSummary }) {
           {exportData.isPending ? 'Starting…' : 'Send data export to client'}
         </Button>
       )}
-      {exportData.isError && (
-        <p className="text-sm text-red-700" role="alert">
-          {exportData.error instanceof ApiError ? exportData.error.message : 'Could not start the export.'}
-        </p>
-      )}
+      {exportData.isError && <ErrorText>{exportData.error instanceof ApiError ? exportData.error.message : 'Could not start the export.'}</ErrorText>}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { Input } from '../../../ui/input';
 import { ListFailed, ListLoading } from '../../../ui/list-states';
 import { toast } from '../../../ui/toaster';
 import { coachApi, coachKeys } from '../api/coach-api';
+import { ErrorText } from '../../../ui/error-text';
 
 /** Manage Client → Rest Days: the client's weekly rest day and pause days, and the allowance the coach sets. */
 export function ClientRestDaysTab({ client, onUpdated }: { client: ClientSummary; onUpdated: () => void }) {
@@ -89,11 +90,7 @@ export function ClientRestDaysTab({ client, onUpdated }: { client: ClientSummary
         <p id="allowance-hint" className="text-xs text-slate-500">
           Between 0 and {MAX_PAUSE_DAYS_ALLOWANCE}; the default is 2.
         </p>
-        {error && (
-          <p role="alert" className="text-sm font-medium text-rose-700">
-            {error}
-          </p>
-        )}
+        {error && <ErrorText className="font-medium">{error}</ErrorText>}
         <Button type="submit" disabled={save.isPending || !allowance?.trim()}>
           {save.isPending ? 'Saving...' : 'Save pause days'}
         </Button>

@@ -12,6 +12,7 @@ import { investorKeys, investorsApi } from '../api/investors-api';
 import { ComposeEmailDialog, type ComposeDraft } from './compose-email-dialog';
 import { DeckUploads } from './deck-uploads';
 import { InvestorRow } from './investor-row';
+import { ErrorText } from '../../../ui/error-text';
 
 const codeDraft = (investor: Investor, code: GenerateAccessCodeResponse): ComposeDraft => ({
   emails: [investor.email],
@@ -44,11 +45,7 @@ function AddInvestorDialog({ onClose }: { onClose: () => void }) {
           value={email}
           onChange={(event) => setEmail(event.target.value)}
         />
-        {add.isError && (
-          <p role="alert" className="text-sm text-red-800">
-            Failed to create investor. Email may already exist.
-          </p>
-        )}
+        {add.isError && <ErrorText>Failed to create investor. Email may already exist.</ErrorText>}
         <div className="flex justify-end gap-3">
           <Button variant="secondary" onClick={onClose}>
             Cancel

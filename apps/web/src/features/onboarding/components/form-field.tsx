@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { classNames } from '../../../ui/class-names';
 import { fieldClasses } from '../../../ui/input';
+import { ErrorText } from '../../../ui/error-text';
 
 export const textareaClasses = classNames(fieldClasses, 'min-h-28 resize-y');
 
@@ -24,9 +25,9 @@ export function FormField({ id, label, optional, hint, error, children }: FormFi
       {hint && <p className="text-sm text-slate-600">{hint}</p>}
       {children}
       {error && (
-        <p id={`${id}-error`} role="alert" className="text-sm font-medium text-red-700">
+        <ErrorText id={`${id}-error`} className="font-medium">
           {error}
-        </p>
+        </ErrorText>
       )}
     </div>
   );

@@ -7,6 +7,7 @@ import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { reminderKeys, remindersApi, subscribeThisDevice } from '../api/reminders-api';
 import { pushSupported } from '../push-support';
+import { ErrorText } from '../../../ui/error-text';
 
 // Subscribing this device can fail in the browser itself (notifications blocked): its own words then.
 const messageOf = (error: unknown) => (error instanceof Error && !(error instanceof ApiError) ? error.message : failureMessage(error));
@@ -82,11 +83,7 @@ function ReminderForm({ settings }: { settings: ReminderSettings }) {
           </button>
         )}
       </p>
-      {(save.isError || device.isError) && (
-        <p className="text-sm text-red-700" role="alert">
-          {messageOf(save.error ?? device.error)}
-        </p>
-      )}
+      {(save.isError || device.isError) && <ErrorText>{messageOf(save.error ?? device.error)}</ErrorText>}
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { AuthLayout } from '../../auth/components/auth-layout';
 import { remindersApi } from '../api/reminders-api';
+import { ErrorText } from '../../../ui/error-text';
 
 /** /reminders/off: the reminder e-mail's "turn off" link. Opening it changes nothing; the click does. */
 export default function RemindersOffPage() {
@@ -32,9 +33,7 @@ export default function RemindersOffPage() {
               {off.isPending ? 'Turning off…' : 'Turn off reminders'}
             </Button>
             {(off.isError || !token) && (
-              <p className="mt-4 text-sm text-red-700" role="alert">
-                {token ? failureMessage(off.error) : 'This link is incomplete. Open it from your e-mail again.'}
-              </p>
+              <ErrorText className="mt-4">{token ? failureMessage(off.error) : 'This link is incomplete. Open it from your e-mail again.'}</ErrorText>
             )}
           </div>
         )}

@@ -6,6 +6,7 @@ import { Dialog } from '../../../ui/dialog';
 import { toast } from '../../../ui/toaster';
 import { teamApi, teamKeys } from '../api/team-api';
 import { displayName, roleNames, roleRights } from './roles';
+import { ErrorText } from '../../../ui/error-text';
 
 interface ChangeRoleDialogProps {
   member: AuthUser;
@@ -44,11 +45,7 @@ export function ChangeRoleDialog({ member, role, isSelf, onClose, onOwnRoleChang
             ? 'You will be signed out and sign in again with your new role.'
             : 'They will be signed out on every device and sign in again with the new role.'}
         </p>
-        {change.isError && (
-          <p role="alert" className="text-sm text-red-800">
-            {failure}
-          </p>
-        )}
+        {change.isError && <ErrorText>{failure}</ErrorText>}
         <div className="flex justify-end gap-3">
           <Button variant="secondary" onClick={onClose} disabled={change.isPending}>
             Cancel
