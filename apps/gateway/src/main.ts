@@ -13,7 +13,8 @@ import { routeDecisions } from './auth/route-access';
 import { gatewayControllers, GatewayModule } from './gateway.module';
 import { toErrorBody } from './http/error-body';
 import { gatewayMetrics, observeHttp } from './health/metrics';
-import { AccessTokenVerifier } from './auth/access-token.guard';
+import { AccessTokenGuard } from './auth/access-token.guard';
+import { SessionRevocationCheck } from './auth/session-revocation-check';
 import { applyJsonBodyLimits } from './http/json-body-limit';
 import { loggableUrl } from './http/secret-bearing-pages';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -87,7 +88,8 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     { logger: new PinoNestLogger(logger), bodyParser: false },
   );
   const fastify = app.getHttpAdapter().getInstance();
-  applyJsonBodyLimits(fastify, new AccessTokenVerifier(config.JWT_SECRET));
+  const bodyGuard = new AccessTokenGuard(config.JWT_SECRET, new SessionRevocationCheck(redis, config.BUS_PREFIX));
+  applyJsonBodyLimits(fastify, (authorization) => bodyGuard.currentClaimsOf(authorization));
   // Everything below a request — logs, outgoing bus messages — carries its correlation id.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);

@@ -95,8 +95,13 @@ describe("the Developer's Log through the gateway", () => {
     expect((await call('POST', '/api/log/posts', { markdown: 'x'.repeat(700_000) }, admin)).status).toBe(413);
   });
 
-  it('reads no long post body from a caller without a valid access token: the 401 comes before the body', async () => {
-    for (const authorization of [undefined, 'Bearer not.a.token']) {
+  it('reads no long post body from a caller who may not publish: the 401 or 403 comes before the body', async () => {
+    const refusals: [string | undefined, number][] = [
+      [undefined, 401],
+      ['Bearer not.a.token', 401],
+      [`Bearer ${coach}`, 403],
+    ];
+    for (const [authorization, status] of refusals) {
       const answer = await new Promise<number>((resolve, reject) => {
         const request = httpRequest(`${stack.baseUrl}/api/log/posts`, {
           method: 'POST',
@@ -111,7 +116,7 @@ describe("the Developer's Log through the gateway", () => {
         // The first part of the body only; the rest would never come.
         request.write(`{"markdown":"${'x'.repeat(1_000)}`);
       });
-      expect(answer).toBe(401);
+      expect([authorization, answer]).toEqual([authorization, status]);
     }
   });
 

@@ -22,7 +22,7 @@ export type AuthenticatedRequest = FastifyRequest & { user: AuthenticatedUser };
 const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', message);
 
 /** Checks an access JWT (signature, expiry, issuer and audience) and reads its claims; no revocation, no role. */
-export class AccessTokenVerifier {
+class AccessTokenVerifier {
   private readonly jwt: JwtService;
 
   constructor(secret: string) {
@@ -59,12 +59,18 @@ export class AccessTokenGuard implements CanActivate {
     this.tokens = new AccessTokenVerifier(secret);
   }
 
+  /** The claims of a current access token: verified, and neither signed out nor voided by a role change. */
+  async currentClaimsOf(authorization: string | undefined): Promise<AccessTokenClaims> {
+    const claims = await this.tokens.claimsOf(authorization);
+    await this.revocations.ensureCurrent(claims);
+    return claims;
+  }
+
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets)) return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const claims = await this.tokens.claimsOf(request.headers.authorization);
-    await this.revocations.ensureCurrent(claims);
+    const claims = await this.currentClaimsOf(request.headers.authorization);
     request.user = { id: claims.sub, email: claims.email, role: claims.role, sessionId: claims.sid };
     const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(REQUIRED_ROLES, targets);
     if (roles && !roles.includes(request.user.role)) throw new DomainError('FORBIDDEN', 'Your role may not do this.');

@@ -77,9 +77,8 @@ export class DevLogController {
   }
 
   @Responds('content.publish-post')
-  @Roles('admin')
   @Post('posts')
-  @JsonBodyLimit(PUBLISH_BODY_MAX_BYTES)
+  @JsonBodyLimit(PUBLISH_BODY_MAX_BYTES, 'admin')
   @HttpCode(201)
   @Audited('devlog.publish', { type: 'post', id: { answer: ['slug'] } })
   publish(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(publishPostRequestSchema)) body: Omit<PayloadOf<'content.publish-post'>, 'authorId'>) {

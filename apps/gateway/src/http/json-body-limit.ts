@@ -1,30 +1,41 @@
+import { applyDecorators } from '@nestjs/common';
+import type { AccessTokenClaims, UserRole } from '@spark/contracts';
+import { DomainError } from '@spark/errors';
 import type { FastifyInstance, preParsingAsyncHookHandler } from 'fastify';
-import type { AccessTokenVerifier } from '../auth/access-token.guard';
+import { Roles } from '../auth/auth.decorators';
 import { WithRouteConfig } from './route-config';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Set by @JsonBodyLimit(): the most bytes this route's JSON body may have. */
-    jsonBodyLimit?: number;
+    /** Set by @JsonBodyLimit(): the most bytes this route's JSON body may have, and the roles that may send one. */
+    jsonBodyLimit?: { bytes: number; roles: readonly UserRole[] };
   }
 }
 
-/** For a signed-in route whose contract allows more than the gateway's default JSON body (a Developer's Log post). */
-export const JsonBodyLimit = (bytes: number) => WithRouteConfig({ jsonBodyLimit: bytes });
+/**
+ * For a route whose contract allows more than the gateway's default JSON body (a Developer's Log post): its limit,
+ * and the roles that may call it, which stand for @Roles() too, so the two cannot drift apart.
+ */
+export const JsonBodyLimit = (bytes: number, ...roles: [UserRole, ...UserRole[]]) =>
+  applyDecorators(WithRouteConfig({ jsonBodyLimit: { bytes, roles } }), Roles(...roles));
+
+/** The caller's access token, verified and not revoked: what the guard checks, asked before the body is read. */
+export type CurrentCaller = (authorization: string | undefined) => Promise<AccessTokenClaims>;
 
 /**
  * Gives each route that declares @JsonBodyLimit() its own limit: register before the routes are. Fastify reads a body
- * before Nest's guard runs, so such a route first checks the caller's access token: nobody without a valid one has
- * the larger body read.
+ * before Nest's guard runs, so such a route first checks the caller as the guard will: nobody without a current
+ * access token of a role the route takes has the larger body read.
  */
-export function applyJsonBodyLimits(fastify: FastifyInstance, tokens: AccessTokenVerifier): void {
-  const signedInFirst: preParsingAsyncHookHandler = async (request) => {
-    await tokens.claimsOf(request.headers.authorization);
-  };
+export function applyJsonBodyLimits(fastify: FastifyInstance, currentCaller: CurrentCaller): void {
   fastify.addHook('onRoute', (route) => {
     const limit = route.config?.jsonBodyLimit;
     if (limit === undefined) return;
-    route.bodyLimit = limit;
-    route.preParsing = [...[route.preParsing ?? []].flat(), signedInFirst];
+    const mayCallFirst: preParsingAsyncHookHandler = async (request) => {
+      const { role } = await currentCaller(request.headers.authorization);
+      if (!limit.roles.includes(role)) throw new DomainError('FORBIDDEN', 'Your role may not do this.');
+    };
+    route.bodyLimit = limit.bytes;
+    route.preParsing = [...[route.preParsing ?? []].flat(), mayCallFirst];
   });
 }

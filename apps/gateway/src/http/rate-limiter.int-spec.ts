@@ -30,7 +30,7 @@ describe('RateLimiter: limits counted, and a bus request admitted only within th
       .runIfAdmitted({ name: 'RPUSH', key: `${prefix}:admitted`, args: [item] });
   const admitted = () => redis.lrange(`${prefix}:admitted`, 0, -1);
 
-  it('runs the command while every limit holds, and not once one is over, answering RATE_LIMITED with the longest wait', async () => {
+  it('runs the command while every limit holds, and not once one is over, answering RATE_LIMITED with its wait', async () => {
     const limiter = new RateLimiter(redis, prefix);
 
     await admit(limiter, 'ada', 'first');
@@ -51,6 +51,15 @@ describe('RateLimiter: limits counted, and a bus request admitted only within th
 
     await expect(limiter.hit({ limit: PER_IP, subject: '203.0.113.7' })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     expect(await admitted()).toEqual(['a', 'b']);
+  });
+
+  it('writes no counter of a later limit once an earlier one refuses: a flood of fresh addresses from one client adds no keys', async () => {
+    const limiter = new RateLimiter(redis, prefix);
+    for (let item = 0; item < 50; item++) await refusalOf(admit(limiter, `mailbox-${item}`, `item-${item}`));
+
+    expect(await admitted()).toHaveLength(PER_IP.max);
+    // Each counter lives its whole window: one per refused address would let one client fill Redis for a day.
+    expect(await redis.keys(`${prefix}:gateway:rate-limit:${PER_MAILBOX.name}:*`)).toHaveLength(PER_IP.max);
   });
 
   it('gives a counter found without a window one, instead of refusing for good', async () => {

@@ -74,11 +74,11 @@ export const secretSubject = (secret: string) => digest(secret);
 // count is within its maximum: its name, its key and its other arguments. That key is not declared: Redis asks read
 // access of a script's declared keys, and the gateway may only write to the request streams (deploy/redis/users.acl);
 // the command itself is checked as if sent alone.
-// Answers 0 when every count is within its maximum, else the longest of the exceeded windows' remaining ms. A window
-// starts with its counter's first hit, in the same atomic call; a counter found without one gets one, so no counter
-// outlives its window.
+// Answers 0 when every count is within its maximum, else the exceeded window's remaining ms. Counting stops at the
+// first exceeded limit: a later counter is keyed on what the caller sends (an e-mail address, a code), lives its whole
+// window, and one per refused request would let a single client fill Redis. A window starts with its counter's first
+// hit, in the same atomic call; a counter found without one gets one, so no counter outlives its window.
 const COUNT_HITS = `
-local waitMs = 0
 for index, key in ipairs(KEYS) do
   local window = ARGV[index * 2 - 1]
   local count = redis.call('INCR', key)
@@ -89,13 +89,13 @@ for index, key in ipairs(KEYS) do
       redis.call('PEXPIRE', key, window)
       leftMs = tonumber(window)
     end
-    waitMs = math.max(waitMs, leftMs, 1)
+    return math.max(leftMs, 1)
   end
 end
-if waitMs == 0 and #ARGV > #KEYS * 2 then
+if #ARGV > #KEYS * 2 then
   redis.call(unpack(ARGV, #KEYS * 2 + 1))
 end
-return waitMs`;
+return 0`;
 
 /** The script's name on each connection: ioredis sends its SHA, and its text only once per connection. */
 const COUNT_HITS_COMMAND = 'sparkCountHits';
@@ -121,8 +121,9 @@ export class RateLimiter {
   /**
    * Counts one request against every limit (one script call, which the connection's automatic pipelining sends
    * in one write with the other requests' of the same turn of the event loop), then throws RATE_LIMITED (429
-   * with Retry-After: the longest wait among the exceeded limits) when any is over, and SERVICE_UNAVAILABLE when
-   * Redis does not answer: uncounted, the request is not let through.
+   * with Retry-After: the exceeded limit's wait) when any is over, and SERVICE_UNAVAILABLE when Redis does not answer:
+   * uncounted, the request is not let through. The limits on who asks (their address, their account) come first: a
+   * request they refuse is not counted against the later ones, keyed on what it sends.
    */
   hit(...hits: RateLimitHit[]): Promise<void> {
     return this.count(hits).catch(redisUnavailable);
