@@ -245,6 +245,31 @@ describe('passwordless sign-in through the gateway', () => {
     expect((await post('/api/auth/refresh', {}, { cookie: cookieValue(refreshCookieOf(replacing)) })).status).toBe(200);
   });
 
+  it('removes links and refresh tokens that expired a day ago as new ones are made, and keeps the rest', async () => {
+    const goneId = await createUser('long-gone@example.com');
+    const { cookie: goneCookie } = await signIn('long-gone@example.com');
+    const rowsOf = async (userId: string) => {
+      const { rows } = await db().query(
+        `SELECT (SELECT count(*)::int FROM auth.magic_links WHERE user_id = $1) AS links, (SELECT count(*)::int FROM auth.refresh_tokens WHERE user_id = $1) AS tokens`,
+        [userId],
+      );
+      return rows[0];
+    };
+    expect(await rowsOf(goneId)).toEqual({ links: 1, tokens: 1 });
+    // Expired a day and an hour ago: the link holds the address it went to, and neither can be used any more.
+    await db().query(`UPDATE auth.magic_links SET expires_at = now() - interval '25 hours' WHERE user_id = $1`, [goneId]);
+    await db().query(`UPDATE auth.refresh_tokens SET expires_at = now() - interval '25 hours' WHERE user_id = $1`, [goneId]);
+
+    const hereId = await createUser('still-here@example.com');
+    const { cookie } = await signIn('still-here@example.com');
+    expect((await rowsOf(goneId)).links).toBe(0);
+    const renewed = await post('/api/auth/refresh', {}, { cookie });
+    expect(renewed.status).toBe(200);
+    expect(await rowsOf(goneId)).toEqual({ links: 0, tokens: 0 });
+    expect(await rowsOf(hereId)).toEqual({ links: 1, tokens: 2 });
+    expect((await post('/api/auth/refresh', {}, { cookie: goneCookie })).status).toBe(401);
+  });
+
   it('answers 401 to no token, a tampered token, an expired token and a token for another audience', async () => {
     const userId = await createUser('jwt@example.com');
     const { session } = await signIn('jwt@example.com');

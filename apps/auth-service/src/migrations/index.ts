@@ -9,6 +9,7 @@ import { AccountDeletions1764400000100 } from './1764400000100-account-deletions
 import { AuditErasureBound1764600000100 } from './1764600000100-audit-erasure-bound';
 import { AuditEventsNotDeletable1764700000100 } from './1764700000100-audit-events-not-deletable';
 import { RevocationMarkers1764800000100 } from './1764800000100-revocation-markers';
+import { ExpiredSignInRows1765000000100 } from './1765000000100-expired-sign-in-rows';
 
 export const authMigrations = [
   CreateOutbox1763800000000,
@@ -24,4 +25,5 @@ export const authMigrations = [
   ServiceRole1764700000000,
   AuditEventsNotDeletable1764700000100,
   RevocationMarkers1764800000100,
+  ExpiredSignInRows1765000000100,
 ];

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { expiredRowsSql } from '../expired-rows';
 import { type UserRow, userColumns, waitForRoleChangeSql } from '../users/users.repository';
 import { LIVE_ACCESS_WINDOW_SECONDS } from './session-revocations';
 
@@ -7,14 +8,16 @@ export class SessionsRepository {
 
   /**
    * Spends a live refresh token and adds its successor to the same family, in one statement; the
-   * successor expires when the spent one does, so a family ends when its sign-in's token would have.
+   * successor expires when the spent one does, so a family ends when its sign-in's token would have. Removes a few
+   * long-expired tokens on the way.
    * Returns the user and the family, or undefined when the token is unknown, spent, revoked or expired.
    */
   async rotate(tokenHash: Buffer, next: { id: string; tokenHash: Buffer }): Promise<{ user: UserRow; familyId: string } | undefined> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(waitForRoleChangeSql('SELECT user_id FROM auth.refresh_tokens WHERE token_hash = $1'), [tokenHash]);
       const rows: (UserRow & { family_id: string })[] = await manager.query(
-        `WITH spent AS (
+        `WITH pruned AS (${expiredRowsSql('auth.refresh_tokens')}),
+       spent AS (
          UPDATE auth.refresh_tokens SET used_at = now()
          WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
          RETURNING family_id, user_id, expires_at

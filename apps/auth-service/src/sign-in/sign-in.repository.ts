@@ -1,6 +1,7 @@
 import { CODE_GUESS_LIMIT, type UserRole } from '@spark/contracts';
 import { type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
 import type { DataSource } from 'typeorm';
+import { expiredRowsSql } from '../expired-rows';
 import { type UserRow, userColumns, waitForRoleChangeSql } from '../users/users.repository';
 
 export interface NewMagicLink {
@@ -45,10 +46,11 @@ const pruneSql = `
 /**
  * Issues the link of the user the `target` CTE yields (its `id` and any other columns, or no row),
  * voids the e-mail's older open links and writes the e-mail job, all in one statement; answers
- * the target's columns and `user_id`.
+ * the target's columns and `user_id`. Removes a few long-expired links of anyone, known address or not.
  */
 const issueSql = (target: string, firstParam: number) => `
   WITH target AS (${target}),
+  pruned AS (${expiredRowsSql('auth.magic_links')}),
   voided AS (
     UPDATE auth.magic_links SET expires_at = now()
     WHERE email = $1 AND used_at IS NULL AND expires_at > now() AND EXISTS (SELECT 1 FROM target)
