@@ -54,13 +54,20 @@ export function leadConfirmation(
   };
 }
 
+/**
+ * A visitor's words, quoted in an e-mail to the team, with every web address and host name written so that no mail
+ * client makes a link of it (`hxxps://example[.]com`): a genuine Spark e-mail must not hand the people who can read
+ * every client's sparks a stranger's link.
+ */
+const withoutLinks = (text: string) => text.replace(/\b(h)tt(ps?):\/\//gi, '$1xx$2://').replace(/([\p{L}\p{N}-])\.(?=\p{L}{2})/gu, '$1[.]');
+
 /** Only of a form a visitor submitted, in their own words (the gateway's signature of it). */
 export function leadAlert(data: JobPayload<'mail', 'lead-alert'>, context: TemplateContext, signingKeys: SigningKeys, now = Date.now()): OutgoingMail {
   refuseUnstated('lead alert', leadSubmissionRefusal(signingKeys, data, now));
   const paragraphs = [
     `E-mail: ${data.email}`,
     `Role: ${data.role}`,
-    `Interest: ${data.interest ?? 'Not specified'}`,
+    `Interest: ${data.interest === null ? 'Not specified' : withoutLinks(data.interest)}`,
     `Submitted: ${new Date(data.createdAt).toUTCString()}`,
   ];
   return {
