@@ -4,7 +4,7 @@ import { loadConfig, type NotifierConfig, notifierEnv } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { PinoNestLogger } from '@spark/logging';
 import { onShutdown, queueDepthMetric, runMain, stopSteps } from '@spark/runtime';
-import { closeWorker, MailOpener } from '@spark/jobs';
+import { closeWorker, MailOpener, unlessRedisLost } from '@spark/jobs';
 import { bootApp, startAccountErasure } from '@spark/service-runtime';
 import { MailProcessor } from './mail/mail.processor';
 import { Mailer } from './mail/mailer';
@@ -62,7 +62,8 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
     return stopSteps({
       // Before the context closes it, which would wait on Redis even while Redis is down.
       'the mail worker': () => closeWorker(app.get(MailProcessor).worker, redis),
-      'the Nest context and its queues': () => app.close(),
+      // Nest closes the mail worker again, and a close let go above while Redis is down would hold it until the deadline.
+      'the Nest context and its queues': () => unlessRedisLost(app.close(), redis),
       'the account erasure worker': () => erasure.close(),
       'the push sender': () => push.close(),
       'the SMTP connections': () => mailer.close(),

@@ -27,16 +27,25 @@ export function watchReachability(connection: Redis): { signal: AbortSignal } & 
  * after a crash.
  */
 export async function closeWorker(worker: Worker, connection: Redis): Promise<void> {
-  const reachability = watchReachability(connection);
+  if (LOST.has(connection.status)) return worker.close(true);
   // A worker closed while its connections still connect has them dropped, and BullMQ then reports their failed start
   // on an emitter whose listeners the close removed: unheard, that error would crash the process.
   const closeOnceConnected = async () => {
     await worker.waitUntilReady();
     await worker.close();
   };
+  await unlessRedisLost(closeOnceConnected(), connection);
+}
+
+/**
+ * Waits for `work`, a step of a stop, unless `connection` loses Redis first: then the step is let go, as a wait on
+ * Redis would last until Redis came back. A worker that `closeWorker` let go is still closing, and a later
+ * `worker.close()` (Nest's own, when its context closes) returns that same unfinished close.
+ */
+export async function unlessRedisLost(work: Promise<unknown>, connection: Redis): Promise<void> {
+  const reachability = watchReachability(connection);
   try {
-    if (reachability.signal.aborted) await worker.close(true);
-    else await unlessAborted(closeOnceConnected(), reachability.signal);
+    await unlessAborted(work, reachability.signal);
   } finally {
     reachability[Symbol.dispose]();
   }
