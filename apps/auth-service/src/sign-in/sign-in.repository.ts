@@ -46,11 +46,12 @@ const pruneSql = `
 /**
  * Issues the link of the user the `target` CTE yields (its `id` and any other columns, or no row),
  * voids the e-mail's older open links and writes the e-mail job, all in one statement; answers
- * the target's columns and `user_id`. Removes a few long-expired links of anyone, known address or not.
+ * the target's columns and `user_id`. For a known address, it also removes a few long-expired links of anyone: for
+ * an unknown one it must write nothing, or its commit would wait for the WAL flush a known one skips.
  */
 const issueSql = (target: string, firstParam: number) => `
   WITH target AS (${target}),
-  pruned AS (${expiredRowsSql('auth.magic_links')}),
+  pruned AS (${expiredRowsSql('auth.magic_links', 'EXISTS (SELECT 1 FROM target)')}),
   voided AS (
     UPDATE auth.magic_links SET expires_at = now()
     WHERE email = $1 AND used_at IS NULL AND expires_at > now() AND EXISTS (SELECT 1 FROM target)
