@@ -9,6 +9,7 @@ import { RemindersController, VAPID_PUBLIC_KEY } from './reminders/reminders.con
 import { AuditController } from './audit/audit.controller';
 import { AUDIT_TRAIL } from './audit/audit.interceptor';
 import { AuditTrail } from './audit/audit-trail';
+import { GATEWAY_LOGGER } from './gateway-logger';
 import { AdminUsersController } from './auth/admin-users.controller';
 import { AuthController } from './auth/auth.controller';
 import { CoachClientsController } from './coach/coach-clients.controller';
@@ -78,6 +79,7 @@ export class GatewayModule {
       controllers: ownControllers,
       providers: [
         { provide: ServiceBus, useValue: bus },
+        { provide: GATEWAY_LOGGER, useValue: logger },
         { provide: Redis, useValue: redis },
         MultipartRegistration,
         { provide: APP_FILTER, useValue: new AllExceptionsFilter(logger, auditTrail) },

@@ -11,10 +11,11 @@ import { Redis } from 'ioredis';
 import { openApiPages } from './docs/openapi';
 import { routeDecisions } from './auth/route-access';
 import { gatewayControllers, GatewayModule } from './gateway.module';
-import { toErrorBody } from './http/error-body';
 import { gatewayMetrics, observeHttp } from './health/metrics';
 import { AccessTokenGuard } from './auth/access-token.guard';
-import { SessionRevocationCheck } from './auth/session-revocation-check';
+import type { AuditTrail } from './audit/audit-trail';
+import { AUDIT_TRAIL } from './audit/audit.interceptor';
+import { answerFailure } from './http/all-exceptions.filter';
 import { applyJsonBodyLimits } from './http/json-body-limit';
 import { loggableUrl } from './http/secret-bearing-pages';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -88,8 +89,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     { logger: new PinoNestLogger(logger), bodyParser: false },
   );
   const fastify = app.getHttpAdapter().getInstance();
-  const bodyGuard = new AccessTokenGuard(config.JWT_SECRET, new SessionRevocationCheck(redis, config.BUS_PREFIX));
-  applyJsonBodyLimits(fastify, (authorization) => bodyGuard.currentClaimsOf(authorization));
+  applyJsonBodyLimits(fastify, app.get(AccessTokenGuard));
   // Everything below a request — logs, outgoing bus messages — carries its correlation id.
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
@@ -103,12 +103,8 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     done();
   });
   // Errors Fastify raises before Nest sees the request (body too large, malformed JSON, the checks below).
-  fastify.setErrorHandler((error, request, reply) => {
-    const body = toErrorBody(error, request.id);
-    if (body.statusCode >= 500) logger.error({ err: error }, 'request failed');
-    if (body.retryAfterSeconds) void reply.header('retry-after', String(body.retryAfterSeconds));
-    void reply.status(body.statusCode).send(body);
-  });
+  const auditTrail = app.get<AuditTrail>(AUDIT_TRAIL);
+  fastify.setErrorHandler((error, request, reply) => answerFailure(error, request, reply, { logger, auditTrail }));
   const web = loadWebBuild(config.WEB_DIST, config.PUBLIC_URL);
   // Before the checks below, whose refusals are answers too.
   registerSecurityHeaders(fastify, { publicUrl: config.PUBLIC_URL, s3Endpoint: config.S3_ENDPOINT, inlineScriptHashes: web?.inlineScriptHashes ?? [] });

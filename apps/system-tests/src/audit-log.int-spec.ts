@@ -175,6 +175,15 @@ describe('the audit log of admin and coach actions', () => {
     ]);
   });
 
+  it('records a refused publish too, though the route refuses it before reading its body', async () => {
+    const writer = person('coach');
+    expect((await call('POST', '/api/log/posts', writer, { markdown: '# Not mine to publish' })).status).toBe(403);
+    const refusals = async () =>
+      (await db.query('SELECT action, outcome FROM auth.audit_events WHERE actor_id = $1', [writer.id])).rows as { action: string; outcome: string }[];
+    for (let poll = 0; poll < 50 && (await refusals()).length === 0; poll++) await sleep(100);
+    expect(await refusals()).toEqual([{ action: 'devlog.publish', outcome: 'refused' }]);
+  });
+
   it("records a bounded number of one person's refused attempts: a script looping a refused action cannot fill the log", async () => {
     const prober = person('client');
     const refusedRows = async () => Number((await db.query('SELECT count(*) FROM auth.audit_events WHERE actor_id = $1', [prober.id])).rows[0].count);

@@ -20,6 +20,7 @@ export interface AuthenticatedUser {
 export type AuthenticatedRequest = FastifyRequest & { user: AuthenticatedUser };
 
 const unauthenticated = (message: string) => new DomainError('UNAUTHENTICATED', message);
+export const roleRefused = () => new DomainError('FORBIDDEN', 'Your role may not do this.');
 
 /** Checks an access JWT (signature, expiry, issuer and audience) and reads its claims; no revocation, no role. */
 class AccessTokenVerifier {
@@ -59,21 +60,24 @@ export class AccessTokenGuard implements CanActivate {
     this.tokens = new AccessTokenVerifier(secret);
   }
 
-  /** The claims of a current access token: verified, and neither signed out nor voided by a role change. */
-  async currentClaimsOf(authorization: string | undefined): Promise<AccessTokenClaims> {
-    const claims = await this.tokens.claimsOf(authorization);
+  /**
+   * Who calls, by a current access token (verified, neither signed out nor voided by a role change), noted on the
+   * request for the handler and the audit trail.
+   */
+  async authenticate(request: FastifyRequest): Promise<AuthenticatedUser> {
+    const claims = await this.tokens.claimsOf(request.headers.authorization);
     await this.revocations.ensureCurrent(claims);
-    return claims;
+    const user = { id: claims.sub, email: claims.email, role: claims.role, sessionId: claims.sid };
+    (request as AuthenticatedRequest).user = user;
+    return user;
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets)) return true;
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const claims = await this.currentClaimsOf(request.headers.authorization);
-    request.user = { id: claims.sub, email: claims.email, role: claims.role, sessionId: claims.sid };
+    const user = await this.authenticate(context.switchToHttp().getRequest<FastifyRequest>());
     const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(REQUIRED_ROLES, targets);
-    if (roles && !roles.includes(request.user.role)) throw new DomainError('FORBIDDEN', 'Your role may not do this.');
+    if (roles && !roles.includes(user.role)) throw roleRefused();
     return true;
   }
 }

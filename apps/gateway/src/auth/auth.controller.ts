@@ -12,6 +12,7 @@ import {
   updateUserRequestSchema,
 } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
+import type { Logger } from '@spark/logging';
 import { ServiceBus } from '@spark/messaging';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ipSubject, RateLimiter } from '../http/rate-limiter';
@@ -20,6 +21,7 @@ import type { AuthenticatedUser } from './access-token.guard';
 import { CurrentUser, Public, Roles } from './auth.decorators';
 import { RefreshCookie } from './refresh-cookie';
 import { Responds, RespondsWithout } from '../docs/responds.decorator';
+import { GATEWAY_LOGGER } from '../gateway-logger';
 
 // Generous for a household or an office behind one address, tight for a script.
 const MAGIC_LINK_PER_IP = { name: 'magic-link', max: 20, windowMs: 10 * 60_000 };
@@ -32,6 +34,7 @@ export class AuthController {
     private readonly bus: ServiceBus,
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
     @Inject(RefreshCookie) private readonly cookie: RefreshCookie,
+    @Inject(GATEWAY_LOGGER) private readonly logger: Logger,
   ) {}
 
   /** Always 202 with the same words, whether or not the e-mail has an account. */
@@ -60,7 +63,12 @@ export class AuthController {
     const admission = this.limiter.admission({ limit: REDEEM_PER_IP, subject: ipSubject(request.ip) });
     const issued = await this.bus.request('auth.redeem', body, { admission });
     const replaced = this.cookie.read(request);
-    if (replaced) await this.bus.request('auth.sign-out', { refreshToken: replaced });
+    if (replaced) {
+      // The link or code is spent by now: a failure here must not lose the sign-in, only leave the old session be.
+      await this.bus
+        .request('auth.sign-out', { refreshToken: replaced })
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'the session a sign-in replaced was not signed out'));
+    }
     return this.startSession(reply, issued);
   }
 

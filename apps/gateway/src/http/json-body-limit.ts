@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
-import type { AccessTokenClaims, UserRole } from '@spark/contracts';
-import { DomainError } from '@spark/errors';
+import type { UserRole } from '@spark/contracts';
 import type { FastifyInstance, preParsingAsyncHookHandler } from 'fastify';
+import { type AccessTokenGuard, roleRefused } from '../auth/access-token.guard';
 import { Roles } from '../auth/auth.decorators';
 import { WithRouteConfig } from './route-config';
 
@@ -19,21 +19,18 @@ declare module 'fastify' {
 export const JsonBodyLimit = (bytes: number, ...roles: [UserRole, ...UserRole[]]) =>
   applyDecorators(WithRouteConfig({ jsonBodyLimit: { bytes, roles } }), Roles(...roles));
 
-/** The caller's access token, verified and not revoked: what the guard checks, asked before the body is read. */
-export type CurrentCaller = (authorization: string | undefined) => Promise<AccessTokenClaims>;
-
 /**
  * Gives each route that declares @JsonBodyLimit() its own limit: register before the routes are. Fastify reads a body
  * before Nest's guard runs, so such a route first checks the caller as the guard will: nobody without a current
  * access token of a role the route takes has the larger body read.
  */
-export function applyJsonBodyLimits(fastify: FastifyInstance, currentCaller: CurrentCaller): void {
+export function applyJsonBodyLimits(fastify: FastifyInstance, guard: Pick<AccessTokenGuard, 'authenticate'>): void {
   fastify.addHook('onRoute', (route) => {
     const limit = route.config?.jsonBodyLimit;
     if (limit === undefined) return;
     const mayCallFirst: preParsingAsyncHookHandler = async (request) => {
-      const { role } = await currentCaller(request.headers.authorization);
-      if (!limit.roles.includes(role)) throw new DomainError('FORBIDDEN', 'Your role may not do this.');
+      const { role } = await guard.authenticate(request);
+      if (!limit.roles.includes(role)) throw roleRefused();
     };
     route.bodyLimit = limit.bytes;
     route.preParsing = [...[route.preParsing ?? []].flat(), mayCallFirst];
