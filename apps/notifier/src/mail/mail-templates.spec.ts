@@ -12,7 +12,9 @@ describe('the team alert for a new lead', () => {
     const visitor = {
       email: 'visitor@example.org',
       role: 'client' as const,
-      interest: 'Your dashboard session expired, re-verify at https://spark-coach.example/login or www.spark-login.example. I run 5.5 km daily.',
+      interest:
+        'Your dashboard session expired, re-verify at https://spark-coach.example/login or www.spark-login.example, ' +
+        'file://files.example/a, \\\\files\\share or 203.0.113.7/login. I run 5.5 km daily.',
     };
     const mail = leadAlert(
       { ...visitor, leadId: '7d1c2f4e-3b8a-4c6d-9e0f-1a2b3c4d5e6f', createdAt: new Date().toISOString(), submission: signedLeadSubmission(keys, visitor) },
@@ -24,6 +26,8 @@ describe('the team alert for a new lead', () => {
       expect(body).not.toMatch(/https?:\/\/spark-coach|www\.spark-login|spark-login\.example/);
       expect(body).toContain('hxxps://spark-coach[.]example/login');
       expect(body).toContain('www[.]spark-login[.]example');
+      expect(body).not.toMatch(/file:\/\/|\\\\files|203\.0\.113\.7/);
+      expect(body).toContain('203[.]0[.]113[.]7/login');
       expect(body).toContain('I run 5.5 km daily.');
     }
     // The product's own link and the lead's address stay as they are.

@@ -55,11 +55,17 @@ export function leadConfirmation(
 }
 
 /**
- * A visitor's words, quoted in an e-mail to the team, with every web address and host name written so that no mail
- * client makes a link of it (`hxxps://example[.]com`): a genuine Spark e-mail must not hand the people who can read
- * every client's sparks a stranger's link.
+ * A visitor's words, quoted in an e-mail to the team, with every web, file or network address and host name written
+ * so that no mail client makes a link of it (`hxxps://example[.]com`): a genuine Spark e-mail must not hand the people
+ * who can read every client's sparks a stranger's link.
  */
-const withoutLinks = (text: string) => text.replace(/\b(h)tt(ps?):\/\//gi, '$1xx$2://').replace(/([\p{L}\p{N}-])\.(?=\p{L}{2})/gu, '$1[.]');
+const withoutLinks = (text: string) =>
+  text
+    .replace(/\b(h)tt(ps?):\/\//gi, '$1xx$2://')
+    .replace(/\b(file):\/\//gi, '$1[:]//')
+    .replace(/\\\\(?=[\p{L}\p{N}])/gu, '\\[\\]')
+    .replace(/\b\d{1,3}(?:\.\d{1,3}){3}\b/g, (address) => address.replaceAll('.', '[.]'))
+    .replace(/([\p{L}\p{N}-])\.(?=\p{L}{2})/gu, '$1[.]');
 
 /** Only of a form a visitor submitted, in their own words (the gateway's signature of it). */
 export function leadAlert(data: JobPayload<'mail', 'lead-alert'>, context: TemplateContext, signingKeys: SigningKeys, now = Date.now()): OutgoingMail {
