@@ -30,7 +30,7 @@ describe('RateLimiter: limits counted, and a bus request admitted only within th
       .runIfAdmitted({ name: 'RPUSH', key: `${prefix}:admitted`, args: [item] });
   const admitted = () => redis.lrange(`${prefix}:admitted`, 0, -1);
 
-  it('runs the command while every limit holds, and not once one is over, answering RATE_LIMITED with its wait', async () => {
+  it('runs the command while every limit holds, and not once one is over, answering RATE_LIMITED with the longest wait', async () => {
     const limiter = new RateLimiter(redis, prefix);
 
     await admit(limiter, 'ada', 'first');
@@ -60,6 +60,18 @@ describe('RateLimiter: limits counted, and a bus request admitted only within th
     expect(await admitted()).toHaveLength(PER_IP.max);
     // Each counter lives its whole window: one per refused address would let one client fill Redis for a day.
     expect(await redis.keys(`${prefix}:gateway:rate-limit:${PER_MAILBOX.name}:*`)).toHaveLength(PER_IP.max);
+  });
+
+  it('answers the longest wait of the limits a request is over, though it counts only up to the first', async () => {
+    const limiter = new RateLimiter(redis, prefix);
+    await admit(limiter, 'ada', 'first');
+    await admit(limiter, 'ada', 'second');
+    await admit(limiter, 'grace', 'third');
+    await admit(limiter, 'grace', 'fourth');
+
+    // Over the address's limit (a minute) and the mailbox's (a day): told the day, not a minute then a day.
+    expect(await refusalOf(admit(limiter, 'ada', 'fifth'))).toMatchObject({ details: { retryAfterSeconds: 24 * 60 * 60 } });
+    expect(await redis.get(`${prefix}:gateway:rate-limit:${PER_MAILBOX.name}:ada`)).toBe('2');
   });
 
   it('gives a counter found without a window one, instead of refusing for good', async () => {

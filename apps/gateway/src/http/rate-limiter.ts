@@ -74,28 +74,35 @@ export const secretSubject = (secret: string) => digest(secret);
 // count is within its maximum: its name, its key and its other arguments. That key is not declared: Redis asks read
 // access of a script's declared keys, and the gateway may only write to the request streams (deploy/redis/users.acl);
 // the command itself is checked as if sent alone.
-// Answers 0 when every count is within its maximum, else the exceeded window's remaining ms. Counting stops at the
-// first exceeded limit: a later counter is keyed on what the caller sends (an e-mail address, a code), lives its whole
-// window, and one per refused request would let a single client fill Redis. A window starts with its counter's first
-// hit, in the same atomic call; a counter found without one gets one, so no counter outlives its window.
+// Answers 0 when every count is within its maximum, else the longest remaining ms of the exceeded windows. Counting
+// stops at the first exceeded limit: a later counter is keyed on what the caller sends (an e-mail address, a code),
+// lives its whole window, and one per refused request would let a single client fill Redis. The later counters are
+// then only read, for their waits. A window starts with its counter's first hit, in the same atomic call; a counter
+// found without one gets one when it is counted, so no counter outlives its window.
 const COUNT_HITS = `
+local waitMs = 0
 for index, key in ipairs(KEYS) do
   local window = ARGV[index * 2 - 1]
-  local count = redis.call('INCR', key)
-  if count == 1 then redis.call('PEXPIRE', key, window) end
-  if count > tonumber(ARGV[index * 2]) then
-    local leftMs = redis.call('PTTL', key)
-    if leftMs < 0 then
-      redis.call('PEXPIRE', key, window)
-      leftMs = tonumber(window)
+  local max = tonumber(ARGV[index * 2])
+  if waitMs > 0 then
+    if tonumber(redis.call('GET', key) or '0') >= max then waitMs = math.max(waitMs, redis.call('PTTL', key)) end
+  else
+    local count = redis.call('INCR', key)
+    if count == 1 then redis.call('PEXPIRE', key, window) end
+    if count > max then
+      local leftMs = redis.call('PTTL', key)
+      if leftMs < 0 then
+        redis.call('PEXPIRE', key, window)
+        leftMs = tonumber(window)
+      end
+      waitMs = math.max(leftMs, 1)
     end
-    return math.max(leftMs, 1)
   end
 end
-if #ARGV > #KEYS * 2 then
+if waitMs == 0 and #ARGV > #KEYS * 2 then
   redis.call(unpack(ARGV, #KEYS * 2 + 1))
 end
-return 0`;
+return waitMs`;
 
 /** The script's name on each connection: ioredis sends its SHA, and its text only once per connection. */
 const COUNT_HITS_COMMAND = 'sparkCountHits';
@@ -121,7 +128,7 @@ export class RateLimiter {
   /**
    * Counts one request against every limit (one script call, which the connection's automatic pipelining sends
    * in one write with the other requests' of the same turn of the event loop), then throws RATE_LIMITED (429
-   * with Retry-After: the exceeded limit's wait) when any is over, and SERVICE_UNAVAILABLE when Redis does not answer:
+   * with Retry-After: the longest wait among the exceeded limits) when any is over, and SERVICE_UNAVAILABLE when Redis does not answer:
    * uncounted, the request is not let through. The limits on who asks (their address, their account) come first: a
    * request they refuse is not counted against the later ones, keyed on what it sends.
    */
