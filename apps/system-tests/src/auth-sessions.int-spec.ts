@@ -10,6 +10,7 @@ import {
   type UserRole,
 } from '@spark/contracts';
 import { authService } from '../../auth-service/src/service';
+import { SESSION_RENEWALS } from '../../auth-service/src/tooling';
 import { leadsService } from '../../leads-service/src/service';
 import { approvedInvite } from './invite-approval';
 import { cookieValue, refreshCookieOf, signInTestFile } from './sign-in-client';
@@ -49,6 +50,35 @@ describe('sessions end when they should, and roles change only explicitly', () =
     // An hour later the family is over, although its newest token is a minute old.
     await db().query(`UPDATE auth.refresh_tokens SET expires_at = expires_at - interval '1 hour' WHERE user_id = $1`, [id]);
     expect((await post('/api/auth/refresh', {}, { cookie: cookieValue(refreshCookieOf(refreshed)) })).status).toBe(401);
+  });
+
+  // Each renewal writes a row its family keeps for reuse detection: unbounded, one session could fill the database.
+  it('renews one session at most 60 times in 10 minutes, then answers 429 keeping the cookie and writing nothing', async () => {
+    const { id, cookie } = await signedIn('renews-often@example.com', 'client');
+    const tokensOf = async (userId: string) =>
+      (await db().query(`SELECT count(*)::int AS n FROM auth.refresh_tokens WHERE user_id = $1`, [userId])).rows[0]?.n as number;
+    let current = cookie;
+    for (let renewal = 1; renewal <= SESSION_RENEWALS.max; renewal++) {
+      const renewed = await post('/api/auth/refresh', {}, { cookie: current });
+      expect(renewed.status).toBe(200);
+      current = cookieValue(refreshCookieOf(renewed));
+    }
+    const written = await tokensOf(id);
+
+    const refused = await post('/api/auth/refresh', {}, { cookie: current });
+    expect(refused.status).toBe(429);
+    expect(errorBodySchema.parse(await refused.json()).message).toMatch(/^This session was renewed too often\. Please try again in \d+ (minutes?|seconds?)\.$/);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(SESSION_RENEWALS.windowSeconds);
+    expect(refreshCookieOf(refused)).toBeUndefined();
+    expect(await tokensOf(id)).toBe(written);
+
+    // The same person's other session has a budget of its own.
+    expect((await post('/api/auth/refresh', {}, { cookie: (await signIn('renews-often@example.com')).cookie })).status).toBe(200);
+    // Once the window has passed, the kept cookie renews again.
+    await db().query(`UPDATE auth.refresh_tokens SET renewal_window_started_at = renewal_window_started_at - interval '10 minutes' WHERE user_id = $1`, [id]);
+    expect((await post('/api/auth/refresh', {}, { cookie: current })).status).toBe(200);
   });
 
   it('refuses a signed-out session’s access token on every route, reads included, at once', async () => {

@@ -10,6 +10,7 @@ import { AuditErasureBound1764600000100 } from './1764600000100-audit-erasure-bo
 import { AuditEventsNotDeletable1764700000100 } from './1764700000100-audit-events-not-deletable';
 import { RevocationMarkers1764800000100 } from './1764800000100-revocation-markers';
 import { ExpiredSignInRows1765000000100 } from './1765000000100-expired-sign-in-rows';
+import { SessionRenewalBudget1765000000200 } from './1765000000200-session-renewal-budget';
 
 export const authMigrations = [
   CreateOutbox1763800000000,
@@ -26,4 +27,5 @@ export const authMigrations = [
   AuditEventsNotDeletable1764700000100,
   RevocationMarkers1764800000100,
   ExpiredSignInRows1765000000100,
+  SessionRenewalBudget1765000000200,
 ];

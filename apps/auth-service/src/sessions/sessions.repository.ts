@@ -3,16 +3,27 @@ import { expiredRowsSql } from '../expired-rows';
 import { type UserRow, userColumns, waitForRoleChangeSql } from '../users/users.repository';
 import { LIVE_ACCESS_WINDOW_SECONDS } from './session-revocations';
 
+/**
+ * How often one session (a family of refresh tokens) may be renewed. Every renewal leaves a row the family keeps
+ * until it ends, for reuse detection; this bounds what one session can write. A page load renews once, a tab every
+ * few minutes: a person does not come near it.
+ */
+export const SESSION_RENEWALS = { max: 60, windowSeconds: 600 };
+
+/** A renewal: the session renewed, or the seconds until its family may renew again. */
+export type Rotation = { user: UserRow; familyId: string } | { retryAfterSeconds: number };
+
 export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
    * Spends a live refresh token and adds its successor to the same family, in one statement; the
-   * successor expires when the spent one does, so a family ends when its sign-in's token would have. Removes a few
-   * long-expired tokens on the way.
-   * Returns the user and the family, or undefined when the token is unknown, spent, revoked or expired.
+   * successor expires when the spent one does, so a family ends when its sign-in's token would have, and carries the
+   * family's renewal window on. Removes a few long-expired tokens on the way.
+   * Returns the user and the family; how long to wait when the family has used up its renewals (nothing written); or
+   * undefined when the token is unknown, spent, revoked or expired.
    */
-  async rotate(tokenHash: Buffer, next: { id: string; tokenHash: Buffer }): Promise<{ user: UserRow; familyId: string } | undefined> {
+  async rotate(tokenHash: Buffer, next: { id: string; tokenHash: Buffer }): Promise<Rotation | undefined> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(waitForRoleChangeSql('SELECT user_id FROM auth.refresh_tokens WHERE token_hash = $1'), [tokenHash]);
       const rows: (UserRow & { family_id: string })[] = await manager.query(
@@ -20,19 +31,31 @@ export class SessionsRepository {
        spent AS (
          UPDATE auth.refresh_tokens SET used_at = now()
          WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-         RETURNING family_id, user_id, expires_at
+           AND (renewal_window_started_at > now() - make_interval(secs => $4) AND renewals_in_window >= $5) IS NOT TRUE
+         RETURNING family_id, user_id, expires_at,
+           CASE WHEN renewal_window_started_at > now() - make_interval(secs => $4) THEN renewal_window_started_at ELSE now() END AS window_started_at,
+           CASE WHEN renewal_window_started_at > now() - make_interval(secs => $4) THEN renewals_in_window + 1 ELSE 1 END AS renewals
        ), fresh AS (
-         INSERT INTO auth.refresh_tokens (id, family_id, user_id, token_hash, expires_at)
-         SELECT $2::uuid, family_id, user_id, $3::bytea, expires_at FROM spent
+         INSERT INTO auth.refresh_tokens (id, family_id, user_id, token_hash, expires_at, renewal_window_started_at, renewals_in_window)
+         SELECT $2::uuid, family_id, user_id, $3::bytea, expires_at, window_started_at, renewals FROM spent
          RETURNING family_id, user_id
        )
        SELECT ${userColumns}, fresh.family_id FROM auth.users JOIN fresh ON fresh.user_id = users.id`,
-        [tokenHash, next.id, next.tokenHash],
+        [tokenHash, next.id, next.tokenHash, SESSION_RENEWALS.windowSeconds, SESSION_RENEWALS.max],
       );
       const row = rows[0];
-      if (!row) return undefined;
-      const { family_id: familyId, ...user } = row;
-      return { user, familyId };
+      if (row) {
+        const { family_id: familyId, ...user } = row;
+        return { user, familyId };
+      }
+      const [exhausted] = (await manager.query(
+        `SELECT ceil(extract(epoch FROM renewal_window_started_at + make_interval(secs => $2) - now()))::int AS retry_after_seconds
+         FROM auth.refresh_tokens
+         WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
+           AND renewal_window_started_at > now() - make_interval(secs => $2) AND renewals_in_window >= $3`,
+        [tokenHash, SESSION_RENEWALS.windowSeconds, SESSION_RENEWALS.max],
+      )) as { retry_after_seconds: number }[];
+      return exhausted ? { retryAfterSeconds: Math.max(1, exhausted.retry_after_seconds) } : undefined;
     });
   }
 

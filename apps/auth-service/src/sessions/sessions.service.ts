@@ -1,4 +1,4 @@
-import type { IssuedSession, PayloadOf } from '@spark/contracts';
+import { type IssuedSession, type PayloadOf, waitPhrase } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { hashToken } from '../sign-in/secrets';
 import type { SessionIssuer } from './session-issuer';
@@ -12,11 +12,14 @@ export class SessionsService {
     private readonly revocations: SessionRevocations,
   ) {}
 
-  /** Rotates the refresh token; a spent one revokes its family (someone replayed it). */
+  /** Rotates the refresh token; a spent one revokes its family (someone replayed it); a family renewed too often waits. */
   async refresh({ refreshToken }: PayloadOf<'auth.refresh'>): Promise<IssuedSession> {
     const presented = hashToken(refreshToken);
     const next = this.issuer.newRefreshToken();
     const rotated = await this.sessions.rotate(presented, next);
+    if (rotated && 'retryAfterSeconds' in rotated) {
+      throw new DomainError('RATE_LIMITED', `This session was renewed too often. Please try again in ${waitPhrase(rotated.retryAfterSeconds)}.`, rotated);
+    }
     if (rotated) return this.issuer.session(rotated.user, next, rotated.familyId);
     const reused = await this.sessions.revokeFamilyIfSpent(presented);
     if (reused) await this.revocations.sessionsEnded([reused], 'token-reused');
