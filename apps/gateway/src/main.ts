@@ -107,7 +107,11 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   fastify.setErrorHandler((error, request, reply) => answerFailure(error, request, reply, { logger, auditTrail }));
   const web = loadWebBuild(config.WEB_DIST, config.PUBLIC_URL);
   // Before the checks below, whose refusals are answers too.
-  registerSecurityHeaders(fastify, { publicUrl: config.PUBLIC_URL, s3Endpoint: config.S3_ENDPOINT, inlineScriptHashes: web?.inlineScriptHashes ?? [] });
+  registerSecurityHeaders(fastify, {
+    publicUrl: config.PUBLIC_URL,
+    storage: { endpoint: config.S3_ENDPOINT, bucket: config.S3_BUCKET, logBucket: config.S3_LOG_BUCKET },
+    inlineScriptHashes: web?.inlineScriptHashes ?? [],
+  });
   registerStateChangingRequestChecks(fastify, config.PUBLIC_URL);
   observeHttp(fastify, metrics.registry);
   const apiDocs = openApiPages(gatewayControllers, '0.1.0');

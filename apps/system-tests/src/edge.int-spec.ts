@@ -48,7 +48,11 @@ describe('the public edge of the gateway', () => {
     // Fastify warns through process.emitWarning; a 'warning' listener here would not hear it under Jest.
     const emitWarning = jest.spyOn(process, 'emitWarning');
     try {
-      stack = await startInProcessStack({ services: [authService], withNotifier: false, env: { PUBLIC_URL, WEB_DIST: webDist, S3_ENDPOINT: `${S3_ORIGIN}/` } });
+      stack = await startInProcessStack({
+        services: [authService],
+        withNotifier: false,
+        env: { PUBLIC_URL, WEB_DIST: webDist, S3_ENDPOINT: `${S3_ORIGIN}/`, S3_BUCKET: 'spark-files', S3_LOG_BUCKET: 'spark-log' },
+      });
     } finally {
       fastifyWarnings.push(...emitWarning.mock.calls.filter(([, type]) => String(type) === 'FastifyWarning').map(([message]) => String(message)));
       emitWarning.mockRestore();
@@ -146,8 +150,11 @@ describe('the public edge of the gateway', () => {
       expect(policy['form-action']).toEqual(["'self'"]);
       expect(policy['worker-src']).toEqual(["'self'"]);
       expect(policy['manifest-src']).toEqual(["'self'"]);
-      expect(policy['connect-src']).toEqual(["'self'", S3_ORIGIN]);
-      for (const directive of ['img-src', 'media-src', 'frame-src']) expect(policy[directive]).toContain(S3_ORIGIN);
+      // Signed URLs are path-style: the origin alone would admit every bucket on it, anyone's.
+      expect(policy['connect-src']).toEqual(["'self'", `${S3_ORIGIN}/spark-files/incoming/`]);
+      expect(policy['img-src']).toEqual(["'self'", 'data:', 'blob:', `${S3_ORIGIN}/spark-files/`, `${S3_ORIGIN}/spark-log/`]);
+      expect(policy['media-src']).toEqual(["'self'", 'blob:', `${S3_ORIGIN}/spark-files/`]);
+      expect(policy['frame-src']).toEqual(["'self'", `${S3_ORIGIN}/spark-files/`]);
       expect(policy['upgrade-insecure-requests']).toBeUndefined();
     };
 
@@ -187,6 +194,21 @@ describe('the public edge of the gateway', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('referrer-policy')).toBe('no-referrer');
       expect(response.headers.get('cache-control')).toBe('no-store');
+    });
+
+    // A shared computer's disk cache would otherwise keep a person's answers (notes, signed file links) after sign-out.
+    it('keeps API answers out of caches, and leaves the pages theirs', async () => {
+      const answers = [
+        await post('/api/auth/refresh', { body: '{}', headers: { 'content-type': 'application/json', cookie: 'spark_refresh=unknown' } }),
+        await fetch(`${stack.baseUrl}/api/auth/user`),
+        await fetch(`${stack.baseUrl}/api/no-such-route`),
+      ];
+      expect(answers.map((answer) => [answer.status, answer.headers.get('cache-control')])).toEqual([
+        [401, 'no-store'],
+        [401, 'no-store'],
+        [404, 'no-store'],
+      ]);
+      expect((await fetch(`${stack.baseUrl}/`)).headers.get('cache-control')).toBe('no-cache');
     });
 
     it('sends HSTS and upgrades insecure requests when PUBLIC_URL is https', async () => {

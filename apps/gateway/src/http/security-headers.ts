@@ -1,12 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { INCOMING_SPARK_PREFIX } from '@spark/media';
 import helmet from 'helmet';
 import { pathOf, SECRET_BEARING_PAGES } from './secret-bearing-pages';
 
 export interface SecurityHeaderOptions {
   publicUrl: string;
-  /** Where signed S3 URLs point: photos, videos, Developer's Log images and the deck preview load from there. */
-  s3Endpoint: string;
+  /**
+   * Where signed S3 URLs point: photos, videos and the deck preview load from the files bucket, Developer's Log images
+   * from the log bucket, and spark files are uploaded to the files bucket's `incoming/`.
+   */
+  storage: { endpoint: string; bucket: string; logBucket: string };
   /** `'sha256-…'` sources of the inline scripts our own pages carry. */
   inlineScriptHashes: string[];
 }
@@ -23,7 +27,7 @@ export interface SecurityHeaderOptions {
  */
 export function registerSecurityHeaders(fastify: FastifyInstance, options: SecurityHeaderOptions): void {
   const https = new URL(options.publicUrl).protocol === 'https:';
-  const storage = new URL(options.s3Endpoint).origin;
+  const { files, logImages, uploads } = storageSources(options.storage);
   const headers = headersSetBy(
     helmet({
       contentSecurityPolicy: {
@@ -32,11 +36,11 @@ export function registerSecurityHeaders(fastify: FastifyInstance, options: Secur
           defaultSrc: ["'self'"],
           scriptSrc: ["'self'", ...options.inlineScriptHashes],
           styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", 'data:', 'blob:', storage],
-          mediaSrc: ["'self'", 'blob:', storage],
-          frameSrc: ["'self'", storage],
+          imgSrc: ["'self'", 'data:', 'blob:', files, logImages],
+          mediaSrc: ["'self'", 'blob:', files],
+          frameSrc: ["'self'", files],
           // Spark files are uploaded from the browser straight to storage, with a signed URL the gateway grants.
-          connectSrc: ["'self'", storage],
+          connectSrc: ["'self'", uploads],
           workerSrc: ["'self'"],
           manifestSrc: ["'self'"],
           objectSrc: ["'none'"],
@@ -51,8 +55,11 @@ export function registerSecurityHeaders(fastify: FastifyInstance, options: Secur
       xFrameOptions: { action: 'deny' },
     }),
   );
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    void reply.headers(headers);
+  const apiHeaders = { ...headers, 'cache-control': 'no-store' };
+  fastify.addHook('onRequest', (request, reply, done) => {
+    // API answers are a person's data (a session, notes, signed file links): no disk cache keeps them after sign-out.
+    // A route that serves something public sets its own.
+    void reply.headers(request.url.startsWith('/api/') ? apiHeaders : headers);
     done();
   });
   // A page with a sign-in token in its address is never sent on as a Referer, never stored by a cache.
@@ -60,6 +67,17 @@ export function registerSecurityHeaders(fastify: FastifyInstance, options: Secur
     if (SECRET_BEARING_PAGES.has(pathOf(request.url))) void reply.header('referrer-policy', 'no-referrer').header('cache-control', 'no-store');
     done(null, payload);
   });
+}
+
+/**
+ * Our buckets as CSP sources. Signed URLs are path-style (`endpoint/bucket/key`), so the endpoint's origin alone would
+ * admit every bucket it serves, anyone's: somewhere an injected script could send data or load a page from. A source
+ * ending in `/` admits the paths under it.
+ */
+function storageSources({ endpoint, bucket, logBucket }: SecurityHeaderOptions['storage']) {
+  const url = new URL(endpoint);
+  const base = `${url.origin}${url.pathname.replace(/\/$/, '')}`;
+  return { files: `${base}/${bucket}/`, logImages: `${base}/${logBucket}/`, uploads: `${base}/${bucket}/${INCOMING_SPARK_PREFIX}` };
 }
 
 type Middleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;
