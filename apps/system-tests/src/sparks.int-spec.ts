@@ -133,15 +133,46 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
 
   it('keeps uploads to their owner: a client cannot record another client’s upload', async () => {
     const owner = newUser();
+    const clientSparkId = randomUUID();
     const grant = sparkUploadGrantSchema.parse(
-      await (await post(owner, '/api/sparks/uploads', { clientSparkId: randomUUID(), bytes: TINY_PNG.length, contentType: 'image/png' })).json(),
+      await (await post(owner, '/api/sparks/uploads', { clientSparkId, bytes: TINY_PNG.length, contentType: 'image/png' })).json(),
     );
-    expect(new URL(grant.url).pathname).toBe(`/sparks/incoming/${owner.id}/${grant.uploadId}`);
+    expect(new URL(grant.url).pathname).toBe(`/sparks/incoming/${owner.id}/${clientSparkId}/${grant.uploadId}`);
     expect((await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: new Uint8Array(TINY_PNG) })).ok).toBe(true);
     const thief = newUser();
-    const stolen = await post(thief, '/api/sparks', { clientSparkId: randomUUID(), uploadId: grant.uploadId, timeZone: 'UTC' });
+    const stolen = await post(thief, '/api/sparks', { clientSparkId, uploadId: grant.uploadId, timeZone: 'UTC' });
     expect(stolen.status).toBe(404);
     expect(await sparkCount(thief.id)).toBe(0);
+  });
+
+  // Each recording re-encodes its upload: reusable, one grant would buy any number of sparks and of re-encodes.
+  it('records an upload as the capture it was granted for, and as no other, even uploaded again', async () => {
+    const user = newUser();
+    const clientSparkId = randomUUID();
+    const grant = sparkUploadGrantSchema.parse(
+      await (await post(user, '/api/sparks/uploads', { clientSparkId, bytes: TINY_PNG.length, contentType: 'image/png' })).json(),
+    );
+    const upload = () => fetch(grant.url, { method: 'PUT', headers: grant.headers, body: new Uint8Array(TINY_PNG) });
+    const recordAs = (id: string) => post(user, '/api/sparks', { clientSparkId: id, uploadId: grant.uploadId, timeZone: 'UTC' });
+    expect((await upload()).ok).toBe(true);
+    const [other, another] = await Promise.all([recordAs(randomUUID()), recordAs(randomUUID())]);
+    expect([other.status, another.status]).toEqual([404, 404]);
+    expect(await sparkCount(user.id)).toBe(0);
+
+    expect((await recordAs(clientSparkId)).status).toBe(201);
+    expect((await upload()).ok).toBe(true);
+    expect((await recordAs(randomUUID())).status).toBe(404);
+    expect(await sparkCount(user.id)).toBe(1);
+  });
+
+  it('limits recordings per client, as it limits grants, with 429', async () => {
+    const user = newUser();
+    const recordNothing = () => post(user, '/api/sparks', { clientSparkId: randomUUID(), uploadId: randomUUID(), timeZone: 'UTC' });
+    for (let recording = 1; recording <= 120; recording++) expect((await recordNothing()).status).toBe(404);
+    const refused = await recordNothing();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await post(newUser(), '/api/sparks', { clientSparkId: randomUUID(), uploadId: randomUUID(), timeZone: 'UTC' })).status).toBe(404);
   });
 
   it('sweeps away an upload that was granted and stored but never recorded, and nothing else', async () => {

@@ -6,7 +6,16 @@ export const sparkMediaPrefix = (userId: string) => `${userId}/`;
 /** Where browsers upload before the file is checked; nothing under it is ever served. */
 export const INCOMING_SPARK_PREFIX = 'incoming/';
 export const incomingSparkPrefix = (userId: string) => `${INCOMING_SPARK_PREFIX}${userId}/`;
-export const incomingSparkKey = (userId: string, uploadId: string) => `${incomingSparkPrefix(userId)}${uploadId}`;
+/** One capture's upload. */
+export interface SparkUpload {
+  clientSparkId: string;
+  uploadId: string;
+}
+/**
+ * The capture's id is part of the key, so an upload can only ever be recorded as the capture it was granted for: the
+ * same file recorded under any other id finds nothing.
+ */
+export const incomingSparkKey = (userId: string, { clientSparkId, uploadId }: SparkUpload) => `${incomingSparkPrefix(userId)}${clientSparkId}/${uploadId}`;
 
 /**
  * `{userId}/{timestamp}-{random}.{ext}`: two captures of one client in the same millisecond must not share an

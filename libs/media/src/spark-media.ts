@@ -12,7 +12,7 @@ import { ConcurrencyLimit } from './concurrency-limit';
 import { SNIFF_BYTES, type SniffedType, sniffFileType } from './file-sniffer';
 import { reencodeImage } from './image-reencoder';
 import { type IsoBmffFlavour, IsoBmffLocationScrubber } from './iso-bmff-location-scrubber';
-import { incomingSparkKey, INCOMING_SPARK_PREFIX, sparkFileKey } from './spark-media-keys';
+import { incomingSparkKey, INCOMING_SPARK_PREFIX, type SparkUpload, sparkFileKey } from './spark-media-keys';
 
 /** A checked spark file, stored without its location under its owner's prefix. */
 export interface SparkFile {
@@ -36,7 +36,7 @@ const CLAIMS_IN_FLIGHT = 8;
 
 /**
  * Spark media from the browser to the sparks bucket. The browser uploads straight to S3 (a signed PUT of exactly
- * the declared size to `incoming/{userId}/{uploadId}`), so no application process holds a file while it crosses the
+ * the declared size to `incoming/{userId}/{clientSparkId}/{uploadId}`), so no application process holds a file while it crosses the
  * internet. Claiming the upload then checks it as if nothing had been checked before: the real type from its first
  * bytes (415), its kind's size limit (413), location and identifying metadata removed, and it is stored under the
  * client's own prefix. The incoming object is deleted whatever the outcome (by the caller through `releaseUpload` once
@@ -50,12 +50,12 @@ export class SparkMedia {
 
   constructor(private readonly storage: ObjectStorage) {}
 
-  /** A signed PUT for one file; refuses at once a size no kind allows (413). */
-  async grantUpload(userId: string, request: Omit<SparkUploadGrantRequest, 'clientSparkId'>): Promise<SparkUploadGrant> {
+  /** A signed PUT for one file of one capture; refuses at once a size no kind allows (413). */
+  async grantUpload(userId: string, request: SparkUploadGrantRequest): Promise<SparkUploadGrant> {
     const kind = request.contentType.startsWith('image/') ? 'image' : 'video';
     if (request.bytes > limitOf(kind)) throw tooLarge(kind);
     const uploadId = randomUUID();
-    const url = await this.storage.signedPutUrl(incomingSparkKey(userId, uploadId), {
+    const url = await this.storage.signedPutUrl(incomingSparkKey(userId, { clientSparkId: request.clientSparkId, uploadId }), {
       bytes: request.bytes,
       contentType: request.contentType,
       expiresInSeconds: SPARK_UPLOAD_GRANT_SECONDS,
@@ -68,11 +68,12 @@ export class SparkMedia {
    * deleted at once; an accepted one stays until `releaseUpload`, which the caller calls once the spark is recorded (or
    * refused), so a recording delivered again after a crash still finds it.
    */
-  async claimUpload(userId: string, uploadId: string): Promise<SparkFile> {
+  async claimUpload(userId: string, upload: SparkUpload): Promise<SparkFile> {
+    const incoming = incomingSparkKey(userId, upload);
     try {
-      return await this.claimsInFlight.run(() => this.clean(userId, incomingSparkKey(userId, uploadId)));
+      return await this.claimsInFlight.run(() => this.clean(userId, incoming));
     } catch (error) {
-      await this.storage.delete(incomingSparkKey(userId, uploadId)).catch(() => undefined);
+      await this.storage.delete(incoming).catch(() => undefined);
       throw error;
     }
   }
@@ -81,8 +82,8 @@ export class SparkMedia {
    * Deletes the upload a claim read, soon and with the others released meanwhile, so the capture's answer does not
    * wait for S3. Whatever S3 answers, the sweep of unclaimed uploads deletes what is left.
    */
-  releaseUpload(userId: string, uploadId: string): void {
-    this.storage.deleteLater(incomingSparkKey(userId, uploadId));
+  releaseUpload(userId: string, upload: SparkUpload): void {
+    this.storage.deleteLater(incomingSparkKey(userId, upload));
   }
 
   async discard(file: SparkFile): Promise<void> {

@@ -23,6 +23,9 @@ const CAPTURE_TIMEOUT_MS = 60_000;
 // person captures a few sparks a day and an offline queue flushing a backlog a few dozen (a failed upload takes a
 // grant more); the outbox waits and retries after a 429, so even a longer backlog only arrives later.
 const UPLOAD_GRANTS_PER_USER: RateLimit = { name: 'spark-upload-grants', max: 60, windowMs: 60 * 60_000 };
+// Each recording checks and re-encodes its upload, the costliest work a client can ask for; a capture records once,
+// and again only when its answer was lost.
+const RECORDINGS_PER_USER: RateLimit = { name: 'spark-recordings', max: 2 * UPLOAD_GRANTS_PER_USER.max, windowMs: UPLOAD_GRANTS_PER_USER.windowMs };
 
 /**
  * A client's own sparks. Capture is two steps, both answered by the progress service: `POST /api/sparks/uploads`
@@ -49,7 +52,12 @@ export class SparksController {
   @Post()
   @HttpCode(201)
   async capture(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(captureBodySchema)) body: CaptureBody): Promise<RecordSparkResponse> {
-    const recorded = await this.bus.request('progress.record-spark', { ...body, userId: user.id, email: user.email }, { timeoutMs: CAPTURE_TIMEOUT_MS });
+    const admission = this.limiter.admission({ limit: RECORDINGS_PER_USER, subject: user.id });
+    const recorded = await this.bus.request(
+      'progress.record-spark',
+      { ...body, userId: user.id, email: user.email },
+      { timeoutMs: CAPTURE_TIMEOUT_MS, admission },
+    );
     return { ...recorded, spark: await this.signed.sign(recorded.spark) };
   }
 

@@ -40,8 +40,8 @@ export class SparksService {
    * a capture already recorded (its recording answers with the first spark) is checked without that spark's own file,
    * so it is granted whenever its first attempt would be now, even in a full storage, and never for more room.
    */
-  async grantUpload({ userId, clientSparkId, ...file }: PayloadOf<'progress.grant-spark-upload'>): Promise<SparkUploadGrant> {
-    const { storedBytes, recordedBytes } = await this.sparks.storageBefore(userId, clientSparkId);
+  async grantUpload({ userId, ...file }: PayloadOf<'progress.grant-spark-upload'>): Promise<SparkUploadGrant> {
+    const { storedBytes, recordedBytes } = await this.sparks.storageBefore(userId, file.clientSparkId);
     if (storedBytes - recordedBytes + file.bytes > this.storageQuotaBytes) throw this.storageFull(storedBytes);
     return this.media.grantUpload(userId, file);
   }
@@ -57,7 +57,7 @@ export class SparksService {
     const timeZone = await this.timeZones.storable(request.timeZone);
     let file: SparkFile;
     try {
-      file = await this.media.claimUpload(request.userId, request.uploadId);
+      file = await this.media.claimUpload(request.userId, request);
     } catch (error) {
       // Looked up only when the upload is gone, so a first capture pays no extra query.
       const earlier =
@@ -72,7 +72,7 @@ export class SparksService {
       return { spark: toSpark(result.spark), created: result.created, progress, milestone: milestoneMessage(progress.sparkCount) };
     } finally {
       // Only now: a replica that dies before the spark is committed leaves the upload for the delivery that follows.
-      this.media.releaseUpload(request.userId, request.uploadId);
+      this.media.releaseUpload(request.userId, request);
     }
   }
 

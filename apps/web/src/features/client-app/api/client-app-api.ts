@@ -12,7 +12,7 @@ import {
   sparkUploadGrantRequestSchema,
   sparkUploadGrantSchema,
 } from '@spark/contracts';
-import { apiRequest } from '../../../api/client';
+import { ApiError, apiRequest } from '../../../api/client';
 
 export const homeQueryKey = ['progress', 'home'] as const;
 
@@ -31,9 +31,19 @@ export interface SparkUpload {
 /**
  * Capture in two steps: the server grants a signed URL (or refuses at once a file the storage cannot take), the
  * file goes straight to storage, and the spark is then recorded with the upload's id (the server checks the file
- * before it answers). A failed PUT is retried as a whole capture, with a new upload, under the same client id.
+ * before it answers). A failed PUT is retried as a whole capture, with a new upload, under the same client id, and so
+ * is an upload the server no longer finds: one swept while the device was offline between the two steps.
  */
 export async function uploadSpark(upload: SparkUpload): Promise<RecordSparkResponse> {
+  try {
+    return await grantUploadAndRecord(upload);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+    return grantUploadAndRecord(upload);
+  }
+}
+
+async function grantUploadAndRecord(upload: SparkUpload): Promise<RecordSparkResponse> {
   const declared = sparkUploadGrantRequestSchema.shape.contentType.safeParse(upload.file.type || undefined);
   const grant = sparkUploadGrantSchema.parse(
     await apiRequest<unknown>('POST', '/sparks/uploads', {
