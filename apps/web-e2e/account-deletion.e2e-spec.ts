@@ -1,5 +1,6 @@
 import { insertProgress } from '@spark/testing';
-import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { createUser, e2eDatabase, openClientHome, queueCaptureWhileUploadsFail, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import type { Page } from 'playwright-core';
 import { laptopViewport, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
@@ -9,6 +10,17 @@ const browser = useBrowser();
 const db = e2eDatabase();
 const client = { email: uniqueEmail('delete-client'), userId: '' };
 const adminEmail = uniqueEmail('delete-admin');
+
+/** Whose captures wait in the browser's offline outbox (IndexedDB), one entry each. */
+const pendingSparkOwners = (page: Page) =>
+  page.evaluate<string[]>(`new Promise((resolve, reject) => {
+    const opened = indexedDB.open('spark-client-app', 1);
+    opened.onerror = () => reject(opened.error);
+    opened.onsuccess = () => {
+      const all = opened.result.transaction('pending-sparks', 'readonly').objectStore('pending-sparks').getAll();
+      all.onsuccess = () => (opened.result.close(), resolve(all.result.map((spark) => spark.userId)));
+    };
+  })`);
 
 async function confirmationLink(): Promise<string> {
   const confirmation = await waitForEmail((email) => sentTo(client.email)(email) && email.subject === 'Confirm deleting your Spark account', 30_000);
@@ -27,6 +39,8 @@ describe('Delete my account', () => {
   it('asks on the client home, confirms from the e-mailed link, and the admin sees every part erased', async () => {
     const { context, page } = await signedInContext(browser(), client.email, { viewport: phoneViewport });
     await openClientHome(page);
+    await queueCaptureWhileUploadsFail(page, 'Not sent yet');
+    expect(await pendingSparkOwners(page)).toEqual([client.userId]);
     const section = page.getByTestId('delete-account');
     await section.getByRole('button', { name: 'Delete my account' }).click();
     await section.getByRole('button', { name: 'E-mail me the confirmation link' }).click();
@@ -41,6 +55,8 @@ describe('Delete my account', () => {
     await page.getByRole('heading', { name: 'Your account is deleted' }).waitFor();
     await saveScreenshot(page, 'account-deletion-deleted-phone');
     expect((await db.query(`SELECT 1 FROM auth.users WHERE id = $1`, [client.userId])).rowCount).toBe(0);
+    // Nor does the capture that was waiting on this device: the person it belonged to is gone.
+    expect(await pendingSparkOwners(page)).toEqual([]);
     // The home no longer opens with this browser's old session.
     await page.goto('/app');
     await page.waitForURL((url) => url.pathname !== '/app');

@@ -1,16 +1,24 @@
 import { REFRESH_COOKIE_NAME } from '@spark/contracts';
 import type { Page } from 'playwright-core';
-import { baseUrl, phoneViewport, serviceUnavailable } from './support/browser';
-import { createUser, e2eDatabase, markOnboarded, signedInContext, signInOn, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { baseUrl, phoneViewport } from './support/browser';
+import {
+  createUser,
+  e2eDatabase,
+  markOnboarded,
+  queueCaptureWhileUploadsFail,
+  requestSignIn,
+  signedInContext,
+  signInOn,
+  sparkKeysStored,
+  uniqueEmail,
+  useBrowser,
+} from './support/auth-fixtures';
 
 // Two people taking turns on one browser: a family tablet, a shared laptop at a gym's front desk.
 jest.setTimeout(120_000);
 
 const browser = useBrowser();
 const db = e2eDatabase();
-
-// A real 2x2 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
 
 async function clientWithProgress(label: string, fullName: string): Promise<{ email: string; userId: string }> {
   const email = uniqueEmail(label);
@@ -95,12 +103,7 @@ describe('a browser shared by two people', () => {
     await firstTab.getByTestId('spark-count').waitFor();
 
     // Maya captures while the upload service is away: the spark waits on the device, retried in the background.
-    await firstTab.route('**/api/sparks/uploads', (route) => route.fulfill(serviceUnavailable));
-    await firstTab.getByTestId('quick-capture-input').setInputFiles({ name: 'private.png', mimeType: 'image/png', buffer: PNG });
-    await firstTab.getByRole('dialog', { name: 'Quick Capture' }).waitFor();
-    await firstTab.getByLabel('Note').fill("Maya's private note");
-    await firstTab.getByRole('button', { name: 'Capture Spark' }).click();
-    await firstTab.getByTestId('pending-sparks').waitFor();
+    await queueCaptureWhileUploadsFail(firstTab, "Maya's private note");
 
     // In another tab, Maya's session is signed out and Noah signs in: the browser's refresh cookie is now his.
     const otherTab = await context.newPage();
@@ -119,6 +122,57 @@ describe('a browser shared by two people', () => {
     await requests.quiet(1_000);
     expect(await sparkNotes(next.userId)).toEqual([]);
     expect(await sparkNotes(first.userId)).toEqual([]);
+    await context.close();
+  });
+
+  it('forgets the home it kept for a person once the server says their session is over, so it no longer opens offline', async () => {
+    const maya = await clientWithProgress('ended-elsewhere', 'Maya Lopez');
+    const { context, page, accessToken } = await signedInContext(browser(), maya.email, { viewport: phoneViewport });
+    await markOnboarded(page);
+    await page.goto('/app');
+    await page.evaluate('navigator.serviceWorker.ready');
+    await page.reload();
+    await page.getByTestId('spark-count').waitFor();
+    expect(await sparkKeysStored(page)).toContain('spark_client_home');
+
+    // Maya's phone is lost: from her laptop she signs out on every device. The phone comes online once.
+    const ended = await fetch(`${baseUrl()}/api/auth/sign-out-everywhere`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, origin: baseUrl() },
+    });
+    expect(ended.status).toBe(204);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Not authenticated' }).waitFor();
+    expect(await sparkKeysStored(page)).not.toContain('spark_client_home');
+
+    // Whoever holds it now, offline, finds nothing of hers.
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Not authenticated' }).waitFor();
+    expect(await page.getByText('Maya').count()).toBe(0);
+    await context.close();
+  });
+
+  it("starts the next person who signs in on the browser clean: not the last person's finished onboarding or goal", async () => {
+    const maya = await clientWithProgress('first-owner', 'Maya Lopez');
+    const { context, page } = await signedInContext(browser(), maya.email, { viewport: phoneViewport });
+    await page.goto('/');
+    // Maya finished onboarding here and left without signing out.
+    await page.evaluate(`localStorage.setItem('spark_onboarding_complete', 'true'); localStorage.setItem('spark_user_goal', 'Drink less')`);
+    await page.evaluate(`localStorage.setItem('spark_user_email', ${JSON.stringify(maya.email)})`);
+
+    // Noah, a new client, opens his own e-mailed link on the same browser.
+    const noah = uniqueEmail('next-owner');
+    await createUser(noah, 'client');
+    const { token } = await requestSignIn(noah);
+    await page.goto(`/magic-link-auth#token=${token}`);
+    await page.getByRole('button', { name: `Continue as ${noah}` }).click();
+    await page.getByText('Welcome! Redirecting to your onboarding...', { exact: true }).waitFor();
+    await page.waitForURL((url) => url.pathname === '/onboarding');
+    const stored = await page.evaluate<Record<string, string | null>>(
+      `({ onboarded: localStorage.getItem('spark_onboarding_complete'), goal: localStorage.getItem('spark_user_goal'), email: localStorage.getItem('spark_user_email') })`,
+    );
+    expect(stored).toEqual({ onboarded: null, goal: null, email: noah });
     await context.close();
   });
 

@@ -4,8 +4,8 @@ import { randomInt } from 'node:crypto';
 import { sessionSchema } from '@spark/contracts';
 import { Pool } from 'pg';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { insertUser } from '@spark/testing';
-import { baseUrl, launchBrowser, uniqueIp, visitorContext } from './browser';
+import { insertUser, TINY_PNG } from '@spark/testing';
+import { baseUrl, launchBrowser, serviceUnavailable, uniqueIp, visitorContext } from './browser';
 import { sentTo, waitForEmail } from './mailbox';
 
 // The database global-setup's stack migrates (stack.ts: databaseName spark_e2e).
@@ -123,4 +123,17 @@ export const sparkKeysStored = (page: Page): Promise<string[]> =>
 export async function openClientHome(page: Page): Promise<void> {
   await markOnboarded(page);
   await page.goto('/app');
+}
+
+/**
+ * Captures a photo with `note` on the open client home while the upload service is away: the spark waits on the
+ * device (the offline outbox), retried in the background until the test lets uploads through.
+ */
+export async function queueCaptureWhileUploadsFail(page: Page, note: string): Promise<void> {
+  await page.route('**/api/sparks/uploads', (route) => route.fulfill(serviceUnavailable));
+  await page.getByTestId('quick-capture-input').setInputFiles({ name: 'waiting.png', mimeType: 'image/png', buffer: TINY_PNG });
+  await page.getByRole('dialog', { name: 'Quick Capture' }).waitFor();
+  await page.getByLabel('Note').fill(note);
+  await page.getByRole('button', { name: 'Capture Spark' }).click();
+  await page.getByTestId('pending-sparks').waitFor();
 }

@@ -20,7 +20,8 @@ export const requestAccountDeletionResponseSchema = z.object({ sent: z.literal(t
 /** The confirmation link's token, as the web page posts it back. */
 export const confirmAccountDeletionBodySchema = z.object({ token: textSchema().min(20).max(200) }).strict();
 export type ConfirmAccountDeletionBody = z.infer<typeof confirmAccountDeletionBodySchema>;
-export const confirmAccountDeletionResponseSchema = z.object({ deletionId: uuidSchema });
+/** The deletion, and whose account it was: the device it was confirmed on drops what it kept of them. */
+export const confirmAccountDeletionResponseSchema = z.object({ deletionId: uuidSchema, userId: uuidSchema });
 export type ConfirmAccountDeletionResponse = z.infer<typeof confirmAccountDeletionResponseSchema>;
 
 /** `auth.deletion-subject`: whom an unfinished deletion erases; NOT_FOUND once it is complete. */

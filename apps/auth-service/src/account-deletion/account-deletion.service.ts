@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DELETION_CONFIRMATION_MINUTES, type PayloadOf, QUEUES } from '@spark/contracts';
+import { type ConfirmAccountDeletionResponse, DELETION_CONFIRMATION_MINUTES, type PayloadOf, QUEUES } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import type { MailSealer, OutboxRelay } from '@spark/jobs';
 import type { SessionRevocations } from '../sessions/session-revocations';
@@ -42,14 +42,14 @@ export class AccountDeletionService {
     return { sent: true };
   }
 
-  async confirm({ token }: PayloadOf<'auth.confirm-account-deletion'>): Promise<{ deletionId: string }> {
+  async confirm({ token }: PayloadOf<'auth.confirm-account-deletion'>): Promise<ConfirmAccountDeletionResponse> {
     const result = await this.repository.confirm(hashToken(token), randomUUID(), (userId, liveFamilies) =>
       this.revocations.accountDeleted(userId, liveFamilies),
     );
     if (result.outcome === 'invalid') throw new DomainError('NOT_FOUND', INVALID_DELETION_LINK);
     if (result.outcome === 'not-a-client') throw notAClient();
     this.outbox.kick();
-    return { deletionId: result.deletionId };
+    return { deletionId: result.deletionId, userId: result.userId };
   }
 
   async subject({ deletionId }: PayloadOf<'auth.deletion-subject'>) {

@@ -6,3 +6,13 @@ import { removeStored, storageKeys } from '../../lib/storage-keys';
 export function signOutLocally(): void {
   for (const key of Object.values(storageKeys)) removeStored(key);
 }
+
+/**
+ * What the server showed the person and the device kept, so the client app opens offline (their home: name, progress,
+ * the coach's note; their goal): once the server says their session is over (signed out on every device, the account
+ * deleted, thirty days gone), it is not theirs to open any more, whoever holds the device.
+ */
+export function forgetWhatTheSessionShowed(): void {
+  removeStored(storageKeys.clientHomeSnapshot);
+  removeStored(storageKeys.userGoal);
+}

@@ -1,6 +1,7 @@
 import type { AuthUser, Session } from '@spark/contracts';
 import { isTransientFailure, registerAccessTokenSource } from '../../api/client';
 import { refreshSession } from '../auth/api/auth-api';
+import { forgetWhatTheSessionShowed } from '../auth/sign-out-locally';
 import { finishPendingSignOut } from './pending-sign-out';
 import { retryWithBackoff } from './retry-with-backoff';
 
@@ -85,7 +86,7 @@ async function renewInBackground(): Promise<void> {
     const session = await refreshOnce();
     if (startedAt !== epoch) return;
     if (session && isSamePerson(session)) startSession(session);
-    else endSession();
+    else endSession({ refused: session === null });
   } catch {
     // Unreachable for now: keep the current token while it lasts and try again soon.
     if (startedAt === epoch) scheduleRenewal(retryAfterOutageMs);
@@ -99,9 +100,13 @@ export function startSession(session: Session): void {
   scheduleRenewal(session.expires_in * 1000 - renewAheadMs);
 }
 
-/** Forgets the session in this tab; the server side is ended by `signOut`. */
-export function endSession(): void {
+/**
+ * Forgets the session in this tab; the server side is ended by `signOut`. When the server refused it, what the device
+ * kept of the person's data goes too.
+ */
+export function endSession({ refused = false } = {}): void {
   clearTimeout(renewTimer);
+  if (refused) forgetWhatTheSessionShowed();
   setState({ status: 'signed-out', session: null });
 }
 
@@ -115,10 +120,11 @@ export function restoreSession(): Promise<void> {
   if (state.status !== 'loading') return Promise.resolve();
   restoring ??= (async () => {
     const startedAt = epoch;
-    const session = await refreshOnce().catch(() => null);
+    // Unreachable (undefined) is not refused (null): offline, the device's last data still opens.
+    const session = await refreshOnce().catch(() => undefined);
     if (startedAt !== epoch) return;
     if (session) startSession(session);
-    else endSession();
+    else endSession({ refused: session === null });
   })();
   return restoring;
 }

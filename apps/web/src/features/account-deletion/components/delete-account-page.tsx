@@ -8,6 +8,7 @@ import { Card } from '../../../ui/card';
 import { signOut } from '../../auth/sign-out';
 import { AuthLayout } from '../../auth/components/auth-layout';
 import { accountDeletionApi } from '../api/account-deletion-api';
+import { forgetSparksOf } from '../../client-app/offline/spark-outbox';
 import { ErrorText } from '../../../ui/error-text';
 
 /**
@@ -19,8 +20,8 @@ export default function DeleteAccountPage() {
   const token = useFragmentToken();
   const confirm = useMutation({
     mutationFn: () => accountDeletionApi.confirm(token ?? ''),
-    // The account is gone; this browser forgets its session and stored flags too.
-    onSuccess: () => void signOut(),
+    // The account is gone; this browser forgets its session, stored flags and the captures it still held of them.
+    onSuccess: ({ userId }) => void Promise.all([signOut(), forgetSparksOf(userId).catch(() => undefined)]),
   });
 
   return (

@@ -108,3 +108,10 @@ export function onSparkUploaded(listener: UploadedListener): () => void {
   uploadedListeners.add(listener);
   return () => uploadedListeners.delete(listener);
 }
+
+/** Drops every capture of `userId` waiting on this device: their account is deleted, so nobody will upload them. */
+export async function forgetSparksOf(userId: string): Promise<void> {
+  const theirs = (await listPending()).filter((spark) => spark.userId === userId);
+  for (const spark of theirs) await deletePending(spark.clientSparkId);
+  await reload();
+}
