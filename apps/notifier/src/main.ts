@@ -43,7 +43,6 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       }),
       { logger: new PinoNestLogger(logger) },
     );
-    queueDepthMetric(registry, [jobs.queue(QUEUES.mail), jobs.queue(QUEUES.push)]);
     const vapid =
       config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY
         ? { publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, subject: config.VAPID_SUBJECT }
@@ -59,6 +58,8 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       signingKeys: config.SIGNING_KEYS,
     });
     const erasure = startAccountErasure({ part: 'notifier', eraser: sentMailEraser(dataSource) }, { config, dataSource, logger, bus });
+    const worked = [QUEUES.mail, QUEUES.push, erasure.queue].map((queue) => jobs.queue(queue));
+    queueDepthMetric(registry, worked);
     return stopSteps({
       // Before the context closes it, which would wait on Redis even while Redis is down.
       'the mail worker': () => closeWorker(app.get(MailProcessor).worker, redis),

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { loadConfig, progressEnv } from '@spark/config';
-import { queueDepthMetric } from '@spark/runtime';
 import type { ServiceDefinition, ServiceInfrastructure } from '@spark/service-runtime';
 import { QUEUES } from '@spark/contracts';
 import { CoachModule } from './coach/coach.module';
@@ -22,7 +21,7 @@ class ProgressModule {}
 export const progressService: ServiceDefinition = {
   name: 'progress',
   migrations: progressMigrations,
-  metrics: (registry, jobs) => queueDepthMetric(registry, [jobs.queue(QUEUES.export), jobs.queue(QUEUES.reminders)]),
+  queues: [QUEUES.export, QUEUES.reminders],
   // `this` is the definition startService was given: its env (a test stack's) holds the progress
   // settings too, which the shared service config does not parse.
   module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {

@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { developmentSigningKeys } from '@spark/config';
+import { QUEUES } from '@spark/contracts';
+import { jobOptionsOf, JobQueues } from '@spark/jobs';
 import { createLogger } from '@spark/logging';
 import { RedisStreamsClient } from '@spark/messaging';
 import { startService } from '@spark/service-runtime';
+import { Redis } from 'ioredis';
 import { createTestDatabase, eventually, freePort, type SmtpSink, startSmtpSink, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
 import { gatewayMetrics } from '../../gateway/src/main';
 import { leadsService } from '../../leads-service/src/service';
@@ -23,6 +27,7 @@ describe('metrics on the internal port of a service and of the notifier', () => 
   let database: TestDatabase;
   let smtp: SmtpSink;
   let client: RedisStreamsClient;
+  let jobs: JobQueues;
   const gateway = gatewayMetrics();
   const stops: (() => Promise<void>)[] = [];
   const ports = { leads: 0, notifier: 0 };
@@ -53,8 +58,11 @@ describe('metrics on the internal port of a service and of the notifier', () => 
       observer: gateway.busClient,
     });
     await client.connect();
+    jobs = new JobQueues(new Redis(env.REDIS_URL, { maxRetriesPerRequest: null }), env.BUS_PREFIX);
   });
   afterAll(async () => {
+    await jobs.close();
+    jobs.connection.disconnect();
     await client.close();
     for (const stop of stops.reverse()) await stop();
     await smtp.close();
@@ -90,5 +98,24 @@ describe('metrics on the internal port of a service and of the notifier', () => 
     // BullMQ turns its count into a per-minute point when a minute has passed: present from the start, counted later.
     expect(sample(notifier, 'bullmq_jobs_finished_per_minute', { queue: 'mail', outcome: 'completed' })).toBeGreaterThanOrEqual(0);
     expect(sample(notifier, 'bullmq_jobs_finished_per_minute', { queue: 'mail', outcome: 'failed' })).toBe(0);
+  });
+
+  it('keeps a deletion job that failed for good past the week other failed jobs are kept, and counts it per queue', async () => {
+    const queue = jobs.queue(QUEUES.deletionLeads);
+    // With the options the outbox gives it, but unsigned: the leads-service fails it for good on its first attempt.
+    const failForGood = async (jobId: string) => {
+      await queue.add('erase-account', { deletionId: randomUUID() }, { ...jobOptionsOf(QUEUES.deletionLeads), jobId });
+      await eventually(async () => (await queue.getJobState(jobId)) === 'failed', 10_000, `deletion job ${jobId} to fail`);
+    };
+    const old = randomUUID();
+    await failForGood(old);
+    // Dated before the week other queues keep failed jobs: BullMQ trims its failed list by age when a job with one fails.
+    await jobs.connection.zadd(queue.toKey('failed'), 'XX', Date.now() - 8 * 24 * 3600 * 1000, old);
+    await failForGood(randomUUID());
+
+    expect(await queue.getJobState(old)).toBe('failed');
+    expect((await queue.getJob(old))?.opts.removeOnFail).toBe(false);
+    expect(sample(await scrape(ports.leads), 'bullmq_jobs', { app: 'leads-service', queue: QUEUES.deletionLeads, state: 'failed' })).toBe(2);
+    expect(sample(await scrape(ports.notifier), 'bullmq_jobs', { app: 'notifier', queue: QUEUES.deletionNotifier, state: 'failed' })).toBe(0);
   });
 });

@@ -30,6 +30,11 @@ const retention: JobsOptions = { removeOnComplete: { age: 24 * 3600, count: 50_0
  */
 export function jobOptionsOf(queue: QueueName): JobsOptions {
   if (queue === 'mail') return { ...retention, attempts: MAIL_ATTEMPTS, backoff: { type: MAIL_BACKOFF } };
-  if (queue.startsWith('account-deletion-')) return { ...retention, attempts: 17, backoff: { type: 'exponential', delay: 1000 } };
+  // A failed deletion part stays until an admin retries or removes it: the outbox counts it finished, so nothing
+  // else would ever erase that part. BullMQ trims the failed list by the age of the job that fails last, so no job
+  // of these queues may carry an age.
+  if (queue.startsWith('account-deletion-')) {
+    return { ...retention, removeOnFail: false, attempts: 17, backoff: { type: 'exponential', delay: 1000 } };
+  }
   return { ...retention, attempts: 8, backoff: { type: 'exponential', delay: 1000 } };
 }

@@ -1,6 +1,6 @@
-import { type DeletionSubject, deletionQueues, type ErasedPart } from '@spark/contracts';
+import { type DeletionSubject, deletionQueues, type ErasedPart, type QueueName } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
-import { bullPrefix, closeWorker, deleteOutboxRowsAboutSql, type JobHandlers, runJob } from '@spark/jobs';
+import { bullPrefix, closeWorker, deleteOutboxRowsAboutSql, type JobHandlers, runJob, WORKER_METRICS } from '@spark/jobs';
 import { runWithCorrelationId } from '@spark/logging';
 import { inUnitOfWork } from '@spark/persistence';
 import { type Job, Worker } from 'bullmq';
@@ -27,12 +27,13 @@ export interface AccountErasure {
 /**
  * Consumes the part's `account-deletion-<part>` queue: looks the deletion's subject up at the auth-service, erases,
  * then reports the part done. A service that was down when the deletion was confirmed finds the job waiting when it
- * starts; a deletion already complete (a repeated job) is acknowledged without work. See docs/data-rights.md.
+ * starts; a deletion already complete (a repeated job) is acknowledged without work. Returns the queue it works, for
+ * its process to count in `bullmq_jobs`. See docs/data-rights.md.
  */
 export function startAccountErasure(
   { part, eraser, outboxSchema }: AccountErasure,
   { config, dataSource, logger, bus }: Pick<AppInfrastructure, 'config' | 'dataSource' | 'logger' | 'bus'>,
-): { close(): Promise<void> } {
+): { queue: QueueName; close(): Promise<void> } {
   const queue = deletionQueues[part];
   const handlers: JobHandlers<typeof queue> = {
     'erase-account': async ({ deletionId }) => {
@@ -57,12 +58,14 @@ export function startAccountErasure(
     connection,
     prefix: bullPrefix(config.BUS_PREFIX),
     concurrency: 2,
+    metrics: WORKER_METRICS,
   });
   worker.on('error', (error) => logger.warn({ err: error }, 'account erasure worker error'));
   worker.on('failed', (job, error) =>
     logger.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'account erasure failed; BullMQ retries it'),
   );
   return {
+    queue,
     async close() {
       await closeWorker(worker, connection);
       connection.disconnect();

@@ -1,13 +1,12 @@
 import { type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { ServiceConfig } from '@spark/config';
-import type { PatternName, ServiceName } from '@spark/contracts';
+import type { PatternName, QueueName, ServiceName } from '@spark/contracts';
 import type { JobQueues, OutboxRelay } from '@spark/jobs';
 import { type Logger, PinoNestLogger } from '@spark/logging';
 import { RedisStreamsServer, type ServiceBus } from '@spark/messaging';
 import type { ServiceDataSource, ServiceDataSourceOptions } from '@spark/persistence';
-import { busServerMetrics, DRAIN_SECONDS, onShutdown, type Stop, stopSteps } from '@spark/runtime';
-import type { Registry } from 'prom-client';
+import { busServerMetrics, DRAIN_SECONDS, onShutdown, queueDepthMetric, type Stop, stopSteps } from '@spark/runtime';
 import { type AccountErasure, startAccountErasure } from './account-erasure';
 import { bootApp } from './boot-app';
 import { startCommandLedger } from './command-ledger';
@@ -30,8 +29,8 @@ export interface ServiceDefinition {
   env?: NodeJS.ProcessEnv;
   /** Its SIGTERM budget when longer than an app's (`DRAIN_SECONDS`). */
   drainSeconds?: number;
-  /** Metrics of its own beyond the bus and outbox ones every service has (a queue it works, say). */
-  metrics?: (registry: Registry, jobs: JobQueues) => void;
+  /** The queues it works besides its account-deletion one: `bullmq_jobs` counts both. */
+  queues?: readonly QueueName[];
   /**
    * Commands whose requests, read off the bus together, commit in one transaction (`RequestLedger`): a hot write
    * whose handler can share a transaction with others of its kind, its statement batched with `joinBatch`.
@@ -52,7 +51,6 @@ export async function startService(definition: ServiceDefinition, handleSignals 
   // Outbox adds issued in the same tick share one write (BullMQ producers only; workers block elsewhere).
   const boot = { app, schema: definition.name, migrations: definition.migrations, env: definition.env, autoPipelining: true };
   const stop = await bootApp(boot, async ({ config, logger, dataSource, jobs, outbox, bus, registry }) => {
-    definition.metrics?.(registry, jobs);
     const ledger = startCommandLedger(dataSource, definition.name, logger, definition.groupCommit);
     const infrastructure: ServiceInfrastructure = { config, logger, dataSource, jobs, outbox, bus };
     const microservice = await NestFactory.createMicroservice(definition.module(infrastructure), {
@@ -73,6 +71,8 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     await microservice.listen();
     const erasure = definition.accountErasure?.(infrastructure);
     const erasureWorker = erasure && startAccountErasure({ ...erasure, outboxSchema: definition.name }, { config, dataSource, logger, bus });
+    const worked = [...(definition.queues ?? []), ...(erasureWorker ? [erasureWorker.queue] : [])].map((queue) => jobs.queue(queue));
+    if (worked.length > 0) queueDepthMetric(registry, worked);
     return stopSteps({
       'the bus server': () => microservice.close(),
       'the account erasure worker': () => erasureWorker?.close(),
