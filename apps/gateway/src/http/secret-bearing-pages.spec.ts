@@ -14,4 +14,9 @@ describe('loggableUrl', () => {
     expect(loggableUrl('/api/coach/leads?status=all&search=ann%40example.com&limit=25')).toBe('/api/coach/leads?status=all&search=[redacted]&limit=25');
     expect(loggableUrl('/api/auth/users?search=Ann+Smith')).toBe('/api/auth/users?search=[redacted]');
   });
+
+  it("logs that the audit log was filtered by actor, not whom (an admin types the actor's address)", () => {
+    expect(loggableUrl('/api/admin/audit?action=sign-in&actor=ann%40example.com&limit=50')).toBe('/api/admin/audit?action=sign-in&actor=[redacted]&limit=50');
+    expect(loggableUrl('/api/admin/audit?ACTOR=ann@example.com#top')).toBe('/api/admin/audit?ACTOR=[redacted]#top');
+  });
 });

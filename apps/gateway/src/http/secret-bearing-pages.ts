@@ -8,12 +8,13 @@ export const SECRET_BEARING_PAGES = new Set(['/magic-link-auth', '/account/delet
 
 export const pathOf = (url: string) => url.split(/[?#]/)[0] ?? url;
 
-// What a coach or admin types to search a list is often a client's address or name, which account erasure cannot
-// take back out of the logs.
-const searchedFor = /([?&]search=)[^&#]*/gi;
+// What a coach or admin types to search a list, or the actor an admin filters the audit log by, is often a client's
+// address or name, which account erasure cannot take back out of the logs.
+const typedPerson = /([?&](?:search|actor)=)[^&#]*/gi;
 
 /**
- * The URL as the request log shows it: a secret-bearing page without its query, a list's search without what was
- * searched for. Elsewhere the logger itself removes the values of `token` and `code` parameters (libs/logging).
+ * The URL as the request log shows it: a secret-bearing page without its query, a list's search and the audit log's
+ * actor filter without what was typed. Elsewhere the logger itself removes the values of `token` and `code`
+ * parameters (libs/logging).
  */
-export const loggableUrl = (url: string) => (SECRET_BEARING_PAGES.has(pathOf(url)) ? pathOf(url) : url.replace(searchedFor, '$1[redacted]'));
+export const loggableUrl = (url: string) => (SECRET_BEARING_PAGES.has(pathOf(url)) ? pathOf(url) : url.replace(typedPerson, '$1[redacted]'));
