@@ -68,4 +68,16 @@ describe('the audit trail', () => {
     expect(lines[0]).toMatchObject({ level: 50, msg: expect.stringMatching(/^AUDIT EVENT NOT RECORDED/) });
     expect(auditEventSchema.parse(lines[0]?.auditEvent)).toMatchObject({ outcome: 'refused', action: 'client.update', target: { label: null } });
   });
+
+  it("logs a refusal past its limit by the actor's id alone, without their address or the client's IP", async () => {
+    const sent: unknown[] = [];
+    const bus = { request: async (_pattern: string, event: unknown) => sent.push(event) } as unknown as ServiceBus;
+    const overLimit = { hit: () => Promise.reject(new Error('rate limited')) } as unknown as RateLimiter;
+    const { logger, lines } = capturingLogger();
+    await new AuditTrail(bus, logger, overLimit).recordRefusal(requestTo(approveRoute, { status: 'paused' }));
+    expect(sent).toEqual([]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, actorId: '7d1c2f3a-9a4b-4c5d-8e6f-112233445566', action: 'client.update' });
+    expect(JSON.stringify(lines[0])).not.toMatch(/coach@spark\.test|203\.0\.113\.9/);
+  });
 });

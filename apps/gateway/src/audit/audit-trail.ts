@@ -58,8 +58,9 @@ export class AuditTrail {
     try {
       await this.limiter.hit({ limit: REFUSALS_RECORDED_PER_ACTOR, subject: actor.id });
     } catch (error) {
-      // Over the limit, or Redis (and with it the bus the record would go by) is away.
-      this.logger.warn({ err: error, actor, action: route.action, clientIp: request.ip }, 'refused attempt not recorded in the audit log');
+      // Over the limit, or Redis (and with it the bus the record would go by) is away. The actor's id alone: the logs
+      // outlive account erasure, and an id points to nobody once the account is gone.
+      this.logger.warn({ err: error, actorId: actor.id, action: route.action }, 'refused attempt not recorded in the audit log');
       return;
     }
     await this.record(request, 'refused', undefined);
