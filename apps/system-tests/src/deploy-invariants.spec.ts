@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deployedCommand } from '@spark/testing';
 import { parseAllDocuments } from 'yaml';
-import { overlays, render, workloadsOf } from './deploy-rendered';
+import { overlays, type RenderedObject, render, workloadsOf } from './deploy-rendered';
 
 const deploy = join(__dirname, '..', '..', '..', 'deploy');
 
@@ -38,6 +38,18 @@ const selects =
   (selector: Record<string, string> = {}) =>
   (labels: Record<string, string>) =>
     Object.entries(selector).every(([key, value]) => labels[key] === value);
+
+/** The fewest pods a rendered Deployment runs: its replicas, or the least its autoscaler keeps. */
+function fewestPods(objects: RenderedObject[], deployment: RenderedObject): number {
+  const scaler = objects.find(
+    (object) =>
+      (object.kind === 'HorizontalPodAutoscaler' || object.kind === 'ScaledObject') &&
+      (object.spec?.scaleTargetRef as { name?: string } | undefined)?.name === deployment.metadata.name,
+  )?.spec as { minReplicas?: number; minReplicaCount?: number } | undefined;
+  return scaler ? (scaler.minReplicas ?? scaler.minReplicaCount ?? 1) : ((deployment.spec?.replicas as number | undefined) ?? 1);
+}
+
+const appOf = (object: RenderedObject) => object.spec?.template?.metadata?.labels?.['app.kubernetes.io/name'] ?? object.metadata.name;
 
 describe('deploy/ as a cluster would run it', () => {
   it('runs the DITL worker as its own Deployment, apart from the API part of ditl-service', () => {
@@ -161,5 +173,46 @@ describe('deploy/ as a cluster would run it', () => {
     expect(expected).toBeDefined();
     expect(images.filter(({ image }) => !expected.test(image))).toEqual([]);
     expect(new Set(images.map(({ image }) => image)).size).toBe(1);
+  });
+
+  // A node drain or a lost node takes its pods at once; a second pod on another node keeps the app answering. The
+  // DITL worker alone may run one pod: KEDA scales it from one, and its jobs wait in the queue meanwhile.
+  it('runs two or more pods of every app but the DITL worker in production, spread over nodes', () => {
+    const objects = render('overlays/production');
+    const deployments = objects.filter((object) => object.kind === 'Deployment');
+    expect(deployments.map((deployment) => ({ app: appOf(deployment), fewest: Math.min(fewestPods(objects, deployment), 2) }))).toEqual(
+      deployments.map((deployment) => ({ app: appOf(deployment), fewest: appOf(deployment) === 'ditl-worker' ? 1 : 2 })),
+    );
+    expect(deployments.map((deployment) => ({ app: appOf(deployment), spread: deployment.spec?.template?.spec?.topologySpreadConstraints }))).toEqual(
+      deployments.map((deployment) => ({
+        app: appOf(deployment),
+        spread: [
+          {
+            maxSkew: 1,
+            topologyKey: 'kubernetes.io/hostname',
+            whenUnsatisfiable: 'ScheduleAnyway',
+            labelSelector: { matchLabels: { 'app.kubernetes.io/name': appOf(deployment) } },
+          },
+        ],
+      })),
+    );
+  });
+
+  // `maxUnavailable: 1` lets a drain take the last pod of an app; `minAvailable: 1` at one pod refuses every eviction,
+  // and the drain waits until someone deletes the budget.
+  it.each(overlays.map((overlay) => [overlay] as const))('keeps a pod of each app through a drain in the %s overlay, without holding the drain', (overlay) => {
+    const objects = render(`overlays/${overlay}`);
+    const budgets = objects.filter((object) => object.kind === 'PodDisruptionBudget');
+    const deployments = objects.filter((object) => object.kind === 'Deployment');
+    const budgetOf = (app: string) => {
+      const budget = budgets.find((candidate) =>
+        selects((candidate.spec?.selector as { matchLabels?: Record<string, string> }).matchLabels)({ 'app.kubernetes.io/name': app }),
+      );
+      const { selector: _selector, ...limits } = budget?.spec ?? {};
+      return limits;
+    };
+    expect(deployments.map((deployment) => ({ app: appOf(deployment), budget: budgetOf(appOf(deployment)) }))).toEqual(
+      deployments.map((deployment) => ({ app: appOf(deployment), budget: fewestPods(objects, deployment) >= 2 ? { minAvailable: 1 } : { maxUnavailable: 1 } })),
+    );
   });
 });

@@ -22,6 +22,7 @@ export interface RenderedPod {
   securityContext?: Record<string, unknown>;
   containers: RenderedContainer[];
   volumes?: { name: string; emptyDir?: Record<string, unknown> }[];
+  topologySpreadConstraints?: unknown[];
 }
 
 export interface RenderedObject {
