@@ -6,15 +6,20 @@ import { overlays, type RenderedObject, render, workloadsOf } from './deploy-ren
 
 const deploy = join(__dirname, '..', '..', '..', 'deploy');
 
+interface Probe {
+  httpGet?: { path: string; port: string | number };
+}
 interface Container {
   name: string;
-  readinessProbe?: unknown;
-  livenessProbe?: unknown;
+  ports?: { name?: string; containerPort: number }[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
   resources?: { requests?: { cpu?: string; memory?: string }; limits?: { memory?: string } };
 }
 interface Manifest {
   kind: string;
   metadata: { name: string };
+  data?: Record<string, string>;
   spec?: {
     scaleTargetRef?: { name: string };
     selector?: { matchLabels?: Record<string, string> };
@@ -215,4 +220,22 @@ describe('deploy/ as a cluster would run it', () => {
       deployments.map((deployment) => ({ app: appOf(deployment), budget: fewestPods(objects, deployment) >= 2 ? { minAvailable: 1 } : { maxUnavailable: 1 } })),
     );
   });
+
+  // The public port is the internet's: a probe there goes through the gateway's request hooks into its request log.
+  it.each(deployments.map((deployment) => [deployment.metadata.name, deployment] as const))(
+    '%s is probed on its internal port (HEALTH_PORT)',
+    (_name, deployment) => {
+      const healthPort = Number(base.find((manifest) => manifest.kind === 'ConfigMap' && manifest.metadata.name === 'spark-config')?.data?.HEALTH_PORT);
+      for (const container of deployment.spec?.template?.spec?.containers ?? []) {
+        const portOf = (probe?: Probe) => {
+          const port = probe?.httpGet?.port;
+          return typeof port === 'number' ? port : container.ports?.find((candidate) => candidate.name === port)?.containerPort;
+        };
+        expect({ readiness: portOf(container.readinessProbe), liveness: portOf(container.livenessProbe) }).toEqual({
+          readiness: healthPort,
+          liveness: healthPort,
+        });
+      }
+    },
+  );
 });
