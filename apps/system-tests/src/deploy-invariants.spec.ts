@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deployedCommand } from '@spark/testing';
 import { parseAllDocuments } from 'yaml';
+import { allowsEgress, type Connection, type NetworkPolicy } from './deploy-network-policies';
 import { overlays, type RenderedObject, render, workloadsOf } from './deploy-rendered';
 
 const deploy = join(__dirname, '..', '..', '..', 'deploy');
@@ -238,4 +239,40 @@ describe('deploy/ as a cluster would run it', () => {
       }
     },
   );
+
+  // Egress by port: where PostgreSQL, Redis and SMTP live is in the Secret, not here (docs/operations.md, "Egress").
+  it('lets every pod reach DNS, PostgreSQL and Redis, SMTP only the notifier, and the internet over HTTPS only the apps that call out', () => {
+    const policies = base as NetworkPolicy[];
+    const callOut = ['gateway', 'progress-service', 'investor-service', 'ditl-service', 'ditl-worker', 'content-service', 'notifier'];
+    const pods = base
+      .filter((manifest) => manifest.kind === 'Deployment' || manifest.kind === 'Job')
+      .map((manifest) => manifest.spec?.template?.metadata?.labels ?? {});
+    const reaches = (labels: Record<string, string>, connection: Connection) => allowsEgress(policies, labels, connection);
+    const privateAddress = '10.0.3.4';
+    const internet = '52.219.170.1';
+    expect(pods.length).toBeGreaterThan(5);
+    expect(
+      pods.map((labels) => ({
+        app: labels['app.kubernetes.io/name'],
+        dns: reaches(labels, { ip: privateAddress, port: 53, protocol: 'UDP' }) && reaches(labels, { ip: privateAddress, port: 53 }),
+        postgres: reaches(labels, { ip: privateAddress, port: 5432 }),
+        redis: reaches(labels, { ip: privateAddress, port: 6380 }),
+        smtp: reaches(labels, { ip: internet, port: 465 }),
+        https: reaches(labels, { ip: internet, port: 443 }),
+        privateHttps: reaches(labels, { ip: privateAddress, port: 443 }) || reaches(labels, { ip: '169.254.169.254', port: 443 }),
+        other: reaches(labels, { ip: internet, port: 80 }) || reaches(labels, { ip: privateAddress, port: 22 }),
+      })),
+    ).toEqual(
+      pods.map((labels) => ({
+        app: labels['app.kubernetes.io/name'],
+        dns: true,
+        postgres: true,
+        redis: true,
+        smtp: labels['app.kubernetes.io/name'] === 'notifier',
+        https: callOut.includes(labels['app.kubernetes.io/name'] ?? ''),
+        privateHttps: false,
+        other: false,
+      })),
+    );
+  });
 });
