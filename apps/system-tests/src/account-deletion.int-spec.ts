@@ -167,8 +167,9 @@ describe('account deletion: every row and object about the client gone, each ser
     const complete = await eventually(() => partsDone(5), 30_000, 'the leads part erased after the service came back');
     expect(complete.completedAt).not.toBeNull();
 
-    // Only the marker that keeps the account's old tokens refused names its id, and only until they would have expired.
-    expect(await tablesMentioning(db, client.id)).toEqual(['auth.revocation_markers (1)']);
+    // Only the marker that keeps the account's old tokens refused names its id, and only until they would have expired;
+    // and the progress service's note of the erasure, which turns away a capture still under way, for a day.
+    expect(await tablesMentioning(db, client.id)).toEqual(['auth.revocation_markers (1)', 'progress.erased_users (1)']);
     const marker = await db.query(
       `SELECT key, expires_at <= now() + interval '16 minutes' AS gone_in_time FROM auth.revocation_markers WHERE key LIKE '%' || $1`,
       [client.id],

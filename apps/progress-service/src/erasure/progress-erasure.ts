@@ -5,28 +5,47 @@ import { incomingSparkPrefix, sparkMediaPrefix } from '@spark/media';
 import { ObjectStorage } from '@spark/storage';
 import type { DataSource } from 'typeorm';
 
+/** Holds while `$1`, a client's id, has not been erased: a statement that would create their progress row asks it. */
+export const notErasedSql = 'NOT EXISTS (SELECT 1 FROM progress.erased_users WHERE user_id = $1)';
+
+/** Forgets the erasures of over a day ago: no request begun before one is still under way. Answers how many. */
+export async function forgetOldErasures(dataSource: DataSource): Promise<number> {
+  const [, forgotten] = (await dataSource.query(`DELETE FROM progress.erased_users WHERE erased_at < now() - interval '1 day'`)) as [unknown[], number];
+  return forgotten;
+}
+
 /**
  * Everything the progress schema holds about a client (sparks, notes to and about them, onboarding answers,
  * pause days, progress, a coach's evolution preset for the address, export records) and their objects in S3: spark files under
  * `<userId>/`, uploads not yet recorded under `incoming/<userId>/`, data exports under `exports/<userId>/`.
+ *
+ * A capture may be under way meanwhile: its file stored, its spark not yet recorded. So the rows go first, with the
+ * client marked erased (`notErasedSql`: the capture then records nothing and deletes its file), then the objects,
+ * which takes the file of a capture that recorded just before, then the rows once more, for a write that committed
+ * while the first deletion ran.
  */
 export function progressEraser(dataSource: DataSource, storageConfig: StorageConfig): AccountEraser {
   const storage = new ObjectStorage(storageConfig);
+  const deleteRows = (userId: string, email: string) =>
+    dataSource.query(
+      `WITH erased AS (
+              INSERT INTO progress.erased_users (user_id) VALUES ($1) ON CONFLICT (user_id) DO UPDATE SET erased_at = now()),
+            sparks AS (DELETE FROM progress.sparks WHERE user_id = $1),
+            notes AS (DELETE FROM progress.coach_notes WHERE user_id = $1),
+            private_notes AS (DELETE FROM progress.coach_private_notes WHERE user_id = $1),
+            onboarding AS (DELETE FROM progress.onboarding_data WHERE user_id = $1),
+            preset AS (DELETE FROM progress.evolution_presets WHERE email = $2),
+            exports AS (DELETE FROM progress.data_exports WHERE user_id = $1)
+       DELETE FROM progress.user_progress WHERE user_id = $1`,
+      [userId, email],
+    );
   return {
     async erase({ userId, email }) {
+      await deleteRows(userId, email);
       await storage.deleteUnder(sparkMediaPrefix(userId));
       await storage.deleteUnder(incomingSparkPrefix(userId));
       await storage.deleteUnder(exportPrefix(userId));
-      await dataSource.query(
-        `WITH sparks AS (DELETE FROM progress.sparks WHERE user_id = $1),
-              notes AS (DELETE FROM progress.coach_notes WHERE user_id = $1),
-              private_notes AS (DELETE FROM progress.coach_private_notes WHERE user_id = $1),
-              onboarding AS (DELETE FROM progress.onboarding_data WHERE user_id = $1),
-              preset AS (DELETE FROM progress.evolution_presets WHERE email = $2),
-              exports AS (DELETE FROM progress.data_exports WHERE user_id = $1)
-         DELETE FROM progress.user_progress WHERE user_id = $1`,
-        [userId, email],
-      );
+      await deleteRows(userId, email);
     },
     close: () => storage.close(),
   };

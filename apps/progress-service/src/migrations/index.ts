@@ -10,6 +10,7 @@ import { Reminders1764400000026 } from './1764400000026-reminders';
 import { DataExports1764400000027 } from './1764400000027-data-exports';
 import { AttentionAnchorIndex1764400000028 } from './1764400000028-attention-anchor-index';
 import { ClientCount1764400000029 } from './1764400000029-client-count';
+import { ErasedUsers1765000000030 } from './1765000000030-erased-users';
 
 export const progressMigrations = [
   CreateOutbox1763800000000,
@@ -26,4 +27,5 @@ export const progressMigrations = [
   AttentionAnchorIndex1764400000028,
   ClientCount1764400000029,
   ServiceRole1764700000000,
+  ErasedUsers1765000000030,
 ];

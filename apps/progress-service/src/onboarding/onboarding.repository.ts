@@ -1,5 +1,7 @@
 import type { OnboardingData } from '@spark/contracts';
+import { DomainError } from '@spark/errors';
 import type { DataSource } from 'typeorm';
+import { notErasedSql } from '../erasure/progress-erasure';
 
 export interface EvolutionRow {
   evolution_number: number;
@@ -25,7 +27,7 @@ export class OnboardingRepository {
   /**
    * Stores the answers (replacing earlier ones) and creates the client's progress row with its
    * first evolution, in one transaction. A repeated onboarding updates name and goal but keeps
-   * the evolution already running, so a second submit never restarts the clock.
+   * the evolution already running, so a second submit never restarts the clock. Refused for a client just erased.
    */
   async save(record: OnboardingData, progress: NewProgress): Promise<EvolutionRow> {
     return this.dataSource.transaction(async (manager) => {
@@ -37,7 +39,7 @@ export class OnboardingRepository {
       const rows: EvolutionRow[] = await manager.query(
         `INSERT INTO progress.user_progress
            (user_id, email, full_name, transformation_goal, custom_evolution_days, evolution_start_date, evolution_end_date, time_zone)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE ${notErasedSql}
          ON CONFLICT (user_id) DO UPDATE SET
            email = EXCLUDED.email, full_name = EXCLUDED.full_name,
            transformation_goal = EXCLUDED.transformation_goal, updated_at = now()
@@ -54,6 +56,8 @@ export class OnboardingRepository {
           progress.timeZone,
         ],
       );
+      // Its client was erased while the answers were on their way.
+      if (!rows[0]) throw new DomainError('NOT_FOUND', 'This account no longer exists.');
       return rows[0];
     });
   }

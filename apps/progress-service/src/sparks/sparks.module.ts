@@ -17,7 +17,7 @@ export class SparksModule {
         logger.warn({ err: error, ...batch }, 'deleting released uploads failed; the sweep of unclaimed uploads deletes them'),
     });
     const media = new SparkMedia(storage);
-    const sweep = startUploadSweep({ config: options.config, media, logger });
+    const sweep = startUploadSweep({ config: options.config, media, dataSource, logger });
     return {
       module: SparksModule,
       controllers: [SparksHandler],

@@ -1,6 +1,8 @@
 import type { Spark, SparkType } from '@spark/contracts';
 import { decodeCursor, type Keyed, pageOf, positionOfRow, type ServiceDataSource } from '@spark/persistence';
+import { DomainError } from '@spark/errors';
 import type { PoolClient } from 'pg';
+import { notErasedSql } from '../erasure/progress-erasure';
 import { type ProgressRow, progressColumns } from '../progress/progress-row';
 
 export interface SparkRow {
@@ -130,17 +132,20 @@ export class SparksRepository {
     }
   }
 
-  // A capture before the progress row exists (onboarding still in flight) starts one rather than failing.
+  // A capture before the progress row exists (onboarding still in flight) starts one rather than failing, unless its
+  // client was erased while it was under way.
   private async readProgress(client: PoolClient, spark: NewSpark, evolution: { start: string; end: string }): Promise<ReadProgress> {
     const values = [spark.userId, spark.clientSparkId];
     const read = await client.query<ReadProgress>({ ...readStatement, values });
     if (read.rows[0]) return read.rows[0];
     await client.query(
       `INSERT INTO progress.user_progress (user_id, email, evolution_start_date, evolution_end_date, time_zone)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING`,
+       SELECT $1, $2, $3, $4, $5 WHERE ${notErasedSql} ON CONFLICT (user_id) DO NOTHING`,
       [spark.userId, spark.email, evolution.start, evolution.end, spark.timeZone],
     );
-    return (await client.query<ReadProgress>({ ...readStatement, values })).rows[0] as ReadProgress;
+    const started = (await client.query<ReadProgress>({ ...readStatement, values })).rows[0];
+    if (!started) throw new DomainError('NOT_FOUND', 'This account no longer exists.');
+    return started;
   }
 
   /** The spark this capture recorded before, with the client's progress, if it was. */
