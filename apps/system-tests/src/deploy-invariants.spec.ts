@@ -275,4 +275,15 @@ describe('deploy/ as a cluster would run it', () => {
       })),
     );
   });
+
+  // On a versioned bucket (docs/operations.md) a delete leaves the object's old version behind: an erased account's
+  // photos, a raw upload with its location.
+  it('expires the old versions a delete leaves in a versioned bucket, and uploads never recorded', () => {
+    const { Rules: rules } = JSON.parse(readFileSync(join(deploy, 's3', 'lifecycle.json'), 'utf8')) as {
+      Rules: { Filter: { Prefix: string }; Status: string; Expiration?: { Days?: number }; NoncurrentVersionExpiration?: { NoncurrentDays: number } }[];
+    };
+    const forPrefix = (prefix: string) => rules.find((rule) => rule.Status === 'Enabled' && rule.Filter.Prefix === prefix);
+    expect(forPrefix('')?.NoncurrentVersionExpiration?.NoncurrentDays).toBeLessThanOrEqual(30);
+    expect(forPrefix('incoming/')).toMatchObject({ Expiration: { Days: 1 }, NoncurrentVersionExpiration: { NoncurrentDays: 1 } });
+  });
 });
