@@ -176,6 +176,45 @@ describe('a browser shared by two people', () => {
     await context.close();
   });
 
+  it("keeps the next person's sign-in when a tab of the last one renews its session at the same moment", async () => {
+    const maya = await clientWithProgress('renewing-tab', 'Maya Lopez');
+    const { context, page: mayasTab } = await signedInContext(browser(), maya.email, { viewport: phoneViewport });
+    await mayasTab.goto('/signin');
+    await mayasTab.getByText('Signed in as', { exact: true }).waitFor();
+    const noah = uniqueEmail('signs-in-meanwhile');
+    await createUser(noah, 'client');
+    const { token } = await requestSignIn(noah);
+    const noahsTab = await context.newPage();
+    await noahsTab.goto(`/magic-link-auth#token=${token}`);
+    const signIn = noahsTab.getByRole('button', { name: `Continue as ${noah}` });
+    await signIn.waitFor();
+
+    // Maya's tab reloads and renews with her cookie; the answer is slow to come back.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await mayasTab.route(/\/api\/auth\/refresh$/, async (route) => {
+      const answer = await route.fetch();
+      await released;
+      await route.fulfill({ response: answer });
+    });
+    const renewing = mayasTab.waitForRequest((request) => new URL(request.url()).pathname === '/api/auth/refresh');
+    void mayasTab.reload();
+    await renewing;
+    // Noah confirms his link meanwhile; Maya's renewal goes out once his sign-in is answered, or has had two seconds to be.
+    const redeemed = noahsTab.waitForResponse((response) => new URL(response.url()).pathname === '/api/auth/redeem', { timeout: 2_000 });
+    await signIn.click();
+    await redeemed.catch(() => undefined);
+    release();
+    await noahsTab.getByRole('heading', { name: 'Welcome to Spark' }).waitFor();
+    await noahsTab.waitForURL((url) => url.pathname === '/onboarding');
+
+    // The browser's cookie is Noah's session, not Maya's ended one, nor none.
+    const renewed = await fetch(`${baseUrl()}/api/auth/refresh`, { method: 'POST', headers: { cookie: await refreshCookie(noahsTab), origin: baseUrl() } });
+    expect(renewed.status).toBe(200);
+    expect(((await renewed.json()) as { user: { email: string } }).user.email).toBe(noah);
+    await context.close();
+  });
+
   it("unsubscribes the browser from the person's reminders when they sign out, so the next person is not shown them", async () => {
     const { email } = await clientWithProgress('push-signout', 'Maya Lopez');
     const { context, page } = await signedInContext(browser(), email, { viewport: phoneViewport });

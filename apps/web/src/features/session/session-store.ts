@@ -2,6 +2,7 @@ import type { AuthUser, Session } from '@spark/contracts';
 import { isTransientFailure, registerAccessTokenSource } from '../../api/client';
 import { refreshSession } from '../auth/api/auth-api';
 import { forgetWhatTheSessionShowed } from '../auth/sign-out-locally';
+import { acrossTabs } from './across-tabs';
 import { finishPendingSignOut } from './pending-sign-out';
 import { retryWithBackoff } from './retry-with-backoff';
 
@@ -43,12 +44,6 @@ export function subscribeToSession(listener: () => void): () => void {
 }
 
 export const currentSessionState = (): SessionState => state;
-
-// Another tab may be rotating the same cookie: a reused refresh token revokes the whole family.
-async function acrossTabs(work: () => Promise<Session | null>): Promise<Session | null> {
-  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
-  return locks ? locks.request('spark-session-refresh', work) : work();
-}
 
 /**
  * Asks for a new session on the refresh cookie: null when there is none, throws when unreachable. A sign-out the

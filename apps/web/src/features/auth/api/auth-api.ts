@@ -1,5 +1,6 @@
 import type { AuthUser, LinkInfo, LinkInfoRequest, MagicLinkRequest, MagicLinkResponse, RedeemRequest, Session, UpdateUserRequest } from '@spark/contracts';
 import { apiRequest } from '../../../api/client';
+import { acrossTabs } from '../../session/across-tabs';
 
 // Session calls ride on the httpOnly refresh cookie; a bearer token would add nothing.
 const cookieOnly = { authenticate: false } as const;
@@ -9,7 +10,8 @@ export const sendMagicLink = (request: MagicLinkRequest) => apiRequest<MagicLink
 /** Whose a sign-in link is; spends nothing. */
 export const fetchLinkOwner = (request: LinkInfoRequest) => apiRequest<LinkInfo>('POST', '/auth/link-info', request, cookieOnly);
 
-export const redeemSignIn = (request: RedeemRequest) => apiRequest<Session>('POST', '/auth/redeem', request, cookieOnly);
+/** Sets the new session's cookie, never while another tab renews on the cookie it replaces. */
+export const redeemSignIn = (request: RedeemRequest) => acrossTabs(() => apiRequest<Session>('POST', '/auth/redeem', request, cookieOnly));
 
 /**
  * A fresh session on the refresh cookie; null when the browser holds none. The session store tells a spent cookie
