@@ -128,4 +128,15 @@ describe('location removed from every accepted upload, checked on the object rea
     expect(await locationTraces(stored)).toEqual([]);
     await expectDecodableImage(stored, extension);
   });
+
+  // The preview is public on /donate, and the full deck goes to every investor with a code.
+  it.each(['jpg', 'png', 'webp', 'gif'])('a .%s investor deck preview keeps no location and still decodes', async (extension) => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(locationFixture(extension))], { type: mimeOf[extension] }), `deck.${extension}`);
+    const response = await fetch(`${stack.baseUrl}/api/investors/deck/preview`, { method: 'PUT', headers: { authorization: `Bearer ${admin}` }, body: form });
+    expect(response.status).toBe(200);
+    const stored = await download(`${stack.baseUrl}/api/investors/deck/preview`);
+    expect(await locationTraces(stored)).toEqual([]);
+    await expectDecodableImage(stored, extension);
+  });
 });

@@ -17,8 +17,7 @@ import { Audited } from '../audit/audited.decorator';
 import { JsonBodyLimit } from '../http/json-body-limit';
 import { UploadRoute } from '../http/upload-slots';
 import { ZodPipe } from '../http/zod-body.pipe';
-import { imageContentType, readUploadedFile } from '../investors/uploaded-file';
-import { type RasterFormat, reencodeImage } from '@spark/media';
+import { cleanImage, readUploadedFile } from '../investors/uploaded-file';
 import { LogImages } from './log-images';
 import { Responds, RespondsWithout } from '../docs/responds.decorator';
 
@@ -26,7 +25,6 @@ const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 // A post's markdown at its longest with every character at its widest in UTF-8 (JSON leaves all but control
 // characters as they are), and room for the list of its images.
 const PUBLISH_BODY_MAX_BYTES = 3 * POST_MARKDOWN_MAX_LENGTH + 64 * 1024;
-const rasterFormats: Record<string, RasterFormat> = { 'image/jpeg': 'jpeg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
 
 /** The Developer's Log: public reading, admin-only publishing. */
 @Controller('api/log')
@@ -68,12 +66,12 @@ export class DevLogController {
   @HttpCode(201)
   async upload(@Req() request: FastifyRequest, @CurrentUser() user: AuthenticatedUser): Promise<UploadedLogImage> {
     const { file, bytes } = await readUploadedFile(request, IMAGE_MAX_BYTES);
-    const contentType = imageContentType(bytes);
-    if (!LogImages.safeName(file.filename) || !contentType) {
-      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Images must be png, jpg, jpeg, gif or webp.');
-    }
+    const unsupported = () => new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Images must be png, jpg, jpeg, gif or webp.');
+    if (!LogImages.safeName(file.filename)) throw unsupported();
     // Posts are public: the picture is stored re-encoded, without the location or camera details it came with.
-    return this.images.store(user.id, file.filename, await reencodeImage(bytes, rasterFormats[contentType] as RasterFormat), contentType);
+    const image = await cleanImage(bytes);
+    if (!image) throw unsupported();
+    return this.images.store(user.id, file.filename, image.bytes, image.contentType);
   }
 
   @Responds('content.publish-post')

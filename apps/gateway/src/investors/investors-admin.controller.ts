@@ -17,7 +17,7 @@ import { UploadRoute } from '../http/upload-slots';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { CampaignApprover } from './campaign-approver';
 import { type DeckFile, DeckFiles } from './deck-files';
-import { deckContentType, readUploadedFile } from './uploaded-file';
+import { cleanDeck, readUploadedFile } from './uploaded-file';
 import { Responds } from '../docs/responds.decorator';
 
 const DECK_MAX_BYTES = UPLOAD_MAX_FILE_BYTES;
@@ -87,9 +87,9 @@ export class InvestorsAdminController {
   async upload(@Req() request: FastifyRequest, @Param('file') file: string) {
     if (file !== 'full' && file !== 'preview') throw new DomainError('NOT_FOUND', 'Upload the full deck or its preview.');
     const { bytes } = await readUploadedFile(request, DECK_MAX_BYTES);
-    const contentType = deckContentType(bytes);
-    if (!contentType) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'The deck must be a PDF or an image.');
-    await this.deck.store(file satisfies DeckFile, bytes, contentType);
+    const deck = await cleanDeck(bytes);
+    if (!deck) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'The deck must be a PDF or an image.');
+    await this.deck.store(file satisfies DeckFile, deck.bytes, deck.contentType);
     return { uploaded: file };
   }
 }

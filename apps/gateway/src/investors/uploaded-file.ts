@@ -1,7 +1,7 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { DomainError } from '@spark/errors';
 import type { FastifyRequest } from 'fastify';
-import { sniffFileType } from '@spark/media';
+import { reencodeImage, sniffFileType } from '@spark/media';
 import { MULTIPART_OVERHEAD_BYTES } from '../http/upload-route';
 
 const noFile = () => new DomainError('VALIDATION_FAILED', 'Choose a file to upload.', { fieldErrors: { file: ['No file selected'] } });
@@ -22,14 +22,25 @@ export async function readUploadedFile(request: FastifyRequest, maxBytes: number
   return { file, bytes };
 }
 
-/** PDF or a web image, by the file's first bytes rather than its name. */
-export function deckContentType(bytes: Buffer): string | undefined {
-  if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
-  return imageContentType(bytes);
+/** A file as it is stored, with its type. */
+export interface CleanFile {
+  bytes: Buffer;
+  contentType: string;
 }
 
-/** A still web image (JPEG, PNG, GIF, WebP), by its first bytes; the sniffer spark uploads use. */
-export function imageContentType(bytes: Buffer): string | undefined {
+const isPdf = (bytes: Buffer) => bytes.subarray(0, 5).toString('latin1') === '%PDF-';
+
+/**
+ * A still web image (JPEG, PNG, GIF, WebP), known by its first bytes with the sniffer spark uploads use, re-encoded
+ * without the location or camera details it came with; undefined for anything else.
+ */
+export async function cleanImage(bytes: Buffer): Promise<CleanFile | undefined> {
   const sniffed = sniffFileType(bytes);
-  return sniffed?.cleaning.by === 'reencode' ? sniffed.mime : undefined;
+  if (sniffed?.cleaning.by !== 'reencode') return undefined;
+  return { bytes: await reencodeImage(bytes, sniffed.cleaning.format), contentType: sniffed.mime };
+}
+
+/** A deck: a PDF as it came (no image library reads its metadata; docs/decisions.md), or a cleaned image. */
+export async function cleanDeck(bytes: Buffer): Promise<CleanFile | undefined> {
+  return isPdf(bytes) ? { bytes, contentType: 'application/pdf' } : cleanImage(bytes);
 }
