@@ -13,3 +13,4 @@ export * from './spark-capture';
 export * from './repository-files';
 export * from './processes';
 export * from './lock-waits';
+export * from './database-and-s3';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { OnboardingAnswers } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
-import { openMigrated, type ServiceDataSource } from '@spark/persistence';
+import { openMigrated } from '@spark/persistence';
 import { ObjectStorage } from '@spark/storage';
-import { createTestDatabase, startTestS3, type TestDatabase, type TestS3 } from '@spark/testing';
+import { useDatabaseAndS3 } from '@spark/testing';
 import { ditlEraser } from '../erasure/ditl-erasure';
 import { GenerationsRepository } from '../generations/generations.repository';
 import { ditlMigrations } from '../migrations';
@@ -23,35 +23,24 @@ const answers: OnboardingAnswers = {
 
 // The page holds the client's name, goal and challenge; an account erased while it was being written must not keep it.
 describe('a Day in the Life written while its account is erased (real PostgreSQL and S3)', () => {
-  let database: TestDatabase;
-  let dataSource: ServiceDataSource;
-  let s3: TestS3;
+  const { dataSource, s3 } = useDatabaseAndS3((url) => openMigrated({ url, schema: 'ditl', migrations: ditlMigrations }));
   let storage: ObjectStorage;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openMigrated({ url: database.url, schema: 'ditl', migrations: ditlMigrations });
-    s3 = await startTestS3();
-    storage = new ObjectStorage(s3.config);
+  beforeAll(() => {
+    storage = new ObjectStorage(s3().config);
   });
-  afterAll(async () => {
-    await storage?.close();
-    await s3?.close();
-    await dataSource?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => storage?.close());
 
   const generate = async (planner: (userId: string) => DitlPlanner) => {
     const userId = randomUUID();
     const generationId = randomUUID();
-    await dataSource.query(`INSERT INTO ditl.generations (id, user_id, email, answers) VALUES ($1, $2, $3, $4)`, [
+    await dataSource().query(`INSERT INTO ditl.generations (id, user_id, email, answers) VALUES ($1, $2, $3, $4)`, [
       generationId,
       userId,
       `${userId}@spark.test`,
       JSON.stringify(answers),
     ]);
     const generator = new DitlGenerator(
-      new GenerationsRepository(dataSource),
+      new GenerationsRepository(dataSource()),
       planner(userId),
       storage,
       { attempts: 1, backoffMs: 0 },
@@ -59,7 +48,7 @@ describe('a Day in the Life written while its account is erased (real PostgreSQL
       () => undefined,
     );
     await generator.run(generationId);
-    return s3.keysUnder(presentationPrefix(userId));
+    return s3().keysUnder(presentationPrefix(userId));
   };
 
   it('keeps the page of a generation that completes', async () => {
@@ -67,7 +56,7 @@ describe('a Day in the Life written while its account is erased (real PostgreSQL
   });
 
   it('leaves no page of a generation whose account was erased while it was planned', async () => {
-    const eraser = ditlEraser(dataSource, s3.config);
+    const eraser = ditlEraser(dataSource(), s3().config);
     const erasingMeanwhile = (userId: string): DitlPlanner => ({
       async plan(given) {
         await eraser.erase({ userId, email: `${userId}@spark.test` });

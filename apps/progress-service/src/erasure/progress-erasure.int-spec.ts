@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { onboardingAnswersSchema } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { incomingSparkKey, type SparkFile, SparkMedia, type SparkUpload } from '@spark/media';
-import { openMigrated, type ServiceDataSource } from '@spark/persistence';
+import { openMigrated } from '@spark/persistence';
 import { ObjectStorage } from '@spark/storage';
-import { createTestDatabase, startTestS3, type TestDatabase, type TestS3, TINY_PNG } from '@spark/testing';
+import { TINY_PNG, useDatabaseAndS3 } from '@spark/testing';
 import { progressMigrations } from '../migrations';
 import { toOnboardingRecord } from '../onboarding/onboarding-record';
 import { OnboardingRepository } from '../onboarding/onboarding.repository';
@@ -32,27 +32,16 @@ class ErasedWhileClaiming extends SparkMedia {
 // A capture takes seconds from its upload's claim to its record, and the deletion's erase job may run meanwhile:
 // the client's access token is refused from then on, but a request already past the gateway goes on.
 describe('erasing a client while one of their captures is being recorded (real PostgreSQL and S3)', () => {
-  let database: TestDatabase;
-  let dataSource: ServiceDataSource;
-  let s3: TestS3;
+  const { dataSource, s3 } = useDatabaseAndS3((url) => openMigrated({ url, schema: 'progress', migrations: progressMigrations }));
   let storage: ObjectStorage;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openMigrated({ url: database.url, schema: 'progress', migrations: progressMigrations });
-    s3 = await startTestS3();
-    storage = new ObjectStorage(s3.config);
+  beforeAll(() => {
+    storage = new ObjectStorage(s3().config);
   });
-  afterAll(async () => {
-    await storage?.close();
-    await s3?.close();
-    await dataSource?.destroy();
-    await database?.drop();
-  });
+  afterAll(() => storage?.close());
 
   const rowsAbout = async (userId: string) =>
     (
-      await dataSource.query<{ n: number }[]>(
+      await dataSource().query<{ n: number }[]>(
         `SELECT (SELECT count(*) FROM progress.user_progress WHERE user_id = $1)::int + (SELECT count(*) FROM progress.sparks WHERE user_id = $1)::int AS n`,
         [userId],
       )
@@ -61,9 +50,9 @@ describe('erasing a client while one of their captures is being recorded (real P
   it('records nothing and keeps no file of a client erased before their capture was recorded', async () => {
     const userId = randomUUID();
     const email = `erased-${userId.slice(0, 8)}@spark.test`;
-    const eraser = progressEraser(dataSource, s3.config);
+    const eraser = progressEraser(dataSource(), s3().config);
     const media = new ErasedWhileClaiming(storage, () => eraser.erase({ userId, email }));
-    const service = new SparksService(new SparksRepository(dataSource), media, new DatabaseTimeZones(dataSource), 1_000_000);
+    const service = new SparksService(new SparksRepository(dataSource()), media, new DatabaseTimeZones(dataSource()), 1_000_000);
     const upload = { clientSparkId: randomUUID(), uploadId: randomUUID() };
     await storage.put({ key: incomingSparkKey(userId, upload), body: TINY_PNG, contentType: 'image/png' });
 
@@ -71,14 +60,14 @@ describe('erasing a client while one of their captures is being recorded (real P
       new DomainError('NOT_FOUND', 'This account no longer exists.'),
     );
     expect(await rowsAbout(userId)).toBe(0);
-    expect(await s3.keysUnder(`${userId}/`)).toEqual([]);
+    expect(await s3().keysUnder(`${userId}/`)).toEqual([]);
     await eraser.close?.();
   });
 
   it('keeps an onboarding that arrives after the erasure from starting the client again', async () => {
     const userId = randomUUID();
     const email = `onboarding-${userId.slice(0, 8)}@spark.test`;
-    const eraser = progressEraser(dataSource, s3.config);
+    const eraser = progressEraser(dataSource(), s3().config);
     await eraser.erase({ userId, email });
     const answers = onboardingAnswersSchema.parse({
       firstName: 'Noor',
@@ -90,25 +79,25 @@ describe('erasing a client while one of their captures is being recorded (real P
     });
     const progress = { userId, email, fullName: 'Noor', transformationGoal: 'Sleep better', customEvolutionDays: null, timeZone: 'UTC' };
     await expect(
-      new OnboardingRepository(dataSource).save(toOnboardingRecord(userId, answers, new Date()), {
+      new OnboardingRepository(dataSource()).save(toOnboardingRecord(userId, answers, new Date()), {
         ...progress,
         startDate: '2026-12-01',
         endDate: '2027-03-01',
       }),
     ).rejects.toEqual(new DomainError('NOT_FOUND', 'This account no longer exists.'));
-    const [kept] = await dataSource.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM progress.onboarding_data WHERE user_id = $1`, [userId]);
+    const [kept] = await dataSource().query<{ n: number }[]>(`SELECT count(*)::int AS n FROM progress.onboarding_data WHERE user_id = $1`, [userId]);
     expect([await rowsAbout(userId), kept?.n]).toEqual([0, 0]);
     await eraser.close?.();
   });
 
   it('forgets an erasure after a day', async () => {
     const [recent, old] = [randomUUID(), randomUUID()];
-    await dataSource.query(
+    await dataSource().query(
       `INSERT INTO progress.erased_users (user_id, erased_at) VALUES ($1, now() - interval '23 hours'), ($2, now() - interval '25 hours')`,
       [recent, old],
     );
-    await forgetOldErasures(dataSource);
-    const kept = await dataSource.query<{ user_id: string }[]>(`SELECT user_id FROM progress.erased_users WHERE user_id IN ($1, $2)`, [recent, old]);
+    await forgetOldErasures(dataSource());
+    const kept = await dataSource().query<{ user_id: string }[]>(`SELECT user_id FROM progress.erased_users WHERE user_id IN ($1, $2)`, [recent, old]);
     expect(kept).toEqual([{ user_id: recent }]);
   });
 });

@@ -96,11 +96,22 @@ export class SparksService {
         ),
       )
       .catch(async (error: unknown) => {
-        await this.media.discard(file);
+        if (error instanceof StorageFullError || !(await this.holdsFile(request, file))) await this.media.discard(file);
         throw error instanceof StorageFullError ? this.storageFull(error.storedBytes) : error;
       });
     if (!result.created) await this.media.discard(file);
     return result;
+  }
+
+  /**
+   * Whether the capture's spark was recorded with `file` after all: a failure may come after the commit (the answer
+   * lost on its way back), and the file is then the spark's. When that cannot be told, the file is kept.
+   */
+  private holdsFile(request: PayloadOf<'progress.record-spark'>, file: SparkFile): Promise<boolean> {
+    return this.sparks.findRecorded(request.userId, request.clientSparkId).then(
+      (recorded) => recorded?.spark.file_key === file.key,
+      () => true,
+    );
   }
 
   private storageFull(storedBytes: number): DomainError {
