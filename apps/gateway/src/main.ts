@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { assertSigningKeysFor, gatewayEnv, loadConfig } from '@spark/config';
@@ -43,7 +42,9 @@ class GatewayFastifyAdapter extends FastifyAdapter {
     return this.getInstance();
   }
 }
-const requestId = (header: unknown) => (typeof header === 'string' && /^[\w-]{8,64}$/.test(header) ? header : randomUUID());
+// A caller's X-Request-Id (an ingress's, say) is logged beside the request's own id, which it never becomes: the id ties
+// every log line of a request together and is kept in its audit event, so a caller must not pick it.
+const callerRequestId = (header: unknown) => (typeof header === 'string' && /^[\w-]{8,64}$/.test(header) ? { callerRequestId: header } : {});
 
 export type { RouteAccess, RouteDecision } from './auth/route-access';
 export { gatewayMetrics } from './health/metrics';
@@ -79,7 +80,7 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     // Node checks the request and headers timeouts on this interval (30 s by default), so they act on time.
     http: { headersTimeout: Math.min(config.HTTP_HEADERS_TIMEOUT_MS, config.HTTP_REQUEST_TIMEOUT_MS), connectionsCheckingInterval: 1000 },
-    genReqId: (request: IncomingMessage) => requestId(request.headers['x-request-id']),
+    genReqId: () => randomUUID(),
     schemaController: { compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas } },
   });
   const app = await NestFactory.create<NestFastifyApplication>(
@@ -97,7 +98,14 @@ export async function startGateway(env: NodeJS.ProcessEnv = process.env) {
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     logger.info(
-      { correlationId: request.id, method: request.method, url: loggableUrl(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      {
+        correlationId: request.id,
+        ...callerRequestId(request.headers['x-request-id']),
+        method: request.method,
+        url: loggableUrl(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
       'request',
     );
     done();

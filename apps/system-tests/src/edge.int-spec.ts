@@ -211,6 +211,17 @@ describe('the public edge of the gateway', () => {
       expect((await fetch(`${stack.baseUrl}/`)).headers.get('cache-control')).toBe('no-cache');
     });
 
+    // The id ties every log line of a request together and is stored in its audit event: a caller must not pick it.
+    it("makes each request's id itself, whatever X-Request-Id a caller sends", async () => {
+      const ids: (string | null)[] = [];
+      for (let call = 0; call < 2; call++) {
+        const response = await fetch(`${stack.baseUrl}/api/auth/user`, { headers: { 'x-request-id': 'chosen-by-caller-0001' } });
+        ids.push(response.headers.get('x-request-id'));
+      }
+      expect(ids[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(ids[1]).not.toBe(ids[0]);
+    });
+
     it('sends HSTS and upgrades insecure requests when PUBLIC_URL is https', async () => {
       const https = await startGateway({ ...stack.env, PUBLIC_URL: 'https://spark.example.com' });
       try {
