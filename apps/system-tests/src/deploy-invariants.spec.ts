@@ -259,7 +259,7 @@ describe('deploy/ as a cluster would run it', () => {
         redis: reaches(labels, { ip: privateAddress, port: 6380 }),
         smtp: reaches(labels, { ip: internet, port: 465 }),
         https: reaches(labels, { ip: internet, port: 443 }),
-        privateHttps: reaches(labels, { ip: privateAddress, port: 443 }) || reaches(labels, { ip: '169.254.169.254', port: 443 }),
+        privateHttps: ['10.0.3.4', '100.64.1.2', '169.254.169.254'].some((ip) => reaches(labels, { ip, port: 443 })),
         other: reaches(labels, { ip: internet, port: 80 }) || reaches(labels, { ip: privateAddress, port: 22 }),
       })),
     ).toEqual(
@@ -274,6 +274,16 @@ describe('deploy/ as a cluster would run it', () => {
         other: false,
       })),
     );
+  });
+
+  it("lets a local cluster's pods reach the host's development services, which the base's rules close", () => {
+    const objects = render('overlays/local');
+    const policies = objects as unknown as NetworkPolicy[];
+    const pods = objects
+      .filter((object) => object.kind === 'Deployment' || object.kind === 'Job')
+      .map((object) => object.spec?.template?.metadata?.labels ?? {});
+    expect(pods.length).toBeGreaterThan(5);
+    for (const labels of pods) expect(allowsEgress(policies, labels, { ip: '192.168.49.1', port: 4569 })).toBe(true);
   });
 
   // On a versioned bucket (docs/operations.md) a delete leaves the object's old version behind: an erased account's

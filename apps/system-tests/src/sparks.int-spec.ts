@@ -165,6 +165,17 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
     expect(await sparkCount(user.id)).toBe(1);
   });
 
+  // During a rolling deploy a replica of the version before may grant the upload and one of this version record it.
+  it("records an upload granted by the version before, at that version's key", async () => {
+    const user = newUser();
+    const uploadId = randomUUID();
+    await storage.put({ key: `incoming/${user.id}/${uploadId}`, body: TINY_PNG, contentType: 'image/png' });
+    const recorded = await post(user, '/api/sparks', { clientSparkId: randomUUID(), uploadId, timeZone: 'UTC' });
+    expect(recorded.status).toBe(201);
+    expect(await sparkCount(user.id)).toBe(1);
+    await eventually(async () => (await objectsUnder(`incoming/${user.id}`)) === 0, 5_000, 'the released upload to be deleted');
+  });
+
   it('limits recordings per client, as it limits grants, with 429', async () => {
     const user = newUser();
     const recordNothing = () => post(user, '/api/sparks', { clientSparkId: randomUUID(), uploadId: randomUUID(), timeZone: 'UTC' });

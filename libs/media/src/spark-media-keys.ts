@@ -16,6 +16,12 @@ export interface SparkUpload {
  * same file recorded under any other id finds nothing.
  */
 export const incomingSparkKey = (userId: string, { clientSparkId, uploadId }: SparkUpload) => `${incomingSparkPrefix(userId)}${clientSparkId}/${uploadId}`;
+/**
+ * Where a version that did not yet put the capture's id in the key stored an upload. Such a grant, made by a replica
+ * of that version during a rolling deploy, lives `SPARK_UPLOAD_GRANT_SECONDS`; a claim looks here when the key above
+ * holds nothing, so that capture is not lost, and once no replica of that version is left nothing can be stored here.
+ */
+export const earlierIncomingSparkKey = (userId: string, { uploadId }: SparkUpload) => `${incomingSparkPrefix(userId)}${uploadId}`;
 
 /**
  * `{userId}/{timestamp}-{random}.{ext}`: two captures of one client in the same millisecond must not share an

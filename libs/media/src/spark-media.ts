@@ -12,7 +12,10 @@ import { ConcurrencyLimit } from './concurrency-limit';
 import { SNIFF_BYTES, type SniffedType, sniffFileType } from './file-sniffer';
 import { reencodeImage } from './image-reencoder';
 import { type IsoBmffFlavour, IsoBmffLocationScrubber } from './iso-bmff-location-scrubber';
-import { incomingSparkKey, INCOMING_SPARK_PREFIX, type SparkUpload, sparkFileKey } from './spark-media-keys';
+import { earlierIncomingSparkKey, incomingSparkKey, INCOMING_SPARK_PREFIX, type SparkUpload, sparkFileKey } from './spark-media-keys';
+
+/** Where an upload may be: its key, or where a replica of the version before stored it (`earlierIncomingSparkKey`). */
+const incomingKeys = (userId: string, upload: SparkUpload) => [incomingSparkKey(userId, upload), earlierIncomingSparkKey(userId, upload)];
 
 /** A checked spark file, stored without its location under its owner's prefix. */
 export interface SparkFile {
@@ -69,11 +72,10 @@ export class SparkMedia {
    * refused), so a recording delivered again after a crash still finds it.
    */
   async claimUpload(userId: string, upload: SparkUpload): Promise<SparkFile> {
-    const incoming = incomingSparkKey(userId, upload);
     try {
-      return await this.claimsInFlight.run(() => this.clean(userId, incoming));
+      return await this.claimsInFlight.run(() => this.clean(userId, upload));
     } catch (error) {
-      await this.storage.delete(incoming).catch(() => undefined);
+      await Promise.all(incomingKeys(userId, upload).map((key) => this.storage.delete(key).catch(() => undefined)));
       throw error;
     }
   }
@@ -83,7 +85,7 @@ export class SparkMedia {
    * wait for S3. Whatever S3 answers, the sweep of unclaimed uploads deletes what is left.
    */
   releaseUpload(userId: string, upload: SparkUpload): void {
-    this.storage.deleteLater(incomingSparkKey(userId, upload));
+    for (const key of incomingKeys(userId, upload)) this.storage.deleteLater(key);
   }
 
   async discard(file: SparkFile): Promise<void> {
@@ -95,8 +97,8 @@ export class SparkMedia {
     return this.storage.deleteOlderThan(INCOMING_SPARK_PREFIX, cutoff);
   }
 
-  private async clean(userId: string, incoming: string): Promise<SparkFile> {
-    const uploaded = await this.storage.open(incoming);
+  private async clean(userId: string, upload: SparkUpload): Promise<SparkFile> {
+    const uploaded = (await this.storage.open(incomingSparkKey(userId, upload))) ?? (await this.storage.open(earlierIncomingSparkKey(userId, upload)));
     if (!uploaded) throw new DomainError('NOT_FOUND', 'This upload was not found. Please capture your spark again.');
     try {
       if (uploaded.bytes > SPARK_VIDEO_MAX_BYTES) throw tooLarge('video');

@@ -20,8 +20,11 @@ export default function DeleteAccountPage() {
   const token = useFragmentToken();
   const confirm = useMutation({
     mutationFn: () => accountDeletionApi.confirm(token ?? ''),
-    // The account is gone; this browser forgets its session, stored flags and the captures it still held of them.
-    onSuccess: ({ userId }) => void Promise.all([signOut(), forgetSparksOf(userId).catch(() => undefined)]),
+    // The account is gone; this browser forgets its session, stored flags and the captures it still held of them before
+    // it says so.
+    onSuccess: async ({ userId }) => {
+      await Promise.all([signOut().catch(() => false), forgetSparksOf(userId).catch(() => undefined)]);
+    },
   });
 
   return (

@@ -10,8 +10,9 @@ export const sendMagicLink = (request: MagicLinkRequest) => apiRequest<MagicLink
 /** Whose a sign-in link is; spends nothing. */
 export const fetchLinkOwner = (request: LinkInfoRequest) => apiRequest<LinkInfo>('POST', '/auth/link-info', request, cookieOnly);
 
-/** Sets the new session's cookie, never while another tab renews on the cookie it replaces. */
-export const redeemSignIn = (request: RedeemRequest) => acrossTabs(() => apiRequest<Session>('POST', '/auth/redeem', request, cookieOnly));
+/** Sets the new session's cookie, not while another tab renews on the cookie it replaces (waiting a few seconds at most). */
+export const redeemSignIn = (request: RedeemRequest) =>
+  acrossTabs(() => apiRequest<Session>('POST', '/auth/redeem', request, cookieOnly), { waitAtMostMs: 5_000 });
 
 /**
  * A fresh session on the refresh cookie; null when the browser holds none. The session store tells a spent cookie

@@ -23,9 +23,19 @@ const refusedListeners = new Set<RefusedListener>();
 
 const notify = () => listeners.forEach((listener) => listener());
 
-/** Waiting again makes sense for a lost connection, an expired session or a server hiccup. */
+/**
+ * Waiting again makes sense for a lost connection, an expired session, a server hiccup, or an upload the server did
+ * not find even after a second one (its replicas of two versions sharing a capture during a deploy): the file is
+ * still here, and a later try captures it again.
+ */
 export const isRetryable = (error: unknown) =>
-  !(error instanceof ApiError) || error.status === 0 || error.status === 401 || error.status === 408 || error.status === 429 || error.status >= 500;
+  !(error instanceof ApiError) ||
+  error.status === 0 ||
+  error.status === 401 ||
+  error.status === 404 ||
+  error.status === 408 ||
+  error.status === 429 ||
+  error.status >= 500;
 
 async function reload(): Promise<void> {
   pending = (await listPending()).filter((spark) => spark.userId === currentUserId);
