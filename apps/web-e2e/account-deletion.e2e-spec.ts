@@ -39,13 +39,13 @@ describe('Delete my account', () => {
   it('asks on the client home, confirms from the e-mailed link, and the admin sees every part erased', async () => {
     const { context, page } = await signedInContext(browser(), client.email, { viewport: phoneViewport });
     await openClientHome(page);
-    await queueCaptureWhileUploadsFail(page, 'Not sent yet');
-    expect(await pendingSparkOwners(page)).toEqual([client.userId]);
     const section = page.getByTestId('delete-account');
     await section.getByRole('button', { name: 'Delete my account' }).click();
     await section.getByRole('button', { name: 'E-mail me the confirmation link' }).click();
     await section.getByText('Check your e-mail: the link to confirm deleting your account works for 30 minutes.').waitFor();
     await saveScreenshot(page, 'account-deletion-client-home-phone');
+    await queueCaptureWhileUploadsFail(page, 'Not sent yet');
+    expect(await pendingSparkOwners(page)).toEqual([client.userId]);
 
     await page.goto(await confirmationLink());
     await page.getByRole('heading', { name: 'Delete your Spark account?' }).waitFor();

@@ -10,11 +10,11 @@ import { allServices, type InProcessStack, startInProcessStack } from './in-proc
 
 type Person = { id: string; email: string; token: string };
 
-/** Every table of every schema whose rows mention `needle` anywhere (any column, as text), with the count. */
+/** Every table of every schema whose rows mention `needle` anywhere (any column, as text), with the count, by name. */
 async function tablesMentioning(db: Client, needle: string): Promise<string[]> {
   const { rows: tables } = await db.query<{ name: string }>(
     `SELECT format('%I.%I', table_schema, table_name) AS name FROM information_schema.tables
-     WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+     WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1`,
   );
   const found: string[] = [];
   for (const { name } of tables) {
