@@ -23,6 +23,8 @@ export interface SparkFile {
   type: SniffedType;
   /** The stored object's size, location removed. */
   bytes: number;
+  /** The upload it was read from, which `releaseUpload` deletes. */
+  upload: string;
 }
 
 const megabytes = (bytes: number) => `${bytes / 1024 / 1024} MB`;
@@ -84,8 +86,8 @@ export class SparkMedia {
    * Deletes the upload a claim read, soon and with the others released meanwhile, so the capture's answer does not
    * wait for S3. Whatever S3 answers, the sweep of unclaimed uploads deletes what is left.
    */
-  releaseUpload(userId: string, upload: SparkUpload): void {
-    for (const key of incomingKeys(userId, upload)) this.storage.deleteLater(key);
+  releaseUpload(file: SparkFile): void {
+    this.storage.deleteLater(file.upload);
   }
 
   async discard(file: SparkFile): Promise<void> {
@@ -98,17 +100,27 @@ export class SparkMedia {
   }
 
   private async clean(userId: string, upload: SparkUpload): Promise<SparkFile> {
-    const uploaded = (await this.storage.open(incomingSparkKey(userId, upload))) ?? (await this.storage.open(earlierIncomingSparkKey(userId, upload)));
-    if (!uploaded) throw new DomainError('NOT_FOUND', 'This upload was not found. Please capture your spark again.');
+    const found = await this.openUpload(userId, upload);
+    if (!found) throw new DomainError('NOT_FOUND', 'This upload was not found. Please capture your spark again.');
+    const { key, uploaded } = found;
     try {
       if (uploaded.bytes > SPARK_VIDEO_MAX_BYTES) throw tooLarge('video');
-      return await this.heldFiles.run(() => this.cleanBody(userId, uploaded), Math.min(uploaded.bytes, SPARK_IMAGE_MAX_BYTES));
+      const clean = await this.heldFiles.run(() => this.cleanBody(userId, uploaded), Math.min(uploaded.bytes, SPARK_IMAGE_MAX_BYTES));
+      return { ...clean, upload: key };
     } finally {
       uploaded.body.destroy();
     }
   }
 
-  private async cleanBody(userId: string, uploaded: OpenedObject): Promise<SparkFile> {
+  private async openUpload(userId: string, upload: SparkUpload): Promise<{ key: string; uploaded: OpenedObject } | undefined> {
+    for (const key of incomingKeys(userId, upload)) {
+      const uploaded = await this.storage.open(key);
+      if (uploaded) return { key, uploaded };
+    }
+    return undefined;
+  }
+
+  private async cleanBody(userId: string, uploaded: OpenedObject): Promise<Omit<SparkFile, 'upload'>> {
     const iterator = uploaded.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     const head = await readHead(iterator);
     const type = sniffFileType(head);

@@ -33,6 +33,9 @@ const REQUEST_URL_SECONDS = 900;
  * `getSignedUrl` runs a whole client's middleware stack and endpoint rules per URL, which a page of sparks pays once
  * per spark; this signer needs neither, so a process that only hands out URLs need not load the S3 client at all.
  */
+/** The path every object URL of `bucket` starts with: path-style, `<the endpoint's own path>/<bucket>/`. */
+export const bucketPath = (endpoint: URL, bucket: string) => `${endpoint.pathname.replace(/\/$/, '')}/${bucket}/`;
+
 export class UrlSigner {
   private readonly signer: SignatureV4;
   private readonly endpoint: URL;
@@ -94,8 +97,7 @@ export class UrlSigner {
     signableHeaders?: Set<string>,
   ): Promise<string> {
     const { protocol, hostname, port, host } = this.endpoint;
-    const basePath = this.endpoint.pathname.replace(/\/$/, '');
-    const path = `${basePath}/${request.bucket ?? this.defaultBucket}/${request.key.split('/').map(extendedEncodeURIComponent).join('/')}`;
+    const path = `${bucketPath(this.endpoint, request.bucket ?? this.defaultBucket)}${request.key.split('/').map(extendedEncodeURIComponent).join('/')}`;
     const signed = await this.signer.presign(
       {
         method: request.method,

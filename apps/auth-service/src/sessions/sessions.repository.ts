@@ -10,6 +10,11 @@ import { LIVE_ACCESS_WINDOW_SECONDS } from './session-revocations';
  */
 export const SESSION_RENEWALS = { max: 60, windowSeconds: 600 };
 
+// A refresh token that may still be spent, and whether its family is inside its renewal window (`seconds`: the
+// parameter holding the window's length).
+const liveTokenSql = 'used_at IS NULL AND revoked_at IS NULL AND expires_at > now()';
+const windowOpenSql = (seconds: string) => `renewal_window_started_at > now() - make_interval(secs => ${seconds})`;
+
 /** A renewal: the session renewed, or the seconds until its family may renew again. */
 export type Rotation = { user: UserRow; familyId: string } | { retryAfterSeconds: number };
 
@@ -30,11 +35,10 @@ export class SessionsRepository {
         `WITH pruned AS (${expiredRowsSql('auth.refresh_tokens')}),
        spent AS (
          UPDATE auth.refresh_tokens SET used_at = now()
-         WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-           AND (renewal_window_started_at > now() - make_interval(secs => $4) AND renewals_in_window >= $5) IS NOT TRUE
+         WHERE token_hash = $1 AND ${liveTokenSql} AND (${windowOpenSql('$4')} AND renewals_in_window >= $5) IS NOT TRUE
          RETURNING family_id, user_id, expires_at,
-           CASE WHEN renewal_window_started_at > now() - make_interval(secs => $4) THEN renewal_window_started_at ELSE now() END AS window_started_at,
-           CASE WHEN renewal_window_started_at > now() - make_interval(secs => $4) THEN renewals_in_window + 1 ELSE 1 END AS renewals
+           CASE WHEN ${windowOpenSql('$4')} THEN renewal_window_started_at ELSE now() END AS window_started_at,
+           CASE WHEN ${windowOpenSql('$4')} THEN renewals_in_window + 1 ELSE 1 END AS renewals
        ), fresh AS (
          INSERT INTO auth.refresh_tokens (id, family_id, user_id, token_hash, expires_at, renewal_window_started_at, renewals_in_window)
          SELECT $2::uuid, family_id, user_id, $3::bytea, expires_at, window_started_at, renewals FROM spent
@@ -51,8 +55,7 @@ export class SessionsRepository {
       const [exhausted] = (await manager.query(
         `SELECT ceil(extract(epoch FROM renewal_window_started_at + make_interval(secs => $2) - now()))::int AS retry_after_seconds
          FROM auth.refresh_tokens
-         WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > now()
-           AND renewal_window_started_at > now() - make_interval(secs => $2) AND renewals_in_window >= $3`,
+         WHERE token_hash = $1 AND ${liveTokenSql} AND ${windowOpenSql('$2')} AND renewals_in_window >= $3`,
         [tokenHash, SESSION_RENEWALS.windowSeconds, SESSION_RENEWALS.max],
       )) as { retry_after_seconds: number }[];
       return exhausted ? { retryAfterSeconds: Math.max(1, exhausted.retry_after_seconds) } : undefined;

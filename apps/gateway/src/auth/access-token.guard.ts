@@ -75,7 +75,9 @@ export class AccessTokenGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, targets)) return true;
-    const user = await this.authenticate(context.switchToHttp().getRequest<FastifyRequest>());
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    // A route that checks its caller before its body is read (applyJsonBodyLimits) has done this already.
+    const user = (request as Partial<AuthenticatedRequest>).user ?? (await this.authenticate(request));
     const roles = this.reflector.getAllAndOverride<UserRole[] | undefined>(REQUIRED_ROLES, targets);
     if (roles && !roles.includes(user.role)) throw roleRefused();
     return true;

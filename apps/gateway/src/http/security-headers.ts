@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { INCOMING_SPARK_PREFIX } from '@spark/media';
+import { bucketPath } from '@spark/storage';
 import helmet from 'helmet';
 import { pathOf, SECRET_BEARING_PAGES } from './secret-bearing-pages';
 
@@ -76,8 +77,8 @@ export function registerSecurityHeaders(fastify: FastifyInstance, options: Secur
  */
 function storageSources({ endpoint, bucket, logBucket }: SecurityHeaderOptions['storage']) {
   const url = new URL(endpoint);
-  const base = `${url.origin}${url.pathname.replace(/\/$/, '')}`;
-  return { files: `${base}/${bucket}/`, logImages: `${base}/${logBucket}/`, uploads: `${base}/${bucket}/${INCOMING_SPARK_PREFIX}` };
+  const files = `${url.origin}${bucketPath(url, bucket)}`;
+  return { files, logImages: `${url.origin}${bucketPath(url, logBucket)}`, uploads: `${files}${INCOMING_SPARK_PREFIX}` };
 }
 
 type Middleware = (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void;

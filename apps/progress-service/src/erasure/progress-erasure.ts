@@ -1,4 +1,5 @@
 import type { StorageConfig } from '@spark/config';
+import { DomainError } from '@spark/errors';
 import { exportPrefix } from '@spark/contracts';
 import type { AccountEraser } from '@spark/service-runtime';
 import { incomingSparkPrefix, sparkMediaPrefix } from '@spark/media';
@@ -8,10 +9,12 @@ import type { DataSource } from 'typeorm';
 /** Holds while `$1`, a client's id, has not been erased: a statement that would create their progress row asks it. */
 export const notErasedSql = 'NOT EXISTS (SELECT 1 FROM progress.erased_users WHERE user_id = $1)';
 
-/** Forgets the erasures of over a day ago: no request begun before one is still under way. Answers how many. */
-export async function forgetOldErasures(dataSource: DataSource): Promise<number> {
-  const [, forgotten] = (await dataSource.query(`DELETE FROM progress.erased_users WHERE erased_at < now() - interval '1 day'`)) as [unknown[], number];
-  return forgotten;
+/** What a write that `notErasedSql` refused answers. */
+export const accountErased = () => new DomainError('NOT_FOUND', 'This account no longer exists.');
+
+/** Forgets the erasures of over a day ago: no request begun before one is still under way. */
+export async function forgetOldErasures(dataSource: DataSource): Promise<void> {
+  await dataSource.query(`DELETE FROM progress.erased_users WHERE erased_at < now() - interval '1 day'`);
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { OnboardingData } from '@spark/contracts';
-import { DomainError } from '@spark/errors';
 import type { DataSource } from 'typeorm';
-import { notErasedSql } from '../erasure/progress-erasure';
+import { accountErased, notErasedSql } from '../erasure/progress-erasure';
 
 export interface EvolutionRow {
   evolution_number: number;
@@ -57,7 +56,7 @@ export class OnboardingRepository {
         ],
       );
       // Its client was erased while the answers were on their way.
-      if (!rows[0]) throw new DomainError('NOT_FOUND', 'This account no longer exists.');
+      if (!rows[0]) throw accountErased();
       return rows[0];
     });
   }

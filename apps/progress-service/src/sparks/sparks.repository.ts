@@ -1,8 +1,7 @@
 import type { Spark, SparkType } from '@spark/contracts';
 import { decodeCursor, type Keyed, pageOf, positionOfRow, type ServiceDataSource } from '@spark/persistence';
-import { DomainError } from '@spark/errors';
 import type { PoolClient } from 'pg';
-import { notErasedSql } from '../erasure/progress-erasure';
+import { accountErased, notErasedSql } from '../erasure/progress-erasure';
 import { type ProgressRow, progressColumns } from '../progress/progress-row';
 
 export interface SparkRow {
@@ -144,7 +143,7 @@ export class SparksRepository {
       [spark.userId, spark.email, evolution.start, evolution.end, spark.timeZone],
     );
     const started = (await client.query<ReadProgress>({ ...readStatement, values })).rows[0];
-    if (!started) throw new DomainError('NOT_FOUND', 'This account no longer exists.');
+    if (!started) throw accountErased();
     return started;
   }
 

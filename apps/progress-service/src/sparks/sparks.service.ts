@@ -72,7 +72,7 @@ export class SparksService {
       return { spark: toSpark(result.spark), created: result.created, progress, milestone: milestoneMessage(progress.sparkCount) };
     } finally {
       // Only now: a replica that dies before the spark is committed leaves the upload for the delivery that follows.
-      this.media.releaseUpload(request.userId, request);
+      this.media.releaseUpload(file);
     }
   }
 
