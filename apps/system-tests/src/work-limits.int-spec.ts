@@ -155,4 +155,15 @@ describe('limits on work anyone can ask for', () => {
     const someoneElse = await createSignedInUser(db, `ditl-${randomUUID()}@example.com`);
     expect((await post('/api/ditl/generations', { onboardingData: answers }, someoneElse.token)).status).toBe(202);
   });
+
+  it("regenerates 20 clients' Days in the Life an hour per coach, then answers 429; another coach is unaffected", async () => {
+    // Each client's own budget bounds one client; this bounds a stolen coach token across the whole roster.
+    const regenerate = (token: string) => post(`/api/coach/clients/${randomUUID()}/ditl/generations`, {}, token);
+    const coach = await createSignedInUser(db, `regenerating-${randomUUID()}@example.com`, 'coach');
+    for (let client = 0; client < 20; client++) expect((await regenerate(coach.token)).status).toBe(404);
+
+    await expectRefused(await regenerate(coach.token), /Please try again in (about )?\d+ (minutes?|hour)\./);
+    const anotherCoach = await createSignedInUser(db, `regenerating-${randomUUID()}@example.com`, 'coach');
+    expect((await regenerate(anotherCoach.token)).status).toBe(404);
+  });
 });

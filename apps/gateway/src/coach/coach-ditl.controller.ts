@@ -1,17 +1,26 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
 import { type CoachDitlView, ditlMomentEditBodySchema, ditlMomentKeySchema, type GenerateDitlResponse, type PayloadOf, uuidSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
+import { type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
+
+// Each regeneration is a run of model calls and an e-mail to the client, and each client's own daily budget bounds
+// only that client: this bounds what one coach (or a stolen coach token) spends across the roster. A coach
+// regenerates after a client's day has changed, a few times a day.
+const REGENERATIONS_PER_COACH: RateLimit = { name: 'ditl-regenerations', max: 20, windowMs: 60 * 60_000 };
 
 /** The Manage Client dialog's Day in the Life tab: the client's plan, its regeneration and the coach's edits. */
 @Roles('coach', 'admin')
 @Controller('api/coach/clients/:userId/ditl')
 export class CoachDitlController {
-  constructor(private readonly bus: ServiceBus) {}
+  constructor(
+    private readonly bus: ServiceBus,
+    @Inject(RateLimiter) private readonly limiter: RateLimiter,
+  ) {}
 
   @Responds('ditl.coach-view')
   @Get()
@@ -19,13 +28,13 @@ export class CoachDitlController {
     return this.bus.request('ditl.coach-view', { userId });
   }
 
-  /** A new generation from the client's answers; counts against the client's daily budget (429 past it). */
+  /** A new generation from the client's answers; counts against the client's daily budget and the coach's (429 past either). */
   @Responds('ditl.coach-regenerate')
   @Post('generations')
   @HttpCode(202)
   @Audited('client.ditl-regenerate', { type: 'client', id: { param: 'userId' } })
-  regenerate(@Param('userId', new ZodPipe(uuidSchema)) userId: string): Promise<GenerateDitlResponse> {
-    return this.bus.request('ditl.coach-regenerate', { userId });
+  regenerate(@CurrentUser() coach: AuthenticatedUser, @Param('userId', new ZodPipe(uuidSchema)) userId: string): Promise<GenerateDitlResponse> {
+    return this.bus.request('ditl.coach-regenerate', { userId }, { admission: this.limiter.admission({ limit: REGENERATIONS_PER_COACH, subject: coach.id }) });
   }
 
   /** The coach's text and habit for one moment, kept over every later generation until reset. */
