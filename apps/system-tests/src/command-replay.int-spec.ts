@@ -11,7 +11,7 @@ import {
 } from '@spark/contracts';
 import { developmentSigningKeys } from '@spark/config';
 import { signedCampaignApproval } from '@spark/messaging';
-import { eventually, insertUser, killAndWait, lockWaiters } from '@spark/testing';
+import { eventually, insertProgress, insertUser, killAndWait, lockWaiters } from '@spark/testing';
 import { Client } from 'pg';
 import { approvedInvite } from './invite-approval';
 import { type ReplicaBed, openReplicaBed } from './replica-bed';
@@ -113,7 +113,9 @@ describe('a command whose replica dies between commit and reply', () => {
 
   it('progress.add-coach-note: one note', async () => {
     const doomed = await replica('progress');
-    const userId = await insertUser(bed.db, { email: `noted-${randomUUID()}@example.com` });
+    const email = `noted-${randomUUID()}@example.com`;
+    const userId = await insertUser(bed.db, { email });
+    await insertProgress(bed.db, { userId, email });
     const coachId = await insertUser(bed.db, { email: `coach-${randomUUID()}@example.com`, role: 'coach' });
     const answer = coachNoteSchema.parse(
       await answerAfterCrash('progress', doomed, 'progress.add-coach-note', { userId, coachId, message: 'Great week: keep the morning walk.', isPinned: true }),

@@ -17,7 +17,7 @@ import { ObjectStorage } from '@spark/storage';
 import { Client } from 'pg';
 import sharp from 'sharp';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
-import { captureSpark, eventually, type SparkCaptureInput, TINY_PNG } from '@spark/testing';
+import { captureSpark, eventually, insertProgress, type SparkCaptureInput, TINY_PNG } from '@spark/testing';
 
 const JWT_SECRET = 'sparks-system-test-secret';
 const jwt = new JwtService({ secret: JWT_SECRET, signOptions: { algorithm: 'HS256' } });
@@ -251,15 +251,19 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
     expect((await fetch(`${stack.baseUrl}/api/sparks/${created.spark.id}`)).status).toBe(401);
   });
 
-  it('shows the home with no progress row as null, and the coach’s latest pinned note once written', async () => {
+  it('shows the home with no progress row as null, takes a coach’s note only once the client has one, and shows the latest pinned', async () => {
     const user = newUser();
     const coach = newUser('coach');
     expect(homeResponseSchema.parse(await (await get(user, '/api/progress/me')).json())).toEqual({ progress: null, pinnedNote: null, restDays: null });
-    const note = await fetch(`${stack.baseUrl}/api/progress/clients/${user.id}/notes`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tokenFor(coach)}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'Proud of your consistency this week!' }),
-    });
+    const writeNote = () =>
+      fetch(`${stack.baseUrl}/api/progress/clients/${user.id}/notes`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokenFor(coach)}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Proud of your consistency this week!' }),
+      });
+    expect((await writeNote()).status).toBe(404);
+    await insertProgress(db, { userId: user.id, email: user.email });
+    const note = await writeNote();
     expect(note.status).toBe(201);
     expect(coachNoteSchema.parse(await note.json()).isPinned).toBe(true);
     const home = homeResponseSchema.parse(await (await get(user, '/api/progress/me')).json());

@@ -1,10 +1,10 @@
 import { type ClientDetail, type ClientPage, type ClientSort, type ClientSummary, type PayloadOf, type ResponseOf, weekdayOf } from '@spark/contracts';
-import { DomainError } from '@spark/errors';
 import { decodeCursor, type KeyKind, pageOf } from '@spark/persistence';
 import { toProgress } from '../progress/progress-row';
 import { attentionOf } from './attention';
 import type { ClientRow, CoachClientsRepository } from './coach-clients.repository';
 import { foldCaptures } from './trends';
+import { clientNotFound } from '../progress/client-not-found';
 
 export function toClientSummary(row: ClientRow): ClientSummary {
   const hasSparked = row.last_spark_date !== null;
@@ -16,8 +16,6 @@ export function toClientSummary(row: ClientRow): ClientSummary {
     attention: attentionOf({ status: row.status, evolutionNumber: row.evolution_number, idleDays: row.idle_days - row.covered_idle_days, hasSparked }),
   };
 }
-
-const notFound = () => new DomainError('NOT_FOUND', 'Client not found.');
 
 /** What each sort's page cursor carries: the evolution's start date, or the attention score. */
 const sortKeyKind: Record<ClientSort, KeyKind> = { newest: 'date', attention: 'integer' };
@@ -40,7 +38,7 @@ export class CoachClientsService {
 
   async detail({ userId }: PayloadOf<'progress.coach-client'>): Promise<ClientDetail> {
     const row = await this.clients.find(userId);
-    if (!row) throw notFound();
+    if (!row) throw clientNotFound();
     // The chart runs from the cycle's first day to today, or to its end once it is over.
     const lastDay = row.today < row.evolution_end_date ? row.today : row.evolution_end_date;
     const [buckets, nudges] = await Promise.all([this.clients.captureBuckets(userId, row.time_zone, row.evolution_start_date), this.clients.nudges(userId)]);
@@ -54,7 +52,7 @@ export class CoachClientsService {
 
   async update({ userId, changes }: PayloadOf<'progress.coach-update-client'>): Promise<ClientSummary> {
     const row = await this.clients.update(userId, changes);
-    if (!row) throw notFound();
+    if (!row) throw clientNotFound();
     return toClientSummary(row);
   }
 

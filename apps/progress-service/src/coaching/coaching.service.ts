@@ -1,10 +1,10 @@
 import { addDays, type NudgeDraft, type PayloadOf, type WeeklyCheckIn } from '@spark/contracts';
-import { DomainError } from '@spark/errors';
 import type { CoachClientsRepository } from '../coach/coach-clients.repository';
 import { toSpark } from '../sparks/sparks.repository';
 import { coachingFactsOf, longestRunOf, missedDaysOf, WEEK_DAYS, weekOf } from './coaching-facts';
 import type { CoachingRepository, WeekSparkRow } from './coaching.repository';
 import type { CoachingDraftWriter } from './draft-writer';
+import { clientNotFound } from '../progress/client-not-found';
 
 /** The pause days the client took from `from` to `to` (rest-days.repository.ts); a nudge names one taken during a silence. */
 export type PauseDaysSource = (userId: string, from: string, to: string) => Promise<string[]>;
@@ -49,7 +49,7 @@ export class CoachingService {
 
   private async read(userId: string) {
     const row = await this.clients.find(userId);
-    if (!row) throw new DomainError('NOT_FOUND', 'Client not found.');
+    if (!row) throw clientNotFound();
     const weekStart = addDays(row.today, 1 - WEEK_DAYS);
     const [answers, sparks, pauseDays] = await Promise.all([
       this.coaching.answers(userId),

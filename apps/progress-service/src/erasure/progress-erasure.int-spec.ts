@@ -4,8 +4,9 @@ import { DomainError } from '@spark/errors';
 import { incomingSparkKey, type SparkFile, SparkMedia, type SparkUpload } from '@spark/media';
 import { openMigrated } from '@spark/persistence';
 import { ObjectStorage } from '@spark/storage';
-import { TINY_PNG, useDatabaseAndS3 } from '@spark/testing';
+import { insertProgress, TINY_PNG, useDatabaseAndS3 } from '@spark/testing';
 import { progressMigrations } from '../migrations';
+import { NotesRepository } from '../notes/notes.repository';
 import { toOnboardingRecord } from '../onboarding/onboarding-record';
 import { OnboardingRepository } from '../onboarding/onboarding.repository';
 import { DatabaseTimeZones } from '../progress/database-time-zones';
@@ -88,6 +89,37 @@ describe('erasing a client while one of their captures is being recorded (real P
     const [kept] = await dataSource().query<{ n: number }[]>(`SELECT count(*)::int AS n FROM progress.onboarding_data WHERE user_id = $1`, [userId]);
     expect([await rowsAbout(userId), kept?.n]).toEqual([0, 0]);
     await eraser.close?.();
+  });
+
+  it("takes no coach's note for a client erased, or never known, and one for a client who is", async () => {
+    const notes = new NotesRepository(dataSource());
+    const coachId = randomUUID();
+    const noteTo = (userId: string) =>
+      Promise.allSettled([
+        notes.addCoachNote({ userId, coachId, message: 'Great week, Noor: keep the evening walk.', isPinned: false }),
+        notes.addPrivateNote({ userId, coachId, note: 'Noor sleeps badly after night shifts.' }),
+      ]);
+    const notesAbout = async (userId: string) =>
+      (
+        await dataSource().query<{ n: number }[]>(
+          `SELECT (SELECT count(*) FROM progress.coach_notes WHERE user_id = $1)::int + (SELECT count(*) FROM progress.coach_private_notes WHERE user_id = $1)::int AS n`,
+          [userId],
+        )
+      )[0]?.n;
+    const erased = randomUUID();
+    const eraser = progressEraser(dataSource(), s3().config);
+    await eraser.erase({ userId: erased, email: `noted-${erased.slice(0, 8)}@spark.test` });
+    await eraser.close?.();
+    const clientNotFound = { status: 'rejected', reason: new DomainError('NOT_FOUND', 'Client not found.') };
+
+    for (const userId of [erased, randomUUID()]) {
+      expect(await noteTo(userId)).toEqual([clientNotFound, clientNotFound]);
+      expect(await notesAbout(userId)).toBe(0);
+    }
+    const client = randomUUID();
+    await insertProgress(dataSource(), { userId: client, email: `noted-${client.slice(0, 8)}@spark.test` });
+    expect((await noteTo(client)).map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled']);
+    expect(await notesAbout(client)).toBe(2);
   });
 
   it('forgets an erasure after a day', async () => {

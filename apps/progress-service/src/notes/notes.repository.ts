@@ -1,5 +1,6 @@
 import type { CoachNote, PrivateNote } from '@spark/contracts';
 import type { DataSource } from 'typeorm';
+import { clientNotFound } from '../progress/client-not-found';
 
 export interface CoachNoteRow {
   id: string;
@@ -38,23 +39,37 @@ export const toPrivateNote = (row: PrivateNoteRow): PrivateNote => ({
   createdAt: row.created_at.toISOString(),
 });
 
+/**
+ * The client a note is written about, `$1`, held until the note commits: a note is only for a client with a progress
+ * row, and an erasure deleting that row meanwhile waits for the note, which its second pass then deletes.
+ */
+const ofClientSql = 'FROM progress.user_progress WHERE user_id = $1 FOR KEY SHARE';
+
+/** The row a note's insert returned; none when the client is unknown or erased. */
+function written<Row>(rows: Row[]): Row {
+  if (!rows[0]) throw clientNotFound();
+  return rows[0];
+}
+
 export class NotesRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   async addCoachNote(note: { userId: string; coachId: string; message: string; isPinned: boolean }): Promise<CoachNoteRow> {
-    const rows: CoachNoteRow[] = await this.dataSource.query(
-      `INSERT INTO progress.coach_notes (user_id, coach_id, message, is_pinned) VALUES ($1, $2, $3, $4) RETURNING ${coachNoteColumns}`,
-      [note.userId, note.coachId, note.message, note.isPinned],
+    return written<CoachNoteRow>(
+      await this.dataSource.query(
+        `INSERT INTO progress.coach_notes (user_id, coach_id, message, is_pinned) SELECT user_id, $2, $3, $4 ${ofClientSql} RETURNING ${coachNoteColumns}`,
+        [note.userId, note.coachId, note.message, note.isPinned],
+      ),
     );
-    return rows[0] as CoachNoteRow;
   }
 
   async addPrivateNote(note: { userId: string; coachId: string; note: string }): Promise<PrivateNoteRow> {
-    const rows: PrivateNoteRow[] = await this.dataSource.query(
-      `INSERT INTO progress.coach_private_notes (user_id, coach_id, note) VALUES ($1, $2, $3) RETURNING ${privateNoteColumns}`,
-      [note.userId, note.coachId, note.note],
+    return written<PrivateNoteRow>(
+      await this.dataSource.query(
+        `INSERT INTO progress.coach_private_notes (user_id, coach_id, note) SELECT user_id, $2, $3 ${ofClientSql} RETURNING ${privateNoteColumns}`,
+        [note.userId, note.coachId, note.note],
+      ),
     );
-    return rows[0] as PrivateNoteRow;
   }
 
   async listPrivateNotes(userId: string): Promise<PrivateNoteRow[]> {

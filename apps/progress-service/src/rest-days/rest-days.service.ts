@@ -2,8 +2,8 @@ import { calendarDateLabel, type PayloadOf, PAUSE_WINDOW_DAYS, pauseDaysLeft, pa
 import { DomainError } from '@spark/errors';
 import type { EntityManager } from 'typeorm';
 import type { RestDaysRepository, RestDaysRow } from './rest-days.repository';
+import { clientNotFound } from '../progress/client-not-found';
 
-const notFound = () => new DomainError('NOT_FOUND', 'Client not found.');
 const invalidDate = (message: string) => new DomainError('VALIDATION_FAILED', message, { fieldErrors: { date: [message] } });
 
 /** The client's rest day and pause days: what the home shows, what the client marks, what the coach allows. */
@@ -17,12 +17,12 @@ export class RestDaysService {
   }
 
   async setRestDay({ userId, restWeekday }: PayloadOf<'progress.set-rest-day'>): Promise<RestDays> {
-    if (!(await this.repository.setRestWeekday(userId, restWeekday))) throw notFound();
+    if (!(await this.repository.setRestWeekday(userId, restWeekday))) throw clientNotFound();
     return this.required(userId);
   }
 
   async setPauseDaysAllowance({ userId, pauseDaysAllowance }: PayloadOf<'progress.set-pause-allowance'>): Promise<RestDays> {
-    if (!(await this.repository.setPauseDaysAllowance(userId, pauseDaysAllowance))) throw notFound();
+    if (!(await this.repository.setPauseDaysAllowance(userId, pauseDaysAllowance))) throw clientNotFound();
     return this.required(userId);
   }
 
@@ -33,7 +33,7 @@ export class RestDaysService {
   takePauseDay({ userId, date }: PayloadOf<'progress.take-pause-day'>): Promise<RestDays> {
     return this.repository.transaction(async (manager) => {
       const row = await this.repository.find(userId, manager, true);
-      if (!row) throw notFound();
+      if (!row) throw clientNotFound();
       const taken = await this.repository.pauseDays(userId, row.evolution_start_date, row.evolution_end_date, manager);
       if (taken.includes(date)) return this.view(row, manager);
       if (date < row.today) throw invalidDate('A pause day is today or later: past days cannot be paused.');
@@ -57,7 +57,7 @@ export class RestDaysService {
 
   private async required(userId: string): Promise<RestDays> {
     const view = await this.of(userId);
-    if (!view) throw notFound();
+    if (!view) throw clientNotFound();
     return view;
   }
 
