@@ -71,7 +71,7 @@ export const ditlReadyJobSchema = z.object({
   requested: mailApprovalSchema,
 });
 
-const line = (max: number) => z.string().min(1).max(max);
+const line = (max: number) => textSchema().min(1).max(max);
 
 /**
  * What part of the client's day a slide is. With its place among the plan's slides of the same kind

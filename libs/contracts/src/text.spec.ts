@@ -39,8 +39,10 @@ function unguardedStrings(schema: unknown, path: string, seen = new Set<unknown>
   }
 }
 
-// Every schema that reads something from outside a process: HTTP bodies and queries, bus requests, jobs.
+// Every schema that reads something from outside a process: HTTP bodies and queries, bus requests, jobs, and the
+// model's answers that are stored.
 const inputSchemas: [string, unknown][] = [
+  ['the Day in the Life plan a model writes', contracts.ditlPlanSchema],
   ...Object.entries(patterns).map(([pattern, { request }]): [string, unknown] => [pattern, request]),
   ...Object.entries(contracts.jobsByQueue).flatMap(([queue, jobs]) =>
     Object.entries(jobs).map(([name, schema]): [string, unknown] => [`${queue}:${name}`, schema]),
