@@ -57,4 +57,33 @@ describe('a DITL worker killed in the middle of a job', () => {
     const outbox = await db.query(`SELECT count(*)::int AS mails FROM ditl.outbox WHERE job_name = 'ditl-ready'`);
     expect(outbox.rows[0].mails).toBe(1);
   }, 120_000);
+
+  it('is not planned a second time when Redis loses its job while its worker waits for the model', async () => {
+    const { stack, model, db, startWorker } = ditl;
+    model.mode = 'valid';
+    model.delayMs = 6_000;
+    const callsBefore = model.calls.length;
+    startWorker();
+    startWorker();
+    const client = await createSignedInUser(db, 'redis-lost-while-planning@example.com');
+    const response = await fetch(`${stack.baseUrl}/api/ditl/generations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ onboardingData: mayaAnswers }),
+    });
+    const { generationId } = generateDitlResponseSchema.parse(await response.json());
+
+    // A worker is waiting for the model when Redis restarts empty: the outbox adds the job again, and a free worker takes it.
+    await eventually(() => model.calls.length === callsBefore + 1, 30_000, 'the first call to the model');
+    await stack.redis.flushdb();
+    const statusOf = async () => (await db.query<{ status: string }>(`SELECT status FROM ditl.generations WHERE id = $1`, [generationId])).rows[0]?.status;
+    await eventually(async () => (await statusOf()) === 'completed', 45_000, 'the generation completed');
+    await untilIdle(stack);
+    model.delayMs = 0;
+
+    expect(model.calls.length - callsBefore).toBe(1);
+    const { rows } = await db.query(`SELECT attempts FROM ditl.generations WHERE id = $1`, [generationId]);
+    expect(rows[0].attempts).toBe(1);
+    expect(stack.smtp.messages.filter((mail) => mail.to.includes('redis-lost-while-planning@example.com'))).toHaveLength(1);
+  }, 120_000);
 });

@@ -141,14 +141,26 @@ export class GenerationsRepository {
     return rows.length > 0;
   }
 
-  /** Starts (or restarts, after a dead worker) an unfinished generation; undefined when it is already finished. */
-  async claim(id: string): Promise<GenerationRow | undefined> {
+  /**
+   * Starts a queued generation, or restarts one whose run has not renewed its claim (`renewClaim`) for `leaseMs`: its
+   * worker died. 'held' while a live run has it (Redis lost its job, and the outbox added it again); 'finished' when
+   * it is done, failed or erased.
+   */
+  async claim(id: string, leaseMs: number): Promise<GenerationRow | 'held' | 'finished'> {
     const rows: [GenerationRow[], number] = await this.dataSource.query(
       `UPDATE ditl.generations SET status = 'generating', progress = 10, attempts = attempts + 1, updated_at = now()
-       WHERE id = $1 AND status IN ('queued', 'generating') RETURNING ${columns}`,
-      [id],
+       WHERE id = $1 AND (status = 'queued' OR (status = 'generating' AND updated_at < now() - make_interval(secs => $2)))
+       RETURNING ${columns}`,
+      [id, leaseMs / 1000],
     );
-    return rows[0][0];
+    const claimed = rows[0][0];
+    if (claimed) return claimed;
+    return (await this.find(id))?.status === 'generating' ? 'held' : 'finished';
+  }
+
+  /** Keeps a running generation's claim: see `claim`. */
+  async renewClaim(id: string): Promise<void> {
+    await this.dataSource.query(`UPDATE ditl.generations SET updated_at = now() WHERE id = $1 AND status = 'generating'`, [id]);
   }
 
   async reportProgress(id: string, progress: number): Promise<void> {

@@ -43,7 +43,7 @@ describe('a Day in the Life written while its account is erased (real PostgreSQL
       new GenerationsRepository(dataSource()),
       planner(userId),
       storage,
-      { attempts: 1, backoffMs: 0 },
+      { attempts: 1, backoffMs: 0, leaseMs: 30_000 },
       createLogger('test', 'silent'),
       () => undefined,
     );

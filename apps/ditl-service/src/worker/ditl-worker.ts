@@ -11,7 +11,7 @@ import { GenerationsRepository } from '../generations/generations.repository';
 import { OfflinePlanner, warmUpOfflinePlanner } from '../planner/offline-planner';
 import { OpenAiPlanner } from '../planner/openai-planner';
 import type { DitlPlanner } from '../planner/planner';
-import { DitlGenerator, GenerationFailedError } from './ditl-generator';
+import { DitlGenerator, GenerationFailedError, GenerationHeldError } from './ditl-generator';
 
 export interface DitlWorkerDependencies {
   config: DitlConfig;
@@ -43,7 +43,7 @@ export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker;
     generations,
     deps.planner ?? plannerFor(config),
     storage,
-    { attempts: config.DITL_ATTEMPTS, backoffMs: config.DITL_BACKOFF_MS },
+    { attempts: config.DITL_ATTEMPTS, backoffMs: config.DITL_BACKOFF_MS, leaseMs: config.DITL_LOCK_MS },
     logger,
     deps.kickOutbox,
   );
@@ -53,6 +53,8 @@ export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker;
         await generator.run(data.generationId);
       } catch (error) {
         if (error instanceof GenerationFailedError) throw new UnrecoverableError(error.message);
+        // Retried with back-off; its last delivery leaves the generation to the run that has it, or to the sweep.
+        if (error instanceof GenerationHeldError) throw error;
         // Storage or database trouble: BullMQ retries with back-off; the last delivery records the failure.
         if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) await generations.fail(data.generationId, String(error));
         throw error;
