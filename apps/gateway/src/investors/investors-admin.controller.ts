@@ -64,7 +64,7 @@ export class InvestorsAdminController {
     return this.bus.request('investor.reissue-access-code', { investorId });
   }
 
-  /** `send-investor-email`: answers once every delivery finished, or after a few seconds with some pending. */
+  /** `send-investor-email`: answers the campaign as queued (every delivery pending); the dashboard follows it below. */
   @Responds('investor.send-email')
   @Post('emails')
   @HttpCode(200)

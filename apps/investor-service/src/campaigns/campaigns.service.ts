@@ -6,12 +6,6 @@ import type { InvestorsRepository } from '../investors/investors.repository';
 import type { CampaignsRepository, DeliveryRow } from './campaigns.repository';
 import type { MailJobOutcomes } from './mail-job-outcomes';
 
-export interface CampaignTiming {
-  /** How long `send` waits for the deliveries to finish before answering with some still pending. */
-  waitMs: number;
-  pollMs: number;
-}
-
 /**
  * Investor e-mail campaigns: one queued mail job per recipient (written with the campaign in one
  * statement), outcomes read back per job, so the admin learns exactly who did not get it.
@@ -22,9 +16,13 @@ export class CampaignsService {
     private readonly investors: InvestorsRepository,
     private readonly outcomes: MailJobOutcomes,
     private readonly outbox: Pick<OutboxRelay, 'kick'>,
-    private readonly timing: CampaignTiming = { waitMs: 3000, pollMs: 100 },
   ) {}
 
+  /**
+   * Answers the campaign as queued once it is written: a command commits with its answer, so waiting here for the
+   * e-mails would hold the campaign back from the relay and leave a replica killed after the commit too little of the
+   * caller's time to be taken over. The admin's screen follows it with `get`.
+   */
   async send(request: PayloadOf<'investor.send-email'>): Promise<InvestorCampaign> {
     const { approvedAt, signatures } = request.approval;
     // Each e-mail carries the admin's approval of its text for its recipient, which the notifier checks.
@@ -41,7 +39,10 @@ export class CampaignsService {
     });
     await this.campaigns.insert({ id: campaignId, subject: request.subject, body: request.body }, deliveries);
     this.outbox.kick();
-    return this.waitForOutcome(campaignId);
+    return this.summarise(
+      campaignId,
+      deliveries.map(({ id, email }) => ({ id, email, status: 'queued' })),
+    );
   }
 
   async get(request: PayloadOf<'investor.get-campaign'>): Promise<InvestorCampaign> {
@@ -51,17 +52,6 @@ export class CampaignsService {
   /** Settles queued deliveries whose jobs have finished, e.g. ones nobody polled for. */
   async reconcileQueued(limit = 500): Promise<void> {
     for (const id of await this.campaigns.queuedDeliveryIds(limit)) await this.settle(id);
-  }
-
-  private async waitForOutcome(campaignId: string): Promise<InvestorCampaign> {
-    const deadline = Date.now() + this.timing.waitMs;
-    for (;;) {
-      const deliveries = await this.reconcile(campaignId);
-      if (Date.now() >= deadline || deliveries.every((delivery) => delivery.status !== 'queued')) {
-        return this.summarise(campaignId, deliveries);
-      }
-      await new Promise((resolve) => setTimeout(resolve, this.timing.pollMs));
-    }
   }
 
   private async reconcile(campaignId: string): Promise<DeliveryRow[]> {
