@@ -1,18 +1,17 @@
 import { developmentSigningKeys } from '@spark/config';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { QUEUES, reminderSettingsSchema } from '@spark/contracts';
 import { type JobRequest, JobQueues, signedJobData } from '@spark/jobs';
 import { startService } from '@spark/service-runtime';
-import { eventually, freePort, insertProgress, killAndWait } from '@spark/testing';
+import { eventually, insertProgress } from '@spark/testing';
 import { Client } from 'pg';
 import webpush from 'web-push';
 import { progressService } from '../../progress-service/src/service';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { type PushStandIn, startPushStandIn } from './push-stand-in';
 
 type Person = { id: string; email: string; token: string };
 
@@ -46,8 +45,7 @@ function middayZone(): { zone: string; at: (minutesFromNow: number) => string } 
 describe('reminders only when needed: by push or e-mail, once a day, never after a spark or in quiet hours', () => {
   const vapid = webpush.generateVAPIDKeys();
   const { zone, at } = middayZone();
-  let pushService: ChildProcess;
-  let pushUrl: string;
+  let pushService: PushStandIn;
   // An address inside the network that no push service is, and an allowed push service that redirects there.
   let internal: Awaited<ReturnType<typeof startCountingServer>>;
   let redirecting: Awaited<ReturnType<typeof startCountingServer>>;
@@ -64,27 +62,10 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
       headers: { ...(person ? { authorization: `Bearer ${person.token}` } : {}), ...(body === undefined ? {} : { 'content-type': contentType }) },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-  const pushesTo = async (clientHash: string): Promise<unknown[]> => {
-    const response = await fetch(`${pushUrl}/get-notifications`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientHash }),
-    });
-    return ((await response.json()) as { data: { messages: unknown[] } }).data.messages;
-  };
+  const pushesTo = (clientHash: string) => pushService.pushesTo(clientHash);
   const mailsTo = (person: Person) => stack.smtp.messages.filter((mail) => mail.to.includes(person.email) && mail.subject === 'A spark for today?');
 
-  /** A browser subscribed at the push service stand-in. */
-  const newDevice = async () =>
-    (
-      (await (
-        await fetch(`${pushUrl}/subscribe`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ applicationServerKey: vapid.publicKey, userVisibleOnly: 'true' }),
-        })
-      ).json()) as { data: { endpoint: string; keys: { p256dh: string; auth: string }; clientHash: string } }
-    ).data;
+  const newDevice = () => pushService.newDevice(vapid.publicKey);
 
   const today = () => new Date().toISOString().slice(0, 10);
   /** Once a push job has been tried: sent, or failed (for good or to be retried). */
@@ -94,16 +75,7 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
   };
 
   beforeAll(async () => {
-    const port = await freePort();
-    pushUrl = `http://localhost:${port}`;
-    pushService = spawn(process.execPath, [join(__dirname, '..', '..', '..', 'node_modules', 'web-push-testing', 'src', 'bin', 'server.js'), String(port)], {
-      stdio: 'ignore',
-    });
-    await eventually(
-      async () => ((await fetch(`${pushUrl}/status`, { method: 'POST' }).catch(() => undefined))?.ok ? true : undefined),
-      10_000,
-      'the push service stand-in',
-    );
+    pushService = await startPushStandIn();
     internal = await startCountingServer((_, response) => response.writeHead(201).end());
     redirecting = await startCountingServer((request, response) => response.writeHead(307, { location: `${internal.url}${request.url}` }).end());
     const env = {
@@ -111,7 +83,7 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
       REMINDER_TICK_MS: '1000',
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
-      PUSH_SERVICE_ORIGINS: `${pushUrl},${redirecting.url}`,
+      PUSH_SERVICE_ORIGINS: `${pushService.url},${redirecting.url}`,
     };
     stack = await startInProcessStack({ withNotifier: true, env });
     jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '', developmentSigningKeys());
@@ -137,7 +109,7 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
     await db?.end();
     await stopSecondProgress?.();
     await stack?.stop();
-    await killAndWait([pushService]);
+    await pushService?.close();
     await internal?.close();
     await redirecting?.close();
   });
@@ -219,7 +191,7 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
   }, 90_000);
 
   it('forgets a device the push service has dropped, and reminds that client by e-mail from then on', async () => {
-    expect((await fetch(`${pushUrl}/expire-subscription/${encodeURIComponent(deviceHash)}`, { method: 'POST' })).status).toBe(200);
+    expect((await fetch(`${pushService.url}/expire-subscription/${encodeURIComponent(deviceHash)}`, { method: 'POST' })).status).toBe(200);
     // Today again as if it were the next day: the progress service's and the notifier's records of today's reminder go.
     const remindAgain = async () => {
       await db.query(`DELETE FROM notifier.sent_emails WHERE job_name = 'spark-reminder-push'`);
