@@ -21,7 +21,9 @@ import {
 } from '@spark/testing';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
+import webpush from 'web-push';
 import { sentMailEraser } from '../../notifier/src/tooling';
+import { startPushStandIn } from './push-stand-in';
 import { startReplica } from './spawned-app';
 
 const notifierEntry = join(__dirname, '../../notifier/src/main.ts');
@@ -30,8 +32,8 @@ const sealer = new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY);
 
 /**
  * The notifier under faults, as separate processes: killed with SIGKILL between "the SMTP server took the e-mail"
- * and "the ledger says so", PostgreSQL refusing the ledger write, an SMTP server that is down for a while, and an
- * auth-service that is not there to say whom a reminder is for.
+ * and "the ledger says so", PostgreSQL refusing the ledger write after an e-mail or a push, an SMTP server that is
+ * down for a while, and an auth-service that is not there to say whom a reminder is for.
  */
 describe('the notifier under faults', () => {
   let database: TestDatabase;
@@ -43,9 +45,10 @@ describe('the notifier under faults', () => {
   const busPrefix = uniquePrefix('notifier-crash');
   const notifiers: ChildProcess[] = [];
 
-  const startNotifier = (smtpUrl = sink.url, retry = { first: '1000', max: '300000' }, logLevel = 'warn') => {
+  const startNotifier = (smtpUrl = sink.url, retry = { first: '1000', max: '300000' }, logLevel = 'warn', extraEnv: NodeJS.ProcessEnv = {}) => {
     const env = {
       ...process.env,
+      ...extraEnv,
       DATABASE_URL: database.url,
       BUS_PREFIX: busPrefix,
       SMTP_URL: smtpUrl,
@@ -85,6 +88,21 @@ describe('the notifier under faults', () => {
     (await db.query<{ status: string; message_id: string | null }>(`SELECT status, message_id FROM notifier.sent_emails WHERE idempotency_key = $1`, [key]))
       .rows[0];
   const receivedBy = (email: string) => sink.messages.filter((mail) => mail.to.includes(email));
+  /** PostgreSQL refuses the next "sent" write of the ledger, once: a sequence counts, since a refused transaction would roll a table insert back. */
+  const refuseNextSentWrite = async () => {
+    // Made by a notifier's first start.
+    await eventually(async () => (await db.query(`SELECT to_regclass('notifier.sent_emails') AS ledger`)).rows[0].ledger !== null, 30_000, 'the ledger table');
+    await db.query(`CREATE SEQUENCE IF NOT EXISTS notifier.sent_refusals`);
+    await db.query(`ALTER SEQUENCE notifier.sent_refusals RESTART`);
+    await db.query(`
+      CREATE OR REPLACE FUNCTION notifier.refuse_first_sent() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.status = 'sent' AND nextval('notifier.sent_refusals') = 1 THEN RAISE EXCEPTION 'the ledger is unavailable'; END IF;
+        RETURN NEW;
+      END $$`);
+    await db.query(`
+      CREATE OR REPLACE TRIGGER refuse_first_sent BEFORE UPDATE ON notifier.sent_emails FOR EACH ROW EXECUTE FUNCTION notifier.refuse_first_sent()`);
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -134,15 +152,7 @@ describe('the notifier under faults', () => {
 
   it('does not send again when PostgreSQL refuses the "sent" write after a successful send', async () => {
     const email = 'ledger-refused@example.com';
-    // One refusal of the "sent" write: a sequence, because a refused transaction would roll a table insert back.
-    await db.query(`CREATE SEQUENCE notifier.sent_refusals`);
-    await db.query(`
-      CREATE FUNCTION notifier.refuse_first_sent() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.status = 'sent' AND nextval('notifier.sent_refusals') = 1 THEN RAISE EXCEPTION 'the ledger is unavailable'; END IF;
-        RETURN NEW;
-      END $$`);
-    await db.query(`CREATE TRIGGER refuse_first_sent BEFORE UPDATE ON notifier.sent_emails FOR EACH ROW EXECUTE FUNCTION notifier.refuse_first_sent()`);
+    await refuseNextSentWrite();
     if (notifiers.every((notifier) => notifier.exitCode !== null || notifier.signalCode !== null)) startNotifier();
 
     const { jobId, ledgerKey } = await sendMagicLink(email);
@@ -152,6 +162,45 @@ describe('the notifier under faults', () => {
     // The refusal did happen: two deliveries, the refused one and the one that recorded what the first had sent.
     expect((await jobs.queue(QUEUES.mail).getJob(jobId))?.attemptsMade).toBe(2);
     expect((await db.query(`SELECT last_value FROM notifier.sent_refusals`)).rows[0].last_value).toBe('2');
+  }, 60_000);
+
+  it('does not notify a device again when PostgreSQL refuses the "sent" write after a successful push', async () => {
+    await killAndWait(notifiers);
+    const vapid = webpush.generateVAPIDKeys();
+    const pushService = await startPushStandIn();
+    try {
+      startNotifier(sink.url, undefined, 'warn', {
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
+        PUSH_SERVICE_ORIGINS: pushService.url,
+      });
+      const device = await pushService.newDevice(vapid.publicKey);
+      await refuseNextSentWrite();
+      const jobId = randomUUID();
+      const data = {
+        subscription: { endpoint: device.endpoint, keys: device.keys },
+        firstName: 'Maya',
+        userId: randomUUID(),
+        localDate: new Date().toISOString().slice(0, 10),
+      };
+      await jobs.add([{ job: { queue: QUEUES.push, name: 'spark-reminder-push', data }, jobId }]);
+      const queue = jobs.queue(QUEUES.push);
+      await eventually(async () => ((await queue.getJob(jobId))?.attemptsMade ?? 0) >= 1, 30_000, 'the delivery whose "sent" write was refused');
+      expect(await pushService.pushesTo(device.clientHash)).toHaveLength(1);
+      // The retries that follow for a minute find the claim in flight; then it looks like a dead worker's, and the next
+      // retry would take it over. Aged here instead of waited for.
+      await db.query(
+        `UPDATE notifier.sent_emails SET updated_at = now() - interval '61 seconds' WHERE job_name = 'spark-reminder-push' AND status = 'sending'`,
+      );
+      await eventually(async () => (await queue.getJobState(jobId)) === 'completed', 30_000, `push job ${jobId} to complete`);
+
+      expect(await pushService.pushesTo(device.clientHash)).toHaveLength(1);
+      const { rows } = await db.query(`SELECT status FROM notifier.sent_emails WHERE job_name = 'spark-reminder-push'`);
+      expect(rows).toEqual([{ status: 'sent' }]);
+      expect((await queue.getJob(jobId))?.attemptsMade).toBe(2);
+    } finally {
+      await pushService.close();
+    }
   }, 60_000);
 
   it('delivers an e-mail queued while the SMTP server was down once it is back, long after the old 8 attempts', async () => {

@@ -6,7 +6,6 @@ import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
 import type { ServiceBus } from '@spark/messaging';
 import type { Job } from 'bullmq';
-import { z } from 'zod';
 import {
   accountDeletionConfirm,
   codeSignInLocked,
@@ -23,12 +22,7 @@ import type { Mailer, OutgoingMail } from './mailer';
 import type { SentMailRepository } from './sent-mail.repository';
 import { clientRecipient } from '../client-recipients';
 import { ensureToday, oncePerDay, SPARK_REMINDER } from '../spark-reminders';
-
-/**
- * What a delivery notes on its job in Redis once the SMTP server took the e-mail, beside the ledger row in
- * PostgreSQL: either record is enough for a later delivery of the job to send nothing.
- */
-const sentNoteSchema = z.object({ sentMessageId: z.string().min(1) });
+import { recordedFromNote, recordSent } from '../sent-records';
 
 /**
  * The ledger key of an e-mail the gateway approved for its recipient (a visitor's submission, an admin's campaign):
@@ -97,9 +91,7 @@ export class MailProcessor extends WorkerHost {
    * deliveries (docs/decisions.md, "Exactly one e-mail per job").
    */
   private async deliver(job: Job, mail: OutgoingMail, key = `${job.queueName}:${job.id}`): Promise<void> {
-    const sentEarlier = sentNoteSchema.safeParse(job.progress);
-    if (sentEarlier.success) {
-      await this.deps.sent.markSent(key, sentEarlier.data.sentMessageId);
+    if (await recordedFromNote(this.deps.sent, job, key)) {
       this.deps.logger.info({ job: job.name, jobId: job.id }, 'e-mail sent by an earlier delivery; recorded now');
       return;
     }
@@ -120,17 +112,8 @@ export class MailProcessor extends WorkerHost {
       await this.deps.sent.markFailed(key, error instanceof Error ? error.message : String(error));
       throw error;
     }
-    await this.recordSent(job, key, messageId);
+    await recordSent(this.deps.sent, job, key, messageId);
     // Not the address: account erasure reaches the ledger, where the job's key finds the e-mail, but not the logs.
     this.deps.logger.info({ job: job.name, jobId: job.id }, 'e-mail sent');
-  }
-
-  /**
-   * Writes both records at once. A ledger write that fails (PostgreSQL down) fails the job without marking the
-   * row failed: the retry finds the note in Redis and records the ledger without sending again.
-   */
-  private async recordSent(job: Job, key: string, messageId: string): Promise<void> {
-    const [, ledger] = await Promise.allSettled([job.updateProgress({ sentMessageId: messageId }), this.deps.sent.markSent(key, messageId)]);
-    if (ledger.status === 'rejected') throw ledger.reason;
   }
 }

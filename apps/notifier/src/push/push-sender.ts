@@ -7,6 +7,7 @@ import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import webpush from 'web-push';
 import type { SentMailRepository } from '../mail/sent-mail.repository';
+import { recordedFromNote, recordSent } from '../sent-records';
 import { ensureToday, oncePerDay } from '../spark-reminders';
 import { VapidAuthorizations, type VapidKeys } from './vapid-authorizations';
 
@@ -20,9 +21,10 @@ const reminderNotification = (firstName: string | null) => ({
 /**
  * Sends the `push` queue's notifications with `web-push` (VAPID-signed, encrypted for the subscription). Like an
  * e-mail, each is claimed in the notifier's ledger first, once per device and day, so neither a redelivered job nor
- * another job for the same device notifies it twice. Without VAPID keys a push job fails at once: it cannot be sent
- * by waiting. So does a job whose endpoint is not at one of `pushServiceOrigins`: anything that can write the queue
- * could otherwise make the notifier post anywhere.
+ * another job for the same device notifies it twice; once pushed, it is noted on the job as well as in the ledger,
+ * so a failed ledger write does not notify it again either. Without VAPID keys a push job fails at once: it cannot be
+ * sent by waiting. So does a job whose endpoint is not at one of `pushServiceOrigins`: anything that can write the
+ * queue could otherwise make the notifier post anywhere.
  */
 export function startPushSender(deps: {
   redis: Redis;
@@ -51,6 +53,7 @@ export function startPushSender(deps: {
         throw new UnrecoverableError('push endpoint is not at an allowed push service (PUSH_SERVICE_ORIGINS)');
       }
       const key = oncePerDay(job, subscription.endpoint, localDate);
+      if (await recordedFromNote(sent, job, key)) return;
       const claim = await sent.claim(key, job.name, 'push');
       if (claim === 'already-sent') return;
       if (claim === 'in-flight') throw new Error(`push ${key} is being sent by another delivery`);
@@ -81,7 +84,7 @@ export function startPushSender(deps: {
         }
         throw new Error(`push service answered ${response.status}`);
       }
-      await sent.markSent(key, 'push');
+      await recordSent(sent, job, key, 'push');
     },
   };
   assertHandlersComplete(QUEUES.push, handlers);
