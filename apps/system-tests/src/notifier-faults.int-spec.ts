@@ -32,8 +32,9 @@ const sealer = new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY);
 
 /**
  * The notifier under faults, as separate processes: killed with SIGKILL between "the SMTP server took the e-mail"
- * and "the ledger says so", PostgreSQL refusing the ledger write after an e-mail or a push, an SMTP server that is
- * down for a while, and an auth-service that is not there to say whom a reminder is for.
+ * and "the ledger says so", two notifiers in turn killed holding the same job, PostgreSQL refusing the ledger write
+ * after an e-mail or a push, an SMTP server that is down for a while, and an auth-service that is not there to say
+ * whom a reminder is for.
  */
 describe('the notifier under faults', () => {
   let database: TestDatabase;
@@ -148,6 +149,45 @@ describe('the notifier under faults', () => {
     expect(receivedBy(email)).toHaveLength(1);
     const row = await ledgerRow(ledgerKey);
     expect(row).toEqual({ status: 'sent', message_id: receivedBy(email)[0]?.messageId });
+  }, 90_000);
+
+  it('sends an e-mail once, and completes its job, after two notifiers in turn died holding it', async () => {
+    await killAndWait(notifiers);
+    // A first e-mail sent makes sure the notifier has made its tables before the test locks one.
+    startNotifier();
+    await untilIdle((await sendMagicLink('before-the-crash-loop@example.com')).jobId);
+    // Each delivery then waits on its ledger claim, holding the job, until its notifier is killed.
+    const tableLock = new Client({ connectionString: database.url });
+    await tableLock.connect();
+    await tableLock.query('BEGIN');
+    await tableLock.query('LOCK TABLE notifier.sent_emails IN EXCLUSIVE MODE');
+    const email = 'held-through-a-crash-loop@example.com';
+    const { jobId, ledgerKey } = await sendMagicLink(email);
+    const claimWaits = () =>
+      eventually(async () => (await lockWaiters(db, 'INSERT INTO notifier.sent_emails')) === 1, 30_000, 'a delivery to wait on its claim');
+    await claimWaits();
+    await killAndWait(notifiers);
+    // The dead process's queued claim must not run once the table is free.
+    await endLockWaiters(db);
+
+    // The next notifier takes the job back from the dead one (its first stall) and dies holding it too.
+    startNotifier();
+    await claimWaits();
+    await killAndWait(notifiers);
+    await endLockWaiters(db);
+    await tableLock.query('ROLLBACK');
+    await tableLock.end();
+
+    startNotifier();
+    const queue = jobs.queue(QUEUES.mail);
+    const finished = async () => {
+      const job = await queue.getJob(jobId);
+      return job?.finishedOn ? { state: await job.getState(), failedReason: job.failedReason, stalls: job.stalledCounter } : undefined;
+    };
+    expect(await eventually(finished, 30_000, `job ${jobId} to finish`)).toEqual({ state: 'completed', failedReason: undefined, stalls: 2 });
+    await untilIdle(jobId);
+    expect(receivedBy(email)).toHaveLength(1);
+    expect((await ledgerRow(ledgerKey))?.status).toBe('sent');
   }, 90_000);
 
   it('does not send again when PostgreSQL refuses the "sent" write after a successful send', async () => {

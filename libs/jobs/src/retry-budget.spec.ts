@@ -1,4 +1,4 @@
-import { MAIL_ATTEMPTS, jobOptionsOf, mailRetryDelay } from './retry-budget';
+import { MAIL_ATTEMPTS, jobOptionsOf, mailRetryDelay, maxStalledCountOf } from './retry-budget';
 
 describe('the mail retry budget', () => {
   const defaults = { firstDelayMs: 1000, maxDelayMs: 300_000 };
@@ -20,5 +20,19 @@ describe('the mail retry budget', () => {
     expect(totalMs).toBeGreaterThan(2 * 3600 * 1000);
     expect(jobOptionsOf('mail').attempts).toBe(MAIL_ATTEMPTS);
     expect(jobOptionsOf('ditl').attempts).toBe(8);
+  });
+});
+
+describe('how often a job may outlive the worker holding it', () => {
+  it('is as often as it may fail for e-mail, pushes and deletion parts, which are safe to deliver again', () => {
+    for (const queue of ['mail', 'push', 'account-deletion-leads', 'account-deletion-notifier'] as const) {
+      expect(maxStalledCountOf(queue)).toBe(jobOptionsOf(queue).attempts);
+    }
+    expect(maxStalledCountOf('mail')).toBe(MAIL_ATTEMPTS);
+  });
+
+  it('stays short for the generations and archives that may themselves kill their process', () => {
+    expect(maxStalledCountOf('ditl')).toBe(2);
+    expect(maxStalledCountOf('export')).toBe(2);
   });
 });

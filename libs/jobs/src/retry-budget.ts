@@ -38,3 +38,16 @@ export function jobOptionsOf(queue: QueueName): JobsOptions {
   }
   return { ...retention, attempts: 8, backoff: { type: 'exponential', delay: 1000 } };
 }
+
+/**
+ * How many times a job may be taken back from a worker that died holding it (BullMQ's `maxStalledCount`). One stall
+ * more fails it for good, whatever retries it has left, and the outbox then counts it finished: an e-mail never sent,
+ * a deletion part left to an admin. A job whose deliveries are safe to repeat (the notifier's ledger, an erasure) may
+ * stall as often as it may fail, so a crash loop or a rolling deploy that kills its holders loses no more than an
+ * outage would. A generation or an archive may itself be what kills its process (its memory), taking the service down
+ * each time it runs, so those stop early; the DITL sweep fails a generation the page gave up on anyway.
+ */
+export function maxStalledCountOf(queue: QueueName): number {
+  if (queue === 'ditl' || queue === 'export') return 2;
+  return jobOptionsOf(queue).attempts ?? 1;
+}

@@ -1,6 +1,6 @@
 import { type DeletionSubject, deletionQueues, type ErasedPart, type QueueName } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
-import { bullPrefix, closeWorker, deleteOutboxRowsAboutSql, type JobHandlers, runJob, WORKER_METRICS } from '@spark/jobs';
+import { bullPrefix, closeWorker, deleteOutboxRowsAboutSql, type JobHandlers, maxStalledCountOf, runJob, WORKER_METRICS } from '@spark/jobs';
 import { runWithCorrelationId } from '@spark/logging';
 import { inUnitOfWork } from '@spark/persistence';
 import { type Job, Worker } from 'bullmq';
@@ -58,6 +58,7 @@ export function startAccountErasure(
     connection,
     prefix: bullPrefix(config.BUS_PREFIX),
     concurrency: 2,
+    maxStalledCount: maxStalledCountOf(queue),
     metrics: WORKER_METRICS,
   });
   worker.on('error', (error) => logger.warn({ err: error }, 'account erasure worker error'));

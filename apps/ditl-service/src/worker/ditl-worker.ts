@@ -1,6 +1,6 @@
 import type { DitlConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
-import { bullPrefix, closeWorker, type JobHandlers, assertHandlersComplete, runJob, WORKER_METRICS } from '@spark/jobs';
+import { bullPrefix, closeWorker, type JobHandlers, assertHandlersComplete, maxStalledCountOf, runJob, WORKER_METRICS } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import { ObjectStorage } from '@spark/storage';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
@@ -72,7 +72,7 @@ export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker;
       concurrency: config.DITL_CONCURRENCY,
       lockDuration: config.DITL_LOCK_MS,
       stalledInterval: config.DITL_LOCK_MS,
-      maxStalledCount: 2,
+      maxStalledCount: maxStalledCountOf(QUEUES.ditl),
       metrics: WORKER_METRICS,
     },
   );

@@ -1,6 +1,6 @@
 import type { SigningKeys } from '@spark/config';
 import { pushEndpointAllowed, QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, runJob } from '@spark/jobs';
+import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, maxStalledCountOf, runJob } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import type { ServiceBus } from '@spark/messaging';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
@@ -96,6 +96,7 @@ export function startPushSender(deps: {
       connection,
       prefix: bullPrefix(deps.busPrefix),
       concurrency: 20,
+      maxStalledCount: maxStalledCountOf(QUEUES.push),
     },
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'push worker error'));

@@ -1,6 +1,16 @@
 import type { ProgressConfig } from '@spark/config';
 import { type ExportGrant, exportPrefix, QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, MailSealer, outboxInsertForSql, outboxRowsFor, runJob } from '@spark/jobs';
+import {
+  assertHandlersComplete,
+  bullPrefix,
+  closeWorker,
+  type JobHandlers,
+  MailSealer,
+  maxStalledCountOf,
+  outboxInsertForSql,
+  outboxRowsFor,
+  runJob,
+} from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import type { ServiceBus } from '@spark/messaging';
 import { ObjectStorage } from '@spark/storage';
@@ -96,7 +106,7 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
       concurrency: config.EXPORT_CONCURRENCY,
       lockDuration: config.EXPORT_LOCK_MS,
       stalledInterval: config.EXPORT_LOCK_MS,
-      maxStalledCount: 2,
+      maxStalledCount: maxStalledCountOf(QUEUES.export),
     },
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'export worker error'));
