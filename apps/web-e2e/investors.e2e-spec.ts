@@ -4,6 +4,7 @@ import {
   dwellMs,
   holdBack,
   laptopViewport,
+  loseFirstAnswer,
   newPage,
   paintedPicture,
   phoneViewport,
@@ -171,6 +172,11 @@ describe('the Investors tab (admins)', () => {
     await composer.getByRole('button', { name: 'Review' }).click();
     await composer.getByText('Send Spark update to 2 investors?').waitFor();
     await saveScreenshot(page, 'investors-confirm-laptop');
+    // The first send goes out, but its answer is lost: the admin is told it failed and sends again.
+    await loseFirstAnswer(page, /\/api\/investors\/emails$/, 'POST');
+    await composer.getByRole('button', { name: 'Confirm & Send' }).click();
+    await page.getByText('Failed to send emails').waitFor();
+    await composer.getByRole('button', { name: 'Review' }).click();
     await composer.getByRole('button', { name: 'Confirm & Send' }).click();
 
     for (const investor of [first, second]) {
@@ -179,6 +185,10 @@ describe('the Investors tab (admins)', () => {
     }
     await page.getByRole('button', { name: 'Compose Email (0)' }).waitFor();
     await page.getByText('Sent 2 emails').waitFor();
+    await page.unrouteAll();
+    // The second send was the same campaign: each investor has it once.
+    const copies = await db.query(`SELECT count(*)::int AS n FROM investor.campaign_deliveries WHERE email = ANY($1)`, [[first, second]]);
+    expect(copies.rows[0].n).toBe(2);
     await rowOf(page, first)
       .getByText(/Last email: (?!Never)/)
       .waitFor();

@@ -9,9 +9,10 @@ import {
   investorPageSchema,
   type UserRole,
 } from '@spark/contracts';
-import { type SmtpSink, startSmtpSink } from '@spark/testing';
+import { eventually, type SmtpSink, startSmtpSink } from '@spark/testing';
 import { Client } from 'pg';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { untilIdle } from './until-idle';
 
 const JWT_SECRET = 'system-test-jwt-secret-investors-01';
 const tokenFor = (role: UserRole) =>
@@ -201,6 +202,34 @@ describe('investors: deck access codes and e-mail campaigns through the gateway'
     const lastEmail = Object.fromEntries(page.items.map((investor) => [investor.email, investor.lastEmailSentAt]));
     expect(lastEmail['one@investor.test']).toEqual(expect.any(String));
     expect(lastEmail['bounce@investor.test']).toBeNull();
+  });
+
+  it('sends a campaign sent again under its id (a retry after an error) once, and refuses that id for another text', async () => {
+    const emails = ['retried-one@investor.test', 'retried-two@investor.test'];
+    for (const email of emails) await addInvestor(email);
+    const campaign = { campaignId: randomUUID(), emails, subject: 'Sent once', body: 'Hello again.' };
+    const sent = async (body: object) => {
+      const response = await call('POST', '/api/investors/emails', body, admin);
+      return { status: response.status, answer: (await response.json()) as unknown };
+    };
+
+    const first = await sent(campaign);
+    const again = await sent(campaign);
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect([investorCampaignSchema.parse(first.answer).id, investorCampaignSchema.parse(again.answer).id]).toEqual([campaign.campaignId, campaign.campaignId]);
+    const otherText = await sent({ ...campaign, body: 'Something else.' });
+    expect({ status: otherText.status, code: errorBodySchema.parse(otherText.answer).code }).toEqual({ status: 409, code: 'CONFLICT' });
+
+    await eventually(() => smtp.messages.filter((mail) => mail.subject === 'Sent once').length >= 2, 15_000, 'the campaign e-mails');
+    await untilIdle(stack);
+    expect(
+      smtp.messages
+        .filter((mail) => mail.subject === 'Sent once')
+        .flatMap((mail) => mail.to)
+        .sort(),
+    ).toEqual(emails);
+    const stored = await db.query(`SELECT count(*)::int AS n FROM investor.campaign_deliveries WHERE campaign_id = $1`, [campaign.campaignId]);
+    expect(stored.rows[0].n).toBe(2);
   });
 
   it('gives a coach 403 and a visitor 401 on every admin investor route', async () => {

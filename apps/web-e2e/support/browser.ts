@@ -104,6 +104,20 @@ export async function holdBack(page: Page, url: RegExp, method?: string): Promis
 }
 
 /**
+ * The first matching request reaches the product, which does its work, but its answer never reaches the page: the page
+ * sees a 503, as after a gateway restarting or a connection dropped on the way back.
+ */
+export async function loseFirstAnswer(page: Page, url: RegExp, method: string): Promise<void> {
+  let lost = false;
+  await page.route(url, async (route) => {
+    if (lost || route.request().method() !== method) return route.continue();
+    lost = true;
+    await route.fetch();
+    await route.fulfill(serviceUnavailable);
+  });
+}
+
+/**
  * The answer to the page's request to `path` searching for `term`. A list searched as the person types asks once the
  * typing pauses, and a row just added is on the unsearched list too: a test waits for this before acting on a row.
  */

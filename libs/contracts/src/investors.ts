@@ -72,9 +72,13 @@ export const redeemAccessCodeResponseSchema = z.object({ investorId: uuidSchema,
 export const deckDownloadResponseSchema = z.object({ downloadUrl: z.url(), expiresAt: isoDateTimeSchema });
 export type DeckDownloadResponse = z.infer<typeof deckDownloadResponseSchema>;
 
-/** Body of `POST /api/investors/emails` (`send-investor-email`). */
+/**
+ * Body of `POST /api/investors/emails` (`send-investor-email`). The composer picks the campaign's id, so sending it
+ * again (a retry after an error whose campaign did go) is the same campaign, not a second one.
+ */
 export const sendInvestorEmailRequestSchema = z
   .object({
+    campaignId: uuidSchema.optional(),
     emails: z.array(emailSchema).min(1, 'Choose at least one investor').max(1000),
     subject: textSchema().trim().min(1, 'Subject required').max(200),
     body: textSchema().trim().min(1, 'Message required').max(20_000),

@@ -21,17 +21,28 @@ export class CampaignsRepository {
    * The campaign, one delivery per recipient and one outbox row per delivery, in ONE statement.
    * Each outbox row's id is its delivery's id, so the mail job id names the delivery.
    */
-  async insert(campaign: { id: string; subject: string; body: string }, deliveries: readonly NewDelivery[]): Promise<void> {
-    await this.dataSource.query(
+  /**
+   * Writes the campaign, its deliveries and their jobs, unless a campaign of that id exists: then nothing, and the
+   * answer is the stored one's text, for the caller to compare.
+   */
+  async insert(
+    campaign: { id: string; subject: string; body: string },
+    deliveries: readonly NewDelivery[],
+  ): Promise<'inserted' | { subject: string; body: string }> {
+    const [written]: { inserted: boolean; subject: string; body: string }[] = await this.dataSource.query(
       `WITH campaign AS (
-         INSERT INTO investor.campaigns (id, subject, body) VALUES ($1, $2, $3) RETURNING id
+         INSERT INTO investor.campaigns (id, subject, body) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING id
        ), deliveries AS (
          INSERT INTO investor.campaign_deliveries (id, campaign_id, investor_id, email)
-         SELECT d.id, (SELECT id FROM campaign), d.investor_id, d.email
-         FROM unnest($4::uuid[], $5::uuid[], $6::text[]) AS d(id, investor_id, email)
+         SELECT d.id, campaign.id, d.investor_id, d.email
+         FROM campaign, unnest($4::uuid[], $5::uuid[], $6::text[]) AS d(id, investor_id, email)
+       ), jobs AS (
+         INSERT INTO investor.outbox (id, queue, job_name, payload)
+         SELECT job.* FROM campaign, unnest($4::uuid[], $7::text[], $8::text[], $9::jsonb[]) AS job
        )
-       INSERT INTO investor.outbox (id, queue, job_name, payload)
-       SELECT * FROM unnest($4::uuid[], $7::text[], $8::text[], $9::jsonb[])`,
+       SELECT true AS inserted, $2 AS subject, $3 AS body FROM campaign
+       UNION ALL
+       SELECT false, subject, body FROM investor.campaigns WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM campaign)`,
       [
         campaign.id,
         campaign.subject,
@@ -44,6 +55,8 @@ export class CampaignsRepository {
         deliveries.map((delivery) => JSON.stringify(delivery.job.data)),
       ],
     );
+    if (!written) throw new Error(`campaign ${campaign.id} neither written nor found`);
+    return written.inserted ? 'inserted' : { subject: written.subject, body: written.body };
   }
 
   async deliveries(campaignId: string): Promise<DeliveryRow[] | undefined> {

@@ -31,13 +31,20 @@ export class CampaignsService {
       return signature ? [{ investor, approval: { approvedAt, signature } }] : [];
     });
     if (recipients.length === 0) throw new DomainError('NOT_FOUND', 'None of these e-mails belongs to an investor.');
-    const campaignId = randomUUID();
+    const campaignId = request.campaignId ?? randomUUID();
     const deliveries = recipients.map(({ investor, approval }) => {
       const id = randomUUID();
       const data = { deliveryId: id, campaignId, email: investor.email, subject: request.subject, body: request.body, approval };
       return { id, investorId: investor.id, email: investor.email, job: { queue: 'mail', name: 'investor-email', data } as const };
     });
-    await this.campaigns.insert({ id: campaignId, subject: request.subject, body: request.body }, deliveries);
+    const written = await this.campaigns.insert({ id: campaignId, subject: request.subject, body: request.body }, deliveries);
+    if (written !== 'inserted') {
+      // Sent before: the same campaign again is its outcome so far; another text under its id is not sent at all.
+      if (written.subject !== request.subject || written.body !== request.body) {
+        throw new DomainError('CONFLICT', 'This campaign was already sent with another subject or message.');
+      }
+      return this.get({ campaignId });
+    }
     this.outbox.kick();
     return this.summarise(
       campaignId,

@@ -4,6 +4,7 @@ import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { fieldClasses, Input } from '../../../ui/input';
 import { toast } from '../../../ui/toaster';
+import { failureMessage } from '../../../api/client';
 import { sendCampaign } from '../api/investors-api';
 
 export interface ComposeDraft {
@@ -18,8 +19,10 @@ export function ComposeEmailDialog({ draft, onClose, onSent }: { draft: ComposeD
   const [body, setBody] = useState(draft.body);
   const [confirming, setConfirming] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
+  // One id for every send of this dialog: a second "Confirm & Send" after an error is the same campaign, never two.
+  const [campaignId] = useState(() => crypto.randomUUID());
   const send = useMutation({
-    mutationFn: () => sendCampaign({ emails: draft.emails, subject, body }),
+    mutationFn: () => sendCampaign({ campaignId, emails: draft.emails, subject, body }),
     onSuccess: (campaign) => {
       if (campaign.failed > 0 || campaign.pending > 0) {
         toast.error('Some emails failed', { description: `${campaign.failed} of ${campaign.total} failed: ${campaign.failedEmails.join(', ')}` });
@@ -27,8 +30,8 @@ export function ComposeEmailDialog({ draft, onClose, onSent }: { draft: ComposeD
       if (campaign.sent > 0) onSent();
       onClose();
     },
-    onError: () => {
-      toast.error('Failed to send emails');
+    onError: (error) => {
+      toast.error('Failed to send emails', { description: failureMessage(error) });
       setConfirming(false);
     },
   });
