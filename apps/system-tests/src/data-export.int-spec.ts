@@ -4,7 +4,7 @@ import {
   ditlStatusResponseSchema,
   errorBodySchema,
   exportStatusSchema,
-  generateDitlResponseSchema,
+  type OnboardingAnswersInput,
   QUEUES,
   requestExportResponseSchema,
 } from '@spark/contracts';
@@ -15,7 +15,7 @@ import { ObjectStorage } from '@spark/storage';
 import { eventually, insertProgress, lockWaiters, TINY_PNG, captureSpark } from '@spark/testing';
 import { Client } from 'pg';
 import { Entry, fromBuffer, type ZipFile } from 'yauzl';
-import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { createSignedInUser, requestGeneration, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 import { untilIdle } from './until-idle';
 
@@ -118,7 +118,7 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     await capture(client, TINY_PNG, 'image/png', 'Morning run, 5 km, "easy"');
     await capture(client, movieOf(randomBytes(300_000)), 'video/mp4', 'Training plan\nweek 1');
     await capture(client, TINY_PNG, 'image/png', '');
-    const answers = {
+    const answers: OnboardingAnswersInput = {
       firstName: 'Maya',
       transformationGoal: 'Run a half marathon',
       age: 34,
@@ -126,13 +126,7 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
       typicalDay: 'Office, then the kids',
       biggestChallenge: 'Evenings',
     };
-    const generated = await fetch(`${stack.baseUrl}/api/ditl/generations`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ onboardingData: answers }),
-    });
-    expect(generated.status).toBe(202);
-    generationId = generateDitlResponseSchema.parse(await generated.json()).generationId;
+    generationId = await requestGeneration(stack.baseUrl, client.token, answers);
     await eventually(
       async () => ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}`, client)).json()).status === 'completed',
       30_000,

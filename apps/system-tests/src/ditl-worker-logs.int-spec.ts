@@ -1,6 +1,6 @@
-import { type DitlPlan, generateDitlResponseSchema } from '@spark/contracts';
+import type { DitlPlan } from '@spark/contracts';
 import { eventually } from '@spark/testing';
-import { createSignedInUser } from './ditl-auth';
+import { createSignedInUser, requestGeneration } from './ditl-auth';
 import { correctedNursePlan, nurseAnswers } from './ditl-recorded-model';
 import { type DitlWorkerStack, startDitlWorkerStack } from './ditl-worker-stack';
 
@@ -28,12 +28,7 @@ describe("the DITL worker's log", () => {
     const { logLines } = ditl.startLoggingWorker();
     model.replies.push(planQuotingHerDay, correctedNursePlan);
     const client = await createSignedInUser(db, 'dana-logs@example.com');
-    const response = await fetch(`${stack.baseUrl}/api/ditl/generations`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ onboardingData: nurseAnswers }),
-    });
-    const { generationId } = generateDitlResponseSchema.parse(await response.json());
+    const generationId = await requestGeneration(stack.baseUrl, client.token, nurseAnswers);
 
     const generated = await eventually(
       () =>

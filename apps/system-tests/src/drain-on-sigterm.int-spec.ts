@@ -1,8 +1,8 @@
-import { createLeadResponseSchema, ditlStatusResponseSchema, generateDitlResponseSchema } from '@spark/contracts';
+import { createLeadResponseSchema, ditlStatusResponseSchema } from '@spark/contracts';
 import { requestStreamKey } from '@spark/messaging';
 import { eventually } from '@spark/testing';
 import { Client } from 'pg';
-import { createSignedInUser } from './ditl-auth';
+import { createSignedInUser, requestGeneration } from './ditl-auth';
 import { mayaAnswers } from './ditl-recorded-model';
 import { type DitlWorkerStack, startDitlWorkerStack } from './ditl-worker-stack';
 import { type ReplicaBed, openReplicaBed } from './replica-bed';
@@ -75,12 +75,7 @@ describe('SIGTERM to a DITL worker in the middle of a generation', () => {
     model.delayMs = 4000;
     const draining = startWorker();
     const user = await createSignedInUser(db, 'drained-ditl@example.com');
-    const response = await fetch(`${stack.baseUrl}/api/ditl/generations`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ onboardingData: mayaAnswers }),
-    });
-    const { generationId } = generateDitlResponseSchema.parse(await response.json());
+    const generationId = await requestGeneration(stack.baseUrl, user.token, mayaAnswers);
     await eventually(() => model.calls.length === 1, 60_000, 'the worker to call the model');
     // Another live worker, which would take the job over if the draining one let its lock lapse.
     startWorker();

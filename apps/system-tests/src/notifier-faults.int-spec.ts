@@ -227,8 +227,8 @@ describe('the notifier under faults', () => {
       const queue = jobs.queue(QUEUES.push);
       await eventually(async () => ((await queue.getJob(jobId))?.attemptsMade ?? 0) >= 1, 30_000, 'the delivery whose "sent" write was refused');
       expect(await pushService.pushesTo(device.clientHash)).toHaveLength(1);
-      // The retries that follow for a minute find the claim in flight; then it looks like a dead worker's, and the next
-      // retry would take it over. Aged here instead of waited for.
+      // Without the note on the job, the retries of the next minute would find the claim in flight, and the first after
+      // it, taking it over as a dead worker's, would push again: the claim is aged here so that retry comes at once.
       await db.query(
         `UPDATE notifier.sent_emails SET updated_at = now() - interval '61 seconds' WHERE job_name = 'spark-reminder-push' AND status = 'sending'`,
       );

@@ -142,14 +142,15 @@ export class GenerationsRepository {
   }
 
   /**
-   * Starts a queued generation, or restarts one whose run has not renewed its claim (`renewClaim`) for `leaseMs`: its
-   * worker died. 'held' while a live run has it (Redis lost its job, and the outbox added it again); 'finished' when
-   * it is done, failed or erased.
+   * Starts a queued generation, or restarts one no live run holds (its run died, or gave up on it: `claimed_until`
+   * passed or cleared), holding it for `leaseMs`, which the run renews (`renewClaim`). 'held' while a live run has it
+   * (Redis lost its job, and the outbox added it again); 'finished' when it is done, failed or erased.
    */
   async claim(id: string, leaseMs: number): Promise<GenerationRow | 'held' | 'finished'> {
     const rows: [GenerationRow[], number] = await this.dataSource.query(
-      `UPDATE ditl.generations SET status = 'generating', progress = 10, attempts = attempts + 1, updated_at = now()
-       WHERE id = $1 AND (status = 'queued' OR (status = 'generating' AND updated_at < now() - make_interval(secs => $2)))
+      `UPDATE ditl.generations
+       SET status = 'generating', progress = 10, attempts = attempts + 1, updated_at = now(), claimed_until = now() + make_interval(secs => $2)
+       WHERE id = $1 AND (status = 'queued' OR (status = 'generating' AND (claimed_until IS NULL OR claimed_until < now())))
        RETURNING ${columns}`,
       [id, leaseMs / 1000],
     );
@@ -158,9 +159,17 @@ export class GenerationsRepository {
     return (await this.find(id))?.status === 'generating' ? 'held' : 'finished';
   }
 
-  /** Keeps a running generation's claim: see `claim`. */
-  async renewClaim(id: string): Promise<void> {
-    await this.dataSource.query(`UPDATE ditl.generations SET updated_at = now() WHERE id = $1 AND status = 'generating'`, [id]);
+  /** Keeps a running generation's claim for another `leaseMs`: see `claim`. */
+  async renewClaim(id: string, leaseMs: number): Promise<void> {
+    await this.dataSource.query(`UPDATE ditl.generations SET claimed_until = now() + make_interval(secs => $2) WHERE id = $1 AND status = 'generating'`, [
+      id,
+      leaseMs / 1000,
+    ]);
+  }
+
+  /** Gives up a run's claim on a generation it did not finish, so the job's next delivery takes it at once. */
+  async releaseClaim(id: string): Promise<void> {
+    await this.dataSource.query(`UPDATE ditl.generations SET claimed_until = NULL WHERE id = $1 AND status = 'generating'`, [id]);
   }
 
   async reportProgress(id: string, progress: number): Promise<void> {

@@ -5,6 +5,7 @@ import { GenerationsByUser1763800000051 } from './1763800000051-generations-by-u
 import { PlansAndCoachEdits1763800000052 } from './1763800000052-plans-and-coach-edits';
 import { OneActiveGeneration1764200000053 } from './1764200000053-one-active-generation';
 import { GenerationRequests1764900000054 } from './1764900000054-generation-requests';
+import { GenerationClaims1765000000055 } from './1765000000055-generation-claims';
 
 export const ditlMigrations = [
   CreateOutbox1763800000000,
@@ -16,4 +17,5 @@ export const ditlMigrations = [
   OneActiveGeneration1764200000053,
   ServiceRole1764700000000,
   GenerationRequests1764900000054,
+  GenerationClaims1765000000055,
 ];

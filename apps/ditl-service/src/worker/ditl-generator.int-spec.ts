@@ -9,7 +9,7 @@ import { GenerationsRepository } from '../generations/generations.repository';
 import { ditlMigrations } from '../migrations';
 import { OfflinePlanner } from '../planner/offline-planner';
 import type { DitlPlanner } from '../planner/planner';
-import { DitlGenerator, presentationPrefix } from './ditl-generator';
+import { DitlGenerator, GenerationHeldError, presentationPrefix, type PresentationStore } from './ditl-generator';
 
 const answers: OnboardingAnswers = {
   firstName: 'Maya',
@@ -30,7 +30,7 @@ describe('a Day in the Life written while its account is erased (real PostgreSQL
   });
   afterAll(() => storage?.close());
 
-  const generate = async (planner: (userId: string) => DitlPlanner) => {
+  const queued = async () => {
     const userId = randomUUID();
     const generationId = randomUUID();
     await dataSource().query(`INSERT INTO ditl.generations (id, user_id, email, answers) VALUES ($1, $2, $3, $4)`, [
@@ -39,15 +39,20 @@ describe('a Day in the Life written while its account is erased (real PostgreSQL
       `${userId}@spark.test`,
       JSON.stringify(answers),
     ]);
-    const generator = new DitlGenerator(
+    return { userId, generationId };
+  };
+  const generatorWith = (planner: DitlPlanner, store: PresentationStore = storage) =>
+    new DitlGenerator(
       new GenerationsRepository(dataSource()),
-      planner(userId),
-      storage,
+      planner,
+      store,
       { attempts: 1, backoffMs: 0, leaseMs: 30_000 },
       createLogger('test', 'silent'),
       () => undefined,
     );
-    await generator.run(generationId);
+  const generate = async (planner: (userId: string) => DitlPlanner) => {
+    const { userId, generationId } = await queued();
+    await generatorWith(planner(userId)).run(generationId);
     return s3().keysUnder(presentationPrefix(userId));
   };
 
@@ -68,5 +73,28 @@ describe('a Day in the Life written while its account is erased (real PostgreSQL
     } finally {
       await eraser.close?.();
     }
+  });
+
+  it('lets the next delivery take over at once a generation whose run gave up, and keeps it from one still running', async () => {
+    const { userId, generationId } = await queued();
+    const storageDown: PresentationStore = { put: () => Promise.reject(new Error('S3 is unavailable')), delete: () => Promise.resolve() };
+    await expect(generatorWith(new OfflinePlanner(), storageDown).run(generationId)).rejects.toThrow('S3 is unavailable');
+
+    await generatorWith(new OfflinePlanner()).run(generationId);
+    expect(await s3().keysUnder(presentationPrefix(userId))).toHaveLength(1);
+
+    const running = await queued();
+    let releasePlan = () => {};
+    const planning = new Promise<void>((resolve) => (releasePlan = resolve));
+    const slowPlanner: DitlPlanner = { plan: async (given) => (await planning, new OfflinePlanner().plan(given)) };
+    const firstRun = generatorWith(slowPlanner).run(running.generationId);
+    await expect(generatorWith(new OfflinePlanner()).run(running.generationId)).rejects.toBeInstanceOf(GenerationHeldError);
+    releasePlan();
+    await firstRun;
+    await generatorWith(new OfflinePlanner()).run(running.generationId);
+    const [row] = await dataSource().query<{ status: string; attempts: number }[]>(`SELECT status, attempts FROM ditl.generations WHERE id = $1`, [
+      running.generationId,
+    ]);
+    expect(row).toEqual({ status: 'completed', attempts: 1 });
   });
 });

@@ -65,12 +65,24 @@ export class DitlGenerator {
       this.logger.info({ generationId }, 'DITL already finished; delivery ignored');
       return;
     }
-    const renewal = setInterval(
-      () => void this.generations.renewClaim(generationId).catch((error: unknown) => this.logger.warn({ err: error, generationId }, 'DITL claim not renewed')),
-      this.options.leaseMs / 3,
-    );
+    let renewing: Promise<void> = Promise.resolve();
+    const renewal = setInterval(() => {
+      renewing = this.generations
+        .renewClaim(generationId, this.options.leaseMs)
+        .catch((error: unknown) => this.logger.warn({ err: error, generationId }, 'DITL claim not renewed'));
+    }, this.options.leaseMs / 3);
     try {
       await this.generate(row);
+    } catch (error) {
+      // A run that gave up (storage or the database failing) lets the job's next delivery take the generation at once.
+      clearInterval(renewal);
+      await renewing;
+      await this.generations
+        .releaseClaim(generationId)
+        .catch((releaseError: unknown) =>
+          this.logger.warn({ err: releaseError, generationId }, 'DITL claim not released; the next delivery waits for it to lapse'),
+        );
+      throw error;
     } finally {
       clearInterval(renewal);
     }

@@ -55,8 +55,13 @@ export class CampaignsRepository {
         deliveries.map((delivery) => JSON.stringify(delivery.job.data)),
       ],
     );
-    if (!written) throw new Error(`campaign ${campaign.id} neither written nor found`);
-    return written.inserted ? 'inserted' : { subject: written.subject, body: written.body };
+    if (written) return written.inserted ? 'inserted' : { subject: written.subject, body: written.body };
+    // A send of the same id committed while this statement waited on it: its row is newer than the statement's snapshot.
+    const [sent]: { subject: string; body: string }[] = await this.dataSource.query(`SELECT subject, body FROM investor.campaigns WHERE id = $1`, [
+      campaign.id,
+    ]);
+    if (!sent) throw new Error(`campaign ${campaign.id} neither written nor found`);
+    return sent;
   }
 
   async deliveries(campaignId: string): Promise<DeliveryRow[] | undefined> {
