@@ -1,5 +1,6 @@
 import type { DitlPlan, DitlPlannerName, DitlStatus, MailApproval, OnboardingAnswers } from '@spark/contracts';
 import { type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
+import { erasedUsers } from '@spark/service-runtime';
 import type { EntityManager } from 'typeorm';
 import type { CoachEdit } from './coach-edits';
 
@@ -37,6 +38,9 @@ const columns = `id, user_id, email, answers, requested, status, progress, plann
 /** A DataSource, or the EntityManager of a transaction. */
 type Database = Pick<EntityManager, 'query'> & { transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> };
 
+/** The clients this schema erased in the last day. */
+export const ditlErasures = erasedUsers('ditl');
+
 /** Every SQL statement on ditl.generations; the worker's writes are guarded by the current status. */
 export class GenerationsRepository {
   constructor(private readonly dataSource: Database) {}
@@ -50,6 +54,21 @@ export class GenerationsRepository {
       await manager.query(`SELECT pg_advisory_xact_lock(hashtext('ditl.generations'), hashtext($1))`, [userId]);
       return work(new GenerationsRepository(manager));
     });
+  }
+
+  /** Whether the user was erased in the last day: a request under way then must record nothing (`ditlErasures`). */
+  async erased(userId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 WHERE NOT ${ditlErasures.notErasedSql}`, [userId]);
+    return rows.length > 0;
+  }
+
+  /** Every generation and coach's edit of the user, who is noted as erased. Call it within `forUser`. */
+  async eraseAll(userId: string): Promise<void> {
+    await this.dataSource.query(
+      `WITH erased AS (${ditlErasures.markErasedSql}), edits AS (DELETE FROM ditl.coach_edits WHERE user_id = $1)
+       DELETE FROM ditl.generations WHERE user_id = $1`,
+      [userId],
+    );
   }
 
   /** How many generations the user asked for within the last `hours`, and when the oldest of them leaves that window. */

@@ -15,6 +15,7 @@ import type { SigningKeys } from '@spark/config';
 import type { OutboxRelay } from '@spark/jobs';
 import { DomainError } from '@spark/errors';
 import { ensureExportGranted } from '@spark/messaging';
+import { accountErased } from '@spark/service-runtime';
 import { renderPresentation } from '../planner/presentation-html';
 import { applyCoachEdits, type EditedSlide, editedSlides, momentKeys } from './coach-edits';
 import type { GenerationRow, GenerationsRepository } from './generations.repository';
@@ -88,6 +89,7 @@ export class GenerationsService {
    */
   async generate(request: GenerationRequest): Promise<GenerateDitlResponse> {
     const outcome = await this.generations.forUser(request.userId, async (generations) => {
+      if (await generations.erased(request.userId)) throw accountErased();
       await generations.failStale(GIVE_UP_SECONDS, request.userId);
       const inProgress = await generations.findUnfinished(request.userId);
       if (inProgress) return { generationId: inProgress, created: false };

@@ -6,6 +6,7 @@ import { PlansAndCoachEdits1763800000052 } from './1763800000052-plans-and-coach
 import { OneActiveGeneration1764200000053 } from './1764200000053-one-active-generation';
 import { GenerationRequests1764900000054 } from './1764900000054-generation-requests';
 import { GenerationClaims1765000000055 } from './1765000000055-generation-claims';
+import { ErasedUsers1765000000056 } from './1765000000056-erased-users';
 
 export const ditlMigrations = [
   CreateOutbox1763800000000,
@@ -18,4 +19,5 @@ export const ditlMigrations = [
   ServiceRole1764700000000,
   GenerationRequests1764900000054,
   GenerationClaims1765000000055,
+  ErasedUsers1765000000056,
 ];

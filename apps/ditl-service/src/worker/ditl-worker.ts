@@ -11,6 +11,7 @@ import { GenerationsRepository } from '../generations/generations.repository';
 import { OfflinePlanner, warmUpOfflinePlanner } from '../planner/offline-planner';
 import { OpenAiPlanner } from '../planner/openai-planner';
 import type { DitlPlanner } from '../planner/planner';
+import { forgetOldErasures } from '../erasure/ditl-erasure';
 import { DitlGenerator, GenerationFailedError, GenerationHeldError } from './ditl-generator';
 
 export interface DitlWorkerDependencies {
@@ -77,12 +78,14 @@ export function startDitlWorker(deps: DitlWorkerDependencies): { worker: Worker;
     },
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'DITL worker error'));
-  // Every worker sweeps; the update is idempotent, so several at once do no harm.
-  const sweep = () =>
+  // Every worker sweeps; the updates are idempotent, so several at once do no harm.
+  const sweep = () => {
     void generations.failStale(GIVE_UP_SECONDS).then(
       (ids) => ids.length > 0 && logger.warn({ generationIds: ids }, 'failed DITL generations left unfinished too long'),
       (error: unknown) => logger.warn({ err: error }, 'sweeping unfinished DITL generations failed'),
     );
+    void forgetOldErasures(deps.dataSource).catch((error: unknown) => logger.warn({ err: error }, 'forgetting old DITL erasures failed'));
+  };
   const sweeper = setInterval(sweep, config.DITL_SWEEP_MS);
   sweeper.unref();
   return {

@@ -1,21 +1,15 @@
 import type { StorageConfig } from '@spark/config';
-import { DomainError } from '@spark/errors';
 import { exportPrefix } from '@spark/contracts';
-import type { AccountEraser } from '@spark/service-runtime';
+import { type AccountEraser, erasedUsers } from '@spark/service-runtime';
 import { incomingSparkPrefix, sparkMediaPrefix } from '@spark/media';
 import { ObjectStorage } from '@spark/storage';
 import type { DataSource } from 'typeorm';
 
+const erasures = erasedUsers('progress');
 /** Holds while `$1`, a client's id, has not been erased: a statement that would create their progress row asks it. */
-export const notErasedSql = 'NOT EXISTS (SELECT 1 FROM progress.erased_users WHERE user_id = $1)';
-
-/** What a write that `notErasedSql` refused answers. */
-export const accountErased = () => new DomainError('NOT_FOUND', 'This account no longer exists.');
-
+export const { notErasedSql } = erasures;
 /** Forgets the erasures of over a day ago: no request begun before one is still under way. */
-export async function forgetOldErasures(dataSource: DataSource): Promise<void> {
-  await dataSource.query(`DELETE FROM progress.erased_users WHERE erased_at < now() - interval '1 day'`);
-}
+export const forgetOldErasures = erasures.forgetOld;
 
 /**
  * Everything the progress schema holds about a client (sparks, notes to and about them, onboarding answers,
@@ -31,8 +25,7 @@ export function progressEraser(dataSource: DataSource, storageConfig: StorageCon
   const storage = new ObjectStorage(storageConfig);
   const deleteRows = (userId: string, email: string) =>
     dataSource.query(
-      `WITH erased AS (
-              INSERT INTO progress.erased_users (user_id) VALUES ($1) ON CONFLICT (user_id) DO UPDATE SET erased_at = now()),
+      `WITH erased AS (${erasures.markErasedSql}),
             sparks AS (DELETE FROM progress.sparks WHERE user_id = $1),
             notes AS (DELETE FROM progress.coach_notes WHERE user_id = $1),
             private_notes AS (DELETE FROM progress.coach_private_notes WHERE user_id = $1),

@@ -1,6 +1,7 @@
 import type { OnboardingData } from '@spark/contracts';
 import type { DataSource } from 'typeorm';
-import { accountErased, notErasedSql } from '../erasure/progress-erasure';
+import { accountErased } from '@spark/service-runtime';
+import { notErasedSql } from '../erasure/progress-erasure';
 
 export interface EvolutionRow {
   evolution_number: number;

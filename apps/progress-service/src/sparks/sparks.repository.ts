@@ -1,7 +1,8 @@
 import type { Spark, SparkType } from '@spark/contracts';
 import { decodeCursor, type Keyed, pageOf, positionOfRow, type ServiceDataSource } from '@spark/persistence';
 import type { PoolClient } from 'pg';
-import { accountErased, notErasedSql } from '../erasure/progress-erasure';
+import { accountErased } from '@spark/service-runtime';
+import { notErasedSql } from '../erasure/progress-erasure';
 import { type ProgressRow, progressColumns } from '../progress/progress-row';
 
 export interface SparkRow {

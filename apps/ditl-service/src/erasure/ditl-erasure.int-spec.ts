@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { developmentSigningKeys } from '@spark/config';
+import type { OnboardingAnswers } from '@spark/contracts';
+import { DomainError } from '@spark/errors';
+import { openMigrated } from '@spark/persistence';
+import { useDatabaseAndS3 } from '@spark/testing';
+import { GenerationsRepository } from '../generations/generations.repository';
+import { GenerationsService } from '../generations/generations.service';
+import { ditlMigrations } from '../migrations';
+import { ditlEraser, forgetOldErasures } from './ditl-erasure';
+
+const answers: OnboardingAnswers = {
+  firstName: 'Noor',
+  transformationGoal: 'Sleep better',
+  goalTags: [],
+  age: 41,
+  activityLevel: 'lightly_active',
+  typicalDay: 'Shifts at the clinic, home by 8.',
+  biggestChallenge: 'Late screens',
+};
+
+// A request for a Day in the Life already past the gateway when its client's deletion commits is recorded after the
+// erasure ran: it must not bring back the answers and the address, nor send the "ready" e-mail.
+describe('a Day in the Life asked for around its client’s erasure (real PostgreSQL and S3)', () => {
+  const { dataSource, s3 } = useDatabaseAndS3((url) => openMigrated({ url, schema: 'ditl', migrations: ditlMigrations }));
+  const service = () =>
+    new GenerationsService(
+      new GenerationsRepository(dataSource()),
+      { kick: () => undefined },
+      { getText: () => Promise.resolve('') },
+      5,
+      developmentSigningKeys(),
+    );
+  const generationsOf = async (userId: string) =>
+    (await dataSource().query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ditl.generations WHERE user_id = $1`, [userId]))[0]?.n;
+
+  it('records no generation for a client erased before the request arrived, and still records one for anyone else', async () => {
+    const [erased, other] = [randomUUID(), randomUUID()];
+    const eraser = ditlEraser(dataSource(), s3().config);
+    await eraser.erase({ userId: erased, email: 'noor@spark.test' });
+    await eraser.close?.();
+
+    await expect(service().generate({ userId: erased, email: 'noor@spark.test', answers, requested: null })).rejects.toEqual(
+      new DomainError('NOT_FOUND', 'This account no longer exists.'),
+    );
+    await service().generate({ userId: other, email: 'other@spark.test', answers, requested: null });
+    expect([await generationsOf(erased), await generationsOf(other)]).toEqual([0, 1]);
+  });
+
+  it('forgets an erasure after a day', async () => {
+    const [recent, old] = [randomUUID(), randomUUID()];
+    await dataSource().query(`INSERT INTO ditl.erased_users (user_id, erased_at) VALUES ($1, now() - interval '23 hours'), ($2, now() - interval '25 hours')`, [
+      recent,
+      old,
+    ]);
+    await forgetOldErasures(dataSource());
+    const kept = await dataSource().query<{ user_id: string }[]>(`SELECT user_id FROM ditl.erased_users WHERE user_id IN ($1, $2)`, [recent, old]);
+    expect(kept).toEqual([{ user_id: recent }]);
+  });
+});
