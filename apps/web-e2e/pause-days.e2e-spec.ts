@@ -1,5 +1,5 @@
 import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { laptopViewport, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
+import { laptopViewport, phoneViewport, saveScreenshot, shownInPagedList, waitUntilTrue } from './support/browser';
 
 jest.setTimeout(120_000);
 
@@ -79,7 +79,7 @@ describe('rest and pause days', () => {
     await coach.page.goto('/coach');
     await coach.page.getByRole('tab', { name: /^Clients/ }).click();
     await coach.page.getByLabel('Sort clients').selectOption('attention');
-    const row = coach.page.getByTestId('client-row').filter({ hasText: client.email });
+    const row = await shownInPagedList(coach.page, coach.page.getByTestId('client-row').filter({ hasText: client.email }));
     await expect(row.getByTestId('resting-today').textContent()).resolves.toBe('Paused today');
     await expect(row.getByRole('button', { name: 'Draft a nudge' }).count()).resolves.toBe(0);
     await saveScreenshot(coach.page, 'pause-days-coach-list-laptop');

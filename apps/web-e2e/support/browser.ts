@@ -104,6 +104,20 @@ export async function holdBack(page: Page, url: RegExp, method?: string): Promis
 }
 
 /**
+ * `row`, once the list shows it: other test files' data shares the database, so a row may be on a later page of a
+ * paged list. Presses "Load more" as a person would until it is there.
+ */
+export async function shownInPagedList(page: Page, row: Locator): Promise<Locator> {
+  const more = page.getByRole('button', { name: 'Load more' });
+  for (;;) {
+    await row.or(more).first().waitFor();
+    if ((await row.count()) > 0) return row;
+    await more.click();
+    await page.getByRole('button', { name: 'Loading...' }).waitFor({ state: 'detached' });
+  }
+}
+
+/**
  * The first matching request reaches the product, which does its work, but its answer never reaches the page: the page
  * sees a 503, as after a gateway restarting or a connection dropped on the way back.
  */
