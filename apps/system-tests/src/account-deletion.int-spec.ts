@@ -168,8 +168,9 @@ describe('account deletion: every row and object about the client gone, each ser
     expect(complete.completedAt).not.toBeNull();
 
     // Only the marker that keeps the account's old tokens refused names its id, and only until they would have expired;
-    // and the progress service's note of the erasure, which turns away a capture still under way, for a day.
-    expect(await tablesMentioning(db, client.id)).toEqual(['auth.revocation_markers (1)', 'progress.erased_users (1)']);
+    // and the progress and ditl services' notes of the erasure, which turn away a capture or a Day in the Life request
+    // still under way, for a day.
+    expect(await tablesMentioning(db, client.id)).toEqual(['auth.revocation_markers (1)', 'ditl.erased_users (1)', 'progress.erased_users (1)']);
     const marker = await db.query(
       `SELECT key, expires_at <= now() + interval '16 minutes' AS gone_in_time FROM auth.revocation_markers WHERE key LIKE '%' || $1`,
       [client.id],
