@@ -85,9 +85,18 @@ describe('a Day in the Life written while its account is erased (real PostgreSQL
 
     const running = await queued();
     let releasePlan = () => {};
+    let claimed = () => {};
     const planning = new Promise<void>((resolve) => (releasePlan = resolve));
-    const slowPlanner: DitlPlanner = { plan: async (given) => (await planning, new OfflinePlanner().plan(given)) };
+    const firstRunClaimed = new Promise<void>((resolve) => (claimed = resolve));
+    const slowPlanner: DitlPlanner = {
+      plan: async (given) => {
+        claimed();
+        await planning;
+        return new OfflinePlanner().plan(given);
+      },
+    };
     const firstRun = generatorWith(slowPlanner).run(running.generationId);
+    await firstRunClaimed;
     await expect(generatorWith(new OfflinePlanner()).run(running.generationId)).rejects.toBeInstanceOf(GenerationHeldError);
     releasePlan();
     await firstRun;
