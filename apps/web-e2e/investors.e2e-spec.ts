@@ -176,6 +176,7 @@ describe('the Investors tab (admins)', () => {
     await loseFirstAnswer(page, /\/api\/investors\/emails$/, 'POST');
     await composer.getByRole('button', { name: 'Confirm & Send' }).click();
     await page.getByText('Failed to send emails').waitFor();
+    await saveScreenshot(page, 'investors-send-failed-laptop');
     await composer.getByRole('button', { name: 'Review' }).click();
     await composer.getByRole('button', { name: 'Confirm & Send' }).click();
 
