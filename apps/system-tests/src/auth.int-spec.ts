@@ -298,23 +298,29 @@ describe('passwordless sign-in through the gateway', () => {
     expect((await get('/api/auth/user', session.access_token)).status).toBe(200);
   });
 
-  it('lets coaches list users by role and answers a client 403', async () => {
+  it('lets admins list users by role and answers a coach or client 403', async () => {
     await createUser('some-coach@example.com', 'coach');
     await createUser('some-client@example.com');
-    const { session: client } = await signIn('some-client@example.com');
-    expect((await get('/api/auth/users?role=client', client.access_token)).status).toBe(403);
+    await createUser('some-admin@example.com', 'admin');
+    // The list names every staff account: for a coach, or a stolen coach token, a ready list of whom to phish.
+    for (const email of ['some-client@example.com', 'some-coach@example.com']) {
+      const { session } = await signIn(email);
+      const refused = await get('/api/auth/users?role=admin', session.access_token);
+      expect(refused.status).toBe(403);
+      expect(errorBodySchema.parse(await refused.json()).code).toBe('FORBIDDEN');
+    }
 
-    const { session: coach } = await signIn('some-coach@example.com');
-    const response = await get('/api/auth/users?role=coach&limit=100', coach.access_token);
+    const { session: admin } = await signIn('some-admin@example.com');
+    const response = await get('/api/auth/users?role=coach&limit=100', admin.access_token);
     expect(response.status).toBe(200);
     const page = userPageSchema.parse(await response.json());
     expect(page.items.map((user) => user.email)).toContain('some-coach@example.com');
     expect(page.items.every((user) => user.user_metadata.role === 'coach')).toBe(true);
 
-    const found = userPageSchema.parse(await (await get('/api/auth/users?search=SOME-C', coach.access_token)).json());
+    const found = userPageSchema.parse(await (await get('/api/auth/users?search=SOME-C', admin.access_token)).json());
     expect(found.items.map((user) => user.email).sort()).toEqual(['some-client@example.com', 'some-coach@example.com']);
     // LIKE's wildcards are plain characters in a search.
-    expect(userPageSchema.parse(await (await get('/api/auth/users?search=%25', coach.access_token)).json()).items).toEqual([]);
+    expect(userPageSchema.parse(await (await get('/api/auth/users?search=%25', admin.access_token)).json()).items).toEqual([]);
   });
 
   it('lets a user update their own metadata but not their role or coach', async () => {

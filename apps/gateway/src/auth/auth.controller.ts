@@ -140,9 +140,9 @@ export class AuthController {
     return this.bus.request('auth.update-user', { userId: user.id, changes });
   }
 
-  /** The dashboard's user list (e.g. `?role=client`), newest first. */
+  /** The Team tab's user list (e.g. `?role=coach`), newest first. It names every staff account, so only admins read it. */
   @Responds('auth.list-users')
-  @Roles('coach', 'admin')
+  @Roles('admin')
   @Get('users')
   listUsers(@Query(new ZodPipe(listUsersRequestSchema)) query: PayloadOf<'auth.list-users'>) {
     return this.bus.request('auth.list-users', query);

@@ -44,7 +44,7 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'POST /api/auth/sign-out-everywhere': { access: 'signed-in', why: "ends only the caller's own sessions", endsCallersSessions: true },
   'GET /api/auth/user': { access: 'signed-in' },
   'PATCH /api/auth/user': { access: 'signed-in', why: "changes only the caller's own record" },
-  'GET /api/auth/users': { access: coaches },
+  'GET /api/auth/users': { access: admins },
 
   'POST /api/leads': { access: 'public', why: 'the interest form' },
   'PATCH /api/leads/challenge': { access: 'public', why: 'authorised by the lead-scoped challenge token in the body' },
