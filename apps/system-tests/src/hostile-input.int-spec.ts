@@ -141,12 +141,15 @@ describe('input an attacker controls', () => {
       await expectFieldError(await get(`/api/coach/clients?sort=attention&cursor=${cursorOf('2026-11-23')}`, coach.token), 'cursor');
     });
 
-    it.each(['0000-01-01T00:00:00Z', '2026-11-23T10:00:00+23:59'])('answers an onboarding time of %s with 400 and stores nothing', async (time) => {
-      const user = await createSignedInUser(db, `onboarded-${randomUUID()}@hostile.test`);
-      await expectFieldError(await send('PATCH', '/api/auth/user', JSON.stringify({ onboarding_completed_at: time }), user.token), 'onboarding_completed_at');
-      const stored = await db.query('SELECT onboarding_completed_at FROM auth.users WHERE id = $1', [user.id]);
-      expect(stored.rows[0].onboarding_completed_at).toBeNull();
-    });
+    it.each(['0000-01-01T00:00:00Z', '2026-11-23T10:00:00+23:59', '9999-12-31T23:00:00-05:00', '0001-01-01T00:00:00+01:00'])(
+      'answers an onboarding time of %s with 400 and stores nothing',
+      async (time) => {
+        const user = await createSignedInUser(db, `onboarded-${randomUUID()}@hostile.test`);
+        await expectFieldError(await send('PATCH', '/api/auth/user', JSON.stringify({ onboarding_completed_at: time }), user.token), 'onboarding_completed_at');
+        const stored = await db.query('SELECT onboarding_completed_at FROM auth.users WHERE id = $1', [user.id]);
+        expect(stored.rows[0].onboarding_completed_at).toBeNull();
+      },
+    );
   });
 
   describe('characters PostgreSQL cannot store', () => {

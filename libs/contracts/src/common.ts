@@ -50,11 +50,21 @@ export type MailApproval = z.infer<typeof mailApprovalSchema>;
 // PostgreSQL refuses year 0 and UTC offsets beyond ±15:59, which ISO 8601 allows: a 400 here, not a 500 there.
 const isNotYearZero = (text: string) => !text.startsWith('0000');
 const hasStorableOffset = (text: string) => !/[+-](1[6-9]|[2-9]\d)(:?\d{2})?$/.test(text);
+// An offset can carry a time past a four-digit year in UTC (9999-12-31T23:00-05:00), which PostgreSQL stores but an
+// answer's ISO text cannot say; such a time is refused on the way in rather than failing its answer.
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+const isWithinFourDigitYears = (text: string) => {
+  const instant = Date.parse(text);
+  return instant >= FIRST_INSTANT && instant <= LAST_INSTANT;
+};
 
 /** A calendar date, YYYY-MM-DD. */
 export const isoDateSchema = z.iso.date().refine(isNotYearZero, 'Invalid ISO date');
 
-export const isoDateTimeSchema = z.iso.datetime({ offset: true }).refine((text) => isNotYearZero(text) && hasStorableOffset(text), 'Invalid ISO datetime');
+export const isoDateTimeSchema = z.iso
+  .datetime({ offset: true })
+  .refine((text) => hasStorableOffset(text) && isWithinFourDigitYears(text), 'Invalid ISO datetime');
 
 /** Keyset pagination: the cursor is opaque to clients (base64url of `created_at|id`). */
 export const pageQuerySchema = z.object({
