@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { errorBodySchema, generateDitlResponseSchema } from '@spark/contracts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { errorBodySchema, generateDitlResponseSchema, REFRESH_COOKIE_NAME } from '@spark/contracts';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
@@ -124,6 +124,37 @@ describe('limits on work anyone can ask for', () => {
       await post('/api/account-deletion/confirm', { token: randomUUID().replaceAll('-', '') }),
       /Please try again in (about )?\d+ minutes?\./,
     );
+  });
+
+  // Each such request is a command its service records, so a script sending made-up tokens wrote a row per request and
+  // queued its service's real work behind them.
+  it.each([
+    { route: '/api/auth/refresh', method: 'POST', max: 300, answer: 401, pattern: 'auth.refresh', withCookie: true },
+    { route: '/api/auth/sign-out', method: 'POST', max: 100, answer: 204, pattern: 'auth.sign-out', withCookie: true },
+    { route: '/api/leads/challenge', method: 'PATCH', max: 30, answer: 403, pattern: 'leads.set-challenge', withCookie: false },
+  ])('$method $route takes $max made-up tokens in 10 minutes from one address, then answers 429 and records nothing', async (limited) => {
+    const [schema] = limited.pattern.split('.');
+    const recorded = async () =>
+      Number((await db.query(`SELECT count(*) FROM "${schema}".handled_requests WHERE pattern = $1`, [limited.pattern])).rows[0].count);
+    const send = () => {
+      const token = randomBytes(32).toString('base64url');
+      return fetch(`${stack.baseUrl}${limited.route}`, {
+        method: limited.method,
+        headers: limited.withCookie ? { cookie: `${REFRESH_COOKIE_NAME}=${token}` } : { 'content-type': 'application/json' },
+        body: limited.withCookie ? undefined : JSON.stringify({ token, primaryChallenge: 'consistency' }),
+      });
+    };
+    const before = await recorded();
+    for (let attempt = 0; attempt < limited.max; attempt++) {
+      const response = await send();
+      expect(response.status).toBe(limited.answer);
+      await response.arrayBuffer();
+    }
+
+    const refused = await send();
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    await expectRefused(refused, /Please try again in (about )?\d+ minutes?\./);
+    expect(await recorded()).toBe(before + limited.max);
   });
 
   it('grants a client 60 spark uploads an hour, then answers 429 and signs no 61st URL; another client is unaffected', async () => {

@@ -27,6 +27,10 @@ import { GATEWAY_LOGGER } from '../gateway-logger';
 const MAGIC_LINK_PER_IP = { name: 'magic-link', max: 20, windowMs: 10 * 60_000 };
 const REDEEM_PER_IP = { name: 'redeem', max: 30, windowMs: 10 * 60_000 };
 const LINK_INFO_PER_IP = { ...REDEEM_PER_IP, name: 'link-info' };
+// A cookie that names no session costs its service a recorded command, like any other: a script sending made-up
+// ones is held to what a busy office renews (each session every quarter hour, and on every page it opens) and signs out.
+const REFRESH_PER_IP = { name: 'refresh', max: 300, windowMs: 10 * 60_000 };
+const SIGN_OUT_PER_IP = { name: 'sign-out', max: 100, windowMs: 10 * 60_000 };
 
 @Controller('api/auth')
 export class AuthController {
@@ -94,7 +98,8 @@ export class AuthController {
     const refreshToken = this.cookie.read(request);
     try {
       if (!refreshToken) throw new DomainError('UNAUTHENTICATED', 'No session. Please sign in.');
-      return this.startSession(reply, await this.bus.request('auth.refresh', { refreshToken }));
+      const admission = this.limiter.admission({ limit: REFRESH_PER_IP, subject: ipSubject(request.ip) });
+      return this.startSession(reply, await this.bus.request('auth.refresh', { refreshToken }, { admission }));
     } catch (error) {
       if (error instanceof DomainError && error.code === 'UNAUTHENTICATED') this.cookie.clear(reply);
       throw error;
@@ -108,7 +113,13 @@ export class AuthController {
   @HttpCode(204)
   async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
     const refreshToken = this.cookie.read(request);
-    if (refreshToken) await this.bus.request('auth.sign-out', { refreshToken });
+    if (refreshToken) {
+      await this.bus.request(
+        'auth.sign-out',
+        { refreshToken },
+        { admission: this.limiter.admission({ limit: SIGN_OUT_PER_IP, subject: ipSubject(request.ip) }) },
+      );
+    }
     this.cookie.clear(reply);
   }
 

@@ -14,6 +14,8 @@ const LEADS_PER_IP: RateLimit = { name: 'leads-per-ip', max: 30, windowMs: 60 * 
 // One inbox gets one confirmation per lead; plus-addresses are the same inbox. A person retrying the same
 // address gets "already on the list" long before this.
 const LEADS_PER_MAILBOX: RateLimit = { name: 'leads-per-mailbox', max: 5, windowMs: 24 * 60 * 60_000 };
+// One answer per lead, perhaps changed once or twice; made-up tokens each cost the leads-service a recorded command.
+const CHALLENGES_PER_IP: RateLimit = { name: 'challenge-per-ip', max: 30, windowMs: 10 * 60_000 };
 
 @Public()
 @Controller('api/leads')
@@ -39,7 +41,7 @@ export class LeadsController {
   /** The thank-you page's challenge answer, authorised by the lead-scoped token. Public. */
   @Responds('leads.set-challenge')
   @Patch('challenge')
-  setChallenge(@Body(new ZodPipe(setChallengeRequestSchema)) body: PayloadOf<'leads.set-challenge'>) {
-    return this.bus.request('leads.set-challenge', body);
+  setChallenge(@Req() request: FastifyRequest, @Body(new ZodPipe(setChallengeRequestSchema)) body: PayloadOf<'leads.set-challenge'>) {
+    return this.bus.request('leads.set-challenge', body, { admission: this.limiter.admission({ limit: CHALLENGES_PER_IP, subject: ipSubject(request.ip) }) });
   }
 }
