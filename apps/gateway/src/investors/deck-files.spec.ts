@@ -27,6 +27,49 @@ describe('DeckFiles', () => {
     expect(page.commitmentLevels[2]?.paymentUrl).toBe('https://pay.test/500');
   });
 
+  describe('whether the preview is there', () => {
+    // /donate is public: a storage request per view would let anyone run up the bucket's request bill.
+    const countingStorage = (answers: (() => Promise<boolean>)[]) => {
+      const heads: string[] = [];
+      const stored = {
+        exists: async (key: string) => {
+          heads.push(key);
+          return (answers.shift() ?? (async () => true))();
+        },
+        put: async () => undefined,
+      } as unknown as ObjectStorage;
+      return { stored, heads };
+    };
+
+    it('asks storage once per half minute, however many visitors load /donate at once or in turn', async () => {
+      let now = Date.parse('2030-01-01T10:00:00.000Z');
+      const { stored, heads } = countingStorage([async () => false, async () => true]);
+      const deck = new DeckFiles(stored, config, () => new Date(now));
+      const pages = await Promise.all(Array.from({ length: 50 }, () => deck.donatePage()));
+      expect(pages.every((page) => !page.hasDeckPreview)).toBe(true);
+      now += 29_000;
+      expect((await deck.donatePage()).hasDeckPreview).toBe(false);
+      expect(heads).toEqual([config.INVESTOR_DECK_PREVIEW_KEY]);
+
+      now += 1_000;
+      expect((await deck.donatePage()).hasDeckPreview).toBe(true);
+      expect(heads).toHaveLength(2);
+    });
+
+    it('knows at once of a preview this gateway stored, and forgets a check that failed', async () => {
+      const { stored, heads } = countingStorage([async () => false, () => Promise.reject(new Error('storage down'))]);
+      const deck = new DeckFiles(stored, config);
+      expect((await deck.donatePage()).hasDeckPreview).toBe(false);
+      await deck.store('preview', Buffer.from('png'), 'image/png');
+      expect((await deck.donatePage()).hasDeckPreview).toBe(true);
+      expect(heads).toHaveLength(1);
+
+      await expect(deck.exists('full')).rejects.toThrow('storage down');
+      await expect(deck.exists('full')).resolves.toBe(true);
+      expect(heads).toEqual([config.INVESTOR_DECK_PREVIEW_KEY, config.INVESTOR_DECK_KEY, config.INVESTOR_DECK_KEY]);
+    });
+  });
+
   it('points every level back at /donate in development and demands real payment pages in production', () => {
     const development = loadConfig(investorPageEnv, { PUBLIC_URL: 'https://spark.test/' });
     expect(development.PAYMENT_URL_TRANSFORMATION).toBe('https://spark.test/donate#commitment');

@@ -17,8 +17,14 @@ const paymentUrlOf = (config: InvestorPageConfig, name: (typeof commitmentLevels
   }
 };
 
+// /donate is public, so whether the preview is there is asked of storage at most this often per gateway, not per view:
+// an upload through this gateway is known at once, one through another replica within this time.
+const PRESENCE_KNOWN_MS = 30_000;
+
 /** The investor deck and its preview in the private bucket, handed out only as signed URLs. */
 export class DeckFiles {
+  private readonly presence = new Map<DeckFile, { checkedAt: number; present: Promise<boolean> }>();
+
   constructor(
     private readonly storage: ObjectStorage,
     private readonly config: InvestorPageConfig,
@@ -32,17 +38,27 @@ export class DeckFiles {
   async donatePage(): Promise<DonatePage> {
     return {
       commitmentLevels: commitmentLevels.map((level) => ({ ...level, paymentUrl: paymentUrlOf(this.config, level.name) })),
-      hasDeckPreview: await this.storage.exists(this.keyOf('preview')),
+      hasDeckPreview: await this.exists('preview'),
     };
   }
 
+  /** Visitors asking at the same time share one storage request; a request that failed is not remembered. */
   exists(file: DeckFile): Promise<boolean> {
-    return this.storage.exists(this.keyOf(file));
+    const now = this.clock().getTime();
+    const known = this.presence.get(file);
+    if (known && now - known.checkedAt < PRESENCE_KNOWN_MS) return known.present;
+    const present = this.storage.exists(this.keyOf(file));
+    this.presence.set(file, { checkedAt: now, present });
+    present.catch(() => {
+      if (this.presence.get(file)?.present === present) this.presence.delete(file);
+    });
+    return present;
   }
 
   async store(file: DeckFile, body: Buffer, contentType: string): Promise<void> {
     // The deck is replaced in place, so a browser must not keep an old copy for long.
     await this.storage.put({ key: this.keyOf(file), body, contentType, cacheControlSeconds: 60 });
+    this.presence.set(file, { checkedAt: this.clock().getTime(), present: Promise.resolve(true) });
   }
 
   /** The full deck for an investor who gave a valid code: a link that works for one hour. */
