@@ -67,7 +67,8 @@ describe('Delete my account', () => {
     await admin.page.getByRole('tab', { name: 'Deletions' }).click();
     const record = admin.page.getByTestId('deletion-record').first();
     await record.getByText(/^Complete · /).waitFor({ timeout: 30_000 });
-    for (const part of ['Account & sessions', 'Lead', 'Sparks & progress', 'Day in the Life', 'E-mail ledger']) await record.getByText(`✓ ${part}`).waitFor();
+    for (const part of ['Account & sessions', 'Lead', 'Sparks & progress', 'Day in the Life', 'E-mail ledger', 'Investor contact'])
+      await record.getByText(`✓ ${part}`).waitFor();
     await saveScreenshot(admin.page, 'account-deletion-admin-laptop');
     await admin.context.close();
   });

@@ -1,6 +1,6 @@
 import { developmentSigningKeys } from '@spark/config';
 import { createLogger } from '@spark/logging';
-import type { RequestOf } from '@spark/contracts';
+import { deletionParts, type RequestOf } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { EXPORT_GRANT_VALID_MS, INVITE_APPROVAL_VALID_MS, RedisStreamsClient, ServiceBus, ServiceUnavailableError, signedExportGrant } from '@spark/messaging';
 import { insertUser } from '@spark/testing';
@@ -192,8 +192,8 @@ describe('bus requests only from who may send them', () => {
       ]);
       await db.query(
         `INSERT INTO auth.account_deletion_parts (deletion_id, part, done_at)
-         SELECT $1, part, CASE WHEN part = 'auth' THEN now() END FROM unnest(ARRAY['auth', 'leads', 'progress', 'ditl', 'notifier']) AS part`,
-        [deletionId],
+         SELECT $1, part, CASE WHEN part = 'auth' THEN now() END FROM unnest($2::text[]) AS part`,
+        [deletionId, deletionParts],
       );
       return deletionId;
     };
@@ -202,13 +202,14 @@ describe('bus requests only from who may send them', () => {
       const deletionId = await confirmedDeletion();
       const leads = await busAs('leads');
 
-      for (const part of ['progress', 'ditl', 'notifier'] as const) {
+      for (const part of ['progress', 'ditl', 'notifier', 'investor'] as const) {
         await expect(leads.request('auth.deletion-part-done', { deletionId, part })).rejects.toMatchObject({ code: 'FORBIDDEN' });
       }
       expect(await leads.request('auth.deletion-part-done', { deletionId, part: 'leads' })).toEqual({ completed: false });
       expect(await partsOf(deletionId)).toEqual([
         { part: 'auth', done: true },
         { part: 'ditl', done: false },
+        { part: 'investor', done: false },
         { part: 'leads', done: true },
         { part: 'notifier', done: false },
         { part: 'progress', done: false },

@@ -28,7 +28,7 @@ describe('SIGNING_KEYS', () => {
 
   it.each([
     ['a development key', `job:mail/auth=${developmentSigningKey(authMail)}`, /job:mail\/auth is the development key/],
-    ['a pair nothing signs', `bus:auth/investor=${hex('01')}`, /names nothing that is signed: bus:auth\/investor/],
+    ['a pair nothing signs', `bus:auth/content=${hex('01')}`, /names nothing that is signed: bus:auth\/content/],
     ['a placeholder', 'CHANGE_ME', /names nothing that is signed/],
     ['a short key', `job:mail/auth=${'ab'.repeat(16)}`, /job:mail\/auth needs 32 random bytes in hex/],
   ])('refuses %s in production', (_case, value, message) => {
@@ -54,6 +54,8 @@ describe('SIGNING_KEYS', () => {
     expect(holders('job:export/progress')).toEqual(['progress']);
     expect(holders('job:mail/investor')).toEqual(['investor', 'notifier']);
     expect(holders('job:account-deletion-ditl/auth')).toEqual(['auth', 'ditl']);
+    expect(holders('job:account-deletion-investor/auth')).toEqual(['auth', 'investor']);
+    expect(holders('bus:auth/investor')).toEqual(['auth', 'investor']);
     expect(holders('bus:auth/gateway')).toEqual(['gateway', 'auth']);
     expect(holders('bus:progress/notifier')).toEqual(['progress', 'notifier']);
   });

@@ -6,7 +6,7 @@ import { emailSchema, isoDateTimeSchema, pageOf, pageQuerySchema, sealedSchema, 
  * sessions, audit log entries) is erased in the confirming transaction; every other part by a job of its own.
  * A shipped part is never renamed: deletion records name it.
  */
-export const deletionParts = ['auth', 'leads', 'progress', 'ditl', 'notifier'] as const;
+export const deletionParts = ['auth', 'leads', 'progress', 'ditl', 'notifier', 'investor'] as const;
 export const deletionPartSchema = z.enum(deletionParts);
 export type DeletionPart = z.infer<typeof deletionPartSchema>;
 

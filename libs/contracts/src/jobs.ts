@@ -18,6 +18,7 @@ export const QUEUES = Object.freeze({
   deletionProgress: 'account-deletion-progress',
   deletionDitl: 'account-deletion-ditl',
   deletionNotifier: 'account-deletion-notifier',
+  deletionInvestor: 'account-deletion-investor',
   reminders: 'reminders',
   push: 'push',
   sparkUploads: 'spark-uploads',
@@ -31,6 +32,7 @@ export const deletionQueues = {
   progress: QUEUES.deletionProgress,
   ditl: QUEUES.deletionDitl,
   notifier: QUEUES.deletionNotifier,
+  investor: QUEUES.deletionInvestor,
 } as const;
 export type ErasedPart = keyof typeof deletionQueues;
 
@@ -109,6 +111,7 @@ export const jobsByQueue = {
   [QUEUES.deletionProgress]: accountDeletionJobs,
   [QUEUES.deletionDitl]: accountDeletionJobs,
   [QUEUES.deletionNotifier]: accountDeletionJobs,
+  [QUEUES.deletionInvestor]: accountDeletionJobs,
   [QUEUES.reminders]: reminderJobs,
   [QUEUES.push]: pushJobs,
   [QUEUES.sparkUploads]: sparkUploadJobs,
@@ -143,6 +146,7 @@ export const jobProducers = {
   [QUEUES.deletionProgress]: { 'erase-account': 'auth' },
   [QUEUES.deletionDitl]: { 'erase-account': 'auth' },
   [QUEUES.deletionNotifier]: { 'erase-account': 'auth' },
+  [QUEUES.deletionInvestor]: { 'erase-account': 'auth' },
   [QUEUES.reminders]: { 'send-due-reminders': SCHEDULED },
   [QUEUES.push]: { 'spark-reminder-push': 'progress' },
   [QUEUES.sparkUploads]: { 'sweep-unclaimed-uploads': SCHEDULED },
@@ -158,6 +162,7 @@ export const queueConsumers = {
   [QUEUES.deletionProgress]: 'progress',
   [QUEUES.deletionDitl]: 'ditl',
   [QUEUES.deletionNotifier]: 'notifier',
+  [QUEUES.deletionInvestor]: 'investor',
   [QUEUES.reminders]: 'progress',
   [QUEUES.push]: 'notifier',
   [QUEUES.sparkUploads]: 'progress',

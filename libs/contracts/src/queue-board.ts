@@ -42,6 +42,7 @@ export const jobFieldsShownOnQueueBoard: { [Q in QueueName]: ShownFields<Q> } = 
   [QUEUES.deletionProgress]: erasureFieldsShown,
   [QUEUES.deletionDitl]: erasureFieldsShown,
   [QUEUES.deletionNotifier]: erasureFieldsShown,
+  [QUEUES.deletionInvestor]: erasureFieldsShown,
   [QUEUES.reminders]: { 'send-due-reminders': [] },
   [QUEUES.push]: { 'spark-reminder-push': ['firstName', 'userId', 'localDate'] },
   [QUEUES.sparkUploads]: { 'sweep-unclaimed-uploads': [] },

@@ -16,8 +16,8 @@ export const busCallers = {
   'ditl.export-presentation': ['progress'],
   'progress.push-subscription-gone': ['notifier'],
   'auth.client-recipient': ['notifier'],
-  'auth.deletion-subject': ['leads', 'progress', 'ditl', 'notifier'],
-  'auth.deletion-part-done': ['leads', 'progress', 'ditl', 'notifier'],
+  'auth.deletion-subject': ['leads', 'progress', 'ditl', 'notifier', 'investor'],
+  'auth.deletion-part-done': ['leads', 'progress', 'ditl', 'notifier', 'investor'],
 } as const satisfies { [P in PatternName]?: readonly SigningApp[] };
 
 /**

@@ -10,6 +10,7 @@ const partLabels: Record<DeletionPart, string> = {
   progress: 'Sparks & progress',
   ditl: 'Day in the Life',
   notifier: 'E-mail ledger',
+  investor: 'Investor contact',
 };
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
