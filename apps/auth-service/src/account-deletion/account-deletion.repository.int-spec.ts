@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { authEnv, loadConfig } from '@spark/config';
-import type { AuditEvent } from '@spark/contracts';
+import { type AuditEvent, deletionQueues } from '@spark/contracts';
 import { type JobRequest, MailSealer, outboxInsertSql, outboxRows } from '@spark/jobs';
 import { openMigrated } from '@spark/persistence';
 import { createTestDatabase, insertUser, type TestDatabase } from '@spark/testing';
@@ -153,6 +153,6 @@ describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the 
     expect(jobsAfter.filter((row) => othersJobs.some((job) => job.id === row.id))).toEqual(othersJobs);
     const remaining = jobsAfter.filter((row) => !othersJobs.some((job) => job.id === row.id)).map((row) => row.payload);
     // Only the erase jobs the confirmation queues for the other services remain, naming the deletion and no one.
-    expect(remaining).toEqual([{ deletionId }, { deletionId }, { deletionId }, { deletionId }]);
+    expect(remaining).toEqual(Object.values(deletionQueues).map(() => ({ deletionId })));
   });
 });
