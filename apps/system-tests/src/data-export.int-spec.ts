@@ -4,7 +4,6 @@ import {
   ditlStatusResponseSchema,
   errorBodySchema,
   exportStatusSchema,
-  type OnboardingAnswersInput,
   QUEUES,
   requestExportResponseSchema,
 } from '@spark/contracts';
@@ -12,7 +11,7 @@ import { developmentSigningKeys } from '@spark/config';
 import { signedExportGrant } from '@spark/messaging';
 import { JobQueues } from '@spark/jobs';
 import { ObjectStorage } from '@spark/storage';
-import { eventually, insertProgress, lockWaiters, TINY_PNG, captureSpark } from '@spark/testing';
+import { eventually, insertProgress, lockWaiters, onboardingAnswers, TINY_PNG, captureSpark } from '@spark/testing';
 import { Client } from 'pg';
 import { Entry, fromBuffer, type ZipFile } from 'yauzl';
 import { createSignedInUser, requestGeneration, TEST_JWT_SECRET } from './ditl-auth';
@@ -118,15 +117,7 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     await capture(client, TINY_PNG, 'image/png', 'Morning run, 5 km, "easy"');
     await capture(client, movieOf(randomBytes(300_000)), 'video/mp4', 'Training plan\nweek 1');
     await capture(client, TINY_PNG, 'image/png', '');
-    const answers: OnboardingAnswersInput = {
-      firstName: 'Maya',
-      transformationGoal: 'Run a half marathon',
-      age: 34,
-      activityLevel: 'moderately_active',
-      typicalDay: 'Office, then the kids',
-      biggestChallenge: 'Evenings',
-    };
-    generationId = await requestGeneration(stack.baseUrl, client.token, answers);
+    generationId = await requestGeneration(stack.baseUrl, client.token, onboardingAnswers({ firstName: 'Maya' }));
     await eventually(
       async () => ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}`, client)).json()).status === 'completed',
       30_000,

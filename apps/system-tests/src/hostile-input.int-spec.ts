@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import { startGateway } from '../../gateway/src/main';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
-import { TINY_PNG, captureSpark, eventually } from '@spark/testing';
+import { TINY_PNG, captureSpark, eventually, onboardingAnswers } from '@spark/testing';
 
 // Node's ICU still knows this old alias; PostgreSQL's time zone database dropped it.
 const ZONE_ONLY_NODE_KNOWS = 'US/Pacific-New';
@@ -83,15 +83,7 @@ describe('input an attacker controls', () => {
 
     it("starts onboarding's first evolution in such a zone under its current name", async () => {
       const client = await createSignedInUser(db, 'onboarding@hostile.test');
-      const answers = {
-        firstName: 'Ada',
-        transformationGoal: 'Run',
-        age: 40,
-        activityLevel: 'moderately_active',
-        typicalDay: 'Busy',
-        biggestChallenge: 'Time',
-        timeZone: ZONE_ONLY_NODE_KNOWS,
-      };
+      const answers = onboardingAnswers({ timeZone: ZONE_ONLY_NODE_KNOWS });
 
       expect((await send('POST', '/api/onboarding', JSON.stringify(answers), client.token)).status).toBe(200);
       expect(await storedZone(client.id)).toBe('America/Los_Angeles');

@@ -1,17 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { errorBodySchema, generateDitlResponseSchema, REFRESH_COOKIE_NAME } from '@spark/contracts';
+import { onboardingAnswers } from '@spark/testing';
 import { Client } from 'pg';
 import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
-
-const answers = {
-  firstName: 'Ada',
-  transformationGoal: 'Run a marathon',
-  age: 40,
-  activityLevel: 'moderately_active',
-  typicalDay: 'Busy',
-  biggestChallenge: 'Time',
-};
 
 /**
  * Work anyone can ask for (e-mails, sign-ups, deck downloads, model calls) has a limit shared by every
@@ -169,7 +161,7 @@ describe('limits on work anyone can ask for', () => {
 
   it('gives a client 5 DITL generations a day: a repeat while one runs is the same one, the sixth is a clear 429', async () => {
     const client = await createSignedInUser(db, `ditl-${randomUUID()}@example.com`);
-    const generate = () => post('/api/ditl/generations', { onboardingData: answers }, client.token);
+    const generate = () => post('/api/ditl/generations', { onboardingData: onboardingAnswers() }, client.token);
     const finishAll = () => db.query(`UPDATE ditl.generations SET status = 'completed' WHERE user_id = $1`, [client.id]);
 
     const first = generateDitlResponseSchema.parse(await (await generate()).json());
@@ -184,7 +176,7 @@ describe('limits on work anyone can ask for', () => {
     await expectRefused(await generate(), /^You have created 5 Day in the Life presentations in the last 24 hours.*another in (about )?\d+ hours?\.$/);
     expect(Number((await db.query('SELECT count(*) FROM ditl.generations WHERE user_id = $1', [client.id])).rows[0].count)).toBe(5);
     const someoneElse = await createSignedInUser(db, `ditl-${randomUUID()}@example.com`);
-    expect((await post('/api/ditl/generations', { onboardingData: answers }, someoneElse.token)).status).toBe(202);
+    expect((await post('/api/ditl/generations', { onboardingData: onboardingAnswers() }, someoneElse.token)).status).toBe(202);
   });
 
   it("regenerates 20 clients' Days in the Life an hour per coach, then answers 429; another coach is unaffected", async () => {

@@ -10,6 +10,7 @@ export * from './users';
 export * from './private-redis';
 export * from './refusal';
 export * from './spark-capture';
+export * from './onboarding-answers';
 export * from './repository-files';
 export * from './processes';
 export * from './lock-waits';

@@ -1,23 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { developmentSigningKeys } from '@spark/config';
-import type { OnboardingAnswers } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { openMigrated } from '@spark/persistence';
-import { useDatabaseAndS3 } from '@spark/testing';
+import { onboardingAnswers, useDatabaseAndS3 } from '@spark/testing';
 import { GenerationsRepository } from '../generations/generations.repository';
 import { GenerationsService } from '../generations/generations.service';
 import { ditlMigrations } from '../migrations';
 import { ditlEraser, forgetOldErasures } from './ditl-erasure';
-
-const answers: OnboardingAnswers = {
-  firstName: 'Noor',
-  transformationGoal: 'Sleep better',
-  goalTags: [],
-  age: 41,
-  activityLevel: 'lightly_active',
-  typicalDay: 'Shifts at the clinic, home by 8.',
-  biggestChallenge: 'Late screens',
-};
 
 // A request for a Day in the Life already past the gateway when its client's deletion commits is recorded after the
 // erasure ran: it must not bring back the answers and the address, nor send the "ready" e-mail.
@@ -40,10 +29,10 @@ describe('a Day in the Life asked for around its client’s erasure (real Postgr
     await eraser.erase({ userId: erased, email: 'noor@spark.test' });
     await eraser.close?.();
 
-    await expect(service().generate({ userId: erased, email: 'noor@spark.test', answers, requested: null })).rejects.toEqual(
+    await expect(service().generate({ userId: erased, email: 'noor@spark.test', answers: onboardingAnswers(), requested: null })).rejects.toEqual(
       new DomainError('NOT_FOUND', 'This account no longer exists.'),
     );
-    await service().generate({ userId: other, email: 'other@spark.test', answers, requested: null });
+    await service().generate({ userId: other, email: 'other@spark.test', answers: onboardingAnswers(), requested: null });
     expect([await generationsOf(erased), await generationsOf(other)]).toEqual([0, 1]);
   });
 

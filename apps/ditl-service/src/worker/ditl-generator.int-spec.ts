@@ -1,25 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { OnboardingAnswers } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { openMigrated } from '@spark/persistence';
 import { ObjectStorage } from '@spark/storage';
-import { useDatabaseAndS3 } from '@spark/testing';
+import { onboardingAnswers, useDatabaseAndS3 } from '@spark/testing';
 import { ditlEraser } from '../erasure/ditl-erasure';
 import { GenerationsRepository } from '../generations/generations.repository';
 import { ditlMigrations } from '../migrations';
 import { OfflinePlanner } from '../planner/offline-planner';
 import type { DitlPlanner } from '../planner/planner';
 import { DitlGenerator, GenerationHeldError, presentationPrefix, type PresentationStore } from './ditl-generator';
-
-const answers: OnboardingAnswers = {
-  firstName: 'Maya',
-  transformationGoal: 'Run a half marathon',
-  goalTags: [],
-  age: 34,
-  activityLevel: 'moderately_active',
-  typicalDay: 'Up at 6:30, office 9 to 5, dinner at 7, bed by 11.',
-  biggestChallenge: 'Evenings slip away',
-};
 
 // The page holds the client's name, goal and challenge; an account erased while it was being written must not keep it.
 describe('a Day in the Life written while its account is erased (real PostgreSQL and S3)', () => {
@@ -37,7 +26,7 @@ describe('a Day in the Life written while its account is erased (real PostgreSQL
       generationId,
       userId,
       `${userId}@spark.test`,
-      JSON.stringify(answers),
+      JSON.stringify(onboardingAnswers()),
     ]);
     return { userId, generationId };
   };

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { onboardingAnswersSchema } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { incomingSparkKey, type SparkFile, SparkMedia, type SparkUpload } from '@spark/media';
 import { openMigrated } from '@spark/persistence';
 import { ObjectStorage } from '@spark/storage';
-import { insertProgress, TINY_PNG, useDatabaseAndS3 } from '@spark/testing';
+import { insertProgress, onboardingAnswers, TINY_PNG, useDatabaseAndS3 } from '@spark/testing';
 import { progressMigrations } from '../migrations';
 import { NotesRepository } from '../notes/notes.repository';
 import { toOnboardingRecord } from '../onboarding/onboarding-record';
@@ -70,15 +69,8 @@ describe('erasing a client while one of their captures is being recorded (real P
     const email = `onboarding-${userId.slice(0, 8)}@spark.test`;
     const eraser = progressEraser(dataSource(), s3().config);
     await eraser.erase({ userId, email });
-    const answers = onboardingAnswersSchema.parse({
-      firstName: 'Noor',
-      transformationGoal: 'Sleep better',
-      age: 41,
-      activityLevel: 'lightly_active',
-      typicalDay: 'Shifts at the clinic',
-      biggestChallenge: 'Late screens',
-    });
-    const progress = { userId, email, fullName: 'Noor', transformationGoal: 'Sleep better', customEvolutionDays: null, timeZone: 'UTC' };
+    const answers = onboardingAnswers();
+    const progress = { userId, email, fullName: answers.firstName, transformationGoal: answers.transformationGoal, customEvolutionDays: null, timeZone: 'UTC' };
     await expect(
       new OnboardingRepository(dataSource()).save(toOnboardingRecord(userId, answers, new Date()), {
         ...progress,

@@ -1,15 +1,8 @@
-import { onboardingAnswersSchema } from '@spark/contracts';
+import { onboardingAnswers } from '@spark/testing';
 import { firstEvolution, toOnboardingRecord } from './onboarding-record';
 
 const userId = '5b8f4c1e-8d7a-4c43-9a55-2f1b0f3c9d11';
-const minimal = onboardingAnswersSchema.parse({
-  firstName: 'Maya',
-  transformationGoal: 'Run a half marathon',
-  age: 34,
-  activityLevel: 'lightly_active',
-  typicalDay: 'Desk job, two kids',
-  biggestChallenge: 'Stress after work',
-});
+const minimal = onboardingAnswers({ firstName: 'Maya', age: 34, activityLevel: 'lightly_active', biggestChallenge: 'Stress after work' });
 
 describe('toOnboardingRecord', () => {
   it('fills every optional field with the spec defaults', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createLeadResponseSchema, generateDitlResponseSchema, recordSparkResponseSchema, type UserRole } from '@spark/contracts';
-import { captureSpark, eventually, TINY_PNG } from '@spark/testing';
+import { captureSpark, eventually, onboardingAnswers, TINY_PNG } from '@spark/testing';
 import { Client } from 'pg';
 import { gatewayRouteDecisions } from '../../../gateway/src/main';
 import { createSignedInUser, TEST_JWT_SECRET } from '../ditl-auth';
@@ -44,16 +44,7 @@ describe('every gateway route, called as anonymous, client, other client, coach 
     // The owner's resources: the other client must not reach them, coaches and admins may.
     const capture = await captureSpark(stack.baseUrl, { authorization: `Bearer ${owner.token}` }, { bytes: TINY_PNG });
     params.id = recordSparkResponseSchema.parse(await capture.json()).spark.id;
-    const answers = {
-      firstName: 'Owner',
-      transformationGoal: 'Sleep more',
-      age: 30,
-      activityLevel: 'moderately_active',
-      typicalDay: 'Desk work.',
-      biggestChallenge: 'Late nights',
-      timeZone: 'Europe/Berlin',
-    };
-    const generation = await call('POST', '/api/ditl/generations', 'client', JSON.stringify({ onboardingData: answers }));
+    const generation = await call('POST', '/api/ditl/generations', 'client', JSON.stringify({ onboardingData: onboardingAnswers() }));
     params.generationId = generateDitlResponseSchema.parse(await generation.json()).generationId;
     await eventually(
       async () => (await db.query(`SELECT 1 FROM ditl.generations WHERE id = $1 AND status = 'completed'`, [params.generationId])).rowCount === 1,
