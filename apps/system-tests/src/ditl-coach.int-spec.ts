@@ -8,7 +8,7 @@ import {
 } from '@spark/contracts';
 import { eventually } from '@spark/testing';
 import { Client } from 'pg';
-import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { createSignedInUser, requestGeneration, TEST_JWT_SECRET } from './ditl-auth';
 import { nurseAnswers } from './ditl-recorded-model';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 import { untilIdle } from './until-idle';
@@ -68,8 +68,7 @@ describe("the coach's view of a client's Day in the Life", () => {
     expect(await viewAs(client.id, coach.token)).toEqual({ latest: null, current: null });
     expect((await call('POST', `${base}/generations`, coach.token)).status).toBe(404);
 
-    const askAsClient = async (onboardingData: OnboardingAnswersInput) =>
-      generateDitlResponseSchema.parse(await (await call('POST', '/api/ditl/generations', client.token, { onboardingData })).json()).generationId;
+    const askAsClient = (onboardingData: OnboardingAnswersInput) => requestGeneration(stack.baseUrl, client.token, onboardingData);
     const first = await askAsClient(nurseAnswers);
     const before = await finishedView(client.id, coach.token, first);
     expect(before.latest).toMatchObject({ status: 'completed', planner: 'offline' });
@@ -153,9 +152,7 @@ describe("the coach's view of a client's Day in the Life", () => {
       generateDitlResponseSchema.parse(await (await call('POST', `/api/coach/clients/${client.id}/ditl/generations`, coach.token)).json()).generationId;
     const readyMails = () => stack.smtp.messages.filter((mail) => mail.to.includes('regenerated-for@example.com'));
 
-    const asked = generateDitlResponseSchema.parse(
-      await (await call('POST', '/api/ditl/generations', client.token, { onboardingData: nurseAnswers })).json(),
-    ).generationId;
+    const asked = await requestGeneration(stack.baseUrl, client.token, nurseAnswers);
     await finishedView(client.id, coach.token, asked);
     await finishedView(client.id, coach.token, await regenerate());
     await untilIdle(stack);

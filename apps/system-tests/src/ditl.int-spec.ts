@@ -3,12 +3,11 @@ import {
   ditlPresentationResponseSchema,
   ditlStatusResponseSchema,
   finishOnboardingResponseSchema,
-  generateDitlResponseSchema,
   type OnboardingAnswersInput,
 } from '@spark/contracts';
 import { eventually } from '@spark/testing';
 import { Client } from 'pg';
-import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { createSignedInUser, requestGeneration, TEST_JWT_SECRET } from './ditl-auth';
 import { type FakeModel, startFakeModel } from './ditl-fake-model';
 import { correctedNursePlan, mayaAnswers, nurseAnswers, nursePlanWithLunchWhileAsleep } from './ditl-recorded-model';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
@@ -54,11 +53,7 @@ describe('DITL generation through the gateway, BullMQ and an OpenAI-compatible m
       headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
-  const generate = async (token: string, onboardingData: OnboardingAnswersInput = answers) => {
-    const response = await call('POST', '/api/ditl/generations', token, { onboardingData });
-    expect(response.status).toBe(202);
-    return generateDitlResponseSchema.parse(await response.json()).generationId;
-  };
+  const generate = (token: string, onboardingData: OnboardingAnswersInput = answers) => requestGeneration(stack.baseUrl, token, onboardingData);
   const finalStatus = (generationId: string, token: string) =>
     eventually(
       async () => {

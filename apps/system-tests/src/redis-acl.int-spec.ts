@@ -5,20 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freshSigningKeys } from '@spark/config';
-import {
-  ditlStatusResponseSchema,
-  generateDitlResponseSchema,
-  type Lead,
-  leadInviteBodyOf,
-  QUEUE_BOARD_PATH,
-  queueBoardTicketSchema,
-  QUEUES,
-} from '@spark/contracts';
+import { ditlStatusResponseSchema, type Lead, leadInviteBodyOf, QUEUE_BOARD_PATH, queueBoardTicketSchema, QUEUES } from '@spark/contracts';
 import { serviceRoleOf } from '@spark/persistence';
 import { Redis } from 'ioredis';
-import { createTestDatabase, eventually, freePort, killAndWait, type TestDatabase, testPostgresUrl } from '@spark/testing';
+import { createTestDatabase, eventually, freePort, killAndWait, onboardingAnswers, type TestDatabase, testPostgresUrl } from '@spark/testing';
 import { Client } from 'pg';
-import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { createSignedInUser, requestGeneration, TEST_JWT_SECRET } from './ditl-auth';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 
 const root = join(__dirname, '..', '..', '..');
@@ -145,10 +137,7 @@ describe('the product with one Redis ACL user (deploy/redis/users.acl) and one P
 
   it('generates a DITL on the worker and e-mails it (ditl queue and mail queue)', async () => {
     const client = await createSignedInUser(db, 'acl-ditl@example.com');
-    const answers = { firstName: 'Ada', transformationGoal: 'Run', age: 40, activityLevel: 'moderately_active', typicalDay: 'Busy', biggestChallenge: 'Time' };
-    const response = await call('POST', '/api/ditl/generations', { onboardingData: answers }, client.token);
-    expect(response.status).toBe(202);
-    const { generationId } = generateDitlResponseSchema.parse(await response.json());
+    const generationId = await requestGeneration(stack.baseUrl, client.token, onboardingAnswers());
 
     await eventually(
       async () => {
