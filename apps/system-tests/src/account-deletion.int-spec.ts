@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import {
-  accountDeletionPageSchema,
-  confirmAccountDeletionResponseSchema,
-  deletionParts,
-  errorBodySchema,
-  generateDitlResponseSchema,
-  investorPageSchema,
-} from '@spark/contracts';
+import { accountDeletionPageSchema, confirmAccountDeletionResponseSchema, deletionParts, errorBodySchema, investorPageSchema } from '@spark/contracts';
 import { startService } from '@spark/service-runtime';
-import { eventually, insertProgress, TINY_PNG, captureSpark } from '@spark/testing';
+import { eventually, insertProgress, onboardingAnswers, TINY_PNG, captureSpark } from '@spark/testing';
 import { Client } from 'pg';
 import { leadsService } from '../../leads-service/src/service';
-import { createSignedInUser, TEST_JWT_SECRET } from './ditl-auth';
+import { createSignedInUser, requestGeneration, TEST_JWT_SECRET } from './ditl-auth';
 import { allServices, type InProcessStack, startInProcessStack } from './in-process-stack';
 
 type Person = { id: string; email: string; token: string };
@@ -105,16 +98,7 @@ describe('account deletion: every row and object about the client gone, each ser
       { bytes: TINY_PNG, timeZone: 'Europe/Stockholm', note: 'Lights out at ten' },
     );
     expect(captured.status).toBe(201);
-    const answers = {
-      firstName: 'Noor',
-      transformationGoal: 'Sleep better',
-      age: 41,
-      activityLevel: 'lightly_active',
-      typicalDay: 'Shifts at the clinic',
-      biggestChallenge: 'Late screens',
-    };
-    const generated = await send('POST', '/api/ditl/generations', client, { onboardingData: answers });
-    const { generationId } = generateDitlResponseSchema.parse(await generated.json());
+    const generationId = await requestGeneration(stack.baseUrl, client.token, onboardingAnswers({ firstName: 'Noor', transformationGoal: 'Sleep better' }));
     await eventually(
       () => stack.smtp.messages.find((sent) => sent.to.includes(client.email) && sent.subject === 'Your Day in the Life is ready'),
       30_000,
