@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { localDate } from '@spark/contracts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { laptopViewport, phoneViewport, saveScreenshot, visitorContext, waitUntilTrue } from './support/browser';
 import { createUser, e2eDatabase, markOnboarded, signedInContext, sparkKeysStored, uniqueEmail, useBrowser } from './support/auth-fixtures';
@@ -105,6 +106,33 @@ describe('the client app (/app)', () => {
     await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
     await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
     expect(await sparkRows(userId)).toBe(1);
+    await context.close();
+  });
+
+  it('dates a spark by when it was taken offline, so a capture that uploads the next day still extends the streak', async () => {
+    const { context, page, userId } = await signedInClient();
+    const zone = 'America/New_York';
+    const takenAt = new Date(Date.now() - 24 * 60 * 60 * 1000);
+    const dayBefore = localDate(new Date(takenAt.getTime() - 24 * 60 * 60 * 1000), zone);
+    await db.query('UPDATE progress.user_progress SET spark_count = 4, streak_count = 4, last_spark_date = $2 WHERE user_id = $1', [userId, dayBefore]);
+    await page.goto('/app');
+    await page.getByTestId('spark-count').waitFor();
+
+    // Taken a day ago, offline; the phone comes back online only now.
+    await context.setOffline(true);
+    await page.clock.setFixedTime(takenAt);
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByTestId('pending-sparks').waitFor();
+    await page.clock.setFixedTime(new Date());
+    await context.setOffline(false);
+    await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
+
+    const { rows } = await db.query('SELECT created_at FROM progress.sparks WHERE user_id = $1', [userId]);
+    expect(rows.map((row: { created_at: Date }) => row.created_at.toISOString())).toEqual([takenAt.toISOString()]);
+    const progress = await db.query('SELECT streak_count, last_spark_date::text FROM progress.user_progress WHERE user_id = $1', [userId]);
+    expect(progress.rows).toEqual([{ streak_count: 5, last_spark_date: localDate(takenAt, zone) }]);
+    await waitUntilTrue(page, `document.querySelector('[data-testid=streak]')?.textContent === '5'`);
     await context.close();
   });
 

@@ -6,6 +6,7 @@ import {
   coachNoteSchema,
   errorBodySchema,
   homeResponseSchema,
+  localDate,
   recordSparkResponseSchema,
   sparkPageSchema,
   sparkSchema,
@@ -31,6 +32,7 @@ const newUser = (role: UserRole = 'client') => {
   return { id, email: `${role}-${id.slice(0, 8)}@example.com`, role };
 };
 
+const DAY_MS = 24 * 60 * 60 * 1000;
 const EXECUTABLE = Buffer.concat([Buffer.from('MZ\x90\0\x03\0\0\0\x04\0\0\0\xff\xff', 'latin1'), Buffer.alloc(512)]);
 
 describe('spark capture, from a direct upload to S3 to the progress counters', () => {
@@ -228,6 +230,29 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
     const again = await post(user, '/api/sparks', recording);
     expect(again.status).toBe(201);
     expect(recordSparkResponseSchema.parse(await again.json())).toMatchObject({ created: false, spark: { id: first.spark.id }, progress: { sparkCount: 1 } });
+  });
+
+  // A capture waits on the device while it is offline, or while a service is down, and may be recorded after midnight.
+  it('dates a capture by when it was taken, within a week: recorded after midnight, it still extends the streak', async () => {
+    const user = newUser();
+    const zone = 'Asia/Tokyo';
+    const now = Date.now();
+    const dayOf = (instant: number) => localDate(new Date(instant), zone);
+    await insertProgress(db, { userId: user.id, email: user.email, timeZone: zone });
+    await db.query('UPDATE progress.user_progress SET streak_count = 4, last_spark_date = $2 WHERE user_id = $1', [user.id, dayOf(now - 2 * DAY_MS)]);
+
+    const takenYesterday = new Date(now - DAY_MS).toISOString();
+    const late = await capture(user, { bytes: TINY_PNG, timeZone: zone, takenAt: takenYesterday });
+    expect(late.status).toBe(201);
+    expect(recordSparkResponseSchema.parse(await late.json()).spark.createdAt).toBe(takenYesterday);
+    expect(await counters(user.id)).toMatchObject({ spark_count: 1, streak_count: 5, last_spark_date: dayOf(now - DAY_MS) });
+
+    // A time to come, or one past the week a device may hold a capture, is taken as the time it is recorded.
+    for (const takenAt of [new Date(now + 2 * DAY_MS), new Date(now - 8 * DAY_MS)]) {
+      const recorded = recordSparkResponseSchema.parse(await (await capture(user, { bytes: TINY_PNG, timeZone: zone, takenAt: takenAt.toISOString() })).json());
+      expect(Math.abs(Date.parse(recorded.spark.createdAt) - Date.now())).toBeLessThan(60_000);
+    }
+    expect(await counters(user.id)).toMatchObject({ spark_count: 3, streak_count: 6, last_spark_date: dayOf(Date.now()) });
   });
 
   it('keeps the counters right under 12 concurrent captures of one client', async () => {

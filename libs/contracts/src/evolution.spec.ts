@@ -8,6 +8,7 @@ import {
   localDate,
   milestoneMessage,
   percentComplete,
+  sparkTakenAt,
   streakAfterSpark,
 } from './evolution';
 
@@ -90,6 +91,13 @@ describe('streaks', () => {
     expect(currentStreak(state, '2025-04-01')).toBe(3);
     expect(currentStreak(state, '2025-04-02')).toBe(0);
     expect(currentStreak({ streakCount: 0, lastSparkDate: null }, '2025-04-02')).toBe(0);
+  });
+
+  it("dates a spark by its device's time when it is within the week a device may hold it, else by its recording", () => {
+    const recordedAt = new Date('2025-04-02T00:10:00Z');
+    expect(sparkTakenAt('2025-04-01T23:55:00Z', recordedAt).toISOString()).toBe('2025-04-01T23:55:00.000Z');
+    expect(sparkTakenAt('2025-03-26T00:10:00Z', recordedAt).toISOString()).toBe('2025-03-26T00:10:00.000Z');
+    for (const outside of ['2025-03-26T00:09:59Z', '2025-04-02T00:10:01Z', undefined]) expect(sparkTakenAt(outside, recordedAt)).toBe(recordedAt);
   });
 });
 

@@ -108,6 +108,20 @@ function onlySkippedBetween(from: string, to: string, skipped: SkippedDay): bool
   return true;
 }
 
+/** How long a device may hold a capture (offline, or while Spark is down) and still have it dated when it was taken. */
+export const CAPTURE_HELD_DAYS = 7;
+
+/**
+ * When a spark was taken: the time its device says, when that is neither to come nor more than `CAPTURE_HELD_DAYS`
+ * ago; otherwise (a device without that time, or a clock far off) when it is recorded. A capture recorded after
+ * midnight is then still the day it was taken, as the client saw it.
+ */
+export function sparkTakenAt(deviceTime: string | undefined, recordedAt: Date): Date {
+  const taken = deviceTime === undefined ? Number.NaN : Date.parse(deviceTime);
+  const held = recordedAt.getTime() - taken;
+  return held >= 0 && held <= CAPTURE_HELD_DAYS * DAY_MS ? new Date(taken) : recordedAt;
+}
+
 /**
  * The streak after a spark on `sparkDate` (the client's local date): the same day counts once,
  * the next day extends it, a gap starts again at 1 unless every day of the gap is `skipped` (a rest or

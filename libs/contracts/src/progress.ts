@@ -99,6 +99,8 @@ export const captureBodySchema = z.object({
   uploadId: uuidSchema,
   timeZone: timeZoneSchema.default('UTC'),
   note: textSchema().max(SPARK_NOTE_MAX_CHARS).optional(),
+  /** When the device took it: a capture may wait there (offline, or while a service is down) past midnight. */
+  takenAt: isoDateTimeSchema.optional(),
 });
 export type CaptureBody = z.infer<typeof captureBodySchema>;
 
@@ -112,6 +114,7 @@ export const recordSparkRequestSchema = z.object({
     .nullish()
     .transform((note) => (note?.trim() ? note.trim() : null)),
   timeZone: timeZoneSchema,
+  takenAt: isoDateTimeSchema.optional(),
   email: textSchema().min(1),
 });
 

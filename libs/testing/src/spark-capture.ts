@@ -7,6 +7,8 @@ export interface SparkCaptureInput {
   clientSparkId?: string;
   note?: string;
   timeZone?: string;
+  /** When the device took it (ISO); without it, the server dates the capture when it records it. */
+  takenAt?: string;
   /** Runs once the file is in storage, before the capture is recorded (to stop a dependency, say). */
   afterUpload?: () => Promise<void>;
 }
@@ -36,6 +38,7 @@ export async function captureSpark(baseUrl: string, headers: Record<string, stri
       uploadId: grant.uploadId,
       timeZone: input.timeZone ?? 'Europe/Berlin',
       note: input.note,
+      takenAt: input.takenAt,
     }),
   });
 }

@@ -28,6 +28,7 @@ describe('recording a spark while another transaction changes the progress row (
     fileBytes,
     note: null,
     timeZone: 'UTC',
+    takenAt: new Date(),
   });
   const stateOf = async (userId: string) => {
     const [row] = await dataSource.query<{ spark_count: number; stored_bytes: string; pause_days_allowance: number; sparks: number }[]>(

@@ -26,6 +26,7 @@ export interface NewSpark {
   fileBytes: number;
   note: string | null;
   timeZone: string;
+  takenAt: Date;
 }
 
 /** The capture would take the client's stored bytes past the quota; nothing was written. */
@@ -65,8 +66,8 @@ const recordStatement = {
       SET spark_count = spark_count + 1, stored_bytes = stored_bytes + $10, streak_count = $7, last_spark_date = $8, time_zone = $9, updated_at = now()
       WHERE user_id = $1 AND xmin = $11::xid RETURNING ${progressColumns}
     ), inserted AS (
-      INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type, note, file_bytes)
-      SELECT $1, $2, $3, $4, $5, $6, $10 FROM updated RETURNING ${sparkColumns}
+      INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type, note, file_bytes, created_at)
+      SELECT $1, $2, $3, $4, $5, $6, $10, $12 FROM updated RETURNING ${sparkColumns}
     )
     SELECT inserted.*, (SELECT to_jsonb(updated) FROM updated) AS progress FROM inserted`,
 };
@@ -119,6 +120,7 @@ export class SparksRepository {
           spark.timeZone,
           spark.fileBytes,
           version,
+          spark.takenAt,
         ];
         const [row] = (await client.query<SparkRow & { progress: ProgressRow }>({ ...recordStatement, values })).rows;
         if (row) {

@@ -8,6 +8,7 @@ import {
   type Spark,
   skippedBy,
   type SparkPage,
+  sparkTakenAt,
   type SparkUploadGrant,
   streakAfterSpark,
 } from '@spark/contracts';
@@ -77,10 +78,13 @@ export class SparksService {
   }
 
   private async recordClaimed(request: PayloadOf<'progress.record-spark'>, timeZone: string, file: SparkFile) {
-    const today = localDate(this.now(), timeZone);
+    const now = this.now();
+    const today = localDate(now, timeZone);
+    const takenAt = sparkTakenAt(request.takenAt, now);
     const firstCycle = { start: today, end: addDays(today, cycleLengthDays(null)) };
     const spark = {
       ...request,
+      takenAt,
       timeZone,
       sparkType: file.type.kind === 'image' ? ('photo' as const) : ('file' as const),
       fileKey: file.key,
@@ -91,7 +95,7 @@ export class SparksService {
       .record(spark, firstCycle, this.storageQuotaBytes, (progress) =>
         streakAfterSpark(
           { streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date },
-          today,
+          localDate(takenAt, timeZone),
           skippedBy(restCalendarOf(progress, progress.pause_days_since)),
         ),
       )

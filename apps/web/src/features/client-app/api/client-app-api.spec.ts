@@ -56,7 +56,14 @@ function serve(recordingAnswers: { status: number; body: unknown }[]): string[] 
 }
 
 const notFound = { status: 404, body: { statusCode: 404, code: 'NOT_FOUND', message: 'This upload was not found. Please capture your spark again.' } };
-const upload = { clientSparkId, file: new Blob(['png'], { type: 'image/png' }), fileName: 'photo.png', note: '', timeZone: 'UTC' };
+const upload = {
+  clientSparkId,
+  file: new Blob(['png'], { type: 'image/png' }),
+  fileName: 'photo.png',
+  note: '',
+  timeZone: 'UTC',
+  createdAt: '2026-11-30T23:55:00.000Z',
+};
 
 describe('uploadSpark', () => {
   const realFetch = globalThis.fetch;

@@ -26,6 +26,8 @@ export interface SparkUpload {
   fileName: string;
   note: string;
   timeZone: string;
+  /** When the device took it (ISO), which dates the spark however late it is recorded. */
+  createdAt: string;
 }
 
 /**
@@ -55,7 +57,7 @@ async function grantUploadAndRecord(upload: SparkUpload): Promise<RecordSparkRes
   const stored = await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: upload.file });
   if (!stored.ok) throw new Error(`Storage answered ${stored.status} to the upload`);
   const note = upload.note.trim() ? upload.note : undefined;
-  const body = { clientSparkId: upload.clientSparkId, uploadId: grant.uploadId, timeZone: upload.timeZone, note };
+  const body = { clientSparkId: upload.clientSparkId, uploadId: grant.uploadId, timeZone: upload.timeZone, note, takenAt: upload.createdAt };
   return recordSparkResponseSchema.parse(await apiRequest<unknown>('POST', '/sparks', body));
 }
 
