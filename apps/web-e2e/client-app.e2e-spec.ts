@@ -136,6 +136,33 @@ describe('the client app (/app)', () => {
     await context.close();
   });
 
+  it('uploads at once a capture the device has no room to keep, and says so when it can be neither kept nor sent', async () => {
+    const { context, page, userId } = await signedInClient();
+    await page.goto('/app');
+    await page.getByTestId('spark-count').waitFor();
+    // A phone whose storage is full: the browser refuses every write to IndexedDB.
+    const devtools = await context.newCDPSession(page);
+    await devtools.send('Storage.overrideQuotaForOrigin', { origin: new URL(page.url()).origin, quotaSize: 1 });
+
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    const uploaded = page.getByText('Your first spark! Your evolution has officially begun.');
+    await uploaded.waitFor();
+    expect(await sparkRows(userId)).toBe(1);
+    await uploaded.waitFor({ state: 'hidden' });
+
+    await context.setOffline(true);
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByText('This device has no room to keep your spark until it can be sent. Please try again when you are online.').waitFor();
+    await page.getByRole('dialog', { name: 'Quick Capture' }).waitFor();
+    await saveScreenshot(page, 'client-app-not-kept-phone');
+    await expect(page.getByTestId('pending-sparks').count()).resolves.toBe(0);
+    await context.setOffline(false);
+    await context.close();
+    expect(await sparkRows(userId)).toBe(1);
+  });
+
   it('tells the client their storage is full when a capture is refused, and keeps the dialog open', async () => {
     for (const viewport of [phoneViewport, laptopViewport]) {
       const { context, page, userId } = await signedInClient(viewport);

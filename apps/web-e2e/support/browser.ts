@@ -166,7 +166,8 @@ export async function saveScreenshot(page: Page, name: string): Promise<string> 
   await mkdir(screenshotDir, { recursive: true });
   await page.addStyleTag({ content: renderEverySection });
   const path = join(screenshotDir, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  // Finished, not caught halfway: a toast sliding in shows where it comes to rest.
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
 }
 

@@ -10,7 +10,8 @@ export type CaptureOutcome = 'uploaded' | 'saved-offline' | 'failed';
 
 /**
  * Saves the capture on the device first, then uploads it. Offline (or a dropped connection) it
- * stays pending and the outbox uploads it later under the same client id, so it counts once.
+ * stays pending and the outbox uploads it later under the same client id, so it counts once. A device
+ * that cannot keep it (its storage full) still uploads it at once, and says so when it cannot.
  */
 export function useCapture(userId: string) {
   const queryClient = useQueryClient();
@@ -38,21 +39,25 @@ export function useCapture(userId: string) {
       createdAt: new Date().toISOString(),
     };
     setUploading(true);
+    const kept = await enqueueSpark(spark).then(
+      () => true,
+      () => false,
+    );
     try {
-      await enqueueSpark(spark);
-      if (!navigator.onLine) return savedOffline();
+      if (!navigator.onLine) return kept ? savedOffline() : notKept();
       const result = await uploadSpark(spark);
-      await forgetSpark(spark.clientSparkId);
+      if (kept) await forgetSpark(spark.clientSparkId);
       const message = milestoneMessage(result.progress.sparkCount);
       toast.success(message.title, { description: message.description });
       await queryClient.invalidateQueries({ queryKey: homeQueryKey });
       return 'uploaded';
     } catch (error) {
       if (isRetryable(error)) {
+        if (!kept) return notKept();
         void flushOutbox();
         return savedOffline();
       }
-      await forgetSpark(spark.clientSparkId);
+      if (kept) await forgetSpark(spark.clientSparkId);
       showUploadFailed(error);
       return 'failed';
     } finally {
@@ -70,6 +75,12 @@ export function useCapture(userId: string) {
 function showUploadFailed(error: unknown): void {
   const explained = error instanceof ApiError && (error.status === 413 || error.status === 415);
   toast.error('Upload failed', { description: explained ? error.message : 'There was an error capturing your spark. Please try again.' });
+}
+
+/** The upload did not go through, and the device could not keep the capture to send it later. */
+function notKept(): CaptureOutcome {
+  toast.error('Upload failed', { description: 'This device has no room to keep your spark until it can be sent. Please try again when you are online.' });
+  return 'failed';
 }
 
 function savedOffline(): CaptureOutcome {

@@ -25,6 +25,8 @@ async function inStore<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore
       const request = work(transaction.objectStore(STORE));
       transaction.oncomplete = () => resolve(request.result);
       transaction.onerror = () => reject(transaction.error ?? new Error('IndexedDB write failed'));
+      // A full disk aborts the transaction when it commits, without an error event on the request.
+      transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB write aborted'));
     });
   } finally {
     db.close();
