@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { createUser, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { createUser, e2eDatabase, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
 import {
   expectCspViolations,
   laptopViewport,
+  loseFirstAnswer,
   paintedPicture,
   phoneViewport,
   saveScreenshot,
@@ -15,6 +17,7 @@ import {
 jest.setTimeout(180_000);
 
 const browser = useBrowser();
+const db = e2eDatabase();
 
 type Viewport = { width: number; height: number };
 
@@ -106,6 +109,26 @@ describe("the Developer's Log publisher", () => {
     await page.locator('article img').first().waitFor();
     await waitUntilTrue(page, `${loadedImageCount} > 0`);
     expect(await page.evaluate<number>(loadedImageCount)).toBe(1);
+    await page.context().close();
+  });
+
+  it('publishes an entry once when the first answer is lost on its way and the admin presses Publish again', async () => {
+    const { page } = await publisher();
+    const title = `Lost answer ${randomUUID().slice(0, 8)}`;
+    // The post is published, but the browser hears 503: the gateway gave up on a content-service replica that died.
+    await loseFirstAnswer(page, /\/api\/log\/posts$/, 'POST');
+    await page.getByRole('tab', { name: 'New Entry' }).click();
+    await page.getByLabel('Entry markdown').fill(`# ${title}\n\nWritten once, published once.`);
+    await page.getByRole('button', { name: 'Process & Preview' }).click();
+    await page.getByRole('heading', { name: `Preview: ${title}` }).waitFor();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Publishing failed').waitFor();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('heading', { name: 'Published' }).waitFor();
+
+    const posts = await db.query('SELECT slug FROM content.posts WHERE title = $1', [title]);
+    expect(posts.rows).toHaveLength(1);
+    await page.getByRole('link', { name: `Read it at /log/${posts.rows[0].slug}` }).waitFor();
     await page.context().close();
   });
 

@@ -81,6 +81,25 @@ describe("the Developer's Log through the gateway", () => {
     expect([first.slug, second.slug]).toEqual(['untitled-post', 'untitled-post-2']);
   });
 
+  it("publishes a post once under the publisher's id, pressed again or twice at once; other text under that id is 409", async () => {
+    const postId = randomUUID();
+    const post = { markdown: `# Pressed twice ${postId.slice(0, 8)}\n\nOnce.`, postId };
+    const answers = await Promise.all([call('POST', '/api/log/posts', post, admin), call('POST', '/api/log/posts', post, admin)]);
+    const again = await call('POST', '/api/log/posts', post, admin);
+    const slugs = [];
+    for (const answer of [...answers, again]) {
+      expect(answer.status).toBe(201);
+      slugs.push(publishPostResponseSchema.parse(await answer.json()).slug);
+    }
+    expect(new Set(slugs)).toEqual(new Set([`pressed-twice-${postId.slice(0, 8)}`]));
+
+    const changed = await call('POST', '/api/log/posts', { ...post, markdown: `${post.markdown} And more.` }, admin);
+    expect(changed.status).toBe(409);
+    expect(errorBodySchema.parse(await changed.json()).message).toMatch(/already published with other content/);
+    const listed = logPostPageSchema.parse(await (await call('GET', '/api/log/posts?limit=100')).json());
+    expect(listed.items.filter((item) => item.title.startsWith('Pressed twice'))).toHaveLength(1);
+  });
+
   it('publishes a post as long as a post may be, 200 000 characters', async () => {
     const paragraph = 'Twelve clients kept their streaks through the holidays, and the morning check-ins did most of the work. ';
     const markdown = `# The long read\n${paragraph.repeat(Math.floor((200_000 - 16) / paragraph.length))}`;

@@ -68,6 +68,11 @@ export const publishPostRequestSchema = z
       .max(POST_MARKDOWN_MAX_LENGTH)
       .refine((text) => text.trim().length > 0, 'No content'),
     images: z.array(logImageSchema).max(50).default([]),
+    /**
+     * Chosen by the publisher for each preview, so pressing Publish again after an answer that never came (the post may
+     * well be out) answers the post already published rather than publishing it twice.
+     */
+    postId: uuidSchema.optional(),
   })
   .strict();
 export type PublishPostRequest = z.input<typeof publishPostRequestSchema>;

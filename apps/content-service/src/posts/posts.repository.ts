@@ -32,7 +32,7 @@ export class PostsRepository {
     const rows: unknown[] = await this.dataSource.query(
       `WITH post AS (
          INSERT INTO content.posts (id, slug, title, excerpt, markdown, author_id) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (slug) DO NOTHING RETURNING id
+         ON CONFLICT DO NOTHING RETURNING id
        ), images AS (
          INSERT INTO content.post_images (post_id, object_key)
          SELECT post.id, key FROM post, unnest($7::text[]) AS key
@@ -54,6 +54,15 @@ export class PostsRepository {
 
   async findBySlug(slug: string): Promise<PostRow | undefined> {
     const rows: PostRow[] = await this.dataSource.query(`SELECT id, slug, title, excerpt, markdown, created_at FROM content.posts WHERE slug = $1`, [slug]);
+    return rows[0];
+  }
+
+  /** The post published under this id, by whom and with what text, if any. */
+  async findPublished(id: string): Promise<{ slug: string; markdown: string; author_id: string } | undefined> {
+    const rows: { slug: string; markdown: string; author_id: string }[] = await this.dataSource.query(
+      `SELECT slug, markdown, author_id FROM content.posts WHERE id = $1`,
+      [id],
+    );
     return rows[0];
   }
 

@@ -45,12 +45,23 @@ export class PostsService {
     const excerpt = excerptOf(markdown);
     const usedKeys = [...new Set(wikiImageNames(request.markdown).map((name) => keyOf.get(name) ?? ''))].filter(Boolean);
     const base = slugOf(title);
+    const id = request.postId ?? randomUUID();
     for (let attempt = 1; attempt <= 20; attempt++) {
       const slug = attempt === 1 ? base : `${base}-${attempt}`;
-      const inserted = await this.posts.insert({ id: randomUUID(), slug, title, excerpt, markdown, authorId: request.authorId, imageKeys: usedKeys });
+      const inserted = await this.posts.insert({ id, slug, title, excerpt, markdown, authorId: request.authorId, imageKeys: usedKeys });
       if (inserted) return { success: true, postUrl: `/log/${slug}`, slug };
+      // Not inserted: its slug is taken, or this very post is already out (Publish pressed again).
+      const published = await this.posts.findPublished(id);
+      if (published) return this.publishedAgain(published, markdown, request.authorId);
     }
     throw new DomainError('CONFLICT', 'Publishing failed: too many posts share this title.');
+  }
+
+  private publishedAgain(published: { slug: string; markdown: string; author_id: string }, markdown: string, authorId: string): PublishPostResponse {
+    if (published.markdown !== markdown || published.author_id !== authorId) {
+      throw new DomainError('CONFLICT', 'This post was already published with other content. Preview your entry again to publish it as a new post.');
+    }
+    return { success: true, postUrl: `/log/${published.slug}`, slug: published.slug };
   }
 
   async list(request: PayloadOf<'content.list-posts'>): Promise<LogPostPage> {

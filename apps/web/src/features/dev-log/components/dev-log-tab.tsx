@@ -9,7 +9,8 @@ import { toast } from '../../../ui/toaster';
 import { devLogApi } from '../api/dev-log-api';
 import { MarkdownView } from './markdown-view';
 
-type Stage = { step: 'edit' } | { step: 'preview'; markdown: string; images: UploadedLogImage[] } | { step: 'published'; postUrl: string };
+// A preview's `postId` is sent with each press of Publish, so a press after a lost answer cannot publish it twice.
+type Stage = { step: 'edit' } | { step: 'preview'; markdown: string; images: UploadedLogImage[]; postId: string } | { step: 'published'; postUrl: string };
 
 const fileInputClasses =
   'block w-full text-sm text-slate-600 file:mr-3 file:cursor-pointer file:rounded-lg file:border-0 file:bg-spark-50 file:px-4 file:py-2 file:font-semibold file:text-spark-800 hover:file:bg-spark-100';
@@ -52,7 +53,8 @@ export default function DevLogTab() {
     setBusy(true);
     try {
       const used = images.filter((image) => wikiImageNames(markdown).includes(image.name));
-      setStage({ step: 'preview', markdown, images: await Promise.all(used.map((image) => devLogApi.uploadImage(image))) });
+      const uploaded = await Promise.all(used.map((image) => devLogApi.uploadImage(image)));
+      setStage({ step: 'preview', markdown, images: uploaded, postId: crypto.randomUUID() });
     } catch (error) {
       setProblem({
         title: error instanceof ApiError && error.status === 401 ? 'Not authenticated' : 'Processing failed',
@@ -67,7 +69,8 @@ export default function DevLogTab() {
     if (stage.step !== 'preview') return toast.error('Nothing to publish');
     setBusy(true);
     try {
-      const published = await devLogApi.publish({ markdown: stage.markdown, images: stage.images.map(({ name, key }) => ({ name, key })) });
+      const images = stage.images.map(({ name, key }) => ({ name, key }));
+      const published = await devLogApi.publish({ markdown: stage.markdown, images, postId: stage.postId });
       setStage({ step: 'published', postUrl: published.postUrl });
       toast.success('Published', { description: postTitleOf(stage.markdown) });
     } catch (error) {
