@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { storageEnv } from '@spark/config';
+import { READINESS_CHECK_TIMEOUT_MS } from '@spark/runtime';
 import { deployedCommand } from '@spark/testing';
 import { parseAllDocuments } from 'yaml';
 import { allowsEgress, type Connection, type NetworkPolicy } from './deploy-network-policies';
@@ -9,6 +11,7 @@ const deploy = join(__dirname, '..', '..', '..', 'deploy');
 
 interface Probe {
   httpGet?: { path: string; port: string | number };
+  timeoutSeconds?: number;
 }
 interface Container {
   name: string;
@@ -222,6 +225,14 @@ describe('deploy/ as a cluster would run it', () => {
     );
   });
 
+  // Bucket names are global on AWS: one left to its development default names a bucket somebody else owns.
+  it('names every bucket the apps use in the ConfigMap', () => {
+    const config = base.find((manifest) => manifest.kind === 'ConfigMap' && manifest.metadata.name === 'spark-config')?.data ?? {};
+    const bucketVariables = Object.keys(storageEnv({ NODE_ENV: 'production' }).shape).filter((variable) => variable.endsWith('_BUCKET'));
+    expect(bucketVariables.length).toBeGreaterThan(1);
+    for (const variable of bucketVariables) expect({ variable, set: config[variable] !== undefined }).toEqual({ variable, set: true });
+  });
+
   // The public port is the internet's: a probe there goes through the gateway's request hooks into its request log.
   it.each(deployments.map((deployment) => [deployment.metadata.name, deployment] as const))(
     '%s is probed on its internal port (HEALTH_PORT)',
@@ -236,6 +247,9 @@ describe('deploy/ as a cluster would run it', () => {
           readiness: healthPort,
           liveness: healthPort,
         });
+        // The kubelet's own default of 1 s would give up before a dependency's check does, and mark every replica
+        // unready at once while PostgreSQL or Redis is merely slow.
+        expect((container.readinessProbe?.timeoutSeconds ?? 1) * 1000).toBeGreaterThan(READINESS_CHECK_TIMEOUT_MS);
       }
     },
   );
@@ -243,7 +257,7 @@ describe('deploy/ as a cluster would run it', () => {
   // Egress by port: where PostgreSQL, Redis and SMTP live is in the Secret, not here (docs/operations.md, "Egress").
   it('lets every pod reach DNS, PostgreSQL and Redis, SMTP only the notifier, and the internet over HTTPS only the apps that call out', () => {
     const policies = base as NetworkPolicy[];
-    const callOut = ['gateway', 'progress-service', 'investor-service', 'ditl-service', 'ditl-worker', 'content-service', 'notifier'];
+    const callOut = ['gateway', 'progress-service', 'ditl-service', 'ditl-worker', 'notifier'];
     const pods = base
       .filter((manifest) => manifest.kind === 'Deployment' || manifest.kind === 'Job')
       .map((manifest) => manifest.spec?.template?.metadata?.labels ?? {});

@@ -1,6 +1,7 @@
 import type { ReadinessCheck } from './health-server';
 
-const CHECK_TIMEOUT_MS = 2_000;
+/** How long a readiness check waits for each dependency: the orchestrator's probe must wait longer. */
+export const READINESS_CHECK_TIMEOUT_MS = 2_000;
 
 /**
  * Ready when every dependency answers, each within a short bound, so a hung dependency makes the process not
@@ -16,7 +17,7 @@ export function dependencyReadiness(checks: Record<string, () => Promise<unknown
 
 async function withinBound(answer: Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS)));
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), READINESS_CHECK_TIMEOUT_MS)));
   try {
     return Boolean(await Promise.race([answer.then(Boolean, () => false), late]));
   } finally {
