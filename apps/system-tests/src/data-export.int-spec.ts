@@ -138,6 +138,12 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
       .bytes as number;
     expect(requested).toEqual({ queued: true, exportId: expect.any(String), estimatedBytes: storedBytes });
     const { link, expiresAt } = await exportMail(client.email, 1);
+    // The export worker counts what it finishes, the per-minute figure the "workers stuck" alert reads.
+    await eventually(
+      async () => Number(await stack.redis.hget(`${stack.env.BUS_PREFIX}:bull:export:metrics:completed`, 'count')) > 0 || undefined,
+      10_000,
+      'the finished export counted',
+    );
 
     const download = await fetch(link);
     expect(download.status).toBe(200);

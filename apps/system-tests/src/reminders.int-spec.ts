@@ -174,6 +174,11 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
     expect(await pushesTo(subscription.clientHash)).toHaveLength(1);
     expect(mailsTo(people.byMail)).toHaveLength(1);
     expect(mailsTo(people.byPush)).toHaveLength(0);
+    // Each queue's workers count what they finish, the per-minute figure the "workers stuck" alert reads.
+    for (const queue of ['reminders', 'push', 'mail']) {
+      const counted = await stack.redis.hget(`${stack.env.BUS_PREFIX}:bull:${queue}:metrics:completed`, 'count');
+      expect({ queue, counted: Number(counted) > 0 }).toEqual({ queue, counted: true });
+    }
     for (const person of [people.sparked, people.quiet, people.paused, people.off]) expect([person.email, mailsTo(person).length]).toEqual([person.email, 0]);
 
     // Never twice a day: a client who moves their time after today's reminder gets none at the new time today.

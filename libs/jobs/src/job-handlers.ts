@@ -3,10 +3,10 @@ import { type JobName, type JobPayload, type QueueName, jobSchemaOf, jobsByQueue
 import { type Job, MetricsTime, UnrecoverableError } from 'bullmq';
 import { verifiedJobData } from './job-signatures';
 
-/** One handler per job name of a queue; a missing one does not compile. */
 /** Every worker records per-minute counts of finished jobs (a week of them) for the completion-rate metric. */
 export const WORKER_METRICS = { maxDataPoints: MetricsTime.ONE_WEEK };
 
+/** One handler per job name of a queue; a missing one does not compile. */
 export type JobHandlers<Q extends QueueName> = {
   [N in JobName<Q>]: (data: JobPayload<Q, N>, job: Job) => Promise<void>;
 };

@@ -3,7 +3,7 @@ import type { Logger } from '@spark/logging';
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { closeWorker, unlessRedisLost } from './close-worker';
-import { assertHandlersComplete, type JobHandlers, runJob } from './job-handlers';
+import { assertHandlersComplete, type JobHandlers, runJob, WORKER_METRICS } from './job-handlers';
 import { bullPrefix } from './job-queues';
 
 const NO_KEYS = new Map();
@@ -69,7 +69,7 @@ export function startRepeatingJob<Q extends QueueName>(options: RepeatingJob<Q>)
   pass = guarded(schedule).then(checkLater);
 
   // The scheduler's jobs carry no signature (`SCHEDULED`): no key is needed, and any other job is refused.
-  const worker = new Worker(name, (job: Job) => runJob(name, handlers, job, NO_KEYS), { connection, prefix, concurrency: 1 });
+  const worker = new Worker(name, (job: Job) => runJob(name, handlers, job, NO_KEYS), { connection, prefix, concurrency: 1, metrics: WORKER_METRICS });
   worker.on('error', (error) => logger.warn({ err: error, queue: name }, 'repeating job worker error'));
   worker.on('failed', (_job, error) => logger.warn({ err: error, queue: name }, 'repeating job failed; the next run retries'));
   return {

@@ -1,6 +1,6 @@
 import type { SigningKeys } from '@spark/config';
 import { pushEndpointAllowed, QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, maxStalledCountOf, runJob } from '@spark/jobs';
+import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, maxStalledCountOf, runJob, WORKER_METRICS } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import type { ServiceBus } from '@spark/messaging';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
@@ -97,6 +97,7 @@ export function startPushSender(deps: {
       prefix: bullPrefix(deps.busPrefix),
       concurrency: 20,
       maxStalledCount: maxStalledCountOf(QUEUES.push),
+      metrics: WORKER_METRICS,
     },
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'push worker error'));

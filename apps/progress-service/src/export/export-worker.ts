@@ -10,6 +10,7 @@ import {
   outboxInsertForSql,
   outboxRowsFor,
   runJob,
+  WORKER_METRICS,
 } from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import type { ServiceBus } from '@spark/messaging';
@@ -107,6 +108,7 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
       lockDuration: config.EXPORT_LOCK_MS,
       stalledInterval: config.EXPORT_LOCK_MS,
       maxStalledCount: maxStalledCountOf(QUEUES.export),
+      metrics: WORKER_METRICS,
     },
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'export worker error'));
