@@ -63,6 +63,20 @@ describe('secrets in the deployment files', () => {
     for (const match of secrets) expect(`${match?.[1]}=${urlPassword(match?.[2] ?? '') ?? match?.[2]}`).toMatch(/=CHANGE_ME/);
   });
 
+  // A placeholder left in is refused in production, so an optional key shipped as CHANGE_ME stops the apps that read it.
+  it('the Secret example leaves every key a manifest marks optional commented out', () => {
+    const example = readFileSync(join(root, 'deploy/base/secret.example.env'), 'utf8');
+    const optional = new Set(
+      workloadsOf(render('overlays/production')).flatMap(({ pod }) =>
+        pod.containers.flatMap((container) =>
+          (container.env ?? []).filter((variable) => variable.valueFrom?.secretKeyRef?.optional).map((variable) => variable.valueFrom?.secretKeyRef?.key ?? ''),
+        ),
+      ),
+    );
+    expect(optional.size).toBeGreaterThan(0);
+    for (const key of optional) expect({ key, set: new RegExp(`^${key}=`, 'm').test(example) }).toEqual({ key, set: false });
+  });
+
   it('the Redis ACL example holds only placeholder passwords, and no default user', () => {
     const users = readFileSync(join(root, 'deploy/redis/users.acl'), 'utf8').trim().split('\n');
     expect(users[0]).toBe('user default off');
