@@ -1,6 +1,6 @@
 import { insertProgress } from '@spark/testing';
 import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { laptopViewport, phoneViewport, saveScreenshot } from './support/browser';
+import { laptopViewport, loseFirstAnswer, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmails } from './support/mailbox';
 
 jest.setTimeout(120_000);
@@ -44,6 +44,26 @@ describe('Download my data', () => {
     const archive = await page.request.get(await exportLink(1));
     expect(archive.status()).toBe(200);
     expect((await archive.body()).subarray(0, 2).toString('latin1')).toBe('PK');
+    await context.close();
+  });
+
+  it('builds one export when the answer to the first press is lost and the client presses again', async () => {
+    const email = uniqueEmail('export-again');
+    const userId = await createUser(email, 'client', 'Noor Haddad');
+    await insertProgress(db, { userId, email, fullName: 'Noor Haddad', goal: 'Sleep better', daysIn: 3 });
+    const { context, page } = await signedInContext(browser(), email, { viewport: phoneViewport });
+    // The export is queued, but the browser hears 503: the gateway gave up on a progress-service replica that died.
+    await loseFirstAnswer(page, /\/api\/progress\/me\/export$/, 'POST');
+    await openClientHome(page);
+    const card = page.getByTestId('your-data');
+    await card.getByRole('button', { name: 'Download my data' }).click();
+    await card.getByRole('alert').waitFor();
+    await card.getByRole('button', { name: 'Download my data' }).click();
+    await card.getByText("We're preparing your data. A download link is on its way to your e-mail; it works for 24 hours.").waitFor();
+
+    await waitForEmails((sent) => sentTo(email)(sent) && sent.subject === exportSubject, 1, 60_000);
+    const exports = await db.query(`SELECT status FROM progress.data_exports WHERE user_id = $1`, [userId]);
+    expect(exports.rows).toEqual([{ status: 'ready' }]);
     await context.close();
   });
 

@@ -307,6 +307,30 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     expect(stack.smtp.messages.filter((mail) => mail.to.includes(erased.email))).toEqual([]);
   }, 60_000);
 
+  it("builds one archive for the page's export id however often it is asked, and refuses another client's id", async () => {
+    const twice = await createSignedInUser(db, 'asked-twice@spark.test');
+    const other = await createSignedInUser(db, 'other-asker@spark.test');
+    const exportId = randomUUID();
+    const ask = (person: Person, body: unknown) =>
+      fetch(`${stack.baseUrl}/api/progress/me/export`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const answers = await Promise.all([ask(twice, { exportId }), ask(twice, { exportId })]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(202);
+      expect(requestExportResponseSchema.parse(await answer.json()).exportId).toBe(exportId);
+    }
+    const taken = await ask(other, { exportId });
+    expect(taken.status).toBe(409);
+
+    await exportMail(twice.email, 1);
+    await untilIdle(stack);
+    expect(stack.smtp.messages.filter((sent) => sent.to.includes(twice.email))).toHaveLength(1);
+    expect((await db.query('SELECT count(*)::int AS count FROM progress.data_exports WHERE user_id = $1', [twice.id])).rows).toEqual([{ count: 1 }]);
+  });
+
   it('answers 429 past three exports of one client a day, whoever asks', async () => {
     expect((await call('POST', '/api/progress/me/export', client)).status).toBe(202);
     const refused = await call('POST', '/api/progress/me/export', client);

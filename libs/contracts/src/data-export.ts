@@ -19,8 +19,17 @@ export const exportGrantSchema = z
   .strict();
 export type ExportGrant = z.infer<typeof exportGrantSchema>;
 
+/**
+ * Body of `POST /api/progress/me/export`. `exportId` is chosen by the page, so a press again after an answer that never
+ * came (the export may well be queued) is the same export, not a second archive and e-mail.
+ */
+export const requestExportBodySchema = z.object({ exportId: uuidSchema.optional() }).strict();
+export type RequestExportBody = z.infer<typeof requestExportBodySchema>;
+
 /** `progress.request-export`: queue an export of the client's data; the link goes to `email`. */
-export const requestExportRequestSchema = z.object({ userId: uuidSchema, email: emailSchema, requestedBy: uuidSchema, grant: exportGrantSchema }).strict();
+export const requestExportRequestSchema = z
+  .object({ userId: uuidSchema, email: emailSchema, requestedBy: uuidSchema, grant: exportGrantSchema, exportId: uuidSchema.optional() })
+  .strict();
 /** `estimatedBytes`: what the client's files take, so the web app knows whether to wait for the archive in the page. */
 export const requestExportResponseSchema = z.object({ queued: z.literal(true), exportId: uuidSchema, estimatedBytes: z.number().int().nonnegative() });
 export type RequestExportResponse = z.infer<typeof requestExportResponseSchema>;

@@ -1,5 +1,5 @@
-import { Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
-import { type ExportStatus, type RequestExportResponse, uuidSchema } from '@spark/contracts';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post } from '@nestjs/common';
+import { type ExportStatus, type RequestExportBody, requestExportBodySchema, type RequestExportResponse, uuidSchema } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
@@ -25,9 +25,12 @@ export class DataExportController {
   @Responds('progress.request-export')
   @Post('api/progress/me/export')
   @HttpCode(202)
-  async exportMine(@CurrentUser() user: AuthenticatedUser): Promise<RequestExportResponse> {
+  async exportMine(
+    @CurrentUser() user: AuthenticatedUser,
+    @Body(new ZodPipe(requestExportBodySchema)) body: RequestExportBody,
+  ): Promise<RequestExportResponse> {
     const admission = this.limiter.admission({ limit: EXPORTS_PER_CLIENT, subject: user.id });
-    const request = { userId: user.id, email: user.email, requestedBy: user.id, grant: this.granter.grant(user.id) };
+    const request = { ...body, userId: user.id, email: user.email, requestedBy: user.id, grant: this.granter.grant(user.id) };
     return this.bus.request('progress.request-export', request, { admission });
   }
 

@@ -18,13 +18,20 @@ export class ExportRequests {
     private readonly storage: ObjectStorage,
   ) {}
 
-  async queue(request: PayloadOf<'progress.request-export'>): Promise<RequestExportResponse> {
-    const exportId = randomUUID();
-    const [{ stored_bytes: estimatedBytes }] = (await this.dataSource.query(
-      `WITH recorded AS (INSERT INTO progress.data_exports (id, user_id) VALUES ($1, $2))
-       SELECT coalesce((SELECT stored_bytes FROM progress.user_progress WHERE user_id = $2), 0)::float8 AS stored_bytes`,
+  /** Idempotent on `exportId`: the same id again answers the export already queued; another client's is 409. */
+  async queue({ exportId = randomUUID(), ...request }: PayloadOf<'progress.request-export'>): Promise<RequestExportResponse> {
+    const [{ stored_bytes: estimatedBytes, recorded }] = (await this.dataSource.query(
+      `WITH recorded AS (INSERT INTO progress.data_exports (id, user_id) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id)
+       SELECT coalesce((SELECT stored_bytes FROM progress.user_progress WHERE user_id = $2), 0)::float8 AS stored_bytes,
+              EXISTS (SELECT 1 FROM recorded) AS recorded`,
       [exportId, request.userId],
-    )) as [{ stored_bytes: number }];
+    )) as [{ stored_bytes: number; recorded: boolean }];
+    if (!recorded) {
+      // A statement of its own: the one above cannot see a row a request at the same time committed while it waited.
+      const [earlier] = (await this.dataSource.query(`SELECT user_id FROM progress.data_exports WHERE id = $1`, [exportId])) as { user_id: string }[];
+      if (earlier?.user_id !== request.userId) throw new DomainError('CONFLICT', 'This export id is taken. Please reload the page and ask again.');
+      return { queued: true, exportId, estimatedBytes };
+    }
     await this.dataSource.query(
       outboxInsertSql('progress', 1),
       outboxRows([{ queue: QUEUES.export, name: 'export-client-data', data: { ...request, exportId } }]),

@@ -71,9 +71,9 @@ export async function setRestDay(restWeekday: number | null): Promise<RestDays> 
   return restDaysSchema.parse(await apiRequest<unknown>('PUT', '/progress/me/rest-day', { restWeekday }));
 }
 
-/** Queues "Download my data": the archive's link arrives by e-mail. */
-export async function requestDataExport(): Promise<RequestExportResponse> {
-  return requestExportResponseSchema.parse(await apiRequest<unknown>('POST', '/progress/me/export'));
+/** Queues "Download my data": the archive's link arrives by e-mail. The same `exportId` again is the same export. */
+export async function requestDataExport(exportId: string): Promise<RequestExportResponse> {
+  return requestExportResponseSchema.parse(await apiRequest<unknown>('POST', '/progress/me/export', { exportId }));
 }
 
 export async function fetchExportStatus(exportId: string): Promise<ExportStatus> {

@@ -30,7 +30,9 @@ function ReadyInPage({ exportId }: { exportId: string }) {
 
 /** "Download my data": everything Spark holds about the client, as a ZIP whose link is e-mailed; signing out everywhere; and leaving for good. */
 export function YourDataCard() {
-  const exportData = useMutation({ mutationFn: requestDataExport });
+  // One export per visit of the card: a press again after a failure asks for the same one.
+  const [exportId] = useState(() => crypto.randomUUID());
+  const exportData = useMutation({ mutationFn: () => requestDataExport(exportId) });
   return (
     <Card className="p-5" data-testid="your-data">
       <p className="text-xs font-semibold tracking-wide text-slate-500 uppercase">Your data</p>
