@@ -307,7 +307,7 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     expect(stack.smtp.messages.filter((mail) => mail.to.includes(erased.email))).toEqual([]);
   }, 60_000);
 
-  it("builds one archive for the page's export id however often it is asked, and refuses another client's id", async () => {
+  it("builds one archive per export id, the page's or an admin's, however often it is asked, and refuses another client's id", async () => {
     const twice = await createSignedInUser(db, 'asked-twice@spark.test');
     const other = await createSignedInUser(db, 'other-asker@spark.test');
     const exportId = randomUUID();
@@ -324,11 +324,22 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     }
     const taken = await ask(other, { exportId });
     expect(taken.status).toBe(409);
+    // An admin's "Send data export to client" the same way.
+    const adminsExportId = randomUUID();
+    const sendFor = () =>
+      fetch(`${stack.baseUrl}/api/coach/clients/${other.id}/export`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ exportId: adminsExportId }),
+      });
+    for (const sent of [await sendFor(), await sendFor()]) expect(requestExportResponseSchema.parse(await sent.json()).exportId).toBe(adminsExportId);
 
     await exportMail(twice.email, 1);
     await untilIdle(stack);
     expect(stack.smtp.messages.filter((sent) => sent.to.includes(twice.email))).toHaveLength(1);
-    expect((await db.query('SELECT count(*)::int AS count FROM progress.data_exports WHERE user_id = $1', [twice.id])).rows).toEqual([{ count: 1 }]);
+    for (const person of [twice, other]) {
+      expect((await db.query('SELECT count(*)::int AS count FROM progress.data_exports WHERE user_id = $1', [person.id])).rows).toEqual([{ count: 1 }]);
+    }
   });
 
   it('answers 429 past three exports of one client a day, whoever asks', async () => {

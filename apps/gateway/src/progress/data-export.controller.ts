@@ -47,13 +47,17 @@ export class DataExportController {
   @Post('api/coach/clients/:userId/export')
   @HttpCode(202)
   @Audited('client.data-export', { type: 'client', id: { param: 'userId' } })
-  async exportForClient(@CurrentUser() admin: AuthenticatedUser, @Param('userId', new ZodPipe(uuidSchema)) userId: string): Promise<RequestExportResponse> {
+  async exportForClient(
+    @CurrentUser() admin: AuthenticatedUser,
+    @Param('userId', new ZodPipe(uuidSchema)) userId: string,
+    @Body(new ZodPipe(requestExportBodySchema)) body: RequestExportBody,
+  ): Promise<RequestExportResponse> {
     const client = await this.bus.request('auth.get-user', { userId }).catch((error: unknown) => {
       // auth-service reads an unknown id as a session whose account is gone; here it is a wrong client id.
       throw error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? new DomainError('NOT_FOUND', 'There is no such client.') : error;
     });
     const admission = this.limiter.admission({ limit: EXPORTS_PER_CLIENT, subject: userId });
-    const request = { userId, email: client.email, requestedBy: admin.id, grant: this.granter.grant(userId) };
+    const request = { ...body, userId, email: client.email, requestedBy: admin.id, grant: this.granter.grant(userId) };
     return this.bus.request('progress.request-export', request, { admission });
   }
 }

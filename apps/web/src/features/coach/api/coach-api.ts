@@ -61,7 +61,7 @@ export const coachApi = {
   /** The client's home numbers, pinned note, rest day and pause days. */
   clientHome: (userId: string) => apiRequest<HomeResponse>('GET', `/progress/clients/${userId}`),
   setPauseAllowance: (userId: string, body: PauseAllowanceBody) => apiRequest<RestDays>('PUT', `/coach/clients/${userId}/pause-allowance`, body),
-  exportData: (userId: string) => apiRequest<RequestExportResponse>('POST', `/coach/clients/${userId}/export`),
+  exportData: (userId: string, exportId: string) => apiRequest<RequestExportResponse>('POST', `/coach/clients/${userId}/export`, { exportId }),
   sparks: (userId: string) => apiRequest<SparkPage>('GET', `/progress/clients/${userId}/sparks?limit=20`),
   privateNotes: (userId: string) => apiRequest<{ items: PrivateNote[] }>('GET', `/progress/clients/${userId}/private-notes`),
   addPrivateNote: (userId: string, note: string) => apiRequest<PrivateNote>('POST', `/progress/clients/${userId}/private-notes`, { note }),

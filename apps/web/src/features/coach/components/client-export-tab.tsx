@@ -1,5 +1,6 @@
 import type { ClientSummary } from '@spark/contracts';
 import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ApiError } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { coachApi } from '../api/coach-api';
@@ -7,7 +8,9 @@ import { ErrorText } from '../../../ui/error-text';
 
 /** Admins only: the client's "Download my data", for a client who asked by e-mail. The link goes to the client. */
 export function ClientExportTab({ client }: { client: ClientSummary }) {
-  const exportData = useMutation({ mutationFn: () => coachApi.exportData(client.userId) });
+  // One export per opening of the tab: a press again after a failure asks for the same one.
+  const [exportId] = useState(() => crypto.randomUUID());
+  const exportData = useMutation({ mutationFn: () => coachApi.exportData(client.userId, exportId) });
   return (
     <div className="space-y-3" data-testid="client-export">
       <p className="text-sm text-slate-600">
