@@ -133,7 +133,7 @@ describe('input an attacker controls', () => {
       await expectFieldError(await get(`/api/coach/clients?sort=attention&cursor=${cursorOf('2026-11-23')}`, coach.token), 'cursor');
     });
 
-    it.each(['0000-01-01T00:00:00Z', '2026-11-23T10:00:00+23:59', '9999-12-31T23:00:00-05:00', '0001-01-01T00:00:00+01:00'])(
+    it.each(['0000-01-01T00:00:00Z', '2026-11-23T10:00:00+23:59', '9999-12-31T23:00:00-05:00', '0001-01-01T00:00:00+01:00', '0000-12-31T23:00:00-05:00'])(
       'answers an onboarding time of %s with 400 and stores nothing',
       async (time) => {
         const user = await createSignedInUser(db, `onboarded-${randomUUID()}@hostile.test`);

@@ -20,7 +20,8 @@ describe('dates and times a request may carry', () => {
     expect(isoDateTimeSchema.safeParse(time).success).toBe(false),
   );
 
-  it.each(['9999-12-31T23:00:00-05:00', '0001-01-01T00:00:00+01:00'])('refuse the time %s, past a four-digit year in UTC', (time) =>
-    expect(isoDateTimeSchema.safeParse(time).success).toBe(false),
+  it.each(['9999-12-31T23:00:00-05:00', '0001-01-01T00:00:00+01:00', '0000-12-31T23:00:00-05:00'])(
+    'refuse the time %s, past a four-digit year in UTC or written in year 0',
+    (time) => expect(isoDateTimeSchema.safeParse(time).success).toBe(false),
   );
 });

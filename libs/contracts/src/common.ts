@@ -64,7 +64,7 @@ export const isoDateSchema = z.iso.date().refine(isNotYearZero, 'Invalid ISO dat
 
 export const isoDateTimeSchema = z.iso
   .datetime({ offset: true })
-  .refine((text) => hasStorableOffset(text) && isWithinFourDigitYears(text), 'Invalid ISO datetime');
+  .refine((text) => isNotYearZero(text) && hasStorableOffset(text) && isWithinFourDigitYears(text), 'Invalid ISO datetime');
 
 /** Keyset pagination: the cursor is opaque to clients (base64url of `created_at|id`). */
 export const pageQuerySchema = z.object({
