@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
 import {
   ACCESS_TOKEN_AUDIENCE,
@@ -5,6 +6,7 @@ import {
   addClientLeadResponseSchema,
   authUserSchema,
   errorBodySchema,
+  REFRESH_COOKIE_NAME,
   type Session,
   sessionSchema,
   type UserRole,
@@ -53,6 +55,23 @@ describe('sessions end when they should, and roles change only explicitly', () =
   });
 
   // Each renewal writes a row its family keeps for reuse detection: unbounded, one session could fill the database.
+  // Counting every renewal from an address would let the people of one office, or a script among them, use it up.
+  it('counts only the renewals from an address that fail: real sessions renew on, made-up cookies stop at 100', async () => {
+    for (const email of ['office-one@example.com', 'office-two@example.com']) {
+      let { cookie } = await signedIn(email, 'client');
+      for (let renewal = 1; renewal <= SESSION_RENEWALS.max; renewal++) {
+        const renewed = await post('/api/auth/refresh', {}, { cookie });
+        expect(renewed.status).toBe(200);
+        cookie = cookieValue(refreshCookieOf(renewed));
+      }
+    }
+    const madeUp = () => post('/api/auth/refresh', {}, { cookie: `${REFRESH_COOKIE_NAME}=${randomBytes(32).toString('base64url')}` });
+    for (let attempt = 1; attempt <= 100; attempt++) expect((await madeUp()).status).toBe(401);
+    const refused = await madeUp();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
   it('renews one session at most 60 times in 10 minutes, then answers 429 keeping the cookie and writing nothing', async () => {
     const { id, cookie } = await signedIn('renews-often@example.com', 'client');
     const tokensOf = async (userId: string) =>

@@ -121,7 +121,7 @@ describe('limits on work anyone can ask for', () => {
   // Each such request is a command its service records, so a script sending made-up tokens wrote a row per request and
   // queued its service's real work behind them.
   it.each([
-    { route: '/api/auth/refresh', method: 'POST', max: 300, answer: 401, pattern: 'auth.refresh', withCookie: true },
+    { route: '/api/auth/refresh', method: 'POST', max: 100, answer: 401, pattern: 'auth.refresh', withCookie: true },
     { route: '/api/auth/sign-out', method: 'POST', max: 100, answer: 204, pattern: 'auth.sign-out', withCookie: true },
     { route: '/api/leads/challenge', method: 'PATCH', max: 30, answer: 403, pattern: 'leads.set-challenge', withCookie: false },
   ])('$method $route takes $max made-up tokens in 10 minutes from one address, then answers 429 and records nothing', async (limited) => {

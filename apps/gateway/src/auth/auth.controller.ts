@@ -27,9 +27,10 @@ import { GATEWAY_LOGGER } from '../gateway-logger';
 const MAGIC_LINK_PER_IP = { name: 'magic-link', max: 20, windowMs: 10 * 60_000 };
 const REDEEM_PER_IP = { name: 'redeem', max: 30, windowMs: 10 * 60_000 };
 const LINK_INFO_PER_IP = { ...REDEEM_PER_IP, name: 'link-info' };
-// A cookie that names no session costs its service a recorded command, like any other: a script sending made-up
-// ones is held to what a busy office renews (each session every quarter hour, and on every page it opens) and signs out.
-const REFRESH_PER_IP = { name: 'refresh', max: 300, windowMs: 10 * 60_000 };
+// A cookie that names no session costs its service a recorded command, like any other. Only renewals that fail are
+// counted, so the people of a busy office, renewing each session every quarter hour and on every page, never use it up;
+// a script sending made-up cookies does. Sign-outs are few, and are all counted.
+const FAILED_REFRESHES_PER_IP = { name: 'failed-refresh', max: 100, windowMs: 10 * 60_000 };
 const SIGN_OUT_PER_IP = { name: 'sign-out', max: 100, windowMs: 10 * 60_000 };
 
 @Controller('api/auth')
@@ -96,12 +97,18 @@ export class AuthController {
   async refresh(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Session | null> {
     if (!this.cookie.isSent(request)) return null;
     const refreshToken = this.cookie.read(request);
+    const failures = { limit: FAILED_REFRESHES_PER_IP, subject: ipSubject(request.ip) };
     try {
       if (!refreshToken) throw new DomainError('UNAUTHENTICATED', 'No session. Please sign in.');
-      const admission = this.limiter.admission({ limit: REFRESH_PER_IP, subject: ipSubject(request.ip) });
-      return this.startSession(reply, await this.bus.request('auth.refresh', { refreshToken }, { admission }));
+      await this.limiter.refuseIfSpent(failures);
+      return this.startSession(reply, await this.bus.request('auth.refresh', { refreshToken }));
     } catch (error) {
-      if (error instanceof DomainError && error.code === 'UNAUTHENTICATED') this.cookie.clear(reply);
+      if (error instanceof DomainError && error.code === 'UNAUTHENTICATED') {
+        this.cookie.clear(reply);
+        // The answer stays the 401: past the limit the next request is refused anyway, and a count Redis did not take is
+        // one fewer, not a reason to fail a request that has failed already.
+        if (refreshToken) await this.limiter.hit(failures).catch(() => undefined);
+      }
       throw error;
     }
   }

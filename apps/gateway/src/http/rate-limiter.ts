@@ -104,6 +104,11 @@ if waitMs == 0 and #ARGV > #KEYS * 2 then
 end
 return waitMs`;
 
+const rateLimited = (waitMs: number) => {
+  const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new DomainError('RATE_LIMITED', `Too many requests. Please try again in ${waitPhrase(retryAfterSeconds)}.`, { retryAfterSeconds });
+};
+
 /** The script's name on each connection: ioredis sends its SHA, and its text only once per connection. */
 const COUNT_HITS_COMMAND = 'sparkCountHits';
 type CountHits = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<number>;
@@ -116,7 +121,7 @@ export class RateLimiter {
   private readonly countHits: CountHits;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly keyPrefix: string,
     private readonly factor = 1,
   ) {
@@ -141,12 +146,26 @@ export class RateLimiter {
     return { runIfAdmitted: (command) => this.count(hits, command) };
   }
 
+  /**
+   * For a limit on failures: refuses (RATE_LIMITED) once `hit` was counted its maximum in its window, counting nothing
+   * itself. The caller counts a request with `hit` only once it has failed, so requests that succeed never use it up.
+   */
+  async refuseIfSpent({ limit, subject }: RateLimitHit): Promise<void> {
+    const key = this.keyOf(limit, subject);
+    const answers = await this.redis.multi().get(key).pttl(key).exec().catch(redisUnavailable);
+    const [[, count] = [], [, leftMs] = []] = answers ?? [];
+    if (Number(count ?? 0) < limit.max * this.factor) return;
+    throw rateLimited(Math.max(Number(leftMs), 1));
+  }
+
+  private keyOf(limit: RateLimit, subject: string): string {
+    return `${this.keyPrefix}:gateway:rate-limit:${limit.name}:${subject}`;
+  }
+
   private async count(hits: RateLimitHit[], command?: KeyedRedisCommand): Promise<void> {
-    const keys = hits.map(({ limit, subject }) => `${this.keyPrefix}:gateway:rate-limit:${limit.name}:${subject}`);
+    const keys = hits.map(({ limit, subject }) => this.keyOf(limit, subject));
     const limits = hits.flatMap(({ limit }) => [limit.windowMs, limit.max * this.factor]);
     const waitMs = await this.countHits(keys.length, ...keys, ...limits, ...(command ? [command.name, command.key, ...command.args] : []));
-    if (waitMs === 0) return;
-    const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
-    throw new DomainError('RATE_LIMITED', `Too many requests. Please try again in ${waitPhrase(retryAfterSeconds)}.`, { retryAfterSeconds });
+    if (waitMs > 0) throw rateLimited(waitMs);
   }
 }
