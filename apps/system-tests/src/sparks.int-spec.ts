@@ -233,26 +233,34 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
   });
 
   // A capture waits on the device while it is offline, or while a service is down, and may be recorded after midnight.
-  it('dates a capture by when it was taken, within a week: recorded after midnight, it still extends the streak', async () => {
+  it('dates a capture back by as long as the device held it, within a week: recorded after midnight, it still extends the streak', async () => {
     const user = newUser();
     const zone = 'Asia/Tokyo';
     const now = Date.now();
     const dayOf = (instant: number) => localDate(new Date(instant), zone);
+    const iso = (instant: number) => new Date(instant).toISOString();
+    const recordedAs = async (device: { takenAt: number; sentAt: number }) => {
+      const response = await capture(user, { bytes: TINY_PNG, timeZone: zone, takenAt: iso(device.takenAt), sentAt: iso(device.sentAt) });
+      expect(response.status).toBe(201);
+      return Date.parse(recordSparkResponseSchema.parse(await response.json()).spark.createdAt);
+    };
     await insertProgress(db, { userId: user.id, email: user.email, timeZone: zone });
     await db.query('UPDATE progress.user_progress SET streak_count = 4, last_spark_date = $2 WHERE user_id = $1', [user.id, dayOf(now - 2 * DAY_MS)]);
 
-    const takenYesterday = new Date(now - DAY_MS).toISOString();
-    const late = await capture(user, { bytes: TINY_PNG, timeZone: zone, takenAt: takenYesterday });
-    expect(late.status).toBe(201);
-    expect(recordSparkResponseSchema.parse(await late.json()).spark.createdAt).toBe(takenYesterday);
+    // Held a day on a device whose clock is right.
+    expect(Math.abs((await recordedAs({ takenAt: now - DAY_MS, sentAt: now })) - (now - DAY_MS))).toBeLessThan(10_000);
     expect(await counters(user.id)).toMatchObject({ spark_count: 1, streak_count: 5, last_spark_date: dayOf(now - DAY_MS) });
 
-    // A time to come, or one past the week a device may hold a capture, is taken as the time it is recorded.
-    for (const takenAt of [new Date(now + 2 * DAY_MS), new Date(now - 8 * DAY_MS)]) {
-      const recorded = recordSparkResponseSchema.parse(await (await capture(user, { bytes: TINY_PNG, timeZone: zone, takenAt: takenAt.toISOString() })).json());
-      expect(Math.abs(Date.parse(recorded.spark.createdAt) - Date.now())).toBeLessThan(60_000);
+    // Sent at once by a device whose clock is a day behind: today's, not yesterday's.
+    expect(Math.abs((await recordedAs({ takenAt: now - DAY_MS, sentAt: now - DAY_MS })) - Date.now())).toBeLessThan(10_000);
+    // Held for a negative time, or past the week a device may hold a capture: dated when it is recorded.
+    for (const device of [
+      { takenAt: now + 2 * DAY_MS, sentAt: now },
+      { takenAt: now - 8 * DAY_MS, sentAt: now },
+    ]) {
+      expect(Math.abs((await recordedAs(device)) - Date.now())).toBeLessThan(10_000);
     }
-    expect(await counters(user.id)).toMatchObject({ spark_count: 3, streak_count: 6, last_spark_date: dayOf(Date.now()) });
+    expect(await counters(user.id)).toMatchObject({ spark_count: 4, streak_count: 6, last_spark_date: dayOf(Date.now()) });
   });
 
   it('keeps the counters right under 12 concurrent captures of one client', async () => {

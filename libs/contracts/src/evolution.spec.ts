@@ -93,11 +93,21 @@ describe('streaks', () => {
     expect(currentStreak({ streakCount: 0, lastSparkDate: null }, '2025-04-02')).toBe(0);
   });
 
-  it("dates a spark by its device's time when it is within the week a device may hold it, else by its recording", () => {
+  it('dates a spark back by as long as its device held it, by the clock of the device, within a week', () => {
     const recordedAt = new Date('2025-04-02T00:10:00Z');
-    expect(sparkTakenAt('2025-04-01T23:55:00Z', recordedAt).toISOString()).toBe('2025-04-01T23:55:00.000Z');
-    expect(sparkTakenAt('2025-03-26T00:10:00Z', recordedAt).toISOString()).toBe('2025-03-26T00:10:00.000Z');
-    for (const outside of ['2025-03-26T00:09:59Z', '2025-04-02T00:10:01Z', undefined]) expect(sparkTakenAt(outside, recordedAt)).toBe(recordedAt);
+    const held = (takenAt: string, sentAt: string) => sparkTakenAt({ takenAt, sentAt }, recordedAt).toISOString();
+    expect(held('2025-04-01T23:55:00Z', '2025-04-02T00:10:00Z')).toBe('2025-04-01T23:55:00.000Z');
+    // A device a day behind, or ten minutes: its clock is off by the same amount at both times.
+    expect(held('2025-03-31T23:55:00Z', '2025-04-01T00:10:00Z')).toBe('2025-04-01T23:55:00.000Z');
+    expect(held('2025-04-02T00:00:00Z', '2025-04-02T00:00:00Z')).toBe('2025-04-02T00:10:00.000Z');
+    expect(held('2025-03-26T00:10:00Z', '2025-04-02T00:10:00Z')).toBe('2025-03-26T00:10:00.000Z');
+    for (const [takenAt, sentAt] of [
+      ['2025-03-26T00:09:59Z', '2025-04-02T00:10:00Z'],
+      ['2025-04-02T00:10:01Z', '2025-04-02T00:10:00Z'],
+    ]) {
+      expect(sparkTakenAt({ takenAt, sentAt }, recordedAt)).toBe(recordedAt);
+    }
+    expect(sparkTakenAt({ takenAt: '2025-04-01T23:55:00Z' }, recordedAt)).toBe(recordedAt);
   });
 });
 

@@ -112,14 +112,14 @@ function onlySkippedBetween(from: string, to: string, skipped: SkippedDay): bool
 export const CAPTURE_HELD_DAYS = 7;
 
 /**
- * When a spark was taken: the time its device says, when that is neither to come nor more than `CAPTURE_HELD_DAYS`
- * ago; otherwise (a device without that time, or a clock far off) when it is recorded. A capture recorded after
- * midnight is then still the day it was taken, as the client saw it.
+ * When a spark was taken: `recordedAt` less how long its device held it, which the device measures by its own clock
+ * (from `takenAt` to `sentAt`, both its times), so a clock that is off by any amount dates it right. A capture
+ * recorded after midnight is then still the day it was taken. Held for longer than `CAPTURE_HELD_DAYS`, for a
+ * negative time, or without both times (an app that does not send them), it is dated when it is recorded.
  */
-export function sparkTakenAt(deviceTime: string | undefined, recordedAt: Date): Date {
-  const taken = deviceTime === undefined ? Number.NaN : Date.parse(deviceTime);
-  const held = recordedAt.getTime() - taken;
-  return held >= 0 && held <= CAPTURE_HELD_DAYS * DAY_MS ? new Date(taken) : recordedAt;
+export function sparkTakenAt(device: { takenAt?: string; sentAt?: string }, recordedAt: Date): Date {
+  const held = device.takenAt && device.sentAt ? Date.parse(device.sentAt) - Date.parse(device.takenAt) : Number.NaN;
+  return held >= 0 && held <= CAPTURE_HELD_DAYS * DAY_MS ? new Date(recordedAt.getTime() - held) : recordedAt;
 }
 
 /**

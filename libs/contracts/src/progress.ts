@@ -99,8 +99,12 @@ export const captureBodySchema = z.object({
   uploadId: uuidSchema,
   timeZone: timeZoneSchema.default('UTC'),
   note: textSchema().max(SPARK_NOTE_MAX_CHARS).optional(),
-  /** When the device took it: a capture may wait there (offline, or while a service is down) past midnight. */
+  /**
+   * When the device took it and when it sent it, both by its own clock: a capture may wait there (offline, or while
+   * a service is down) past midnight, and the time between the two dates it back (`sparkTakenAt`).
+   */
   takenAt: isoDateTimeSchema.optional(),
+  sentAt: isoDateTimeSchema.optional(),
 });
 export type CaptureBody = z.infer<typeof captureBodySchema>;
 
@@ -115,6 +119,7 @@ export const recordSparkRequestSchema = z.object({
     .transform((note) => (note?.trim() ? note.trim() : null)),
   timeZone: timeZoneSchema,
   takenAt: isoDateTimeSchema.optional(),
+  sentAt: isoDateTimeSchema.optional(),
   email: textSchema().min(1),
 });
 

@@ -7,8 +7,9 @@ export interface SparkCaptureInput {
   clientSparkId?: string;
   note?: string;
   timeZone?: string;
-  /** When the device took it (ISO); without it, the server dates the capture when it records it. */
+  /** When the device took it and sent it (ISO, by its clock); without both the server dates it when it records it. */
   takenAt?: string;
+  sentAt?: string;
   /** Runs once the file is in storage, before the capture is recorded (to stop a dependency, say). */
   afterUpload?: () => Promise<void>;
 }
@@ -39,6 +40,7 @@ export async function captureSpark(baseUrl: string, headers: Record<string, stri
       timeZone: input.timeZone ?? 'Europe/Berlin',
       note: input.note,
       takenAt: input.takenAt,
+      sentAt: input.sentAt,
     }),
   });
 }

@@ -80,7 +80,7 @@ export class SparksService {
   private async recordClaimed(request: PayloadOf<'progress.record-spark'>, timeZone: string, file: SparkFile) {
     const now = this.now();
     const today = localDate(now, timeZone);
-    const takenAt = sparkTakenAt(request.takenAt, now);
+    const takenAt = sparkTakenAt(request, now);
     const firstCycle = { start: today, end: addDays(today, cycleLengthDays(null)) };
     const spark = {
       ...request,

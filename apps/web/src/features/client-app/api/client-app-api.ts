@@ -57,7 +57,14 @@ async function grantUploadAndRecord(upload: SparkUpload): Promise<RecordSparkRes
   const stored = await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: upload.file });
   if (!stored.ok) throw new Error(`Storage answered ${stored.status} to the upload`);
   const note = upload.note.trim() ? upload.note : undefined;
-  const body = { clientSparkId: upload.clientSparkId, uploadId: grant.uploadId, timeZone: upload.timeZone, note, takenAt: upload.createdAt };
+  const body = {
+    clientSparkId: upload.clientSparkId,
+    uploadId: grant.uploadId,
+    timeZone: upload.timeZone,
+    note,
+    takenAt: upload.createdAt,
+    sentAt: new Date().toISOString(),
+  };
   return recordSparkResponseSchema.parse(await apiRequest<unknown>('POST', '/sparks', body));
 }
 
