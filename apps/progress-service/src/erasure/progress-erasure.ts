@@ -6,8 +6,10 @@ import { ObjectStorage } from '@spark/storage';
 import type { DataSource } from 'typeorm';
 
 const erasures = erasedUsers('progress');
+
 /** Holds while `$1`, a client's id, has not been erased: a statement that would create their progress row asks it. */
 export const { notErasedSql } = erasures;
+
 /** Forgets the erasures of over a day ago: no request begun before one is still under way. */
 export const forgetOldErasures = erasures.forgetOld;
 

@@ -67,8 +67,8 @@ describe('every gateway route, called as anonymous, client, other client, coach 
       (a, b) => Number(!!routeExpectations[a.route]?.endsCallersSessions) - Number(!!routeExpectations[b.route]?.endsCallersSessions),
     );
 
-  // A 503 says a service was too slow under the load of the whole suite, which shares this machine's two cores; it
-  // is no access decision, so the request is made again before it is judged.
+  // A 503 says a service was too slow under the load of the whole suite: it is no access decision, so the request is
+  // made again before it is judged.
   const answerOtherThanUnavailable = async (send: () => Promise<Response>): Promise<Response> => {
     for (let attempt = 1; ; attempt++) {
       const response = await send();
