@@ -74,15 +74,17 @@ function watchRequests(page: Page): { quiet(quietMs: number): Promise<void> } {
 
 describe('a browser shared by two people', () => {
   it('finishes a sign-out made offline on the server before the next person opens Spark', async () => {
-    const email = uniqueEmail('offline-signout');
-    await createUser(email, 'coach');
+    const { email } = await clientWithProgress('offline-signout', 'Maya Lopez');
     const { context, page } = await signedInContext(browser(), email, { viewport: phoneViewport });
-    await page.goto('/signin');
-    await page.getByText('Signed in as', { exact: true }).waitFor();
+    await markOnboarded(page);
+    await page.goto('/app');
+    // Offline, the page the sign-out opens comes from the service worker the app installs.
+    await page.evaluate('navigator.serviceWorker.ready');
+    await page.getByTestId('spark-count').waitFor();
     const cookie = await refreshCookie(page);
 
     await context.setOffline(true);
-    await page.getByRole('button', { name: 'Sign out and use different account' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await context.setOffline(false);
 
