@@ -3,9 +3,11 @@ import { developmentSigningKeys } from '@spark/config';
 import { DomainError } from '@spark/errors';
 import { openMigrated } from '@spark/persistence';
 import { onboardingAnswers, useDatabaseAndS3 } from '@spark/testing';
+import { momentKeys } from '../generations/coach-edits';
 import { GenerationsRepository } from '../generations/generations.repository';
 import { GenerationsService } from '../generations/generations.service';
 import { ditlMigrations } from '../migrations';
+import { OfflinePlanner } from '../planner/offline-planner';
 import { ditlEraser, forgetOldErasures } from './ditl-erasure';
 
 // A request for a Day in the Life already past the gateway when its client's deletion commits is recorded after the
@@ -20,6 +22,14 @@ describe('a Day in the Life asked for around its client’s erasure (real Postgr
       5,
       developmentSigningKeys(),
     );
+  /** Resolves once another connection waits for a lock in a statement that starts with `statement` (a LIKE pattern). */
+  const waitForBackendWaiting = async (statement: string) => {
+    for (;;) {
+      const waiting = await dataSource().query<unknown[]>(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [statement]);
+      if (waiting.length > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
   const generationsOf = async (userId: string) =>
     (await dataSource().query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ditl.generations WHERE user_id = $1`, [userId]))[0]?.n;
 
@@ -34,6 +44,45 @@ describe('a Day in the Life asked for around its client’s erasure (real Postgr
     );
     await service().generate({ userId: other, email: 'other@spark.test', answers: onboardingAnswers(), requested: null });
     expect([await generationsOf(erased), await generationsOf(other)]).toEqual([0, 1]);
+  });
+
+  it("keeps no coach's edit saved while the client's erasure ran", async () => {
+    const userId = randomUUID();
+    const email = `${userId}@spark.test`;
+    const { plan } = await new OfflinePlanner().plan(onboardingAnswers());
+    await dataSource().query(`INSERT INTO ditl.generations (id, user_id, email, answers, status, plan) VALUES ($1, $2, $3, $4, 'completed', $5)`, [
+      randomUUID(),
+      userId,
+      email,
+      JSON.stringify(onboardingAnswers()),
+      JSON.stringify(plan),
+    ]);
+    const moment = momentKeys(plan)[0];
+    // Another writer of the same moment holds the edit back after it has read the plan, until the erasure had its chance.
+    const otherWriter = dataSource().createQueryRunner();
+    await otherWriter.startTransaction();
+    await otherWriter.query(`INSERT INTO ditl.coach_edits (user_id, moment, narrative, habit, coach_id) VALUES ($1, $2, 'x', 'x', $3)`, [
+      userId,
+      moment,
+      randomUUID(),
+    ]);
+    const editing = service().editMoment({
+      userId,
+      moment,
+      coachId: randomUUID(),
+      edit: { narrative: 'You open the window at 6:30.', habit: 'Fresh air first' },
+    });
+    await waitForBackendWaiting(`INSERT INTO ditl.coach_edits%`);
+    const eraser = ditlEraser(dataSource(), s3().config);
+    const erasing = eraser.erase({ userId, email });
+    await Promise.race([erasing, waitForBackendWaiting('SELECT pg_advisory_xact_lock%')]);
+    await otherWriter.rollbackTransaction();
+    await otherWriter.release();
+    await Promise.allSettled([editing, erasing]);
+    await eraser.close?.();
+
+    const edits = await dataSource().query(`SELECT moment FROM ditl.coach_edits WHERE user_id = $1`, [userId]);
+    expect(edits).toEqual([]);
   });
 
   it('forgets an erasure after a day', async () => {

@@ -164,12 +164,15 @@ export class GenerationsService {
     return this.generate({ userId, email: newest.email, answers: newest.answers, requested: newest.requested });
   }
 
+  /** Under the client's lock, which their erasure takes too: an edit saved meanwhile would outlive it. */
   async editMoment({ userId, moment, coachId, edit }: PayloadOf<'ditl.coach-edit-moment'>): Promise<CoachDitlView> {
-    const current = await this.generations.newest(userId, 'completed');
-    if (!current?.plan || !momentKeys(current.plan).includes(moment)) {
-      throw new DomainError('NOT_FOUND', "This moment is not in the client's current Day in the Life.");
-    }
-    await this.generations.saveCoachEdit(userId, coachId, { moment, ...edit });
+    await this.generations.forUser(userId, async (generations) => {
+      const current = await generations.newest(userId, 'completed');
+      if (!current?.plan || !momentKeys(current.plan).includes(moment)) {
+        throw new DomainError('NOT_FOUND', "This moment is not in the client's current Day in the Life.");
+      }
+      await generations.saveCoachEdit(userId, coachId, { moment, ...edit });
+    });
     return this.coachView({ userId });
   }
 
