@@ -11,7 +11,7 @@ import { ServiceBus } from '@spark/messaging';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
-import { CurrentUser } from '../auth/auth.decorators';
+import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
 import { DitlRequestWitness } from './ditl-request-witness';
@@ -25,6 +25,7 @@ export class DitlController {
 
   /** generate-ditl (docs/product.md §7): stores the request (queued) and answers its id at once. */
   @Responds('ditl.generate')
+  @Roles('client')
   @Post()
   @HttpCode(202)
   generate(

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { type FinishOnboardingResponse, finishOnboardingResponseSchema, type OnboardingAnswers, onboardingAnswersSchema } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
-import { CurrentUser } from '../auth/auth.decorators';
+import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
 
@@ -13,9 +13,11 @@ export class OnboardingController {
   /**
    * Finishes onboarding in one request: the answers and the first evolution (progress-service),
    * then the user's metadata (auth-service). The gateway does both, not the SPA, so the browser
-   * never holds half a finished onboarding; both steps are idempotent, so a retry is safe.
+   * never holds half a finished onboarding; both steps are idempotent, so a retry is safe. Clients only, as capture
+   * (sparks.controller.ts): the answers start the person's progress.
    */
   @Responds(finishOnboardingResponseSchema)
+  @Roles('client')
   @Post()
   @HttpCode(200)
   async finish(

@@ -11,7 +11,7 @@ import {
 } from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
-import { CurrentUser } from '../auth/auth.decorators';
+import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { SignedSparks } from './signed-sparks';
@@ -31,6 +31,7 @@ const RECORDINGS_PER_USER: RateLimit = { name: 'spark-recordings', max: 2 * UPLO
  * A client's own sparks. Capture is two steps, both answered by the progress service: `POST /api/sparks/uploads`
  * grants a signed URL the browser PUTs the file to, straight to storage (refused at once when it would not fit the
  * client's storage); `POST /api/sparks` then records the spark, once the service has checked and cleaned the file.
+ * Only clients capture: a spark starts the person's progress, and with it their place in every coach's client list.
  */
 @Controller('api/sparks')
 export class SparksController {
@@ -41,6 +42,7 @@ export class SparksController {
   ) {}
 
   @Responds('progress.grant-spark-upload')
+  @Roles('client')
   @Post('uploads')
   @HttpCode(201)
   grantUpload(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(sparkUploadGrantRequestSchema)) body: SparkUploadGrantRequest) {
@@ -49,6 +51,7 @@ export class SparksController {
   }
 
   @Responds('progress.record-spark')
+  @Roles('client')
   @Post()
   @HttpCode(201)
   async capture(@CurrentUser() user: AuthenticatedUser, @Body(new ZodPipe(captureBodySchema)) body: CaptureBody): Promise<RecordSparkResponse> {

@@ -22,6 +22,8 @@ export interface RouteExpectation {
 }
 
 const ownerOnly = { otherClient: 404 } as const;
+// What only a coached person does, and what would make anyone else a client in every coach's list.
+const clients = ['client'] as const;
 const coaches = ['coach', 'admin'] as const;
 const admins = ['admin'] as const;
 
@@ -67,8 +69,8 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'GET /api/coach/clients/:userId/nudge-draft': { access: coaches, why: 'a draft only: sending it is the notes route' },
   'GET /api/coach/clients/:userId/weekly-check-in': { access: coaches },
 
-  'POST /api/onboarding': { access: 'signed-in', why: "writes the caller's own onboarding" },
-  'POST /api/ditl/generations': { access: 'signed-in', why: "queues the caller's own presentation" },
+  'POST /api/onboarding': { access: clients, why: "writes the caller's own onboarding; staff are not coached" },
+  'POST /api/ditl/generations': { access: clients, why: "queues the caller's own presentation; staff have none" },
   'GET /api/ditl/generations/current': { access: 'signed-in', why: "answers the caller's own newest presentation" },
   'GET /api/ditl/generations/:generationId': { access: 'signed-in', cells: ownerOnly, why: 'a client reads only its own generations' },
   'GET /api/ditl/generations/:generationId/presentation': { access: 'signed-in', cells: ownerOnly, why: 'a client reads only its own presentation' },
@@ -83,8 +85,8 @@ export const routeExpectations: Record<string, RouteExpectation> = {
   'POST /api/progress/clients/:userId/notes': { access: coaches },
   'POST /api/progress/clients/:userId/private-notes': { access: coaches },
   'GET /api/progress/clients/:userId/private-notes': { access: coaches },
-  'POST /api/sparks/uploads': { access: 'signed-in', why: "grants an upload under the caller's own prefix only" },
-  'POST /api/sparks': { access: 'signed-in', why: "captures into the caller's own progress, from the caller's own upload" },
+  'POST /api/sparks/uploads': { access: clients, why: "grants an upload under the caller's own prefix only" },
+  'POST /api/sparks': { access: clients, why: "captures into the caller's own progress, from the caller's own upload" },
   'GET /api/sparks': { access: 'signed-in', why: "lists the caller's own sparks" },
   'GET /api/sparks/:id': { access: 'signed-in', cells: ownerOnly, why: 'a client reads only its own sparks' },
 
