@@ -2,6 +2,7 @@ import { type AccountDeletion, type DeletionPart, type DeletionSubject, deletion
 import { deleteOutboxRowsAboutSql, type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
 import { decodeCursor, type Keyed, pageOf, positionOfRow } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
+import { ERASED_LABEL, type ErasedAccountSql, erasedActorSql, erasedTargetSql } from '../audit/audit-erasure';
 import { LIVE_ACCESS_WINDOW_SECONDS } from '../sessions/session-revocations';
 
 export type Confirmation =
@@ -14,8 +15,10 @@ interface DeletionRow {
   parts: { part: DeletionPart; done_at: string | null }[];
 }
 
-/** What the audit log keeps of an erased account, in place of its e-mail and label. */
-const ERASED_LABEL = 'Deleted account';
+// The audit update's parameters: the account's id and address, then its deletion's id and label.
+const erasedByParameters: ErasedAccountSql = { userId: '$1::uuid', email: '$2', deletionId: '$3::uuid', label: '$4' };
+const entryActor = erasedActorSql({ id: 'actor_id', email: 'actor_email' }, erasedByParameters);
+const entryTarget = erasedTargetSql({ id: 'target_id', label: 'target_label' }, erasedByParameters);
 
 export class AccountDeletionRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -69,15 +72,10 @@ export class AccountDeletionRepository {
         [deletionId, deletionParts],
       );
       await manager.query(`SELECT set_config('spark.erasing_account', 'on', true)`);
-      // A label names a person only as their whole address (a lead's, investor's, user's or client's e-mail; the
-      // other labels are campaign subjects): a search inside labels would also erase `joann@…` for `ann@…`.
       await manager.query(
-        `UPDATE auth.audit_events SET
-           actor_id = CASE WHEN actor_id = $1::uuid THEN $3::uuid ELSE actor_id END,
-           actor_email = CASE WHEN actor_id = $1::uuid OR actor_email = $2 THEN $4 ELSE actor_email END,
-           target_id = CASE WHEN target_id = $1::text THEN $3::text ELSE target_id END,
-           target_label = CASE WHEN target_id = $1::text OR lower(target_label) = $2 THEN $4 ELSE target_label END
-         WHERE actor_id = $1::uuid OR actor_email = $2 OR target_id = $1::text OR lower(target_label) = $2`,
+        `UPDATE auth.audit_events
+         SET actor_id = ${entryActor.id}, actor_email = ${entryActor.email}, target_id = ${entryTarget.id}, target_label = ${entryTarget.label}
+         WHERE ${entryActor.matches} OR ${entryTarget.matches}`,
         [user.id, user.email, deletionId, ERASED_LABEL],
       );
       await manager.query(`SELECT set_config('spark.erasing_account', 'off', true)`);
