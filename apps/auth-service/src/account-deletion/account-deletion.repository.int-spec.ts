@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { authEnv, loadConfig } from '@spark/config';
-import { type AuditEvent, deletionQueues } from '@spark/contracts';
+import { type AuditEvent, deletionParts, deletionQueues } from '@spark/contracts';
 import { type JobRequest, MailSealer, outboxInsertSql, outboxRows } from '@spark/jobs';
 import { openMigrated } from '@spark/persistence';
 import { createTestDatabase, insertUser, type TestDatabase } from '@spark/testing';
@@ -18,6 +18,22 @@ const OTHER_EMAIL = 'joann@example.com';
 
 type AuditRow = { id: string; actor_id: string; actor_email: string; target_id: string | null; target_label: string | null };
 type OutboxRow = { id: string; payload: unknown };
+
+const auditEvent = (
+  actor: { id: string; email: string; role?: AuditEvent['actor']['role'] },
+  action: AuditEvent['action'],
+  target: AuditEvent['target'],
+): AuditEvent => ({
+  id: randomUUID(),
+  correlationId: randomUUID(),
+  at: new Date().toISOString(),
+  actor: { role: 'coach', ...actor },
+  action,
+  target,
+  clientIp: '127.0.0.1',
+  outcome: 'succeeded',
+  details: {},
+});
 
 describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the deleted account is erased', () => {
   let database: TestDatabase;
@@ -44,17 +60,6 @@ describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the 
     await database?.drop();
   });
 
-  const auditEvent = (actor: { id: string; email: string }, action: AuditEvent['action'], target: AuditEvent['target']): AuditEvent => ({
-    id: randomUUID(),
-    correlationId: randomUUID(),
-    at: new Date().toISOString(),
-    actor: { ...actor, role: 'coach' },
-    action,
-    target,
-    clientIp: '127.0.0.1',
-    outcome: 'succeeded',
-    details: {},
-  });
   const queue = async (jobs: JobRequest[]) => dataSource.query(outboxInsertSql('auth', 1), outboxRows(jobs));
   const magicLink = async (email: string): Promise<JobRequest> => ({
     queue: 'mail',
@@ -154,5 +159,92 @@ describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the 
     const remaining = jobsAfter.filter((row) => !othersJobs.some((job) => job.id === row.id)).map((row) => row.payload);
     // Only the erase jobs the confirmation queues for the other services remain, naming the deletion and no one.
     expect(remaining).toEqual(Object.values(deletionQueues).map(() => ({ deletionId })));
+  });
+});
+
+describe('the audit log while an account is being erased: what is recorded about it is stored as the confirmation left its entries', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let deletions: AccountDeletionRepository;
+  let audit: AuditRepository;
+  let coach: { id: string; email: string };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await openMigrated({ url: database.url, schema: 'auth', migrations: authMigrations });
+    deletions = new AccountDeletionRepository(dataSource);
+    audit = new AuditRepository(dataSource);
+    coach = { id: await insertUser(dataSource, { email: 'coach@example.com', role: 'coach' }), email: 'coach@example.com' };
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  /** The hash of a stored confirmation link of the user's. */
+  const askedToDelete = async (userId: string) => {
+    const tokenHash = randomBytes(32);
+    const mailJob = async (email: string): Promise<JobRequest> => ({ queue: 'mail', name: 'code-sign-in-locked', data: { email } });
+    await deletions.addConfirmation(userId, { tokenHash, expiresAt: new Date(Date.now() + 60_000) }, mailJob);
+    return tokenHash;
+  };
+  /** A client whose deletion is confirmed: the auth part done, every other part still to run. */
+  async function confirmedDeletionOf(email: string) {
+    const userId = await insertUser(dataSource, { email });
+    const deletionId = randomUUID();
+    expect(await deletions.confirm(await askedToDelete(userId), deletionId, async () => {})).toMatchObject({ outcome: 'erased' });
+    return { userId, email, deletionId };
+  }
+  const completeDeletion = async (deletionId: string) => {
+    for (const part of deletionParts) await deletions.markPartDone(deletionId, part);
+  };
+  const stored = async (event: AuditEvent): Promise<Omit<AuditRow, 'id'> | undefined> =>
+    ((await dataSource.query(`SELECT actor_id, actor_email, target_id, target_label FROM auth.audit_events WHERE id = $1`, [event.id])) as AuditRow[])[0];
+
+  it("stores a coach's later action on the client, a lead labelled with their address in capitals and their own refused attempt without them", async () => {
+    const ben = await confirmedDeletionOf('ben@example.com');
+    const update = auditEvent(coach, 'client.update', { type: 'client', id: ben.userId, label: ben.email });
+    const lead = auditEvent(coach, 'lead.resend', { type: 'lead', id: randomUUID(), label: 'Ben@Example.COM' });
+    const ownAttempt = auditEvent({ id: ben.userId, email: ben.email, role: 'client' }, 'client.nudge', { type: 'client', id: randomUUID(), label: null });
+    for (const event of [update, lead, ownAttempt]) expect(await audit.insert(event)).toBe(true);
+    // The same event delivered again stores nothing more.
+    expect(await audit.insert(update)).toBe(false);
+
+    expect(await stored(update)).toEqual({ actor_id: coach.id, actor_email: coach.email, target_id: ben.deletionId, target_label: 'Deleted account' });
+    expect(await stored(lead)).toEqual({ actor_id: coach.id, actor_email: coach.email, target_id: lead.target.id, target_label: 'Deleted account' });
+    expect(await stored(ownAttempt)).toEqual({
+      actor_id: ben.deletionId,
+      actor_email: 'Deleted account',
+      target_id: ownAttempt.target.id,
+      target_label: null,
+    });
+  });
+
+  it('stores as they come the events of another person, whose address contains theirs, and of a client whose deletion is not confirmed', async () => {
+    await confirmedDeletionOf('cy@example.com');
+    const staying = { id: await insertUser(dataSource, { email: 'lucy@example.com' }), email: 'lucy@example.com' };
+    const events = [
+      auditEvent(coach, 'client.update', { type: 'client', id: staying.id, label: staying.email }),
+      auditEvent(coach, 'lead.approve', { type: 'lead', id: randomUUID(), label: 'Lucy@Example.com' }),
+      auditEvent({ ...staying, role: 'client' }, 'client.nudge', { type: 'client', id: randomUUID(), label: null }),
+    ];
+    for (const event of events) await audit.insert(event);
+
+    for (const event of events) {
+      expect(await stored(event)).toEqual({
+        actor_id: event.actor.id,
+        actor_email: event.actor.email,
+        target_id: event.target.id,
+        target_label: event.target.label,
+      });
+    }
+  });
+
+  it('stores the address again once the deletion completed: the record no longer knows it, and whoever holds it now is someone else', async () => {
+    const eve = await confirmedDeletionOf('eve@example.com');
+    await completeDeletion(eve.deletionId);
+    const invitedAgain = auditEvent(coach, 'lead.add-client', { type: 'lead', id: randomUUID(), label: eve.email });
+    await audit.insert(invitedAgain);
+    expect(await stored(invitedAgain)).toMatchObject({ target_label: eve.email });
   });
 });

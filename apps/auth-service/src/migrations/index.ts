@@ -11,6 +11,7 @@ import { AuditEventsNotDeletable1764700000100 } from './1764700000100-audit-even
 import { RevocationMarkers1764800000100 } from './1764800000100-revocation-markers';
 import { ExpiredSignInRows1765000000100 } from './1765000000100-expired-sign-in-rows';
 import { SessionRenewalBudget1765000000200 } from './1765000000200-session-renewal-budget';
+import { UnfinishedDeletionsIndex1765000000320 } from './1765000000320-unfinished-deletions-index';
 
 export const authMigrations = [
   CreateOutbox1763800000000,
@@ -28,4 +29,5 @@ export const authMigrations = [
   RevocationMarkers1764800000100,
   ExpiredSignInRows1765000000100,
   SessionRenewalBudget1765000000200,
+  UnfinishedDeletionsIndex1765000000320,
 ];
