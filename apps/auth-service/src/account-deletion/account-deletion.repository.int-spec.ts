@@ -240,6 +240,28 @@ describe('the audit log while an account is being erased: what is recorded about
     }
   });
 
+  it('anonymises, as the deletion completes, an event whose recording began before the confirmation committed and ended after it', async () => {
+    const dee = { id: await insertUser(dataSource, { email: 'dee@example.com' }), email: 'dee@example.com' };
+    const tokenHash = await askedToDelete(dee.id);
+    const update = auditEvent(coach, 'client.update', { type: 'client', id: dee.id, label: dee.email });
+    const recording = dataSource.createQueryRunner();
+    await recording.connect();
+    await recording.startTransaction();
+    try {
+      await new AuditRepository(recording.manager).insert(update);
+      const deletionId = randomUUID();
+      await deletions.confirm(tokenHash, deletionId, async () => {});
+      await recording.commitTransaction();
+      // Neither saw the other: the insert looked before the deletion was there, the update before the entry was.
+      expect(await stored(update)).toMatchObject({ target_id: dee.id, target_label: dee.email });
+
+      await completeDeletion(deletionId);
+      expect(await stored(update)).toMatchObject({ target_id: deletionId, target_label: 'Deleted account' });
+    } finally {
+      await recording.release();
+    }
+  });
+
   it('stores the address again once the deletion completed: the record no longer knows it, and whoever holds it now is someone else', async () => {
     const eve = await confirmedDeletionOf('eve@example.com');
     await completeDeletion(eve.deletionId);

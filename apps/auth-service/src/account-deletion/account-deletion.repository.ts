@@ -1,7 +1,7 @@
 import { type AccountDeletion, type DeletionPart, type DeletionSubject, deletionParts, deletionQueues, type UserRole } from '@spark/contracts';
 import { deleteOutboxRowsAboutSql, type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
 import { decodeCursor, type Keyed, pageOf, positionOfRow } from '@spark/persistence';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { ERASED_LABEL, type ErasedAccountSql, erasedActorSql, erasedTargetSql } from '../audit/audit-erasure';
 import { LIVE_ACCESS_WINDOW_SECONDS } from '../sessions/session-revocations';
 
@@ -19,6 +19,18 @@ interface DeletionRow {
 const erasedByParameters: ErasedAccountSql = { userId: '$1::uuid', email: '$2', deletionId: '$3::uuid', label: '$4' };
 const entryActor = erasedActorSql({ id: 'actor_id', email: 'actor_email' }, erasedByParameters);
 const entryTarget = erasedTargetSql({ id: 'target_id', label: 'target_label' }, erasedByParameters);
+
+/** Replaces an unfinished deletion's subject in every audit entry by or about them, as the log's trigger allows. */
+async function anonymiseAuditEntries(manager: EntityManager, subject: DeletionSubject, deletionId: string): Promise<void> {
+  await manager.query(`SELECT set_config('spark.erasing_account', 'on', true)`);
+  await manager.query(
+    `UPDATE auth.audit_events
+     SET actor_id = ${entryActor.id}, actor_email = ${entryActor.email}, target_id = ${entryTarget.id}, target_label = ${entryTarget.label}
+     WHERE ${entryActor.matches} OR ${entryTarget.matches}`,
+    [subject.userId, subject.email, deletionId, ERASED_LABEL],
+  );
+  await manager.query(`SELECT set_config('spark.erasing_account', 'off', true)`);
+}
 
 export class AccountDeletionRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -71,14 +83,7 @@ export class AccountDeletionRepository {
          SELECT $1::uuid, part, CASE WHEN part = 'auth' THEN now() END FROM unnest($2::text[]) AS part`,
         [deletionId, deletionParts],
       );
-      await manager.query(`SELECT set_config('spark.erasing_account', 'on', true)`);
-      await manager.query(
-        `UPDATE auth.audit_events
-         SET actor_id = ${entryActor.id}, actor_email = ${entryActor.email}, target_id = ${entryTarget.id}, target_label = ${entryTarget.label}
-         WHERE ${entryActor.matches} OR ${entryTarget.matches}`,
-        [user.id, user.email, deletionId, ERASED_LABEL],
-      );
-      await manager.query(`SELECT set_config('spark.erasing_account', 'off', true)`);
+      await anonymiseAuditEntries(manager, { userId: user.id, email: user.email }, deletionId);
       const [{ live_families: liveFamilies }] = (await manager.query(
         `SELECT ARRAY(SELECT DISTINCT family_id FROM auth.refresh_tokens
                       WHERE user_id = $1 AND created_at > now() - make_interval(secs => $2)) AS live_families`,
@@ -104,14 +109,16 @@ export class AccountDeletionRepository {
   }
 
   /**
-   * Marks a part done (a repeat changes nothing). When it was the last, the record completes and forgets
-   * whose account it was. Undefined for an unknown deletion.
+   * Marks a part done (a repeat changes nothing). When it was the last, the audit log is searched for the account
+   * once more, then the record completes and forgets whose account it was. Undefined for an unknown deletion.
    */
   async markPartDone(deletionId: string, part: DeletionPart): Promise<{ completed: boolean } | undefined> {
     return this.dataSource.transaction(async (manager) => {
       // Parts report at once from several services: the record's lock makes the last of them see every other.
-      const [record] = (await manager.query(`SELECT completed_at FROM auth.account_deletions WHERE id = $1 FOR UPDATE`, [deletionId])) as {
+      const [record] = (await manager.query(`SELECT completed_at, user_id, email FROM auth.account_deletions WHERE id = $1 FOR UPDATE`, [deletionId])) as {
         completed_at: Date | null;
+        user_id: string;
+        email: string;
       }[];
       if (!record) return undefined;
       if (record.completed_at) return { completed: true };
@@ -119,12 +126,16 @@ export class AccountDeletionRepository {
         deletionId,
         part,
       ]);
-      const [, completed] = (await manager.query(
-        `UPDATE auth.account_deletions SET completed_at = now(), user_id = NULL, email = NULL
-         WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM auth.account_deletion_parts WHERE deletion_id = $1 AND done_at IS NULL)`,
+      const [{ unfinished }] = (await manager.query(
+        `SELECT count(*)::int AS unfinished FROM auth.account_deletion_parts WHERE deletion_id = $1 AND done_at IS NULL`,
         [deletionId],
-      )) as [unknown[], number];
-      return { completed: completed > 0 };
+      )) as [{ unfinished: number }];
+      if (unfinished > 0) return { completed: false };
+      // An audit event whose insert began before the confirmation committed, and committed after its update, saw
+      // neither the record nor its update: this is the last moment the record can still say whose entries to change.
+      await anonymiseAuditEntries(manager, { userId: record.user_id, email: record.email }, deletionId);
+      await manager.query(`UPDATE auth.account_deletions SET completed_at = now(), user_id = NULL, email = NULL WHERE id = $1`, [deletionId]);
+      return { completed: true };
     });
   }
 

@@ -43,7 +43,7 @@ const unfinishedDeletion = (name: string, { matches, byId }: { matches: string; 
 
 /** Inserts and reads only: the table refuses updates and deletes. */
 export class AuditRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: Pick<DataSource, 'query'>) {}
 
   /**
    * False when an event with this id is stored already (the same request delivered twice). An event by or about an
