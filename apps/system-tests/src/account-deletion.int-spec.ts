@@ -5,6 +5,7 @@ import { startService } from '@spark/service-runtime';
 import { eventually, insertProgress, onboardingAnswers, TINY_PNG, captureSpark } from '@spark/testing';
 import { Client } from 'pg';
 import { leadsService } from '../../leads-service/src/service';
+import { progressService } from '../../progress-service/src/service';
 import { createSignedInUser, requestGeneration, TEST_JWT_SECRET } from './ditl-auth';
 import { allServices, type InProcessStack, startInProcessStack } from './in-process-stack';
 
@@ -31,6 +32,7 @@ describe('account deletion: every row and object about the client gone, each ser
   let admin: Person;
   let s3: S3Client;
   let stopLeads: (() => Promise<void>) | undefined;
+  let stopProgressWithoutErasure: (() => Promise<void>) | undefined;
   let investorId: string;
 
   const send = (method: string, path: string, person?: Person, body?: unknown) =>
@@ -56,6 +58,10 @@ describe('account deletion: every row and object about the client gone, each ser
     return token;
   };
   const deletions = async () => accountDeletionPageSchema.parse(await (await send('GET', '/api/admin/account-deletions', admin)).json()).items;
+  const partsDone = async (deletionId: string, expected: number) => {
+    const record = (await deletions()).find((deletion) => deletion.id === deletionId);
+    return record && record.parts.filter((part) => part.doneAt).length === expected ? record : undefined;
+  };
 
   beforeAll(async () => {
     // The leads-service runs apart, so the test can stop it while the deletion is confirmed and start it again.
@@ -131,6 +137,7 @@ describe('account deletion: every row and object about the client gone, each ser
 
   afterAll(async () => {
     await stopLeads?.();
+    await stopProgressWithoutErasure?.();
     s3?.destroy();
     await db?.end();
     await stack?.stop();
@@ -159,11 +166,7 @@ describe('account deletion: every row and object about the client gone, each ser
     expect((await send('POST', '/api/account-deletion/confirm', undefined, { token })).status).toBe(404);
 
     // Every part but the leads-service's finishes; the record shows which.
-    const partsDone = async (expected: number) => {
-      const record = (await deletions()).find((deletion) => deletion.id === deletionId);
-      return record && record.parts.filter((part) => part.doneAt).length === expected ? record : undefined;
-    };
-    const waiting = await eventually(() => partsDone(deletionParts.length - 1), 30_000, 'every part but the leads part erased');
+    const waiting = await eventually(() => partsDone(deletionId, deletionParts.length - 1), 30_000, 'every part but the leads part erased');
     expect(waiting.completedAt).toBeNull();
     expect(waiting.parts.find((part) => part.part === 'leads')?.doneAt).toBeNull();
     expect(await tablesMentioning(db, client.email)).toEqual([
@@ -172,7 +175,7 @@ describe('account deletion: every row and object about the client gone, each ser
     ]);
 
     stopLeads = await startService({ ...leadsService, env: { ...stack.env } }, false);
-    const complete = await eventually(() => partsDone(deletionParts.length), 30_000, 'the leads part erased after the service came back');
+    const complete = await eventually(() => partsDone(deletionId, deletionParts.length), 30_000, 'the leads part erased after the service came back');
     expect(complete.completedAt).not.toBeNull();
 
     // Only the marker that keeps the account's old tokens refused names its id, and only until they would have expired;
@@ -201,6 +204,35 @@ describe('account deletion: every row and object about the client gone, each ser
       [investorId],
     );
     expect(investorRows.rows).toEqual([{ investors: 0, codes: 0, deliveries: 0, campaigns: 1 }]);
+  }, 120_000);
+
+  it("records a coach's edit of a client whose erasure is still under way without their id or address", async () => {
+    const leaving = await createSignedInUser(db, 'rami.leaving@spark.test');
+    await insertProgress(db, { userId: leaving.id, email: leaving.email, fullName: 'Rami Saleh', goal: 'Walk daily', timeZone: 'Europe/Stockholm', daysIn: 2 });
+    // The progress service answers the dashboard but erases nothing: its part waits, as it does while S3 is down or its
+    // worker is behind, and the client is still on the coach's list.
+    await stack.stopService('progress');
+    stopProgressWithoutErasure = await startService({ ...progressService, accountErasure: undefined, env: { ...stack.env } }, false);
+    expect((await send('POST', '/api/me/account-deletion', leaving)).status).toBe(202);
+    const confirmed = await send('POST', '/api/account-deletion/confirm', undefined, { token: await confirmationToken(leaving.email) });
+    expect(confirmed.status).toBe(200);
+    const { deletionId } = confirmAccountDeletionResponseSchema.parse(await confirmed.json());
+    const waiting = await eventually(() => partsDone(deletionId, deletionParts.length - 1), 30_000, 'every part but the progress part erased');
+    expect(waiting.parts.find((part) => part.part === 'progress')?.doneAt).toBeNull();
+
+    // The gateway records the edit with the client's id and, from the progress service's answer, their address.
+    expect((await send('PATCH', `/api/coach/clients/${leaving.id}`, admin, { status: 'paused' })).status).toBe(200);
+
+    await stopProgressWithoutErasure();
+    stopProgressWithoutErasure = undefined;
+    await stack.startService('progress');
+    await eventually(() => partsDone(deletionId, deletionParts.length), 30_000, 'the progress part erased once its worker runs');
+
+    const mentions = { email: await tablesMentioning(db, leaving.email), id: await tablesMentioning(db, leaving.id) };
+    expect(mentions).toEqual({ email: [], id: ['auth.revocation_markers (1)', 'ditl.erased_users (1)', 'progress.erased_users (1)'] });
+    // The edit itself stays in the log, by its coach, about the deletion as the confirmation's entries are.
+    const edit = await db.query(`SELECT actor_id, target_id, target_label, details FROM auth.audit_events WHERE action = 'client.update'`);
+    expect(edit.rows).toEqual([{ actor_id: admin.id, target_id: deletionId, target_label: 'Deleted account', details: { status: 'paused' } }]);
   }, 120_000);
 
   it('answers a coach or admin who asks to delete their own account 403, and a bad link 404, changing nothing', async () => {
