@@ -1,16 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { developmentSigningKeys } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { createLogger } from '@spark/logging';
 import { signedLeadSubmission } from '@spark/messaging';
 import { openMigrated } from '@spark/persistence';
 import { createTestDatabase, eventually, type TestDatabase, testRedisUrl, uniquePrefix } from '@spark/testing';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
-import { JobQueues, type JobRequest } from './job-queues';
+import { bullPrefix, JobQueues, type JobRequest } from './job-queues';
 import { ConfirmOutboxJobs1764100000000 } from './outbox-confirmation.migration';
 import { CreateOutbox1763800000000 } from './outbox.migration';
 import { OutboxRelay } from './outbox-relay';
-import { outboxInsertSql, outboxRows } from './outbox-rows';
+import { outboxInsertSql, outboxRequeueSql, outboxRows } from './outbox-rows';
 
 const leadConfirmation: JobRequest = {
   queue: QUEUES.mail,
@@ -30,6 +32,8 @@ describe('the outbox with a payload no worker could run', () => {
   let redis: Redis;
   let jobs: JobQueues;
   let relay: OutboxRelay;
+  let redisUrl: string;
+  const busPrefix = uniquePrefix('relay');
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -39,8 +43,9 @@ describe('the outbox with a payload no worker could run', () => {
       migrations: [CreateOutbox1763800000000, ConfirmOutboxJobs1764100000000],
       applicationName: 'relay-test',
     });
-    redis = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
-    jobs = new JobQueues(redis, uniquePrefix('relay'), developmentSigningKeys());
+    redisUrl = await testRedisUrl();
+    redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    jobs = new JobQueues(redis, busPrefix, developmentSigningKeys());
     relay = new OutboxRelay(dataSource, 'relaytest', jobs, createLogger('relay-test', 'silent'));
   });
   afterAll(async () => {
@@ -117,5 +122,45 @@ describe('the outbox with a payload no worker could run', () => {
     // Found lost, it is dispatched again by the pass the step asked for.
     await eventually(() => jobs.queue(QUEUES.mail).getJob(last?.id ?? ''), 10_000, 'the lost job dispatched again');
     await walker.stop();
+  });
+
+  it('adds a job queued again under its own id only when Redis lost it: one waiting for a retry or failed for good stays as it was', async () => {
+    const erase = (): JobRequest => ({ queue: QUEUES.deletionLeads, name: 'erase-account', data: { deletionId: randomUUID() } });
+    const rows = outboxRows([erase(), erase(), erase()]);
+    const [[retrying = '', failed = '', lost = '']] = rows;
+    await dataSource.query(outboxInsertSql('relaytest', 1), rows);
+    while ((await relay.dispatchPending()) > 0);
+    // A worker that fails one job for good and the others for now, each then waiting for its retry.
+    const queue = jobs.queue(QUEUES.deletionLeads);
+    const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    const worker = new Worker(
+      QUEUES.deletionLeads,
+      async (job: Job) => {
+        throw job.id === failed ? new UnrecoverableError('the bucket is misconfigured') : new Error('storage is down');
+      },
+      { connection, prefix: bullPrefix(busPrefix) },
+    );
+    await eventually(async () => (await queue.getJobState(failed)) === 'failed' && (await queue.getJobState(retrying)) === 'delayed', 10_000, 'the failures');
+    await worker.close();
+    connection.disconnect();
+    await eventually(async () => (await queue.getJobState(retrying)) === 'delayed', 10_000, 'the retry to wait');
+    // Redis lost one job, and the outbox its row (pruned after a week).
+    await queue.remove(lost);
+    await dataSource.query(`DELETE FROM relaytest.outbox WHERE id = $1`, [lost]);
+    const before = await Promise.all([retrying, failed].map((id) => queue.getJob(id)));
+
+    await dataSource.query(outboxRequeueSql('relaytest', 1), rows);
+    expect(await relay.dispatchPending()).toBe(3);
+
+    const after = await Promise.all([retrying, failed].map((id) => queue.getJob(id)));
+    const seen = (job: Job | undefined) => job && { attemptsMade: job.attemptsMade, timestamp: job.timestamp, failedReason: job.failedReason };
+    expect(after.map(seen)).toEqual(before.map(seen));
+    expect(await Promise.all([retrying, failed, lost].map((id) => queue.getJobState(id)))).toEqual(['delayed', 'failed', 'waiting']);
+    // The failed job stays finished for the outbox; the others are checked until they finish.
+    await relay.reconcile();
+    const confirmed: { id: string }[] = await dataSource.query(`SELECT id FROM relaytest.outbox WHERE id = ANY($1::uuid[]) AND confirmed_at IS NOT NULL`, [
+      rows[0],
+    ]);
+    expect(confirmed.map(({ id }) => id)).toEqual([failed]);
   });
 });

@@ -25,6 +25,16 @@ export const outboxInsertSql = (schema: string, firstParam: number) =>
    SELECT * FROM unnest($${firstParam}::uuid[], $${firstParam + 1}::text[], $${firstParam + 2}::text[], $${firstParam + 3}::jsonb[])`;
 
 /**
+ * `outboxInsertSql` for jobs that keep one id for good (the ids of `outboxRows` replaced by their own): a row still in
+ * the outbox is made pending again and its job added again, which BullMQ ignores while a job of that id is there in any
+ * state (waiting, running, delayed for a retry, failed or completed), so only a job Redis lost comes back. A row pruned
+ * since is written again.
+ */
+export const outboxRequeueSql = (schema: string, firstParam: number) =>
+  `${outboxInsertSql(schema, firstParam)}
+   ON CONFLICT (id) DO UPDATE SET dispatched_at = NULL, confirmed_at = NULL`;
+
+/**
  * Deletes a schema's outbox rows about a person (`$1` a user id, `$2` an e-mail address), sent or not: after their
  * account is deleted nobody is left to receive those jobs, and the rows must not outlive them. A row is about them
  * when a value anywhere in its payload IS their id or address: every payload that names a person names them in a
