@@ -191,8 +191,8 @@ describe('bus requests only from who may send them', () => {
         `leaving-${randomUUID()}@example.com`,
       ]);
       await db.query(
-        `INSERT INTO auth.account_deletion_parts (deletion_id, part, done_at)
-         SELECT $1, part, CASE WHEN part = 'auth' THEN now() END FROM unnest($2::text[]) AS part`,
+        `INSERT INTO auth.account_deletion_parts (deletion_id, part, done_at, job_id)
+         SELECT $1, part, CASE WHEN part = 'auth' THEN now() END, CASE WHEN part <> 'auth' THEN gen_random_uuid() END FROM unnest($2::text[]) AS part`,
         [deletionId, deletionParts],
       );
       return deletionId;

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { authEnv, loadConfig } from '@spark/config';
-import { type AuditEvent, deletionParts, deletionQueues } from '@spark/contracts';
+import { type AuditEvent, deletionParts, deletionQueues, QUEUES } from '@spark/contracts';
 import { type JobRequest, MailSealer, outboxInsertSql, outboxRows } from '@spark/jobs';
 import { openMigrated } from '@spark/persistence';
 import { createTestDatabase, insertUser, type TestDatabase } from '@spark/testing';
@@ -268,5 +268,82 @@ describe('the audit log while an account is being erased: what is recorded about
     const invitedAgain = auditEvent(coach, 'lead.add-client', { type: 'lead', id: randomUUID(), label: eve.email });
     await audit.insert(invitedAgain);
     expect(await stored(invitedAgain)).toMatchObject({ target_label: eve.email });
+  });
+});
+
+describe('AccountDeletionRepository.requeueOpenParts against a real PostgreSQL: the parts, not Redis, say what is left', () => {
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  let deletions: AccountDeletionRepository;
+  const HOUR_MS = 3600 * 1000;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataSource = await openMigrated({ url: database.url, schema: 'auth', migrations: authMigrations });
+    deletions = new AccountDeletionRepository(dataSource);
+  });
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+  });
+
+  type PartRow = { part: string; job_id: string | null; queue: string | null; payload: unknown; dispatched_at: Date | null; confirmed_at: Date | null };
+  const confirmed = async (email: string) => {
+    const userId = await insertUser(dataSource, { email });
+    const tokenHash = randomBytes(32);
+    await deletions.addConfirmation(userId, { tokenHash, expiresAt: new Date(Date.now() + 60_000) }, async () => ({
+      queue: 'mail',
+      name: 'code-sign-in-locked',
+      data: { email },
+    }));
+    const deletionId = randomUUID();
+    expect(await deletions.confirm(tokenHash, deletionId, async () => {})).toMatchObject({ outcome: 'erased' });
+    return deletionId;
+  };
+  const partsOf = async (deletionId: string): Promise<Record<string, PartRow>> => {
+    const rows: PartRow[] = await dataSource.query(
+      `SELECT p.part, p.job_id, o.queue, o.payload, o.dispatched_at, o.confirmed_at
+       FROM auth.account_deletion_parts p LEFT JOIN auth.outbox o ON o.id = p.job_id WHERE p.deletion_id = $1`,
+      [deletionId],
+    );
+    return Object.fromEntries(rows.map((row) => [row.part, row]));
+  };
+  const setRow = (jobId: string | null | undefined, change: string) => dataSource.query(`UPDATE auth.outbox SET ${change} WHERE id = $1`, [jobId]);
+
+  it("gives each part erased by a job that job's outbox row id, and the auth part none", async () => {
+    const deletionId = await confirmed('ids@example.com');
+    const parts = await partsOf(deletionId);
+    expect(parts.auth?.job_id).toBeNull();
+    for (const part of Object.keys(deletionQueues) as (keyof typeof deletionQueues)[]) {
+      expect(parts[part]).toMatchObject({ job_id: expect.any(String), queue: deletionQueues[part], payload: { deletionId } });
+    }
+  });
+
+  it('queues again, under its own job id, each open part whose job was handed to BullMQ over an hour ago or whose row is gone', async () => {
+    const deletionId = await confirmed('open-parts@example.com');
+    const before = await partsOf(deletionId);
+    // leads: failed for good, its row confirmed a day ago. progress: retrying, handed over a while ago. ditl: done.
+    // notifier: its row pruned. investor: its row not yet dispatched.
+    await setRow(before.leads?.job_id, `dispatched_at = now() - interval '25 hours', confirmed_at = now() - interval '24 hours'`);
+    await setRow(before.progress?.job_id, `dispatched_at = now() - interval '10 minutes'`);
+    await setRow(before.ditl?.job_id, `dispatched_at = now() - interval '25 hours', confirmed_at = now() - interval '24 hours'`);
+    await deletions.markPartDone(deletionId, 'ditl');
+    await dataSource.query(`DELETE FROM auth.outbox WHERE id = $1`, [before.notifier?.job_id]);
+    const untouched = await partsOf(deletionId);
+
+    expect(await deletions.requeueOpenParts(HOUR_MS)).toBe(2);
+
+    const after = await partsOf(deletionId);
+    expect(after.leads).toMatchObject({
+      job_id: before.leads?.job_id,
+      queue: QUEUES.deletionLeads,
+      payload: { deletionId },
+      dispatched_at: null,
+      confirmed_at: null,
+    });
+    expect(after.notifier).toMatchObject({ job_id: before.notifier?.job_id, queue: QUEUES.deletionNotifier, payload: { deletionId }, dispatched_at: null });
+    expect([after.progress, after.ditl, after.investor]).toEqual([untouched.progress, untouched.ditl, untouched.investor]);
+    // Both are pending now: on their way, not queued once more.
+    expect(await deletions.requeueOpenParts(HOUR_MS)).toBe(0);
   });
 });

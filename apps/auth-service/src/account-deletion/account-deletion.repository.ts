@@ -1,5 +1,5 @@
-import { type AccountDeletion, type DeletionPart, type DeletionSubject, deletionParts, deletionQueues, type UserRole } from '@spark/contracts';
-import { deleteOutboxRowsAboutSql, type JobRequest, outboxInsertSql, outboxRows } from '@spark/jobs';
+import { type AccountDeletion, type DeletionPart, type DeletionSubject, deletionParts, deletionQueues, type ErasedPart, type UserRole } from '@spark/contracts';
+import { deleteOutboxRowsAboutSql, type JobRequest, outboxInsertSql, outboxRequeueSql, outboxRows } from '@spark/jobs';
 import { decodeCursor, type Keyed, pageOf, positionOfRow } from '@spark/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ERASED_LABEL, type ErasedAccountSql, erasedActorSql, erasedTargetSql } from '../audit/audit-erasure';
@@ -31,6 +31,11 @@ async function anonymiseAuditEntries(manager: EntityManager, subject: DeletionSu
   );
   await manager.query(`SELECT set_config('spark.erasing_account', 'off', true)`);
 }
+
+const erasedParts = Object.keys(deletionQueues) as ErasedPart[];
+
+/** The job that erases one part of a deletion, in the part's own queue; it names the deletion and no one. */
+const eraseJob = (deletionId: string, part: ErasedPart) => ({ queue: deletionQueues[part], name: 'erase-account', data: { deletionId } }) as JobRequest;
 
 export class AccountDeletionRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -78,10 +83,13 @@ export class AccountDeletionRepository {
       // Given another role since asking: refused as the request would be now, the link spent with it.
       if (user.role !== 'client') return { outcome: 'not-a-client' };
       await manager.query(`INSERT INTO auth.account_deletions (id, user_id, email) VALUES ($1, $2, $3)`, [deletionId, user.id, user.email]);
+      // Each part keeps its job's id (its outbox row's) for good: queued again under it, a job still in Redis is not doubled.
+      const eraseJobs = outboxRows(erasedParts.map((part) => eraseJob(deletionId, part)));
       await manager.query(
-        `INSERT INTO auth.account_deletion_parts (deletion_id, part, done_at)
-         SELECT $1::uuid, part, CASE WHEN part = 'auth' THEN now() END FROM unnest($2::text[]) AS part`,
-        [deletionId, deletionParts],
+        `INSERT INTO auth.account_deletion_parts (deletion_id, part, done_at, job_id)
+         SELECT $1::uuid, part, CASE WHEN part = 'auth' THEN now() END, job.id
+         FROM unnest($2::text[]) AS each_part(part) LEFT JOIN unnest($3::text[], $4::uuid[]) AS job(part, id) USING (part)`,
+        [deletionId, deletionParts, erasedParts, eraseJobs[0]],
       );
       await anonymiseAuditEntries(manager, { userId: user.id, email: user.email }, deletionId);
       const [{ live_families: liveFamilies }] = (await manager.query(
@@ -92,11 +100,29 @@ export class AccountDeletionRepository {
       await manager.query(`DELETE FROM auth.code_guesses WHERE email_hash = sha256(convert_to($1::text, 'UTF8'))`, [user.email]);
       await manager.query(`DELETE FROM auth.users WHERE id = $1`, [user.id]);
       await manager.query(deleteOutboxRowsAboutSql('auth'), [user.id, user.email]);
-      const jobs = Object.values(deletionQueues).map((queue) => ({ queue, name: 'erase-account', data: { deletionId } }) as JobRequest);
-      await manager.query(outboxInsertSql('auth', 1), outboxRows(jobs));
+      await manager.query(outboxInsertSql('auth', 1), eraseJobs);
       await beforeCommit(user.id, liveFamilies);
       return { outcome: 'erased', deletionId, userId: user.id, liveFamilies };
     });
+  }
+
+  /**
+   * Queues again, through the outbox and under each part's own job id, the erase job of every part still open whose
+   * job was last handed to BullMQ more than `idleMs` ago, or whose outbox row is gone. A job still in Redis (waiting,
+   * retrying, or failed for good and left to an admin) is left as it is; one Redis lost is added again. Returns how many
+   * parts it queued.
+   */
+  async requeueOpenParts(idleMs: number): Promise<number> {
+    // A part whose row is pending is on its way already.
+    const open = (await this.dataSource.query(
+      `SELECT p.deletion_id, p.part, p.job_id FROM auth.account_deletion_parts p LEFT JOIN auth.outbox o ON o.id = p.job_id
+       WHERE p.done_at IS NULL AND p.job_id IS NOT NULL AND (o.id IS NULL OR o.dispatched_at < now() - make_interval(secs => $1))`,
+      [idleMs / 1000],
+    )) as { deletion_id: string; part: ErasedPart; job_id: string }[];
+    if (open.length === 0) return 0;
+    const [, queues, names, payloads] = outboxRows(open.map((row) => eraseJob(row.deletion_id, row.part)));
+    await this.dataSource.query(outboxRequeueSql('auth', 1), [open.map((row) => row.job_id), queues, names, payloads]);
+    return open.length;
   }
 
   /** Whom an unfinished deletion erases; undefined when it is complete or unknown. */

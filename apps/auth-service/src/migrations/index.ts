@@ -11,6 +11,7 @@ import { AuditEventsNotDeletable1764700000100 } from './1764700000100-audit-even
 import { RevocationMarkers1764800000100 } from './1764800000100-revocation-markers';
 import { ExpiredSignInRows1765000000100 } from './1765000000100-expired-sign-in-rows';
 import { SessionRenewalBudget1765000000200 } from './1765000000200-session-renewal-budget';
+import { DeletionPartJobs1765000000310 } from './1765000000310-deletion-part-jobs';
 import { UnfinishedDeletionsIndex1765000000320 } from './1765000000320-unfinished-deletions-index';
 
 export const authMigrations = [
@@ -29,5 +30,6 @@ export const authMigrations = [
   RevocationMarkers1764800000100,
   ExpiredSignInRows1765000000100,
   SessionRenewalBudget1765000000200,
+  DeletionPartJobs1765000000310,
   UnfinishedDeletionsIndex1765000000320,
 ];
