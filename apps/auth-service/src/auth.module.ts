@@ -1,11 +1,12 @@
 import { type DynamicModule, Inject, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { AuthConfig } from '@spark/config';
-import type { ServiceInfrastructure } from '@spark/service-runtime';
+import { ClosedWithModule, type ServiceInfrastructure } from '@spark/service-runtime';
 import { MailSealer } from '@spark/jobs';
 import { Redis } from 'ioredis';
 import { AccountDeletionHandler } from './account-deletion/account-deletion.handler';
 import { AccountDeletionRepository } from './account-deletion/account-deletion.repository';
 import { AccountDeletionService } from './account-deletion/account-deletion.service';
+import { startDeletionPartsSweep } from './account-deletion/deletion-parts-sweep';
 import { AuditHandler } from './audit/audit.handler';
 import { AuditRepository } from './audit/audit.repository';
 import { AuditService } from './audit/audit.service';
@@ -39,6 +40,8 @@ export class AuthModule implements OnModuleInit, OnModuleDestroy {
     const sealer = new MailSealer(config.MAIL_SEAL_PUBLIC_KEY);
     const revocations = new SessionRevocations(redis, config.BUS_PREFIX, dataSource);
     const markerWatch = revocations.watchForLoss(MARKER_LOSS_CHECK_MS, logger);
+    const deletions = new AccountDeletionRepository(dataSource);
+    const sweep = startDeletionPartsSweep({ config, deletions, outbox, logger });
     const signIn = new SignInService(new SignInRepository(dataSource), new MailCooldown(redis, config.BUS_PREFIX), issuer, outbox, {
       publicUrl: config.PUBLIC_URL,
       codePepper: config.JWT_SECRET,
@@ -58,8 +61,9 @@ export class AuthModule implements OnModuleInit, OnModuleDestroy {
         { provide: AuditService, useValue: new AuditService(new AuditRepository(dataSource)) },
         {
           provide: AccountDeletionService,
-          useValue: new AccountDeletionService(new AccountDeletionRepository(dataSource), revocations, outbox, { publicUrl: config.PUBLIC_URL, sealer }),
+          useValue: new AccountDeletionService(deletions, revocations, outbox, { publicUrl: config.PUBLIC_URL, sealer }),
         },
+        { provide: ClosedWithModule, useValue: new ClosedWithModule(() => sweep.close()) },
       ],
     };
   }

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freshSigningKeys } from '@spark/config';
 import { ditlStatusResponseSchema, type Lead, leadInviteBodyOf, QUEUE_BOARD_PATH, queueBoardTicketSchema, QUEUES } from '@spark/contracts';
+import { bullPrefix } from '@spark/jobs';
 import { serviceRoleOf } from '@spark/persistence';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createTestDatabase, eventually, freePort, killAndWait, onboardingAnswers, type TestDatabase, testPostgresUrl } from '@spark/testing';
 import { Client } from 'pg';
@@ -167,6 +169,14 @@ describe('the product with one Redis ACL user (deploy/redis/users.acl) and one P
       20_000,
       'the deletion to complete',
     );
+    // The auth-service's sweep of open parts runs under its user too: scheduled, and its first run done at start.
+    const sweep = new Queue(QUEUES.deletionPartsSweep, { connection: stack.redis, prefix: bullPrefix(prefix) });
+    try {
+      expect(await sweep.getJobScheduler('open-deletion-parts-sweep')).toBeDefined();
+      expect(await sweep.getJobCounts('completed', 'failed')).toEqual({ completed: 1, failed: 0 });
+    } finally {
+      await sweep.close();
+    }
   });
 
   it("serves the admins' queue dashboard, which reads every queue as the gateway user", async () => {

@@ -6,7 +6,7 @@ import { Client } from 'pg';
 import type { InProcessStack } from './in-process-stack';
 
 // Their job schedulers always hold the next run as a delayed job; a run that is due or running still counts.
-const scheduledQueues: ReadonlySet<QueueName> = new Set([QUEUES.reminders, QUEUES.sparkUploads, QUEUES.exportSweep]);
+const scheduledQueues: ReadonlySet<QueueName> = new Set([QUEUES.reminders, QUEUES.sparkUploads, QUEUES.exportSweep, QUEUES.deletionPartsSweep]);
 
 /**
  * Waits until nothing the stack was asked to do can still send or write anything: every service's outbox rows handed

@@ -23,6 +23,7 @@ export const QUEUES = Object.freeze({
   push: 'push',
   sparkUploads: 'spark-uploads',
   exportSweep: 'export-sweep',
+  deletionPartsSweep: 'deletion-parts-sweep',
 } as const);
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -88,6 +89,12 @@ export const sparkUploadJobs = { 'sweep-unclaimed-uploads': z.object({}) } as co
 /** A repeating sweep (one job per run, whichever replica takes it) of data export archives past their keeping. */
 export const exportSweepJobs = { 'sweep-expired-exports': z.object({}) } as const;
 
+/**
+ * A repeating sweep (one job per run, whichever auth-service replica takes it) that queues again the erase job of every
+ * account deletion part still open: the deletion's parts, not Redis, say what is left to erase.
+ */
+export const deletionPartsSweepJobs = { 'resend-open-deletion-parts': z.object({}) } as const;
+
 /** The DITL worker's queue: one job per generation (job id = the outbox row id). */
 export const ditlJobs = {
   'generate-ditl': generateDitlJobSchema,
@@ -116,6 +123,7 @@ export const jobsByQueue = {
   [QUEUES.push]: pushJobs,
   [QUEUES.sparkUploads]: sparkUploadJobs,
   [QUEUES.exportSweep]: exportSweepJobs,
+  [QUEUES.deletionPartsSweep]: deletionPartsSweepJobs,
 } as const;
 
 /** The apps that queue jobs or run them: the services and the notifier. */
@@ -151,6 +159,7 @@ export const jobProducers = {
   [QUEUES.push]: { 'spark-reminder-push': 'progress' },
   [QUEUES.sparkUploads]: { 'sweep-unclaimed-uploads': SCHEDULED },
   [QUEUES.exportSweep]: { 'sweep-expired-exports': SCHEDULED },
+  [QUEUES.deletionPartsSweep]: { 'resend-open-deletion-parts': SCHEDULED },
 } as const satisfies { [Q in QueueName]: Record<JobName<Q>, JobProducer> };
 
 /** The app whose workers run each queue's jobs. */
@@ -167,6 +176,7 @@ export const queueConsumers = {
   [QUEUES.push]: 'notifier',
   [QUEUES.sparkUploads]: 'progress',
   [QUEUES.exportSweep]: 'progress',
+  [QUEUES.deletionPartsSweep]: 'auth',
 } as const satisfies Record<QueueName, JobApp>;
 
 /** The producer of a job, or undefined when the queue has no job of that name. */

@@ -47,6 +47,7 @@ export const jobFieldsShownOnQueueBoard: { [Q in QueueName]: ShownFields<Q> } = 
   [QUEUES.push]: { 'spark-reminder-push': ['firstName', 'userId', 'localDate'] },
   [QUEUES.sparkUploads]: { 'sweep-unclaimed-uploads': [] },
   [QUEUES.exportSweep]: { 'sweep-expired-exports': [] },
+  [QUEUES.deletionPartsSweep]: { 'resend-open-deletion-parts': [] },
 };
 
 /** The fields of a job the dashboard shows; none for a job name it does not know. */

@@ -30,9 +30,9 @@ const retention: JobsOptions = { removeOnComplete: { age: 24 * 3600, count: 50_0
  */
 export function jobOptionsOf(queue: QueueName): JobsOptions {
   if (queue === 'mail') return { ...retention, attempts: MAIL_ATTEMPTS, backoff: { type: MAIL_BACKOFF } };
-  // A failed deletion part stays until an admin retries or removes it: the outbox counts it finished, so nothing
-  // else would ever erase that part. BullMQ trims the failed list by the age of the job that fails last, so no job
-  // of these queues may carry an age.
+  // A failed deletion part stays until an admin retries it: it shows them why it failed, and while it is there the
+  // auth-service's sweep of open parts, which adds the part's job again under its own id, leaves it to them. BullMQ
+  // trims the failed list by the age of the job that fails last, so no job of these queues may carry an age.
   if (queue.startsWith('account-deletion-')) {
     return { ...retention, removeOnFail: false, attempts: 17, backoff: { type: 'exponential', delay: 1000 } };
   }
