@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { ditlEnv, loadConfig } from '@spark/config';
-import { QUEUES } from '@spark/contracts';
 import { DRAIN_SECONDS } from '@spark/runtime';
 import { type ServiceDefinition, type ServiceInfrastructure } from '@spark/service-runtime';
 import { ditlEraser } from './erasure/ditl-erasure';
@@ -15,7 +14,6 @@ export const ditlService: ServiceDefinition = {
   migrations: ditlMigrations,
   // It runs a DITL worker too unless DITL_WORKER_ENABLED=false: a generation in flight finishes before it exits.
   drainSeconds: DRAIN_SECONDS.ditlWorker,
-  queues: [QUEUES.ditl],
   // A method, so `this` is the definition startService was given, env included (tests pass their own).
   module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
     const config = loadConfig(ditlEnv, this.env);

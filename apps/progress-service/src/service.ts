@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { loadConfig, progressEnv } from '@spark/config';
 import type { ServiceDefinition, ServiceInfrastructure } from '@spark/service-runtime';
-import { QUEUES } from '@spark/contracts';
 import { CoachModule } from './coach/coach.module';
 import { CoachingModule } from './coaching/coaching.module';
 import { progressEraser } from './erasure/progress-erasure';
@@ -21,7 +20,6 @@ class ProgressModule {}
 export const progressService: ServiceDefinition = {
   name: 'progress',
   migrations: progressMigrations,
-  queues: [QUEUES.export, QUEUES.reminders],
   // `this` is the definition startService was given: its env (a test stack's) holds the progress
   // settings too, which the shared service config does not parse.
   module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {

@@ -179,6 +179,9 @@ export const queueConsumers = {
   [QUEUES.deletionPartsSweep]: 'auth',
 } as const satisfies Record<QueueName, JobApp>;
 
+/** The queues whose jobs `app` runs: what its process counts in `bullmq_jobs`. */
+export const queuesWorkedBy = (app: JobApp): QueueName[] => (Object.keys(queueConsumers) as QueueName[]).filter((queue) => queueConsumers[queue] === app);
+
 /** The producer of a job, or undefined when the queue has no job of that name. */
 export function jobProducerOf(queue: QueueName, name: string): JobProducer | undefined {
   const producers: Record<string, JobProducer> = jobProducers[queue];

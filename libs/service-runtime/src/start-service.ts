@@ -1,7 +1,7 @@
 import { type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { ServiceConfig } from '@spark/config';
-import type { PatternName, QueueName, ServiceName } from '@spark/contracts';
+import { type PatternName, queuesWorkedBy, type ServiceName } from '@spark/contracts';
 import type { JobQueues, OutboxRelay } from '@spark/jobs';
 import { type Logger, PinoNestLogger } from '@spark/logging';
 import { RedisStreamsServer, type ServiceBus } from '@spark/messaging';
@@ -29,8 +29,6 @@ export interface ServiceDefinition {
   env?: NodeJS.ProcessEnv;
   /** Its SIGTERM budget when longer than an app's (`DRAIN_SECONDS`). */
   drainSeconds?: number;
-  /** The queues it works besides its account-deletion one: `bullmq_jobs` counts both. */
-  queues?: readonly QueueName[];
   /**
    * Commands whose requests, read off the bus together, commit in one transaction (`RequestLedger`): a hot write
    * whose handler can share a transaction with others of its kind, its statement batched with `joinBatch`.
@@ -71,7 +69,7 @@ export async function startService(definition: ServiceDefinition, handleSignals 
     await microservice.listen();
     const erasure = definition.accountErasure?.(infrastructure);
     const erasureWorker = erasure && startAccountErasure({ ...erasure, outboxSchema: definition.name }, { config, dataSource, logger, bus });
-    const worked = [...(definition.queues ?? []), ...(erasureWorker ? [erasureWorker.queue] : [])].map((queue) => jobs.queue(queue));
+    const worked = queuesWorkedBy(definition.name).map((queue) => jobs.queue(queue));
     if (worked.length > 0) queueDepthMetric(registry, worked);
     return stopSteps({
       'the bus server': () => microservice.close(),
