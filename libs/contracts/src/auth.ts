@@ -206,6 +206,12 @@ export const inviteRequestSchema = z
     fullName: textSchema().trim().min(1).max(200).optional(),
     next: z.literal('ditl-welcome').optional(),
     approval: inviteApprovalSchema,
+    /**
+     * Which invitation this is, named by the leads-service from its lead (docs/decisions.md, "An invitation is keyed
+     * on its lead"): asked again for the same person under the same key, the auth-service answers the invitation it
+     * made instead of e-mailing a new link. Without one, every invitation sends a fresh link, as a resend must.
+     */
+    invitationKey: textSchema().min(1).max(100).optional(),
   })
   .strict();
 export type InviteRequest = z.input<typeof inviteRequestSchema>;

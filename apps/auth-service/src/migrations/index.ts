@@ -13,6 +13,7 @@ import { ExpiredSignInRows1765000000100 } from './1765000000100-expired-sign-in-
 import { SessionRenewalBudget1765000000200 } from './1765000000200-session-renewal-budget';
 import { DeletionPartJobs1765000000310 } from './1765000000310-deletion-part-jobs';
 import { UnfinishedDeletionsIndex1765000000320 } from './1765000000320-unfinished-deletions-index';
+import { InvitationKeys1765100000100 } from './1765100000100-invitation-keys';
 
 export const authMigrations = [
   CreateOutbox1763800000000,
@@ -32,4 +33,5 @@ export const authMigrations = [
   SessionRenewalBudget1765000000200,
   DeletionPartJobs1765000000310,
   UnfinishedDeletionsIndex1765000000320,
+  InvitationKeys1765100000100,
 ];

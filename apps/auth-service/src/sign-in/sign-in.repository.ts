@@ -44,13 +44,12 @@ const pruneSql = `
     LIMIT 2 FOR UPDATE SKIP LOCKED)`;
 
 /**
- * Issues the link of the user the `target` CTE yields (its `id` and any other columns, or no row),
- * voids the e-mail's older open links and writes the e-mail job, all in one statement; answers
- * the target's columns and `user_id`. For a known address, it also removes a few long-expired links of anyone: for
- * an unknown one it must write nothing, or its commit would wait for the WAL flush a known one skips.
+ * The CTEs that issue the link of the user a `target` CTE yields (its `id` and any other columns, or no row): voiding
+ * the e-mail's older open links and writing the e-mail job, `link` yielding the new link's `user_id`. When there is a
+ * target, they also remove a few long-expired links of anyone: for an unknown address a sign-in must write nothing, or
+ * its commit would wait for the WAL flush a known one skips.
  */
-const issueSql = (target: string, firstParam: number) => `
-  WITH target AS (${target}),
+const issueCtes = (firstParam: number) => `
   pruned AS (${expiredRowsSql('auth.magic_links', 'EXISTS (SELECT 1 FROM target)')}),
   voided AS (
     UPDATE auth.magic_links SET expires_at = now()
@@ -61,8 +60,33 @@ const issueSql = (target: string, firstParam: number) => `
     SELECT $${firstParam}::uuid, id, $1::text, $${firstParam + 1}::bytea, $${firstParam + 2}::bytea, $${firstParam + 3}::timestamptz FROM target
     RETURNING user_id
   ),
-  jobs AS (${outboxInsertSql('auth', firstParam + 4)} WHERE EXISTS (SELECT 1 FROM link))
+  jobs AS (${outboxInsertSql('auth', firstParam + 4)} WHERE EXISTS (SELECT 1 FROM link))`;
+
+/** Issues the link of the `target` CTE's user in one statement; answers the target's columns and `user_id`. */
+const issueSql = (target: string, firstParam: number) => `
+  WITH target AS (${target}),
+  ${issueCtes(firstParam)}
   SELECT target.*, link.user_id FROM link JOIN target ON target.id = link.user_id`;
+
+/**
+ * Creates or finds the invited user ($1 e-mail, $2 id, $3 role, $4 name) and issues its link, unless the invitation
+ * has a key ($5) this person was invited under already: then it writes no link and no e-mail, and the first
+ * invitation's link stays the one that works. A key taken by a concurrent invitation waits for it to commit or roll back.
+ */
+const inviteSql = `
+  WITH invited AS (
+    INSERT INTO auth.users (id, email, role, full_name) VALUES ($2, $1, $3, $4)
+    ON CONFLICT (email) DO UPDATE SET full_name = COALESCE(users.full_name, EXCLUDED.full_name)
+    RETURNING id, role
+  ),
+  keyed AS (
+    INSERT INTO auth.invitation_keys (user_id, invitation_key) SELECT id, $5::text FROM invited WHERE $5::text IS NOT NULL
+    ON CONFLICT DO NOTHING
+    RETURNING user_id
+  ),
+  target AS (SELECT * FROM invited WHERE $5::text IS NULL OR EXISTS (SELECT 1 FROM keyed)),
+  ${issueCtes(6)}
+  SELECT invited.id AS user_id, invited.role, EXISTS (SELECT 1 FROM link) AS issued FROM invited`;
 
 const linkParams = (link: NewMagicLink, jobs: readonly JobRequest[]) => [link.id, link.tokenHash, link.codeHash, link.expiresAt, ...outboxRows(jobs)];
 
@@ -92,26 +116,27 @@ export class SignInRepository {
 
   /**
    * Creates the invited user with the invite's role, or finds it and keeps its role (an invite
-   * never changes one; an admin does that explicitly), then issues the link. Returns the user and
-   * the role the account has.
+   * never changes one; an admin does that explicitly), then issues the link, unless this person was
+   * invited under `invitationKey` already (`issued` false: no link, no e-mail). Returns the user,
+   * the role the account has, and whether a link was issued.
    */
   async inviteAndIssue(
     user: { id: string; role: UserRole; fullName: string | null },
     link: NewMagicLink,
     jobs: readonly JobRequest[],
-  ): Promise<{ userId: string; role: UserRole }> {
-    const rows: { user_id: string; role: UserRole }[] = await this.dataSource.query(
-      issueSql(
-        `INSERT INTO auth.users (id, email, role, full_name) VALUES ($2, $1, $3, $4)
-         ON CONFLICT (email) DO UPDATE SET full_name = COALESCE(users.full_name, EXCLUDED.full_name)
-         RETURNING id, role`,
-        5,
-      ),
-      [link.email, user.id, user.role, user.fullName, ...linkParams(link, jobs)],
-    );
+    invitationKey?: string,
+  ): Promise<{ userId: string; role: UserRole; issued: boolean }> {
+    const rows: { user_id: string; role: UserRole; issued: boolean }[] = await this.dataSource.query(inviteSql, [
+      link.email,
+      user.id,
+      user.role,
+      user.fullName,
+      invitationKey ?? null,
+      ...linkParams(link, jobs),
+    ]);
     const invited = rows[0];
-    if (!invited) throw new Error(`invite of ${link.email} issued no link`);
-    return { userId: invited.user_id, role: invited.role };
+    if (!invited || (!invited.issued && invitationKey === undefined)) throw new Error(`invite of ${link.email} issued no link`);
+    return { userId: invited.user_id, role: invited.role, issued: invited.issued };
   }
 
   /** The address of an open (unused, unexpired) link, without spending it. */

@@ -68,16 +68,23 @@ export class SignInService {
    * mode the link comes back to the coach too, but only for a client account: a coach must never
    * be handed a way into a coach's or an admin's account. Only what a coach or an admin approved is created
    * (`inviteApprovalRefusal`): the leads-service that asks cannot make anyone an account of its own accord.
+   * The same person asked again under the same `invitationKey` gets the first invitation's answer and no new
+   * link, so its e-mail stays the one that works; the key is checked after the approval, so it can only hold back
+   * a repeat of an invitation that was approved and made.
    */
   async invite(request: PayloadOf<'auth.invite'>): Promise<InviteResponse> {
     const refusal = inviteApprovalRefusal(this.options.signingKeys, request, this.now().getTime());
     if (refusal) throw new DomainError('FORBIDDEN', `This invitation was refused: ${refusal}. Please approve it again.`);
     const prepared = await this.prepare(request.email, request.next, 'invite');
-    const invited = await this.repository.inviteAndIssue({ id: randomUUID(), role: request.role, fullName: request.fullName ?? null }, prepared.link, [
-      prepared.job,
-    ]);
-    this.outbox.kick();
+    const invited = await this.repository.inviteAndIssue(
+      { id: randomUUID(), role: request.role, fullName: request.fullName ?? null },
+      prepared.link,
+      [prepared.job],
+      request.invitationKey,
+    );
     const { developmentMode } = this.options;
+    if (!invited.issued) return { userId: invited.userId, developmentMode };
+    this.outbox.kick();
     const echoLink = developmentMode && invited.role === 'client';
     return echoLink ? { userId: invited.userId, developmentMode, magicLink: prepared.url } : { userId: invited.userId, developmentMode };
   }
