@@ -11,8 +11,10 @@ import {
   leadPageSchema,
   type UserRole,
 } from '@spark/contracts';
+import { eventually, lockWaiters } from '@spark/testing';
 import { Client } from 'pg';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
+import { tokenOf } from './sign-in-client';
 import { untilIdle } from './until-idle';
 
 const JWT_SECRET = 'coach-system-test-secret-0123456789';
@@ -55,6 +57,33 @@ describe('the coach dashboard API: leads', () => {
     return ((await response.json()) as { lead: Lead }).lead;
   };
   const invitesTo = (email: string) => stack.smtp.messages.filter((mail) => mail.to.includes(email) && /Sign in: /.test(mail.text ?? ''));
+  /** The status the first invitation's link gets when redeemed. */
+  const redeemInvite = async (email: string) => {
+    const [invite] = invitesTo(email);
+    const link = new URL(/Sign in: (\S+)/.exec(invite?.text ?? '')?.[1] ?? 'http://no-link.invalid');
+    return (await call('POST', '/api/auth/redeem', undefined, { token: tokenOf(link) })).status;
+  };
+
+  /**
+   * A press whose answer is lost after the auth-service committed its invitation: the leads-service cannot record its
+   * own outcome (its ledger table held), so its unit of work passes its deadline and rolls back, and the coach hears
+   * 503 while the account and its e-mail exist. The table is let go once nothing of the press waits on it.
+   */
+  async function pressedWithAnswerLost(press: () => Promise<Response>): Promise<void> {
+    const lock = new Client({ connectionString: stack.databaseUrl });
+    await lock.connect();
+    try {
+      await lock.query('BEGIN');
+      await lock.query('LOCK TABLE leads.handled_requests IN EXCLUSIVE MODE');
+      const answered = press();
+      await eventually(async () => (await lockWaiters(db, 'handled_requests')) === 1, 15_000, 'the leads-service to wait before recording');
+      expect((await answered).status).toBe(503);
+      await eventually(async () => (await lockWaiters(db, 'handled_requests')) === 0, 15_000, 'the lead change to roll back');
+      await lock.query('COMMIT');
+    } finally {
+      await lock.end();
+    }
+  }
 
   it('gives a client token 403 and no token 401 on every coach route', async () => {
     const client = tokenFor('client');
@@ -177,6 +206,34 @@ describe('the coach dashboard API: leads', () => {
     expect(users.rows).toHaveLength(1);
     await untilIdle(stack);
     expect(invitesTo(lead.email)).toHaveLength(1);
+  });
+
+  it('sends one invitation when a coach approves again after the first answer was lost, and its link still signs in', async () => {
+    const lead = await newLead();
+    const approver = tokenFor('coach');
+    await pressedWithAnswerLost(() => call('POST', `/api/coach/leads/${lead.id}/approve`, approver, leadInviteBodyOf(lead)));
+    expect((await db.query(`SELECT approval_status FROM leads.leads WHERE id = $1`, [lead.id])).rows).toEqual([{ approval_status: 'pending' }]);
+    expect((await db.query(`SELECT 1 FROM auth.users WHERE email = $1`, [lead.email])).rows).toHaveLength(1);
+
+    const again = await call('POST', `/api/coach/leads/${lead.id}/approve`, approver, leadInviteBodyOf(lead));
+    expect(again.status).toBe(200);
+    expect(leadInviteResponseSchema.parse(await again.json()).lead).toMatchObject({ approvalStatus: 'approved', userCreated: true });
+    await untilIdle(stack);
+    expect({ invitations: invitesTo(lead.email).length, firstLinkSignsIn: await redeemInvite(lead.email) }).toEqual({ invitations: 1, firstLinkSignsIn: 200 });
+  });
+
+  it('sends one invitation when a coach adds a client lead again after the first answer was lost, and its link still signs in', async () => {
+    const email = `re-added-${randomUUID()}@spark.test`;
+    const adder = tokenFor('coach');
+    await pressedWithAnswerLost(() => call('POST', '/api/coach/leads', adder, { email }));
+    expect((await db.query(`SELECT 1 FROM leads.leads WHERE email = $1`, [email])).rows).toEqual([]);
+    expect((await db.query(`SELECT 1 FROM auth.users WHERE email = $1`, [email])).rows).toHaveLength(1);
+
+    const again = await call('POST', '/api/coach/leads', adder, { email });
+    expect(again.status).toBe(201);
+    expect(await again.json()).toMatchObject({ inviteSent: true, lead: { email, approvalStatus: 'approved', userCreated: true } });
+    await untilIdle(stack);
+    expect({ invitations: invitesTo(email).length, firstLinkSignsIn: await redeemInvite(email) }).toEqual({ invitations: 1, firstLinkSignsIn: 200 });
   });
 
   it('rejects a pending lead, and refuses to approve it afterwards', async () => {

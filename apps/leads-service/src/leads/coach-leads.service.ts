@@ -43,6 +43,18 @@ function assertApprovalOf(approval: InviteApproval, email: string, role: Invited
 type LeadAction = 'approve' | 'resend' | 'reject';
 
 /**
+ * The invitation an approve or an add makes, named so that pressing again after an answer lost past the
+ * auth-service's commit (the lead's own change rolled back) answers the first invitation instead of e-mailing a
+ * second link that voids it. An approve is its lead's; an added client's lead is new with each press, so that
+ * invitation is the person's one from Add Client Lead (the auth-service keys it to the account of the address).
+ * A resend has none: each press is meant to send a fresh link.
+ */
+const invitationKeys = {
+  approve: (leadId: string) => `lead:${leadId}`,
+  addClient: 'add-client',
+};
+
+/**
  * Approving a coach lead makes its person a coach, who reads every client's photos and notes: only an
  * admin may decide that. A coach may act on client leads.
  */
@@ -90,7 +102,7 @@ export class CoachLeadsService {
     const deadline = Date.now() + this.options.waitForClaimMs;
     for (;;) {
       const claimed = await this.leads.claimInvite(leadId, 'pending');
-      if (claimed) return this.inviteClaimed(claimed, approval);
+      if (claimed) return this.inviteClaimed(claimed, approval, invitationKeys.approve(claimed.id));
       const lead = await this.leads.find(leadId);
       if (!lead) throw notFound();
       if (lead.user_created) return { lead: toLead(lead), developmentMode: false, alreadyApproved: true };
@@ -136,7 +148,7 @@ export class CoachLeadsService {
       });
     }
     try {
-      const invited = await this.inviteClaimed(row, request.approval);
+      const invited = await this.inviteClaimed(row, request.approval, invitationKeys.addClient);
       return { lead: invited.lead, inviteSent: true, developmentMode: invited.developmentMode, magicLink: invited.magicLink };
     } catch {
       return { lead: toLead(row), inviteSent: false, developmentMode: false };
@@ -154,7 +166,7 @@ export class CoachLeadsService {
     if (approval) assertApprovalOf(approval, lead.email, invitedRoleOf(lead.role));
   }
 
-  private async inviteClaimed(row: LeadRow, approval: InviteApproval): Promise<LeadInviteResponse> {
+  private async inviteClaimed(row: LeadRow, approval: InviteApproval, invitationKey?: string): Promise<LeadInviteResponse> {
     let invited: InviteResponse;
     try {
       invited = await this.ports.invite({
@@ -163,6 +175,7 @@ export class CoachLeadsService {
         fullName: row.full_name ?? undefined,
         next: row.role === 'coach' ? undefined : 'ditl-welcome',
         approval,
+        invitationKey,
       });
     } catch (error) {
       await this.leads.releaseClaim(row.id);
