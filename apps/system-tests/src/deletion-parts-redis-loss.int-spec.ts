@@ -13,7 +13,7 @@ import { untilIdle } from './until-idle';
 
 /**
  * A part of an account deletion whose job failed for good is kept only in Redis, and its outbox row is counted as
- * finished. When Redis then loses its data more than a day after the job was queued, nothing in Redis or in the outbox
+ * finished. When Redis then loses its data later than the relay's recovery looks back, nothing in Redis or in the outbox
  * still asks for that part: the deletion's own table has to.
  */
 describe('an account deletion part whose failed job Redis lost', () => {
@@ -39,7 +39,7 @@ describe('an account deletion part whose failed job Redis lost', () => {
   beforeAll(async () => {
     redis = await startPrivateRedis();
     ownRedis.adminUrl = redis.url;
-    // Reconciled often, so the outbox counts the failed job as finished within the test, as it would within the day.
+    // Reconciled often, so the outbox counts the failed job as finished within the test, as it would in production.
     stack = await startInProcessStack({
       withNotifier: true,
       services: allServices.filter((service) => service.name !== 'leads'),
@@ -80,7 +80,7 @@ describe('an account deletion part whose failed job Redis lost', () => {
     return confirmAccountDeletionResponseSchema.parse(await confirmed.json()).deletionId;
   };
 
-  it('is erased once Redis lost the job that failed for good more than a day after it was queued', async () => {
+  it('is erased once Redis lost the job that failed for good, later than the relay recovers lost jobs', async () => {
     const email = 'lost.part@spark.test';
     // A leads-service deployed with keys that do not match the auth-service's: it fails the part's job for good on its
     // first attempt, as a part does overnight once its retries are spent (a bucket misconfigured, say).
@@ -103,13 +103,13 @@ describe('an account deletion part whose failed job Redis lost', () => {
     await stopLeads?.();
     await startLeads();
     expect(await leadsPartDone(deletionId)).toBe(false);
-    // More than a day goes by, then Redis is emptied.
+    // Longer than the relay's recovery looks back goes by, then Redis is emptied.
     await db.query(`UPDATE auth.outbox SET created_at = created_at - interval '25 hours', dispatched_at = dispatched_at - interval '25 hours' WHERE id = $1`, [
       row.id,
     ]);
     await jobs.connection.flushall();
 
-    // The hour's sweep runs. (Its schedule, gone with the data, is put back within a minute: repeating-job.int-spec.ts.)
+    // The sweep's next run. (Its schedule, gone with the data, comes back by itself: repeating-job.int-spec.ts.)
     await jobs.queue(QUEUES.deletionPartsSweep).add('resend-open-deletion-parts', {});
     await eventually(() => leadsPartDone(deletionId), 30_000, 'the leads part to be erased after Redis lost its failed job');
     await untilIdle(stack);

@@ -144,7 +144,7 @@ describe('the outbox with a payload no worker could run', () => {
     await worker.close();
     connection.disconnect();
     await eventually(async () => (await queue.getJobState(retrying)) === 'delayed', 10_000, 'the retry to wait');
-    // Redis lost one job, and the outbox its row (pruned after a week).
+    // Redis lost one job, and the outbox its row (pruned as old).
     await queue.remove(lost);
     await dataSource.query(`DELETE FROM relaytest.outbox WHERE id = $1`, [lost]);
     const before = await Promise.all([retrying, failed].map((id) => queue.getJob(id)));

@@ -262,6 +262,23 @@ describe('the audit log while an account is being erased: what is recorded about
     }
   });
 
+  it('stores as they come the events of a new account under the address while the deletion is unfinished, and leaves them as it completes', async () => {
+    const fay = await confirmedDeletionOf('fay@example.com');
+    // A coach resends the lead's link before the leads part ran: a new account now holds the address.
+    const newcomer = { id: await insertUser(dataSource, { email: fay.email }), email: fay.email };
+    const own = auditEvent({ ...newcomer, role: 'client' }, 'client.nudge', { type: 'client', id: randomUUID(), label: null });
+    const about = auditEvent(coach, 'client.update', { type: 'client', id: newcomer.id, label: newcomer.email });
+    for (const event of [own, about]) expect(await audit.insert(event)).toBe(true);
+    const theirs = [
+      { actor_id: newcomer.id, actor_email: newcomer.email, target_id: own.target.id, target_label: null },
+      { actor_id: coach.id, actor_email: coach.email, target_id: newcomer.id, target_label: newcomer.email },
+    ];
+    expect([await stored(own), await stored(about)]).toEqual(theirs);
+
+    await completeDeletion(fay.deletionId);
+    expect([await stored(own), await stored(about)]).toEqual(theirs);
+  });
+
   it('stores the address again once the deletion completed: the record no longer knows it, and whoever holds it now is someone else', async () => {
     const eve = await confirmedDeletionOf('eve@example.com');
     await completeDeletion(eve.deletionId);

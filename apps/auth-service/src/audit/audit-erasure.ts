@@ -10,17 +10,25 @@ export interface ErasedAccountSql {
 }
 
 /**
+ * The erased account's address names them only while no other account holds it: while the other parts run, a coach's
+ * resend of the person's lead makes a new account under it, whose entries are that person's own.
+ */
+const addressStillTheirs = (erased: ErasedAccountSql) =>
+  `NOT EXISTS (SELECT 1 FROM auth.users AS holder WHERE holder.email = ${erased.email} AND holder.id <> ${erased.userId})`;
+
+/**
  * An audit entry's actor (its id and e-mail, SQL expressions) with an erased account replaced by its deletion's
  * markers. The actor is theirs when its id or its e-mail is theirs. The audit log's trigger allows an update only to
- * exactly these values (migration 1764600000100).
+ * exactly these values (the `audit-erasure-bound` migration).
  */
 export const erasedActorSql = (actor: { id: string; email: string }, erased: ErasedAccountSql) => {
   const byId = `${actor.id} = ${erased.userId}`;
+  const theirs = `(${byId} OR (${actor.email} = ${erased.email} AND ${addressStillTheirs(erased)}))`;
   return {
     byId,
-    matches: `(${byId} OR ${actor.email} = ${erased.email})`,
+    matches: theirs,
     id: `CASE WHEN ${byId} THEN ${erased.deletionId} ELSE ${actor.id} END`,
-    email: `CASE WHEN ${byId} OR ${actor.email} = ${erased.email} THEN ${erased.label} ELSE ${actor.email} END`,
+    email: `CASE WHEN ${theirs} THEN ${erased.label} ELSE ${actor.email} END`,
   };
 };
 
@@ -32,7 +40,7 @@ export const erasedActorSql = (actor: { id: string; email: string }, erased: Era
  */
 export const erasedTargetSql = (target: { id: string; label: string }, erased: ErasedAccountSql) => {
   const byId = `${target.id} = (${erased.userId})::text`;
-  const byLabel = `lower(${target.label}) = ${erased.email}`;
+  const byLabel = `(lower(${target.label}) = ${erased.email} AND ${addressStillTheirs(erased)})`;
   return {
     byId,
     matches: `(${byId} OR ${byLabel})`,
