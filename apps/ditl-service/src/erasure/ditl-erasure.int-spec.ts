@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { developmentSigningKeys } from '@spark/config';
 import { DomainError } from '@spark/errors';
 import { openMigrated } from '@spark/persistence';
-import { onboardingAnswers, useDatabaseAndS3 } from '@spark/testing';
+import { eventually, lockWaiters, onboardingAnswers, useDatabaseAndS3 } from '@spark/testing';
 import { momentKeys } from '../generations/coach-edits';
 import { GenerationsRepository } from '../generations/generations.repository';
 import { GenerationsService } from '../generations/generations.service';
@@ -22,14 +22,8 @@ describe('a Day in the Life asked for around its client’s erasure (real Postgr
       5,
       developmentSigningKeys(),
     );
-  /** Resolves once another connection waits for a lock in a statement that starts with `statement` (a LIKE pattern). */
-  const waitForBackendWaiting = async (statement: string) => {
-    for (;;) {
-      const waiting = await dataSource().query<unknown[]>(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [statement]);
-      if (waiting.length > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
+  /** Resolves once another connection waits for a lock in a statement holding `statement`. */
+  const lockWaitIn = (statement: string) => eventually(async () => (await lockWaiters(dataSource(), statement)) > 0, 10_000, `a wait in ${statement}`);
   const generationsOf = async (userId: string) =>
     (await dataSource().query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ditl.generations WHERE user_id = $1`, [userId]))[0]?.n;
 
@@ -72,10 +66,10 @@ describe('a Day in the Life asked for around its client’s erasure (real Postgr
       coachId: randomUUID(),
       edit: { narrative: 'You open the window at 6:30.', habit: 'Fresh air first' },
     });
-    await waitForBackendWaiting(`INSERT INTO ditl.coach_edits%`);
+    await lockWaitIn('INSERT INTO ditl.coach_edits');
     const eraser = ditlEraser(dataSource(), s3().config);
     const erasing = eraser.erase({ userId, email });
-    await Promise.race([erasing, waitForBackendWaiting('SELECT pg_advisory_xact_lock%')]);
+    await Promise.race([erasing, lockWaitIn('pg_advisory_xact_lock')]);
     await otherWriter.rollbackTransaction();
     await otherWriter.release();
     await Promise.allSettled([editing, erasing]);
