@@ -14,6 +14,7 @@ import { SessionRenewalBudget1765000000200 } from './1765000000200-session-renew
 import { DeletionPartJobs1765000000310 } from './1765000000310-deletion-part-jobs';
 import { UnfinishedDeletionsIndex1765000000320 } from './1765000000320-unfinished-deletions-index';
 import { InvitationKeys1765100000100 } from './1765100000100-invitation-keys';
+import { InvitationKeyLapse1765200000100 } from './1765200000100-invitation-key-lapse';
 
 export const authMigrations = [
   CreateOutbox1763800000000,
@@ -34,4 +35,5 @@ export const authMigrations = [
   DeletionPartJobs1765000000310,
   UnfinishedDeletionsIndex1765000000320,
   InvitationKeys1765100000100,
+  InvitationKeyLapse1765200000100,
 ];

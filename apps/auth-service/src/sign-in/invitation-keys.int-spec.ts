@@ -12,17 +12,17 @@ import { authMigrations } from '../migrations';
 import { SessionIssuer } from '../sessions/session-issuer';
 import { MailCooldown } from './mail-cooldown';
 import { SignInRepository } from './sign-in.repository';
-import { SignInService } from './sign-in.service';
+import { MAGIC_LINK_TTL_MS, SignInService } from './sign-in.service';
 
 const keys = developmentSigningKeys();
 
 /** `auth.invite` as the leads-service sends it, with the approval the gateway signed for a coach's click, as received. */
-const invitation = (email: string, invitationKey?: string): PayloadOf<'auth.invite'> =>
+const invitation = (email: string, invitationKey?: string, approvedAt = Date.now()): PayloadOf<'auth.invite'> =>
   inviteRequestSchema.parse({
     email,
     role: 'client',
     next: 'ditl-welcome',
-    approval: signedInviteApproval(keys, { actorId: randomUUID(), actorRole: 'coach', email, role: 'client', approvedAt: Date.now() }),
+    approval: signedInviteApproval(keys, { actorId: randomUUID(), actorRole: 'coach', email, role: 'client', approvedAt }),
     invitationKey,
   });
 const tokenOf = (magicLink: string | undefined) => new URLSearchParams(new URL(magicLink ?? 'http://none.invalid').hash.slice(1)).get('token') ?? '';
@@ -32,6 +32,8 @@ describe('invitations keyed on their lead (real PostgreSQL)', () => {
   let dataSource: DataSource;
   let redis: Redis;
   let signIn: SignInService;
+  // The auth-service's clock, moved back to make an invitation whose link has lapsed by now.
+  let clockOffsetMs = 0;
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -50,6 +52,7 @@ describe('invitations keyed on their lead (real PostgreSQL)', () => {
         developmentMode: true,
         sealer: new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY),
         signingKeys: keys,
+        now: () => new Date(Date.now() + clockOffsetMs),
       },
     );
   });
@@ -75,6 +78,21 @@ describe('invitations keyed on their lead (real PostgreSQL)', () => {
     expect(again).toEqual({ userId: first.userId, developmentMode: true });
     expect({ mailJobs: await mailJobsTo(email), openLinks: await openLinksOf(email) }).toEqual({ mailJobs: 1, openLinks: 1 });
     expect(await signIn.linkInfo({ token: tokenOf(first.magicLink) })).toEqual({ email });
+  });
+
+  it('sends a fresh link to an invitation asked again under its key once the first link has lapsed', async () => {
+    const email = newEmail('lapsed');
+    const leadKey = `lead:${randomUUID()}`;
+    clockOffsetMs = -2 * MAGIC_LINK_TTL_MS;
+    const first = await signIn.invite(invitation(email, leadKey, Date.now() + clockOffsetMs)).finally(() => (clockOffsetMs = 0));
+    expect(await openLinksOf(email)).toBe(0);
+
+    const again = await signIn.invite(invitation(email, leadKey));
+    expect(again).toMatchObject({ userId: first.userId, magicLink: expect.stringMatching(/#token=/) });
+    expect({ mailJobs: await mailJobsTo(email), openLinks: await openLinksOf(email) }).toEqual({ mailJobs: 2, openLinks: 1 });
+    // Asked once more while that new link is open, the key answers it again.
+    expect(await signIn.invite(invitation(email, leadKey))).toEqual({ userId: first.userId, developmentMode: true });
+    expect(await mailJobsTo(email)).toBe(2);
   });
 
   it('sends a fresh link to an invitation without a key (a resend) and to another key of the same person', async () => {

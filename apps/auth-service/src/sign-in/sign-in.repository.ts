@@ -70,8 +70,10 @@ const issueSql = (target: string, firstParam: number) => `
 
 /**
  * Creates or finds the invited user ($1 e-mail, $2 id, $3 role, $4 name) and issues its link, unless the invitation
- * has a key ($5) this person was invited under already: then it writes no link and no e-mail, and the first
- * invitation's link stays the one that works. A key taken by a concurrent invitation waits for it to commit or roll back.
+ * has a key ($5) this person was invited under already and the link that invitation issued has not lapsed: then it
+ * writes no link and no e-mail, and the first invitation's link stays the one that works. A lapsed key is taken over
+ * with the new link's lapse. A key taken by a concurrent invitation waits for it to commit or roll back; the lapse is
+ * read from the key's own row, so the waiting one sees the winner's.
  */
 const inviteSql = `
   WITH invited AS (
@@ -80,8 +82,10 @@ const inviteSql = `
     RETURNING id, role
   ),
   keyed AS (
-    INSERT INTO auth.invitation_keys (user_id, invitation_key) SELECT id, $5::text FROM invited WHERE $5::text IS NOT NULL
-    ON CONFLICT DO NOTHING
+    INSERT INTO auth.invitation_keys (user_id, invitation_key, link_expires_at)
+    SELECT id, $5::text, $9::timestamptz FROM invited WHERE $5::text IS NOT NULL
+    ON CONFLICT (user_id, invitation_key) DO UPDATE SET link_expires_at = EXCLUDED.link_expires_at, created_at = now()
+    WHERE invitation_keys.link_expires_at <= now()
     RETURNING user_id
   ),
   target AS (SELECT * FROM invited WHERE $5::text IS NULL OR EXISTS (SELECT 1 FROM keyed)),
