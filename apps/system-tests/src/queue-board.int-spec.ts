@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { JwtService } from '@nestjs/jwt';
 import { ACCESS_TOKEN_ISSUER, errorBodySchema, QUEUES, queueBoardTicketSchema, type Session, type UserRole } from '@spark/contracts';
 import { developmentSigningKeys } from '@spark/config';
@@ -37,6 +38,15 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     ).rows;
   const board = (path: string, cookie: string, init: RequestInit = {}) =>
     fetch(`${stack().baseUrl}/admin/queues${path}`, { redirect: 'manual', ...init, headers: { cookie, ...init.headers } });
+  /** A board write as curl can send it and fetch cannot: the request target as written, a fragment and all; answers the status. */
+  const rawBoardWrite = (target: string, cookie: string) =>
+    new Promise<number>((resolve, reject) => {
+      const sent = request(`${stack().baseUrl}/`, { method: 'PUT', path: `/admin/queues${target}`, headers: { cookie, 'content-length': 0 } }, (answer) => {
+        answer.resume();
+        resolve(answer.statusCode ?? 0);
+      });
+      sent.on('error', reject).end();
+    });
 
   it('refuses the ticket to a coach, and the board to anyone without an admin pass', async () => {
     const coach = await signedIn('coach-at-the-board@example.com', 'coach');
@@ -150,6 +160,14 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
       await eventually(() => mailsTo(email).length > 0, 15_000, 'the retried e-mail');
       // The SMTP server has the e-mail a moment before the notifier records the job done.
       await eventually(async () => (await jobs.queue(QUEUES.mail).getJobState(jobId)) === 'completed', 15_000, 'the retried job to complete');
+
+      // Bull Board would run a completed job again; the board retries only failed ones.
+      const again = await board(`/api/queues/${QUEUES.mail}/${jobId}/retry`, cookie, {
+        method: 'PUT',
+        headers: { 'sec-fetch-site': 'same-origin', origin: PUBLIC_URL },
+      });
+      expect(again.status).toBe(409);
+      expect(await jobs.queue(QUEUES.mail).getJobState(jobId)).toBe('completed');
     } finally {
       await outage.close();
       await jobs.close();
@@ -282,6 +300,14 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
         await write(`/api/queues/${QUEUES.mail}/empty`, 'PUT'),
       ];
       expect(refused.map((response) => response.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
+      // A fragment is no part of the path the board routes, so the path checked must not end in it either.
+      const smuggled = [
+        await rawBoardWrite(`/api/queues/${QUEUES.mail}/pause#x/retry`, cookie),
+        await rawBoardWrite(`/api/queues/pause#/x/retry`, cookie),
+        await rawBoardWrite(`/api/queues/${QUEUES.mail}/empty#x/retry`, cookie),
+      ];
+      expect(smuggled).toEqual([403, 403, 403]);
+      expect(await jobs.queue(QUEUES.mail).isPaused()).toBe(false);
       expect((await jobs.queue(QUEUES.mail).getJob(jobId))?.data).toMatchObject({ email: 'victim@example.com', link });
       expect(await jobs.queue(QUEUES.mail).count()).toBe(1);
     } finally {

@@ -1,6 +1,7 @@
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import type { JobStatus } from '@bull-board/api/typings/app';
 import { jobFieldsShownOf, type QueueName } from '@spark/contracts';
+import { DomainError } from '@spark/errors';
 import type { Job, Queue } from 'bullmq';
 
 const HIDDEN = '(hidden)';
@@ -81,9 +82,13 @@ export class AdminQueueAdapter extends BullMQAdapter {
   private asShown(job: Job): Job {
     const { payload, blankAll } = adminViewOf(this.queueName, job.name, job.data);
     const toJSON = () => ({ ...(blankAll({ ...job.toJSON(), data: undefined }) as object), data: payload });
+    // Bull Board retries a completed job too, which would run finished work (an e-mail, an erasure) again.
+    const retry = (state: Parameters<Job['retry']>[0]) =>
+      state === 'failed' ? job.retry(state) : Promise.reject(new DomainError('CONFLICT', 'Only a failed job can be retried.'));
     return new Proxy(job, {
       get: (target, property) => {
         if (property === 'toJSON') return toJSON;
+        if (property === 'retry') return retry;
         const value: unknown = Reflect.get(target, property, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },

@@ -15,9 +15,19 @@ const allowSameOriginBase = (policy: string) => policy.replace("base-uri 'none'"
 // who opens our admin pages. Without it the board uses the system fonts.
 const withoutThirdPartyFonts = (html: string) => html.replace(/<link [^>]*href="https:\/\/fonts\.googleapis\.com[^>]*>/g, '');
 
+/**
+ * The path and query the board is handed, as a URL parser reads the request's target: a fragment, a dot segment or a
+ * backslash in the raw target is resolved here, so every check below and the board itself read the same path (the
+ * router takes a `#` for the start of the query; a check on the raw target would read a path the board never routes).
+ */
+const boardTarget = (request: FastifyRequest) => {
+  const { pathname, search } = new URL(request.url, 'http://queue-board.invalid');
+  return { path: pathname, url: `${pathname}${search}` };
+};
+
 /** Pages of the board a person opens (its own client routes), as opposed to its API and its assets. */
 const isPage = (request: FastifyRequest) => {
-  const path = request.url.split('?')[0] ?? '';
+  const { path } = boardTarget(request);
   return request.method === 'GET' && !path.startsWith(`${QUEUE_BOARD_PATH}/api/`) && !path.startsWith(`${QUEUE_BOARD_PATH}/static/`);
 };
 
@@ -27,7 +37,7 @@ const isPage = (request: FastifyRequest) => {
  * emptying or pausing change what the product does and are operator work on Redis, not a dashboard click.
  */
 const retryRoute = new RegExp(`^${QUEUE_BOARD_PATH}/api/queues/[^/]+/(?:[^/]+/retry|retry/failed)$`);
-const isAllowedWrite = (request: FastifyRequest) => request.method === 'PUT' && retryRoute.test(request.url.split('?')[0] ?? '');
+const isAllowedWrite = (request: FastifyRequest) => request.method === 'PUT' && retryRoute.test(boardTarget(request).path);
 const readOnly = () => new DomainError('FORBIDDEN', 'The queue dashboard shows jobs and retries failed ones; it does not change, add, move or delete them.');
 
 const ticketOf = (request: FastifyRequest) => {
@@ -80,7 +90,7 @@ export async function registerQueueBoard(
     const { app } = await board();
     const answer = await app.inject({
       method: request.method as 'GET',
-      url: request.url,
+      url: boardTarget(request).url,
       headers: Object.fromEntries(['accept', 'content-type'].flatMap((name) => (request.headers[name] ? [[name, request.headers[name]]] : []))),
       ...(request.body === undefined ? {} : { payload: request.body as object }),
     });
