@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DomainError } from '@spark/errors';
-import { type IsoBmffFlavour, IsoBmffLocationScrubber } from './iso-bmff-location-scrubber';
+import { type IsoBmffFlavour, IsoBmffLocationScrubber, MAX_BOXES } from './iso-bmff-location-scrubber';
 
 const fixture = (extension: string) => readFileSync(join(__dirname, '../../../apps/system-tests/src/fixtures/location', `with-gps.${extension}`));
 
@@ -23,6 +23,24 @@ describe('IsoBmffLocationScrubber', () => {
     expect(whole.length).toBe(file.length);
     expect(whole.includes('52.5163') || whole.includes('52,30.978')).toBe(false);
     for (const chunkSize of [1, 7, 4096]) expect(scrub(file, flavour, chunkSize)).toEqual(whole);
+  });
+
+  const box = (type: string, payload = Buffer.alloc(0)) => {
+    const header = Buffer.alloc(8);
+    header.writeUInt32BE(8 + payload.length, 0);
+    header.write(type, 4, 'latin1');
+    return Buffer.concat([header, payload]);
+  };
+
+  it('refuses a movie of more boxes than any recording has, so a file of tiny boxes cannot hold the worker for long', () => {
+    const file = Buffer.concat([box('ftyp', Buffer.from('isom', 'latin1')), Buffer.alloc(8 * (MAX_BOXES + 1)).fill(box('free'))]);
+    expect(() => scrub(file, 'movie', 64 * 1024)).toThrow(DomainError);
+  });
+
+  it('cleans a fragmented movie of many fragments, each a few boxes', () => {
+    const fragment = Buffer.concat([box('moof', box('mfhd', Buffer.alloc(8))), box('mdat', Buffer.alloc(32))]);
+    const file = Buffer.concat([box('ftyp', Buffer.from('isom', 'latin1')), box('moov', box('mvhd', Buffer.alloc(100))), ...Array(2000).fill(fragment)]);
+    expect(scrub(file, 'movie', 64 * 1024)).toEqual(file);
   });
 
   it('refuses a box that claims to reach past the box holding it', () => {

@@ -9,6 +9,12 @@ type Action = 'descend' | 'scrub' | 'pass' | 'collect';
 const XMP_UUID = Buffer.from('be7acfcb97a942e89c71999491e3afac', 'hex');
 // A HEIF `meta` box lists items and properties: a few KiB, far below this even for tiled pictures.
 const MAX_HEIF_META_BYTES = 4 * 1024 * 1024;
+/**
+ * The box headers a file may have where the scrubber reads them (the top level, `moov` and each `trak`): a recording
+ * has tens, a fragmented one two per fragment. Each header costs the worker a step, so a file of tiny boxes (eight
+ * bytes each, millions to a file) would hold it for many seconds before its end could be refused.
+ */
+export const MAX_BOXES = 50_000;
 
 /**
  * Which boxes carry metadata: `udta` (©xyz, XMP_, loci, …) and `meta` (QuickTime keys such as
@@ -40,6 +46,7 @@ export class IsoBmffLocationScrubber {
   private readonly open: { type: string; end: number }[] = [];
   private run: { end: number; zero: boolean } | undefined;
   private patches: Patch[] = [];
+  private boxes = 0;
 
   constructor(private readonly flavour: IsoBmffFlavour) {}
 
@@ -70,6 +77,7 @@ export class IsoBmffLocationScrubber {
     while (this.open.length && this.offset >= (this.open[this.open.length - 1] as { end: number }).end) this.open.pop();
     const header = this.readHeader();
     if (!header) return false;
+    if (++this.boxes > MAX_BOXES) throw uncleanable();
     const parentEnd = this.open[this.open.length - 1]?.end ?? Infinity;
     if (header.end > parentEnd) throw uncleanable();
     const action = actionFor(

@@ -175,10 +175,11 @@ async function* rest(head: Buffer, iterator: AsyncIterator<Buffer>): AsyncGenera
 async function* scrubbed(body: AsyncIterable<Buffer>, flavour: IsoBmffFlavour, stored: { bytes: number }): AsyncGenerator<Buffer> {
   const scrubber = new IsoBmffLocationScrubber(flavour);
   for await (const chunk of body) {
-    for (const clean of scrubber.write(chunk)) {
-      stored.bytes += clean.length;
-      yield clean;
-    }
+    // One piece per chunk read: a chunk of many small boxes is one step on to the upload, not one per box.
+    const cleaned = scrubber.write(chunk);
+    const clean = cleaned.length === 1 ? (cleaned[0] as Buffer) : Buffer.concat(cleaned);
+    stored.bytes += clean.length;
+    if (clean.length > 0) yield clean;
   }
   for (const clean of scrubber.end()) {
     stored.bytes += clean.length;
