@@ -53,6 +53,16 @@ describe('limits on work anyone can ask for', () => {
     expect(await leadsOf('office-%')).toBe(30);
   });
 
+  it('POST /api/leads takes 100 leads an hour from one network, however many of its addresses they come from', async () => {
+    for (let lead = 0; lead < 100; lead++) {
+      expect((await post('/api/leads', { email: `rotating-${lead}@example.com` })).status).toBe(201);
+      await forgetCounters('leads-per-ip:*');
+    }
+
+    await expectRefused(await post('/api/leads', { email: 'rotating-100@example.com' }), /Please try again in (about )?\d+ (minutes?|hour)\./);
+    expect(await leadsOf('rotating-%')).toBe(100);
+  });
+
   it('POST /api/leads takes 5 leads a day for one mailbox, plus-addresses included, from any address', async () => {
     for (let lead = 0; lead < 5; lead++) {
       expect((await post('/api/leads', { email: `inbox+${lead}@example.com` })).status).toBe(201);

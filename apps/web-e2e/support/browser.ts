@@ -76,8 +76,12 @@ export async function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
-/** A documentation-range address per caller, so per-IP rate limits never couple two tests. */
-export const uniqueIp = () => `198.51.100.${randomInt(1, 255)}, 203.0.113.${randomInt(1, 255)}`;
+/**
+ * A documentation-range address per caller, in a network of its own (an IPv6 /48), so neither the per-address nor
+ * the per-network rate limits couple two tests.
+ */
+const randomGroup = () => randomInt(0, 0x10000).toString(16);
+export const uniqueIp = () => `198.51.100.${randomInt(1, 255)}, 2001:db8:${randomGroup()}:${randomGroup()}::${randomGroup()}`;
 
 /** A new context on the product, laptop-sized unless told, calling from an address of its own. */
 export function visitorContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {

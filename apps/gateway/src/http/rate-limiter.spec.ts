@@ -1,4 +1,4 @@
-import { ipSubject, mailboxSubject } from './rate-limiter';
+import { ipSubject, mailboxSubject, networkSubject } from './rate-limiter';
 
 describe('mailboxSubject: one subject per inbox', () => {
   it('counts the plus-addresses of one inbox together', () => {
@@ -58,5 +58,23 @@ describe('ipSubject: one subject per client network', () => {
 
   it('keeps what is not an address as it is', () => {
     expect(ipSubject('unknown')).toBe('unknown');
+  });
+});
+
+describe('networkSubject: one subject per allocation around a client', () => {
+  it('reads an IPv6 address as its /48, whichever of its /64s it comes from', () => {
+    for (const address of ['2001:db8:aa:bb::1', '2001:db8:aa:ffff:1:2:3:4', '2001:0DB8:00aa::', '2001:db8:aa:bb::1%eth0']) {
+      expect(networkSubject(address)).toBe('2001:db8:aa::/48');
+    }
+    expect(networkSubject('2001:db8:ab::1')).toBe('2001:db8:ab::/48');
+  });
+
+  it('reads an IPv4 address, mapped or not, as its /24', () => {
+    for (const address of ['192.0.2.60', '192.0.2.1', '::ffff:192.0.2.60', '::FFFF:c000:2ff']) expect(networkSubject(address)).toBe('192.0.2.0/24');
+    expect(networkSubject('192.0.3.60')).toBe('192.0.3.0/24');
+  });
+
+  it('keeps what is not an address as it is', () => {
+    expect(networkSubject('unknown')).toBe('unknown');
   });
 });

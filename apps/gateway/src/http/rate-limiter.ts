@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { isIPv6 } from 'node:net';
+import { isIPv4, isIPv6 } from 'node:net';
 import { waitPhrase } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import type { BusAdmission, KeyedRedisCommand } from '@spark/messaging';
@@ -51,6 +51,23 @@ function ipv6Groups(address: string): number[] {
   return [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
 }
 
+/** A client address as its IPv4 octets or IPv6 groups; an IPv4-mapped IPv6 address is its IPv4 address. */
+function clientAddress(ip: string): { octets: number[] } | { groups: number[] } | undefined {
+  const [address = ip] = ip.split('%');
+  if (isIPv4(address)) return { octets: address.split('.').map(Number) };
+  if (!isIPv6(address)) return undefined;
+  const groups = ipv6Groups(address);
+  const [mappedHigh = 0, mappedLow = 0] = groups.slice(6);
+  if (groups.slice(0, 6).join(':') === '0:0:0:0:0:65535') return { octets: [mappedHigh >> 8, mappedHigh & 255, mappedLow >> 8, mappedLow & 255] };
+  return { groups };
+}
+
+const ipv6Network = (groups: number[], prefixGroups: number) =>
+  `${groups
+    .slice(0, prefixGroups)
+    .map((group) => group.toString(16))
+    .join(':')}::/${prefixGroups * 16}`;
+
 /**
  * The subject of a client address. An IPv6 client counts by its /64: a provider gives each subscriber a whole /64
  * at least, so counting each address would let one machine rotate through billions of them. An IPv4-mapped address
@@ -58,13 +75,20 @@ function ipv6Groups(address: string): number[] {
  * address, or anything that is not an address, is kept as it is.
  */
 export function ipSubject(ip: string): string {
-  const [address = ip] = ip.split('%');
-  if (!isIPv6(address)) return ip;
-  const groups = ipv6Groups(address);
-  const [mappedHigh = 0, mappedLow = 0] = groups.slice(6);
-  if (groups.slice(0, 6).join(':') === '0:0:0:0:0:65535') return [mappedHigh >> 8, mappedHigh & 255, mappedLow >> 8, mappedLow & 255].join('.');
-  const network = groups.slice(0, 4).map((group) => group.toString(16));
-  return `${network.join(':')}::/64`;
+  const address = clientAddress(ip);
+  if (!address) return ip;
+  return 'octets' in address ? address.octets.join('.') : ipv6Network(address.groups, 4);
+}
+
+/**
+ * The subject of the network around a client address: its IPv6 /48 (one site's allocation, and what a tunnel broker
+ * hands anyone for free, 65 536 /64s to rotate through) or its IPv4 /24. For limits on work that reaches people
+ * outside the product, which one sender must not multiply by rotating through the addresses of one allocation.
+ */
+export function networkSubject(ip: string): string {
+  const address = clientAddress(ip);
+  if (!address) return ip;
+  return 'octets' in address ? `${address.octets.slice(0, 3).join('.')}.0/24` : ipv6Network(address.groups, 3);
 }
 
 /** The subject of a secret a caller presents (an access code): hashed, so the key does not hold it. */
