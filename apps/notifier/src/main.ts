@@ -4,7 +4,7 @@ import { loadConfig, type NotifierConfig, notifierEnv } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { PinoNestLogger } from '@spark/logging';
 import { onShutdown, queueDepthMetric, runMain, stopSteps } from '@spark/runtime';
-import { closeWorker, MailOpener, unlessRedisLost } from '@spark/jobs';
+import { closeWorker, MailOpener, queueSettled, unlessRedisLost } from '@spark/jobs';
 import { bootApp, startAccountErasure } from '@spark/service-runtime';
 import { MailProcessor } from './mail/mail.processor';
 import { Mailer } from './mail/mailer';
@@ -17,6 +17,8 @@ import { startPushSender } from './push/push-sender';
 /** The sparks bucket, as the progress service's signed links name it (path-style, as `UrlSigner`). */
 const storageUrlOf = ({ S3_ENDPOINT, S3_BUCKET }: NotifierConfig) => `${S3_ENDPOINT.replace(/\/$/, '')}/${S3_BUCKET}/`;
 
+const ERASURES_FIRST_MS = 10_000;
+
 /**
  * The notifier: sends the `mail` queue's e-mails and the `push` queue's notifications, once each (its ledger in
  * PostgreSQL), and erases its part of deleted accounts. A mail server that is away only delays mail, retried.
@@ -28,6 +30,11 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
   return bootApp(boot, async ({ logger, dataSource, redis, jobs, bus, registry }) => {
     const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM);
     const sent = new SentMailRepository(dataSource);
+    // The erasures waiting go before the mail worker starts, so an e-mail queued for an account erased while the
+    // notifier was down finds the address noted as erased instead of being sent first. Bounded: an auth-service that
+    // does not answer the erasure holds the mail back only that long.
+    const erasure = startAccountErasure({ part: 'notifier', eraser: sentMailEraser(dataSource) }, { config, dataSource, logger, bus });
+    await queueSettled(jobs.queue(erasure.queue), ERASURES_FIRST_MS);
     const app = await NestFactory.createApplicationContext(
       NotifierModule.register(redis, config.BUS_PREFIX, {
         mailer,
@@ -57,7 +64,6 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
       logger,
       signingKeys: config.SIGNING_KEYS,
     });
-    const erasure = startAccountErasure({ part: 'notifier', eraser: sentMailEraser(dataSource) }, { config, dataSource, logger, bus });
     const worked = [QUEUES.mail, QUEUES.push, erasure.queue].map((queue) => jobs.queue(queue));
     queueDepthMetric(registry, worked);
     return stopSteps({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { accountDeletionPageSchema, confirmAccountDeletionResponseSchema, deletionParts, errorBodySchema, investorPageSchema } from '@spark/contracts';
+import { accountDeletionPageSchema, confirmAccountDeletionResponseSchema, deletionParts, errorBodySchema, investorPageSchema, QUEUES } from '@spark/contracts';
+import { JobQueues } from '@spark/jobs';
 import { startService } from '@spark/service-runtime';
 import { eventually, insertProgress, onboardingAnswers, TINY_PNG, captureSpark } from '@spark/testing';
 import { Client } from 'pg';
@@ -233,6 +234,37 @@ describe('account deletion: every row and object about the client gone, each ser
     // The edit itself stays in the log, by its coach, about the deletion as the confirmation's entries are.
     const edit = await db.query(`SELECT actor_id, target_id, target_label, details FROM auth.audit_events WHERE action = 'client.update'`);
     expect(edit.rows).toEqual([{ actor_id: admin.id, target_id: deletionId, target_label: 'Deleted account', details: { status: 'paused' } }]);
+  }, 120_000);
+
+  it('sends no sign-in e-mail waiting for an account erased meanwhile, when the notifier starts with both jobs waiting', async () => {
+    const leaving = await createSignedInUser(db, 'lina.leaving@spark.test');
+    expect((await send('POST', '/api/me/account-deletion', leaving)).status).toBe(202);
+    const token = await confirmationToken(leaving.email);
+    // The notifier is down while they ask for a sign-in link and then confirm the deletion: both jobs wait for it.
+    await stack.stopNotifier();
+    try {
+      expect((await send('POST', '/api/auth/magic-link', undefined, { email: leaving.email })).status).toBe(202);
+      const confirmed = await send('POST', '/api/account-deletion/confirm', undefined, { token });
+      expect(confirmed.status).toBe(200);
+      const { deletionId } = confirmAccountDeletionResponseSchema.parse(await confirmed.json());
+      await eventually(() => partsDone(deletionId, deletionParts.length - 1), 30_000, 'every part but the notifier part erased');
+      const connection = stack.redis.duplicate();
+      const jobs = new JobQueues(connection, stack.env.BUS_PREFIX ?? '');
+      try {
+        const [signInJob] = await jobs.queue(QUEUES.mail).getWaiting();
+        expect(signInJob?.name).toBe('magic-link');
+        await stack.startNotifier();
+        await eventually(() => partsDone(deletionId, deletionParts.length), 30_000, 'the notifier part erased');
+        await eventually(async () => (await signInJob?.getState()) === 'completed', 30_000, 'the sign-in e-mail job done');
+      } finally {
+        await jobs.close();
+        connection.disconnect();
+      }
+    } finally {
+      await stack.startNotifier();
+    }
+    const toThem = stack.smtp.messages.filter((sent) => sent.to.includes(leaving.email)).map((sent) => sent.subject);
+    expect(toThem).toEqual(['Confirm deleting your Spark account']);
   }, 120_000);
 
   it('answers a coach or admin who asks to delete their own account 403, and a bad link 404, changing nothing', async () => {

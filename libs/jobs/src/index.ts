@@ -7,5 +7,6 @@ export * from './outbox-relay';
 export * from './outbox-rows';
 export * from './outbox.migration';
 export * from './outbox-confirmation.migration';
+export * from './queue-settled';
 export * from './retry-budget';
 export * from './repeating-job';
