@@ -38,15 +38,16 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     ).rows;
   const board = (path: string, cookie: string, init: RequestInit = {}) =>
     fetch(`${stack().baseUrl}/admin/queues${path}`, { redirect: 'manual', ...init, headers: { cookie, ...init.headers } });
-  /** A board write as curl can send it and fetch cannot: the request target as written, a fragment and all; answers the status. */
-  const rawBoardWrite = (target: string, cookie: string) =>
+  /** A board request as curl can send it and fetch cannot: the request target as written, a fragment and all; answers the status. */
+  const rawBoardRequest = (method: string, target: string, cookie = '') =>
     new Promise<number>((resolve, reject) => {
-      const sent = request(`${stack().baseUrl}/`, { method: 'PUT', path: `/admin/queues${target}`, headers: { cookie, 'content-length': 0 } }, (answer) => {
+      const sent = request(`${stack().baseUrl}/`, { method, path: target, headers: { cookie, 'content-length': 0 } }, (answer) => {
         answer.resume();
         resolve(answer.statusCode ?? 0);
       });
       sent.on('error', reject).end();
     });
+  const rawBoardWrite = (target: string, cookie: string) => rawBoardRequest('PUT', `/admin/queues${target}`, cookie);
 
   it('refuses the ticket to a coach, and the board to anyone without an admin pass', async () => {
     const coach = await signedIn('coach-at-the-board@example.com', 'coach');
@@ -62,6 +63,10 @@ describe('the queue dashboard at /admin/queues (Bull Board), admins only', () =>
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe('/signin');
     expect((await board('/api/queues', 'spark_queue_board=a.forged.pass')).status).toBe(401);
+    // A target no URL parser reads (an absolute form with a broken host) is the caller's mistake, not the server's.
+    for (const target of ['http://[::1/admin/queues/x', 'http://a%zz/admin/queues/api/queues', 'http://a:99999/admin/queues']) {
+      expect(await rawBoardRequest('GET', target)).toBe(400);
+    }
     const guessedTicket = await board('?ticket=' + 'x'.repeat(43), '');
     expect(guessedTicket.status).toBe(303);
     expect(guessedTicket.headers.get('location')).toBe('/signin');

@@ -32,9 +32,11 @@ describe('IsoBmffLocationScrubber', () => {
     return Buffer.concat([header, payload]);
   };
 
-  it('refuses a movie of more boxes than any recording has, so a file of tiny boxes cannot hold the worker for long', () => {
-    const file = Buffer.concat([box('ftyp', Buffer.from('isom', 'latin1')), Buffer.alloc(8 * (MAX_BOXES + 1)).fill(box('free'))]);
-    expect(() => scrub(file, 'movie', 64 * 1024)).toThrow(DomainError);
+  it('refuses a movie of more boxes than any recording has as it reads them, so a file of tiny boxes cannot hold the worker for long', () => {
+    const movieOf = (headers: number) => Buffer.concat([box('ftyp', Buffer.from('isom', 'latin1')), Buffer.alloc(8 * (headers - 1)).fill(box('free'))]);
+    const atTheLimit = movieOf(MAX_BOXES);
+    expect(scrub(atTheLimit, 'movie', 64 * 1024)).toEqual(atTheLimit);
+    expect(() => new IsoBmffLocationScrubber('movie').write(movieOf(MAX_BOXES + 1))).toThrow(DomainError);
   });
 
   it('cleans a fragmented movie of many fragments, each a few boxes', () => {

@@ -11,7 +11,7 @@ const XMP_UUID = Buffer.from('be7acfcb97a942e89c71999491e3afac', 'hex');
 const MAX_HEIF_META_BYTES = 4 * 1024 * 1024;
 /**
  * The box headers a file may have where the scrubber reads them (the top level, `moov` and each `trak`): a recording
- * has tens, a fragmented one two per fragment. Each header costs the worker a step, so a file of tiny boxes (eight
+ * has tens, a fragmented one a few per fragment, a HEIF photo a handful. Each header costs the worker a step, so a file of tiny boxes (eight
  * bytes each, millions to a file) would hold it for many seconds before its end could be refused.
  */
 export const MAX_BOXES = 50_000;
@@ -77,7 +77,7 @@ export class IsoBmffLocationScrubber {
     while (this.open.length && this.offset >= (this.open[this.open.length - 1] as { end: number }).end) this.open.pop();
     const header = this.readHeader();
     if (!header) return false;
-    if (++this.boxes > MAX_BOXES) throw uncleanable();
+    if (this.boxes === MAX_BOXES) throw uncleanable();
     const parentEnd = this.open[this.open.length - 1]?.end ?? Infinity;
     if (header.end > parentEnd) throw uncleanable();
     const action = actionFor(
@@ -87,6 +87,7 @@ export class IsoBmffLocationScrubber {
       header.userType,
     );
     if (action === 'collect') return this.collectHeifMeta(header, out);
+    this.boxes++;
     const headerBytes = this.take(header.length);
     if (action === 'descend') {
       this.open.push({ type: header.type, end: header.end });
@@ -122,6 +123,7 @@ export class IsoBmffLocationScrubber {
     const size = header.end - this.offset;
     if (size > MAX_HEIF_META_BYTES) throw uncleanable();
     if (this.pending.length < size) return false;
+    this.boxes++;
     const start = this.offset;
     const meta = Buffer.from(this.take(size));
     for (const patch of heifMetadataPatches(meta, start, header.length)) {

@@ -114,6 +114,16 @@ describe('invitations keyed on their lead (real PostgreSQL)', () => {
     expect([await mailJobsTo(ann), await mailJobsTo(bob)]).toEqual([1, 1]);
   });
 
+  it('makes one link of two invitations under the same lapsed key at once', async () => {
+    const email = newEmail('lapsed-raced');
+    const leadKey = `lead:${randomUUID()}`;
+    clockOffsetMs = -2 * MAGIC_LINK_TTL_MS;
+    await signIn.invite(invitation(email, leadKey, Date.now() + clockOffsetMs)).finally(() => (clockOffsetMs = 0));
+    const answers = await Promise.all([signIn.invite(invitation(email, leadKey)), signIn.invite(invitation(email, leadKey))]);
+    expect(answers.filter((answer) => answer.magicLink)).toHaveLength(1);
+    expect({ mailJobs: await mailJobsTo(email), openLinks: await openLinksOf(email) }).toEqual({ mailJobs: 2, openLinks: 1 });
+  });
+
   it('makes one link of two invitations under the same key at once', async () => {
     const email = newEmail('raced');
     const leadKey = `lead:${randomUUID()}`;

@@ -83,7 +83,7 @@ const inviteSql = `
   ),
   keyed AS (
     INSERT INTO auth.invitation_keys (user_id, invitation_key, link_expires_at)
-    SELECT id, $5::text, $9::timestamptz FROM invited WHERE $5::text IS NOT NULL
+    SELECT id, $5::text, $9::timestamptz /* the new link's expiry, from linkParams */ FROM invited WHERE $5::text IS NOT NULL
     ON CONFLICT (user_id, invitation_key) DO UPDATE SET link_expires_at = EXCLUDED.link_expires_at, created_at = now()
     WHERE invitation_keys.link_expires_at <= now()
     RETURNING user_id

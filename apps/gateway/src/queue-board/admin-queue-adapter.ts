@@ -44,7 +44,7 @@ function adminViewOf(queue: QueueName, name: string, data: unknown) {
  * Bull Board's BullMQ adapter, every job as an admin may see it: the payload through adminViewOf, and whatever
  * else the board shows of the job (failed reason, stack trace, progress, return value, logs) with the hidden values
  * blanked. The board reads jobs through this adapter only, so a job field nobody listed never reaches a browser.
- * The job stays BullMQ's own for everything but its JSON, so a retry works on it as before.
+ * The job stays BullMQ's own for everything but its JSON and its retry, which runs a failed job only (409 otherwise).
  */
 export class AdminQueueAdapter extends BullMQAdapter {
   constructor(
@@ -83,7 +83,7 @@ export class AdminQueueAdapter extends BullMQAdapter {
     const { payload, blankAll } = adminViewOf(this.queueName, job.name, job.data);
     const toJSON = () => ({ ...(blankAll({ ...job.toJSON(), data: undefined }) as object), data: payload });
     // Bull Board retries a completed job too, which would run finished work (an e-mail, an erasure) again.
-    const retry = (state: Parameters<Job['retry']>[0]) =>
+    const retry = (state: Parameters<Job['retry']>[0] = 'failed') =>
       state === 'failed' ? job.retry(state) : Promise.reject(new DomainError('CONFLICT', 'Only a failed job can be retried.'));
     return new Proxy(job, {
       get: (target, property) => {

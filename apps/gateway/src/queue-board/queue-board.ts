@@ -21,7 +21,8 @@ const withoutThirdPartyFonts = (html: string) => html.replace(/<link [^>]*href="
  * router takes a `#` for the start of the query; a check on the raw target would read a path the board never routes).
  */
 const boardTarget = (request: FastifyRequest) => {
-  const { pathname, search } = new URL(request.url, 'http://queue-board.invalid');
+  // A target no parser reads is no page and no allowed write; the router refuses such targets before this anyway.
+  const { pathname, search } = URL.parse(request.url, 'http://queue-board.invalid') ?? { pathname: '', search: '' };
   return { path: pathname, url: `${pathname}${search}` };
 };
 
