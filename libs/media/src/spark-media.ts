@@ -5,6 +5,7 @@ import {
   SPARK_VIDEO_MAX_BYTES,
   type SparkUploadGrant,
   type SparkUploadGrantRequest,
+  waitPhrase,
 } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import type { ObjectStorage, OpenedObject } from '@spark/storage';
@@ -38,6 +39,15 @@ const HELD_FILE_BYTES = 2 * SPARK_IMAGE_MAX_BYTES;
 // A claim waiting for room keeps its download open, and a running one sends up to two parts at once: this bound
 // keeps them all well inside storage's socket pools, so the running claims always get the sockets they need.
 const CLAIMS_IN_FLIGHT = 8;
+// A client's device sends its sparks one at a time. More at once is a script, whose re-encodes and scrubs would each
+// make everyone's capture wait behind them while the service's handlers sit in the queue: the rest are refused for
+// a moment, their uploads kept, and the device's outbox sends them again.
+const CLAIMS_PER_CLIENT = 2;
+const CLAIM_AGAIN_SECONDS = 5;
+const stillSaving = () =>
+  new DomainError('RATE_LIMITED', `Your earlier sparks are still being saved. Please try again in ${waitPhrase(CLAIM_AGAIN_SECONDS)}.`, {
+    retryAfterSeconds: CLAIM_AGAIN_SECONDS,
+  });
 
 /**
  * Spark media from the browser to the sparks bucket. The browser uploads straight to S3 (a signed PUT of exactly
@@ -52,6 +62,7 @@ const CLAIMS_IN_FLIGHT = 8;
 export class SparkMedia {
   private readonly claimsInFlight = new ConcurrencyLimit(CLAIMS_IN_FLIGHT);
   private readonly heldFiles = new ConcurrencyLimit(HELD_FILE_BYTES);
+  private readonly claimsByClient = new Map<string, number>();
 
   constructor(private readonly storage: ObjectStorage) {}
 
@@ -71,14 +82,22 @@ export class SparkMedia {
   /**
    * The uploaded file, checked and cleaned, under its final key; 404 when there is no such upload. A refused upload is
    * deleted at once; an accepted one stays until `releaseUpload`, which the caller calls once the spark is recorded (or
-   * refused), so a recording delivered again after a crash still finds it.
+   * refused), so a recording delivered again after a crash still finds it. A client's claim beyond
+   * CLAIMS_PER_CLIENT at once in this process is refused (429) with its upload kept.
    */
   async claimUpload(userId: string, upload: SparkUpload): Promise<SparkFile> {
+    const running = this.claimsByClient.get(userId) ?? 0;
+    if (running >= CLAIMS_PER_CLIENT) throw stillSaving();
+    this.claimsByClient.set(userId, running + 1);
     try {
       return await this.claimsInFlight.run(() => this.clean(userId, upload));
     } catch (error) {
       await Promise.all(incomingKeys(userId, upload).map((key) => this.storage.delete(key).catch(() => undefined)));
       throw error;
+    } finally {
+      const left = (this.claimsByClient.get(userId) ?? 1) - 1;
+      if (left > 0) this.claimsByClient.set(userId, left);
+      else this.claimsByClient.delete(userId);
     }
   }
 
