@@ -109,6 +109,27 @@ describe('the client app (/app)', () => {
     await context.close();
   });
 
+  it('keeps a spark Spark could not take just now, says so, and sends it again by itself', async () => {
+    const { context, page, userId } = await signedInClient();
+    await page.goto('/app');
+    await page.getByTestId('spark-count').waitFor();
+    let recordings = 0;
+    await page.route(/\/api\/sparks$/, async (route) => {
+      if (route.request().method() !== 'POST' || recordings++ > 0) return route.continue();
+      const body = { code: 'RATE_LIMITED', message: 'Your earlier sparks are still being saved. Please try again in 5 seconds.', retryAfterSeconds: 5 };
+      return route.fulfill({ status: 429, contentType: 'application/json', headers: { 'retry-after': '5' }, body: JSON.stringify(body) });
+    });
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('dialog', { name: 'Quick Capture' }).waitFor();
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByText('It could not be sent just now. It will upload automatically in a moment.').waitFor();
+    await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
+    await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
+    // The first recording refused, the outbox's second taken.
+    expect({ recordings, recorded: await sparkRows(userId) }).toEqual({ recordings: 2, recorded: 1 });
+    await context.close();
+  });
+
   it('dates a spark by when it was taken offline, so a capture that uploads the next day still extends the streak', async () => {
     const { context, page, userId } = await signedInClient();
     const zone = 'America/New_York';

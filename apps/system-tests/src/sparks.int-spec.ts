@@ -263,7 +263,7 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
     expect(await counters(user.id)).toMatchObject({ spark_count: 4, streak_count: 6, last_spark_date: dayOf(Date.now()) });
   });
 
-  it('keeps the counters right under 12 concurrent captures of one client, those refused while two run sent again', async () => {
+  it('keeps the counters right under 12 concurrent captures of one client, those refused while three run sent again', async () => {
     const user = newUser();
     const uploaded = async () => {
       const clientSparkId = randomUUID();

@@ -23,15 +23,15 @@ describe('SparkMedia claims (real S3)', () => {
     return upload;
   };
 
-  it("claims at most two of one client's uploads at once, refusing a third for a moment and keeping its upload, while others' run", async () => {
+  it("claims at most three of one client's uploads at once, refusing a fourth for a moment and keeping its upload, while others' run", async () => {
     const media = new SparkMedia(storage);
     const [script, other] = [randomUUID(), randomUUID()];
-    const uploads = await Promise.all([uploaded(script), uploaded(script), uploaded(script)]);
+    const uploads = await Promise.all([uploaded(script), uploaded(script), uploaded(script), uploaded(script)]);
     const othersUpload = await uploaded(other);
 
     const claims = await Promise.allSettled([...uploads.map((upload) => media.claimUpload(script, upload)), media.claimUpload(other, othersUpload)]);
-    expect(claims.map((claim) => claim.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    const refusal = (claims[2] as PromiseRejectedResult).reason as DomainError;
+    expect(claims.map((claim) => claim.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const refusal = (claims[3] as PromiseRejectedResult).reason as DomainError;
     expect(refusal).toBeInstanceOf(DomainError);
     expect({ code: refusal.code, message: refusal.message, retryAfterSeconds: refusal.details?.retryAfterSeconds }).toEqual({
       code: 'RATE_LIMITED',
@@ -40,8 +40,8 @@ describe('SparkMedia claims (real S3)', () => {
     });
 
     // The refused upload is still there, and claimed once the others are done.
-    const third = uploads[2] as SparkUpload;
-    expect(await storage.exists(incomingSparkKey(script, third))).toBe(true);
-    await expect(media.claimUpload(script, third)).resolves.toMatchObject({ type: { mime: 'image/png' } });
+    const fourth = uploads[3] as SparkUpload;
+    expect(await storage.exists(incomingSparkKey(script, fourth))).toBe(true);
+    await expect(media.claimUpload(script, fourth)).resolves.toMatchObject({ type: { mime: 'image/png' } });
   });
 });

@@ -39,10 +39,11 @@ const HELD_FILE_BYTES = 2 * SPARK_IMAGE_MAX_BYTES;
 // A claim waiting for room keeps its download open, and a running one sends up to two parts at once: this bound
 // keeps them all well inside storage's socket pools, so the running claims always get the sockets they need.
 const CLAIMS_IN_FLIGHT = 8;
-// A client's device sends its sparks one at a time. More at once is a script, whose re-encodes and scrubs would each
-// make everyone's capture wait behind them while the service's handlers sit in the queue: the rest are refused for
-// a moment, their uploads kept, and the device's outbox sends them again.
-const CLAIMS_PER_CLIENT = 2;
+// A client's device sends its sparks one at a time; a second tab or device, or a capture made while the outbox
+// sends, adds one or two. More at once is a script, whose re-encodes and scrubs would each make everyone's capture
+// wait behind them while the service's handlers sit in the queue: the rest are refused for a moment, their uploads
+// kept, and the app keeps the spark on the device and sends it again.
+const CLAIMS_PER_CLIENT = 3;
 const CLAIM_AGAIN_SECONDS = 5;
 const stillSaving = () =>
   new DomainError('RATE_LIMITED', `Your earlier sparks are still being saved. Please try again in ${waitPhrase(CLAIM_AGAIN_SECONDS)}.`, {

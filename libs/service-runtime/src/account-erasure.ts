@@ -17,6 +17,12 @@ export interface AccountEraser {
   close?(): Promise<void> | void;
 }
 
+/** A running part's erasure: the queue it works, and what stops it. */
+export interface AccountErasureWorker {
+  queue: QueueName;
+  close(): Promise<void>;
+}
+
 export interface AccountErasure {
   part: ErasedPart;
   eraser: AccountEraser;
@@ -33,7 +39,7 @@ export interface AccountErasure {
 export function startAccountErasure(
   { part, eraser, outboxSchema }: AccountErasure,
   { config, dataSource, logger, bus }: Pick<AppInfrastructure, 'config' | 'dataSource' | 'logger' | 'bus'>,
-): { queue: QueueName; close(): Promise<void> } {
+): AccountErasureWorker {
   const queue = deletionQueues[part];
   const handlers: JobHandlers<typeof queue> = {
     'erase-account': async ({ deletionId }) => {

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { ApiError } from '../../../api/client';
 import { toast } from '../../../ui/toaster';
 import { deviceTimeZone, homeQueryKey, uploadSpark } from '../api/client-app-api';
-import { enqueueSpark, flushOutbox, forgetSpark, isRetryable, onSparkRefused, onSparkUploaded } from '../offline/spark-outbox';
+import { enqueueSpark, forgetSpark, isRetryable, onSparkRefused, onSparkUploaded, sendAgainSoon } from '../offline/spark-outbox';
 
 export type CaptureOutcome = 'uploaded' | 'saved-offline' | 'failed';
 
@@ -54,8 +54,8 @@ export function useCapture(userId: string) {
     } catch (error) {
       if (isRetryable(error)) {
         if (!kept) return notKept();
-        void flushOutbox();
-        return savedOffline();
+        sendAgainSoon();
+        return navigator.onLine ? savedForLater() : savedOffline();
       }
       if (kept) await forgetSpark(spark.clientSparkId);
       showUploadFailed(error);
@@ -85,5 +85,11 @@ function notKept(): CaptureOutcome {
 
 function savedOffline(): CaptureOutcome {
   toast('Spark saved on this device', { description: "You're offline. It will upload automatically when you're back online." });
+  return 'saved-offline';
+}
+
+/** Online, but Spark could not take it just now (busy, restarting, a connection cut on the way). */
+function savedForLater(): CaptureOutcome {
+  toast('Spark saved on this device', { description: 'It could not be sent just now. It will upload automatically in a moment.' });
   return 'saved-offline';
 }

@@ -77,6 +77,15 @@ export function flushOutbox(): Promise<void> {
   return flushing;
 }
 
+/**
+ * A kept capture the server could not take just now: sent by a pass that starts now, and again after the retry delay,
+ * since a pass already running does not see it.
+ */
+export function sendAgainSoon(): void {
+  void flushOutbox();
+  scheduleRetry();
+}
+
 /** Keeps a capture on the device before any upload attempt, so it survives a reload or crash. */
 export async function enqueueSpark(spark: PendingSpark): Promise<void> {
   await savePending(spark);
