@@ -48,7 +48,7 @@ describe('the per-client storage quota', () => {
   });
 
   const capture = (client: { token: string }, clientSparkId = randomUUID()) =>
-    captureSpark(stack.baseUrl, { authorization: `Bearer ${client.token}` }, { bytes: VIDEO, contentType: 'video/mp4', clientSparkId });
+    captureSpark(stack.baseUrl, { authorization: `Bearer ${client.token}` }, { bytes: VIDEO, contentType: 'video/mp4', clientSparkId, resendWhileBusy: true });
   const storedObjects = async (userId: string) =>
     (await s3.send(new ListObjectsV2Command({ Bucket: stack.s3.config.S3_BUCKET, Prefix: `${userId}/` }))).KeyCount ?? 0;
   const uploadsDeleted = (userId: string) =>
