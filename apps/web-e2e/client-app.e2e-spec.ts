@@ -114,8 +114,11 @@ describe('the client app (/app)', () => {
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
     let recordings = 0;
+    let releaseSendingAgain = () => {};
+    const sendingAgain = new Promise<void>((resolve) => (releaseSendingAgain = resolve));
     await page.route(/\/api\/sparks$/, async (route) => {
-      if (route.request().method() !== 'POST' || recordings++ > 0) return route.continue();
+      if (route.request().method() !== 'POST') return route.continue();
+      if (recordings++ > 0) return sendingAgain.then(() => route.continue());
       const body = { code: 'RATE_LIMITED', message: 'Your earlier sparks are still being saved. Please try again in 5 seconds.', retryAfterSeconds: 5 };
       return route.fulfill({ status: 429, contentType: 'application/json', headers: { 'retry-after': '5' }, body: JSON.stringify(body) });
     });
@@ -123,6 +126,13 @@ describe('the client app (/app)', () => {
     await page.getByRole('dialog', { name: 'Quick Capture' }).waitFor();
     await page.getByRole('button', { name: 'Capture Spark' }).click();
     await page.getByText('It could not be sent just now. It will upload automatically in a moment.').waitFor();
+    await page.getByTestId('pending-sparks').waitFor();
+    await waitUntilTrue(
+      page,
+      `[...document.querySelectorAll('[data-sonner-toast]')].every((toast) => getComputedStyle(toast).opacity === '1' && toast.getAnimations().length === 0)`,
+    );
+    await saveScreenshot(page, 'client-app-sent-again-phone');
+    releaseSendingAgain();
     await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
     await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
     // The first recording refused, the outbox's second taken.

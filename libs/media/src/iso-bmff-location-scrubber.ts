@@ -11,8 +11,9 @@ const XMP_UUID = Buffer.from('be7acfcb97a942e89c71999491e3afac', 'hex');
 const MAX_HEIF_META_BYTES = 4 * 1024 * 1024;
 /**
  * The box headers a file may have where the scrubber reads them (the top level, `moov` and each `trak`): a recording
- * has tens, a fragmented one a few per fragment, a HEIF photo a handful. Each header costs the worker a step, so a file of tiny boxes (eight
- * bytes each, millions to a file) would hold it for many seconds before its end could be refused.
+ * has tens, a fragmented one a few per fragment, a HEIF photo a handful. Each header costs the worker a step, so a
+ * file of tiny boxes (eight bytes each, millions to a file) would hold it for many seconds before its end could be
+ * refused.
  */
 export const MAX_BOXES = 50_000;
 

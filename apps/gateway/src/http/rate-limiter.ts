@@ -82,8 +82,9 @@ export function ipSubject(ip: string): string {
 
 /**
  * The subject of the network around a client address: its IPv6 /48 (a site's allocation, what a tunnel broker hands
- * anyone for free with 65 536 /64s to rotate through, or part of a mobile carrier's shared pool) or its IPv4 /24. For limits on work that reaches people
- * outside the product, which one sender must not multiply by rotating through the addresses of one allocation.
+ * anyone for free with 65 536 /64s to rotate through, or part of a mobile carrier's shared pool) or its IPv4 /24.
+ * For limits on work that reaches people outside the product, which one sender must not multiply by rotating
+ * through the addresses of one allocation.
  */
 export function networkSubject(ip: string): string {
   const address = clientAddress(ip);

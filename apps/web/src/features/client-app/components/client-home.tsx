@@ -122,7 +122,7 @@ export function ClientHome({ userId, fullName, goal, progress, pinnedNote, restD
             <p className="font-semibold text-ink-950">
               {pending.length} {pending.length === 1 ? 'spark' : 'sparks'} waiting to upload
             </p>
-            <p className="mt-1 text-sm text-slate-600">Saved on this device. They upload automatically when you're back online.</p>
+            <p className="mt-1 text-sm text-slate-600">Saved on this device. They upload automatically as soon as they can be sent.</p>
           </Card>
         )}
 

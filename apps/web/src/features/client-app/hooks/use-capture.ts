@@ -8,6 +8,10 @@ import { enqueueSpark, forgetSpark, isRetryable, onSparkRefused, onSparkUploaded
 
 export type CaptureOutcome = 'uploaded' | 'saved-offline' | 'failed';
 
+const WAITING_OFFLINE = "You're offline. It will upload automatically when you're back online.";
+// Online, but Spark could not take it just now (busy, restarting, a connection cut on the way).
+const WAITING_FOR_SPARK = 'It could not be sent just now. It will upload automatically in a moment.';
+
 /**
  * Saves the capture on the device first, then uploads it. Offline (or a dropped connection) it
  * stays pending and the outbox uploads it later under the same client id, so it counts once. A device
@@ -44,7 +48,7 @@ export function useCapture(userId: string) {
       () => false,
     );
     try {
-      if (!navigator.onLine) return kept ? savedOffline() : notKept();
+      if (!navigator.onLine) return kept ? savedOnDevice(WAITING_OFFLINE) : notKept();
       const result = await uploadSpark(spark);
       if (kept) await forgetSpark(spark.clientSparkId);
       const message = milestoneMessage(result.progress.sparkCount);
@@ -55,7 +59,7 @@ export function useCapture(userId: string) {
       if (isRetryable(error)) {
         if (!kept) return notKept();
         sendAgainSoon();
-        return navigator.onLine ? savedForLater() : savedOffline();
+        return savedOnDevice(navigator.onLine ? WAITING_FOR_SPARK : WAITING_OFFLINE);
       }
       if (kept) await forgetSpark(spark.clientSparkId);
       showUploadFailed(error);
@@ -83,13 +87,8 @@ function notKept(): CaptureOutcome {
   return 'failed';
 }
 
-function savedOffline(): CaptureOutcome {
-  toast('Spark saved on this device', { description: "You're offline. It will upload automatically when you're back online." });
-  return 'saved-offline';
-}
-
-/** Online, but Spark could not take it just now (busy, restarting, a connection cut on the way). */
-function savedForLater(): CaptureOutcome {
-  toast('Spark saved on this device', { description: 'It could not be sent just now. It will upload automatically in a moment.' });
+/** The capture is kept on the device and the outbox will send it; `description` says why it waits. */
+function savedOnDevice(description: string): CaptureOutcome {
+  toast('Spark saved on this device', { description });
   return 'saved-offline';
 }
