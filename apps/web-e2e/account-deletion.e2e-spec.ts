@@ -14,7 +14,7 @@ const adminEmail = uniqueEmail('delete-admin');
 /** Whose captures wait in the browser's offline outbox (IndexedDB), one entry each. */
 const pendingSparkOwners = (page: Page) =>
   page.evaluate<string[]>(`new Promise((resolve, reject) => {
-    const opened = indexedDB.open('spark-client-app', 1);
+    const opened = indexedDB.open('spark-client-app');
     opened.onerror = () => reject(opened.error);
     opened.onsuccess = () => {
       const all = opened.result.transaction('pending-sparks', 'readonly').objectStore('pending-sparks').getAll();

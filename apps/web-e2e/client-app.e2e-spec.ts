@@ -109,10 +109,15 @@ describe('the client app (/app)', () => {
     await context.close();
   });
 
-  it('keeps a spark Spark could not take just now, says so, and sends it again by itself', async () => {
+  it('keeps a spark Spark could not take just now, says so, and sends it again by itself without uploading the file twice', async () => {
     const { context, page, userId } = await signedInClient();
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
+    const sent = { grants: 0, files: 0 };
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/sparks/uploads') sent.grants++;
+      if (request.method() === 'PUT') sent.files++;
+    });
     let recordings = 0;
     let releaseSendingAgain = () => {};
     const sendingAgain = new Promise<void>((resolve) => (releaseSendingAgain = resolve));
@@ -135,8 +140,8 @@ describe('the client app (/app)', () => {
     releaseSendingAgain();
     await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
     await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
-    // The first recording refused, the outbox's second taken.
-    expect({ recordings, recorded: await sparkRows(userId) }).toEqual({ recordings: 2, recorded: 1 });
+    // The first recording refused, the outbox's second taken, with the file the first try stored.
+    expect({ recordings, recorded: await sparkRows(userId), ...sent }).toEqual({ recordings: 2, recorded: 1, grants: 1, files: 1 });
     await context.close();
   });
 

@@ -93,4 +93,25 @@ describe('uploadSpark', () => {
     await expect(uploadSpark(upload)).rejects.toMatchObject({ status: 415 });
     expect(calls.filter((call) => call === 'POST /api/sparks')).toHaveLength(1);
   });
+
+  it('records with the upload an earlier try stored, without sending the file again', async () => {
+    const calls = serve([{ status: 201, body: recorded }]);
+    await expect(uploadSpark({ ...upload, uploadId: '00000000-0000-4000-8000-0000000000aa' })).resolves.toEqual(recorded);
+    expect(calls).toEqual(['POST /api/sparks']);
+  });
+
+  it('sends the file again when the upload an earlier try stored is gone', async () => {
+    const calls = serve([notFound, { status: 201, body: recorded }]);
+    await expect(uploadSpark({ ...upload, uploadId: '00000000-0000-4000-8000-0000000000aa' })).resolves.toEqual(recorded);
+    expect(calls).toEqual(['POST /api/sparks', 'POST /api/sparks/uploads', 'PUT https://storage.example/upload-1', 'POST /api/sparks']);
+  });
+
+  it('notes where the file went before the recording, so a refused recording keeps it for the next try', async () => {
+    serve([
+      { status: 429, body: { statusCode: 429, code: 'RATE_LIMITED', message: 'Your earlier sparks are still being saved. Please try again in 5 seconds.' } },
+    ]);
+    const noted: string[] = [];
+    await expect(uploadSpark(upload, async (uploadId) => void noted.push(uploadId))).rejects.toMatchObject({ status: 429 });
+    expect(noted).toEqual(['00000000-0000-4000-8000-000000000001']);
+  });
 });

@@ -28,24 +28,40 @@ export interface SparkUpload {
   timeZone: string;
   /** When the device took it (ISO), which dates the spark however late it is recorded. */
   createdAt: string;
+  /** The upload an earlier try already stored the file in, when its recording did not go through. */
+  uploadId?: string;
 }
+
+/** Where a try keeps the id of the upload its file went to, for the tries after it. */
+export type UploadNoter = (uploadId: string) => Promise<void>;
+
+const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
 
 /**
  * Capture in two steps: the server grants a signed URL (or refuses at once a file the storage cannot take), the
  * file goes straight to storage, and the spark is then recorded with the upload's id (the server checks the file
- * before it answers). A failed PUT is retried as a whole capture, with a new upload, under the same client id, and so
- * is an upload the server no longer finds: one swept while the device was offline between the two steps.
+ * before it answers). A recording that did not go through (Spark busy or restarting, the connection cut) is tried
+ * again with the upload already stored, so a large file crosses the network once. A failed PUT is retried as a whole
+ * capture, with a new upload, under the same client id, and so is an upload the server no longer finds: one swept
+ * while the device was offline between the two steps, or one a refused check deleted.
  */
-export async function uploadSpark(upload: SparkUpload): Promise<RecordSparkResponse> {
+export async function uploadSpark(upload: SparkUpload, noteUpload: UploadNoter = async () => undefined): Promise<RecordSparkResponse> {
+  if (upload.uploadId) {
+    try {
+      return await recordSpark(upload, upload.uploadId);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
   try {
-    return await grantUploadAndRecord(upload);
+    return await grantUploadAndRecord(upload, noteUpload);
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 404)) throw error;
-    return grantUploadAndRecord(upload);
+    if (!isNotFound(error)) throw error;
+    return grantUploadAndRecord(upload, noteUpload);
   }
 }
 
-async function grantUploadAndRecord(upload: SparkUpload): Promise<RecordSparkResponse> {
+async function grantUploadAndRecord(upload: SparkUpload, noteUpload: UploadNoter): Promise<RecordSparkResponse> {
   const declared = sparkUploadGrantRequestSchema.shape.contentType.safeParse(upload.file.type || undefined);
   const grant = sparkUploadGrantSchema.parse(
     await apiRequest<unknown>('POST', '/sparks/uploads', {
@@ -56,10 +72,16 @@ async function grantUploadAndRecord(upload: SparkUpload): Promise<RecordSparkRes
   );
   const stored = await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: upload.file });
   if (!stored.ok) throw new Error(`Storage answered ${stored.status} to the upload`);
+  // A device that cannot note it sends the file again on its next try, as before.
+  await noteUpload(grant.uploadId).catch(() => undefined);
+  return recordSpark(upload, grant.uploadId);
+}
+
+async function recordSpark(upload: SparkUpload, uploadId: string): Promise<RecordSparkResponse> {
   const note = upload.note.trim() ? upload.note : undefined;
   const body = {
     clientSparkId: upload.clientSparkId,
-    uploadId: grant.uploadId,
+    uploadId,
     timeZone: upload.timeZone,
     note,
     takenAt: upload.createdAt,

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { ApiError } from '../../../api/client';
 import { toast } from '../../../ui/toaster';
 import { deviceTimeZone, homeQueryKey, uploadSpark } from '../api/client-app-api';
-import { enqueueSpark, forgetSpark, isRetryable, onSparkRefused, onSparkUploaded, sendAgainSoon } from '../offline/spark-outbox';
+import { enqueueSpark, forgetSpark, isRetryable, onSparkRefused, onSparkUploaded, sendAgainSoon, uploadNoterFor } from '../offline/spark-outbox';
 
 export type CaptureOutcome = 'uploaded' | 'saved-offline' | 'failed';
 
@@ -49,7 +49,7 @@ export function useCapture(userId: string) {
     );
     try {
       if (!navigator.onLine) return kept ? savedOnDevice(WAITING_OFFLINE) : notKept();
-      const result = await uploadSpark(spark);
+      const result = await uploadSpark(spark, kept ? uploadNoterFor(spark.clientSparkId) : undefined);
       if (kept) await forgetSpark(spark.clientSparkId);
       const message = milestoneMessage(result.progress.sparkCount);
       toast.success(message.title, { description: message.description });

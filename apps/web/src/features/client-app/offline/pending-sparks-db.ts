@@ -6,24 +6,31 @@ export interface PendingSpark extends SparkUpload {
 }
 
 const DB_NAME = 'spark-client-app';
-const STORE = 'pending-sparks';
+const SPARKS = 'pending-sparks';
+// Apart from the sparks, so noting an upload never writes a capture's file again.
+const UPLOADS = 'stored-uploads';
 
 function openDb(): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'clientSparkId' });
+    const request = indexedDB.open(DB_NAME, 2);
+    request.onupgradeneeded = () => {
+      const db = request.result;
+      if (!db.objectStoreNames.contains(SPARKS)) db.createObjectStore(SPARKS, { keyPath: 'clientSparkId' });
+      if (!db.objectStoreNames.contains(UPLOADS)) db.createObjectStore(UPLOADS, { keyPath: 'clientSparkId' });
+    };
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error ?? new Error('IndexedDB unavailable'));
   });
 }
 
-async function inStore<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
+/** Runs `work` in one transaction over both stores; resolves with what it returns once the transaction commits. */
+async function inStores<T>(mode: IDBTransactionMode, work: (sparks: IDBObjectStore, uploads: IDBObjectStore) => () => T): Promise<T> {
   const db = await openDb();
   try {
     return await new Promise<T>((resolve, reject) => {
-      const transaction = db.transaction(STORE, mode);
-      const request = work(transaction.objectStore(STORE));
-      transaction.oncomplete = () => resolve(request.result);
+      const transaction = db.transaction([SPARKS, UPLOADS], mode);
+      const result = work(transaction.objectStore(SPARKS), transaction.objectStore(UPLOADS));
+      transaction.oncomplete = () => resolve(result());
       transaction.onerror = () => reject(transaction.error ?? new Error('IndexedDB write failed'));
       // A full disk aborts the transaction when it commits, without an error event on the request.
       transaction.onabort = () => reject(transaction.error ?? new Error('IndexedDB write aborted'));
@@ -33,6 +40,41 @@ async function inStore<T>(mode: IDBTransactionMode, work: (store: IDBObjectStore
   }
 }
 
-export const savePending = (spark: PendingSpark) => inStore('readwrite', (store) => store.put(spark)).then(() => undefined);
-export const deletePending = (clientSparkId: string) => inStore('readwrite', (store) => store.delete(clientSparkId));
-export const listPending = (): Promise<PendingSpark[]> => inStore('readonly', (store) => store.getAll() as IDBRequest<PendingSpark[]>);
+const nothing = () => undefined;
+
+export const savePending = (spark: PendingSpark) =>
+  inStores('readwrite', (sparks) => {
+    sparks.put(spark);
+    return nothing;
+  });
+
+export const deletePending = (clientSparkId: string) =>
+  inStores('readwrite', (sparks, uploads) => {
+    sparks.delete(clientSparkId);
+    uploads.delete(clientSparkId);
+    return nothing;
+  });
+
+/**
+ * Notes that the capture's file is in storage under `uploadId`, so a later try records it without sending the file
+ * again; only while the capture still waits, so a try finishing late never brings back one already sent or forgotten.
+ */
+export const noteStoredUpload = (clientSparkId: string, uploadId: string) =>
+  inStores('readwrite', (sparks, uploads) => {
+    const waiting = sparks.count(clientSparkId);
+    waiting.onsuccess = () => {
+      if (waiting.result > 0) uploads.put({ clientSparkId, uploadId });
+    };
+    return nothing;
+  });
+
+/** Every waiting capture, with the upload an earlier try stored its file in, when there is one. */
+export const listPending = (): Promise<PendingSpark[]> =>
+  inStores('readonly', (sparks, uploads) => {
+    const waiting = sparks.getAll() as IDBRequest<PendingSpark[]>;
+    const stored = uploads.getAll() as IDBRequest<{ clientSparkId: string; uploadId: string }[]>;
+    return () => {
+      const uploadIds = new Map(stored.result.map(({ clientSparkId, uploadId }) => [clientSparkId, uploadId]));
+      return waiting.result.map((spark) => ({ ...spark, uploadId: uploadIds.get(spark.clientSparkId) }));
+    };
+  });

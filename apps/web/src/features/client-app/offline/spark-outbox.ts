@@ -1,8 +1,8 @@
 import type { RecordSparkResponse } from '@spark/contracts';
 import { ApiError } from '../../../api/client';
 import { currentSessionState } from '../../session/session-store';
-import { uploadSpark } from '../api/client-app-api';
-import { deletePending, listPending, type PendingSpark, savePending } from './pending-sparks-db';
+import { type UploadNoter, uploadSpark } from '../api/client-app-api';
+import { deletePending, listPending, noteStoredUpload, type PendingSpark, savePending } from './pending-sparks-db';
 
 // Back-off between automatic retries: 2 s doubling to 1 min, reset on success or when back online.
 const FIRST_RETRY_MS = 2_000;
@@ -55,7 +55,7 @@ export function flushOutbox(): Promise<void> {
       // Only ever under its owner's session: the tab may have been signed out, or in as someone else, since the list was read.
       if (currentSessionState().session?.user.id !== spark.userId) break;
       try {
-        const result = await uploadSpark(spark);
+        const result = await uploadSpark(spark, uploadNoterFor(spark.clientSparkId));
         await deletePending(spark.clientSparkId);
         retryDelayMs = FIRST_RETRY_MS;
         uploadedListeners.forEach((listener) => listener(result));
@@ -91,6 +91,14 @@ export async function enqueueSpark(spark: PendingSpark): Promise<void> {
   await savePending(spark);
   await reload();
 }
+
+/** Notes where a waiting capture's file went, so the outbox's next try records it without sending the file again. */
+export const uploadNoterFor =
+  (clientSparkId: string): UploadNoter =>
+  async (uploadId) => {
+    await noteStoredUpload(clientSparkId, uploadId);
+    await reload();
+  };
 
 export async function forgetSpark(clientSparkId: string): Promise<void> {
   await deletePending(clientSparkId);
