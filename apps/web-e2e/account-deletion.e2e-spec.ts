@@ -1,6 +1,14 @@
 import { insertProgress } from '@spark/testing';
-import { createUser, e2eDatabase, openClientHome, queueCaptureWhileUploadsFail, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import type { Page } from 'playwright-core';
+import {
+  createUser,
+  e2eDatabase,
+  openClientHome,
+  pendingSparkOwners,
+  queueCaptureWhileUploadsFail,
+  signedInContext,
+  uniqueEmail,
+  useBrowser,
+} from './support/auth-fixtures';
 import { laptopViewport, phoneViewport, saveScreenshot } from './support/browser';
 import { sentTo, waitForEmail } from './support/mailbox';
 
@@ -10,17 +18,6 @@ const browser = useBrowser();
 const db = e2eDatabase();
 const client = { email: uniqueEmail('delete-client'), userId: '' };
 const adminEmail = uniqueEmail('delete-admin');
-
-/** Whose captures wait in the browser's offline outbox (IndexedDB), one entry each. */
-const pendingSparkOwners = (page: Page) =>
-  page.evaluate<string[]>(`new Promise((resolve, reject) => {
-    const opened = indexedDB.open('spark-client-app');
-    opened.onerror = () => reject(opened.error);
-    opened.onsuccess = () => {
-      const all = opened.result.transaction('pending-sparks', 'readonly').objectStore('pending-sparks').getAll();
-      all.onsuccess = () => (opened.result.close(), resolve(all.result.map((spark) => spark.userId)));
-    };
-  })`);
 
 async function confirmationLink(): Promise<string> {
   const confirmation = await waitForEmail((email) => sentTo(client.email)(email) && email.subject === 'Confirm deleting your Spark account', 30_000);

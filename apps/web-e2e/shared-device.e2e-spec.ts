@@ -1,10 +1,12 @@
 import { REFRESH_COOKIE_NAME } from '@spark/contracts';
+import { TINY_PNG } from '@spark/testing';
 import type { Page } from 'playwright-core';
-import { baseUrl, phoneViewport } from './support/browser';
+import { baseUrl, holdBack, phoneViewport } from './support/browser';
 import {
   createUser,
   e2eDatabase,
   markOnboarded,
+  pendingSparkOwners,
   queueCaptureWhileUploadsFail,
   requestSignIn,
   signedInContext,
@@ -124,6 +126,50 @@ describe('a browser shared by two people', () => {
     await requests.quiet(1_000);
     expect(await sparkNotes(next.userId)).toEqual([]);
     expect(await sparkNotes(first.userId)).toEqual([]);
+    await context.close();
+  });
+
+  it("records a capture still on its way to storage in its owner's account only, when the next person signs in on the same tab meanwhile", async () => {
+    const maya = await clientWithProgress('uploading-owner', 'Maya Lopez');
+    const noah = await clientWithProgress('signs-in-on-tab', 'Noah Park');
+    const { context, page, accessToken } = await signedInContext(browser(), maya.email, { viewport: phoneViewport });
+    await markOnboarded(page);
+    await page.goto('/app');
+    await page.getByTestId('spark-count').waitFor();
+
+    // Maya captures on a slow connection: her file is still on its way to storage when she hands the phone over.
+    const releaseFile = await holdBack(page, /\/incoming\//, 'PUT');
+    const fileOnItsWay = page.waitForRequest((request) => request.method() === 'PUT');
+    await page.getByTestId('quick-capture-input').setInputFiles({ name: 'maya.png', mimeType: 'image/png', buffer: TINY_PNG });
+    await page.getByRole('dialog', { name: 'Quick Capture' }).getByRole('textbox').fill("Maya's private note");
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await fileOnItsWay;
+
+    // Her session ends (she signed out everywhere from her laptop); the tab learns it when the network comes back.
+    const ended = await fetch(`${baseUrl()}/api/auth/sign-out-everywhere`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, origin: baseUrl() },
+    });
+    expect(ended.status).toBe(204);
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await page.getByRole('heading', { name: 'Not authenticated' }).waitFor();
+
+    // Noah signs in on the same tab with his e-mailed code, the page never reloaded.
+    const { code } = await requestSignIn(noah.email);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Have a code? Use a code instead' }).click();
+    await page.getByLabel('Email').fill(noah.email);
+    await page.getByLabel('6-digit code').fill(code);
+    await page.getByRole('button', { name: 'Sign in with code' }).click();
+    await page.getByText('Signed in', { exact: true }).waitFor();
+
+    const requests = watchRequests(page);
+    releaseFile();
+    await requests.quiet(2_000);
+    expect(await sparkNotes(noah.userId)).toEqual([]);
+    // Hers waits on the device for her next sign-in, shown to her alone.
+    expect(await pendingSparkOwners(page)).toEqual([maya.userId]);
     await context.close();
   });
 

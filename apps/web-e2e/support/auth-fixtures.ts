@@ -137,3 +137,14 @@ export async function queueCaptureWhileUploadsFail(page: Page, note: string): Pr
   await page.getByRole('button', { name: 'Capture Spark' }).click();
   await page.getByTestId('pending-sparks').waitFor();
 }
+
+/** Whose captures wait in the browser's offline outbox (IndexedDB), one entry each. */
+export const pendingSparkOwners = (page: Page) =>
+  page.evaluate<string[]>(`new Promise((resolve, reject) => {
+    const opened = indexedDB.open('spark-client-app');
+    opened.onerror = () => reject(opened.error);
+    opened.onsuccess = () => {
+      const all = opened.result.transaction('pending-sparks', 'readonly').objectStore('pending-sparks').getAll();
+      all.onsuccess = () => (opened.result.close(), resolve(all.result.map((spark) => spark.userId)));
+    };
+  })`);

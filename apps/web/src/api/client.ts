@@ -30,10 +30,10 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Where requests get their bearer token; the session module registers itself here. */
 export interface AccessTokenSource {
-  /** The current access token, waiting for a restore in flight; null when signed out. */
-  accessToken(): Promise<string | null>;
-  /** Called once after a 401: a fresh token to retry with, or null when the session is gone. */
-  renewAfterUnauthorized(rejectedToken: string): Promise<string | null>;
+  /** The current access token, waiting for a restore in flight; null when signed out, or signed in as another than `asUser`. */
+  accessToken(asUser?: string): Promise<string | null>;
+  /** Called once after a 401: a fresh token to retry with, or null when the session is gone (or is another's than `asUser`). */
+  renewAfterUnauthorized(rejectedToken: string, asUser?: string): Promise<string | null>;
 }
 
 let tokenSource: AccessTokenSource | null = null;
@@ -50,6 +50,11 @@ export interface RequestOptions {
    * check (a 401 on every first visit) does not load zod with the page.
    */
   readErrorBody?: boolean;
+  /**
+   * Sent only under this user's session, else refused here with a 401: work the device does for one person (a capture
+   * uploading) must never go out as whoever signed in on the tab since it started.
+   */
+  asUser?: string;
 }
 
 async function toApiError(response: Response, readBody: boolean): Promise<ApiError> {
@@ -86,11 +91,13 @@ async function send(method: Method, path: string, body: unknown, accessToken: st
 /** The one way the SPA talks to `/api`: JSON in and out, the session's bearer token, errors as `ApiError`. */
 export async function apiRequest<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
   const source = options.authenticate === false ? null : tokenSource;
-  const accessToken = source ? await source.accessToken() : null;
+  const { asUser } = options;
+  const accessToken = source ? await source.accessToken(asUser) : null;
+  if (asUser !== undefined && !accessToken) throw new ApiError(401, 'UNAUTHENTICATED', 'Not authenticated');
   let response = await send(method, path, body, accessToken);
   // An expired or revoked token: renew silently once, then retry with the new one.
   if (response.status === 401 && source && accessToken) {
-    const renewed = await source.renewAfterUnauthorized(accessToken);
+    const renewed = await source.renewAfterUnauthorized(accessToken, asUser);
     if (renewed) response = await send(method, path, body, renewed);
   }
   if (!response.ok) throw await toApiError(response, options.readErrorBody !== false);

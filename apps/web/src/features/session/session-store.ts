@@ -124,16 +124,19 @@ export function restoreSession(): Promise<void> {
   return restoring;
 }
 
+/** The session's token, unless the request is `asUser`'s and the tab is signed in as someone else. */
+const tokenOf = (asUser: string | undefined) => (asUser === undefined || state.session?.user.id === asUser ? (state.session?.access_token ?? null) : null);
+
 registerAccessTokenSource({
-  async accessToken() {
+  async accessToken(asUser) {
     await restoreSession();
-    return state.session?.access_token ?? null;
+    return tokenOf(asUser);
   },
-  async renewAfterUnauthorized(rejectedToken) {
-    const current = state.session?.access_token;
+  async renewAfterUnauthorized(rejectedToken, asUser) {
+    const current = tokenOf(asUser);
     // Someone renewed while this request was in flight: just use the newer token.
     if (current && current !== rejectedToken) return current;
     await renewInBackground();
-    return state.session?.access_token ?? null;
+    return tokenOf(asUser);
   },
 });

@@ -57,6 +57,7 @@ function serve(recordingAnswers: { status: number; body: unknown }[]): string[] 
 
 const notFound = { status: 404, body: { statusCode: 404, code: 'NOT_FOUND', message: 'This upload was not found. Please capture your spark again.' } };
 const upload = {
+  userId,
   clientSparkId,
   file: new Blob(['png'], { type: 'image/png' }),
   fileName: 'photo.png',
@@ -113,5 +114,17 @@ describe('uploadSpark', () => {
     const noted: string[] = [];
     await expect(uploadSpark(upload, async (uploadId) => void noted.push(uploadId))).rejects.toMatchObject({ status: 429 });
     expect(noted).toEqual(['00000000-0000-4000-8000-000000000001']);
+  });
+
+  it('sends nothing of a capture once the tab is signed in as someone else than its owner', async () => {
+    const calls = serve([{ status: 201, body: recorded }]);
+    registerAccessTokenSource({ accessToken: async (asUser) => (asUser === 'someone-else' ? 'token' : null), renewAfterUnauthorized: async () => null });
+    try {
+      await expect(uploadSpark(upload)).rejects.toMatchObject({ status: 401 });
+      await expect(uploadSpark({ ...upload, uploadId: '00000000-0000-4000-8000-0000000000aa' })).rejects.toMatchObject({ status: 401 });
+      expect(calls).toEqual([]);
+    } finally {
+      registerAccessTokenSource({ accessToken: async () => 'token', renewAfterUnauthorized: async () => null });
+    }
   });
 });

@@ -21,6 +21,8 @@ export async function fetchHome(): Promise<HomeResponse> {
 }
 
 export interface SparkUpload {
+  /** Whose capture it is: each of its requests goes out under their session only, whoever uses the tab meanwhile. */
+  userId: string;
   clientSparkId: string;
   file: Blob;
   fileName: string;
@@ -64,11 +66,12 @@ export async function uploadSpark(upload: SparkUpload, noteUpload: UploadNoter =
 async function grantUploadAndRecord(upload: SparkUpload, noteUpload: UploadNoter): Promise<RecordSparkResponse> {
   const declared = sparkUploadGrantRequestSchema.shape.contentType.safeParse(upload.file.type || undefined);
   const grant = sparkUploadGrantSchema.parse(
-    await apiRequest<unknown>('POST', '/sparks/uploads', {
-      clientSparkId: upload.clientSparkId,
-      bytes: upload.file.size,
-      contentType: declared.success ? declared.data : undefined,
-    }),
+    await apiRequest<unknown>(
+      'POST',
+      '/sparks/uploads',
+      { clientSparkId: upload.clientSparkId, bytes: upload.file.size, contentType: declared.success ? declared.data : undefined },
+      { asUser: upload.userId },
+    ),
   );
   const stored = await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: upload.file });
   if (!stored.ok) throw new Error(`Storage answered ${stored.status} to the upload`);
@@ -87,7 +90,7 @@ async function recordSpark(upload: SparkUpload, uploadId: string): Promise<Recor
     takenAt: upload.createdAt,
     sentAt: new Date().toISOString(),
   };
-  return recordSparkResponseSchema.parse(await apiRequest<unknown>('POST', '/sparks', body));
+  return recordSparkResponseSchema.parse(await apiRequest<unknown>('POST', '/sparks', body, { asUser: upload.userId }));
 }
 
 export const deviceTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

@@ -1,9 +1,7 @@
 import type { SparkUpload } from '../api/client-app-api';
 
 /** A capture not yet confirmed by the server, kept with its file so a reload or closed tab loses nothing. */
-export interface PendingSpark extends SparkUpload {
-  userId: string;
-}
+export type PendingSpark = SparkUpload;
 
 const DB_NAME = 'spark-client-app';
 const SPARKS = 'pending-sparks';
