@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { localDate } from '@spark/contracts';
 import type { BrowserContext, Page } from 'playwright-core';
-import { laptopViewport, phoneViewport, saveScreenshot, visitorContext, waitUntilTrue } from './support/browser';
+import { holdBack, laptopViewport, phoneViewport, saveScreenshot, serviceUnavailable, visitorContext, waitUntilTrue } from './support/browser';
 import { createUser, e2eDatabase, markOnboarded, signedInContext, sparkKeysStored, uniqueEmail, useBrowser } from './support/auth-fixtures';
 
 jest.setTimeout(120_000);
@@ -142,6 +142,35 @@ describe('the client app (/app)', () => {
     await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
     // The first recording refused, the outbox's second taken, with the file the first try stored.
     expect({ recordings, recorded: await sparkRows(userId), ...sent }).toEqual({ recordings: 2, recorded: 1, grants: 1, files: 1 });
+    await context.close();
+  });
+
+  it('sends a capture Spark could not take while the outbox was busy sending an older one, once that one is through', async () => {
+    const { context, page, userId } = await signedInClient();
+    await page.goto('/app');
+    await page.getByTestId('spark-count').waitFor();
+    await context.setOffline(true);
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByTestId('pending-sparks').waitFor();
+
+    // Back online, the outbox sends the older spark on a slow connection; a new capture meanwhile finds Spark busy.
+    const releaseOlderFile = await holdBack(page, /\/incoming\//, 'PUT');
+    const olderFileOnItsWay = page.waitForRequest((request) => request.method() === 'PUT');
+    await context.setOffline(false);
+    await olderFileOnItsWay;
+    let grants = 0;
+    await page.route(/\/api\/sparks\/uploads$/, (route) => (grants++ === 0 ? route.fulfill(serviceUnavailable) : route.continue()));
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByText('It could not be sent just now. It will upload automatically in a moment.').waitFor();
+    // Past the first retry's delay, which finds the outbox still busy with the older spark.
+    await page.waitForTimeout(3_000);
+    releaseOlderFile();
+
+    await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
+    await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '2'`);
+    expect(await sparkRows(userId)).toBe(2);
     await context.close();
   });
 

@@ -48,33 +48,51 @@ function scheduleRetry(): void {
   retryDelayMs = Math.min(retryDelayMs * 2, MAX_RETRY_MS);
 }
 
-/** Uploads every pending spark of the signed-in user, oldest first; the server dedupes by client id. */
+/**
+ * Uploads every pending spark of the signed-in user, oldest first; the server dedupes by client id. A capture kept
+ * while the pass runs is sent by the same pass once it is through the older ones: a retry timed for it meanwhile
+ * found the pass running and did nothing.
+ */
 export function flushOutbox(): Promise<void> {
   flushing ??= (async () => {
-    for (const spark of [...pending].sort((a, b) => a.createdAt.localeCompare(b.createdAt))) {
-      // Only ever under its owner's session: the tab may have been signed out, or in as someone else, since the list was read.
-      if (currentSessionState().session?.user.id !== spark.userId) break;
-      try {
-        const result = await uploadSpark(spark, uploadNoterFor(spark.clientSparkId));
-        await deletePending(spark.clientSparkId);
-        retryDelayMs = FIRST_RETRY_MS;
-        uploadedListeners.forEach((listener) => listener(result));
-      } catch (error) {
-        if (isRetryable(error)) {
-          scheduleRetry();
-          break;
-        }
-        // The server will never take this file (its type, its size, a full storage): keeping it would
-        // block the queue and retry forever, so it goes, and the person is told why.
-        await deletePending(spark.clientSparkId);
-        refusedListeners.forEach((listener) => listener(error));
+    const tried = new Set<string>();
+    let stopped = false;
+    while (!stopped) {
+      const untried = pending.filter((spark) => !tried.has(spark.clientSparkId)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      if (untried.length === 0) break;
+      for (const spark of untried) {
+        tried.add(spark.clientSparkId);
+        stopped = !(await sendOne(spark));
+        if (stopped) break;
       }
+      await reload();
     }
-    await reload();
   })().finally(() => {
     flushing = null;
   });
   return flushing;
+}
+
+/** Sends one waiting spark; false when the pass should stop here (not its owner's session, or a failure worth a retry). */
+async function sendOne(spark: PendingSpark): Promise<boolean> {
+  // Only ever under its owner's session: the tab may have been signed out, or in as someone else, since the list was read.
+  if (currentSessionState().session?.user.id !== spark.userId) return false;
+  try {
+    const result = await uploadSpark(spark, uploadNoterFor(spark.clientSparkId));
+    await deletePending(spark.clientSparkId);
+    retryDelayMs = FIRST_RETRY_MS;
+    uploadedListeners.forEach((listener) => listener(result));
+  } catch (error) {
+    if (isRetryable(error)) {
+      scheduleRetry();
+      return false;
+    }
+    // The server will never take this file (its type, its size, a full storage): keeping it would
+    // block the queue and retry forever, so it goes, and the person is told why.
+    await deletePending(spark.clientSparkId);
+    refusedListeners.forEach((listener) => listener(error));
+  }
+  return true;
 }
 
 /**
