@@ -324,6 +324,24 @@ describe('the client app (/app)', () => {
     await context.close();
   });
 
+  it('opened offline, signs back in by itself when the network returns and sends what was captured meanwhile', async () => {
+    const { context, page, userId } = await signedInClient();
+    await openHomeThroughServiceWorker(page);
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByText('Offline: showing your last saved progress').waitFor();
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByTestId('pending-sparks').waitFor();
+
+    await context.setOffline(false);
+    await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
+    await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
+    expect(await sparkRows(userId)).toBe(1);
+    expect(await page.getByRole('heading', { name: 'Not authenticated' }).count()).toBe(0);
+    await context.close();
+  });
+
   it('deletes the home answers an earlier service worker kept in its "spark-home" cache', async () => {
     const context = await visitorContext(browser(), { viewport: phoneViewport });
     const page = await context.newPage();

@@ -28,6 +28,9 @@ let state: SessionState = loadingSessionState;
 // Bumped on every change, so a restore that finishes late cannot undo a newer sign-in or sign-out.
 let epoch = 0;
 let restoring: Promise<void> | null = null;
+// The last restore could not reach Spark (the device offline): the tab is signed out while it shows the device's
+// last data, and restores again once the browser is back online.
+let restoreUnreachable = false;
 let refreshing: Promise<Session | null> | null = null;
 let renewTimer: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<() => void>();
@@ -118,11 +121,26 @@ export function restoreSession(): Promise<void> {
     // Unreachable (undefined) is not refused (null): offline, the device's last data still opens.
     const session = await refreshOnce().catch(() => undefined);
     if (startedAt !== epoch) return;
+    restoreUnreachable = session === undefined;
     if (session) startSession(session);
     else endSession({ refused: session === null });
   })();
   return restoring;
 }
+
+/**
+ * Restores again a session the page could not restore offline, once the network is back: the person is signed in
+ * without a reload, and the captures they kept meanwhile are sent.
+ */
+function restoreAfterReconnect(): void {
+  if (!restoreUnreachable || state.status !== 'signed-out') return;
+  restoreUnreachable = false;
+  restoring = null;
+  setState(loadingSessionState);
+  void restoreSession();
+}
+
+if (typeof window !== 'undefined') window.addEventListener('online', restoreAfterReconnect);
 
 /** The session's token, unless the request is `asUser`'s and the tab is signed in as someone else. */
 const tokenOf = (asUser: string | undefined) => (asUser === undefined || state.session?.user.id === asUser ? (state.session?.access_token ?? null) : null);
