@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { developmentSigningKeys } from '@spark/config';
 import { accountDeletionPageSchema, confirmAccountDeletionResponseSchema, deletionParts, errorBodySchema, investorPageSchema, QUEUES } from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
 import { startService } from '@spark/service-runtime';
 import { eventually, insertProgress, onboardingAnswers, TINY_PNG, captureSpark } from '@spark/testing';
 import { Client } from 'pg';
+import webpush from 'web-push';
 import { leadsService } from '../../leads-service/src/service';
 import { progressService } from '../../progress-service/src/service';
 import { createSignedInUser, requestGeneration, TEST_JWT_SECRET } from './ditl-auth';
 import { allServices, type InProcessStack, startInProcessStack } from './in-process-stack';
+import { type PushStandIn, startPushStandIn } from './push-stand-in';
 
 type Person = { id: string; email: string; token: string };
 
@@ -35,6 +38,8 @@ describe('account deletion: every row and object about the client gone, each ser
   let stopLeads: (() => Promise<void>) | undefined;
   let stopProgressWithoutErasure: (() => Promise<void>) | undefined;
   let investorId: string;
+  const vapid = webpush.generateVAPIDKeys();
+  let pushService: PushStandIn;
 
   const send = (method: string, path: string, person?: Person, body?: unknown) =>
     fetch(`${stack.baseUrl}${path}`, {
@@ -65,11 +70,17 @@ describe('account deletion: every row and object about the client gone, each ser
   };
 
   beforeAll(async () => {
+    pushService = await startPushStandIn();
     // The leads-service runs apart, so the test can stop it while the deletion is confirmed and start it again.
     stack = await startInProcessStack({
       withNotifier: true,
       services: allServices.filter((service) => service.name !== 'leads'),
-      env: { JWT_SECRET: TEST_JWT_SECRET },
+      env: {
+        JWT_SECRET: TEST_JWT_SECRET,
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
+        PUSH_SERVICE_ORIGINS: pushService.url,
+      },
     });
     s3 = new S3Client({
       endpoint: stack.s3.config.S3_ENDPOINT,
@@ -142,6 +153,7 @@ describe('account deletion: every row and object about the client gone, each ser
     s3?.destroy();
     await db?.end();
     await stack?.stop();
+    await pushService?.close();
   });
 
   it('erases everything after the e-mailed confirmation, the part of a service that was down included once it is back', async () => {
@@ -265,6 +277,47 @@ describe('account deletion: every row and object about the client gone, each ser
     }
     const toThem = stack.smtp.messages.filter((sent) => sent.to.includes(leaving.email)).map((sent) => sent.subject);
     expect(toThem).toEqual(['Confirm deleting your Spark account']);
+  }, 120_000);
+
+  it('pushes no reminder waiting for an account erased meanwhile, when the notifier starts with both jobs waiting', async () => {
+    const leaving = await createSignedInUser(db, 'pia.leaving@spark.test');
+    const device = await pushService.newDevice(vapid.publicKey);
+    expect((await send('POST', '/api/me/account-deletion', leaving)).status).toBe(202);
+    const token = await confirmationToken(leaving.email);
+    // The notifier is down while the reminder tick queues their push and they confirm the deletion: both jobs wait for it.
+    await stack.stopNotifier();
+    const connection = stack.redis.duplicate();
+    const jobs = new JobQueues(connection, stack.env.BUS_PREFIX ?? '', developmentSigningKeys());
+    try {
+      const jobId = `push-${randomUUID()}`;
+      const data = {
+        subscription: { endpoint: device.endpoint, keys: device.keys },
+        firstName: 'Pia',
+        userId: leaving.id,
+        localDate: new Date().toISOString().slice(0, 10),
+      };
+      await jobs.add([{ job: { queue: QUEUES.push, name: 'spark-reminder-push', data }, jobId }]);
+      const confirmed = await send('POST', '/api/account-deletion/confirm', undefined, { token });
+      expect(confirmed.status).toBe(200);
+      const { deletionId } = confirmAccountDeletionResponseSchema.parse(await confirmed.json());
+      await eventually(() => partsDone(deletionId, deletionParts.length - 1), 30_000, 'every part but the notifier part erased');
+      await stack.startNotifier();
+      await eventually(() => partsDone(deletionId, deletionParts.length), 30_000, 'the notifier part erased');
+      const pushJob = await eventually(
+        async () => {
+          const job = await jobs.queue(QUEUES.push).getJob(jobId);
+          return job?.finishedOn ? job : undefined;
+        },
+        30_000,
+        'the push job done',
+      );
+      expect(await pushJob.getState()).toBe('completed');
+    } finally {
+      await jobs.close();
+      connection.disconnect();
+      await stack.startNotifier();
+    }
+    expect(await pushService.pushesTo(device.clientHash)).toEqual([]);
   }, 120_000);
 
   it('answers a coach or admin who asks to delete their own account 403, and a bad link 404, changing nothing', async () => {

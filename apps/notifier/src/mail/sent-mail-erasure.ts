@@ -9,17 +9,19 @@ const ERASED_KEPT = "interval '30 days'";
 
 /**
  * The e-mail ledger keeps its rows (they stop a redelivered job from sending twice) but forgets the address:
- * the recipient becomes a placeholder and an SMTP error, which can quote the address, is dropped. The address's
- * hash is noted with the time, so an e-mail queued for it before then is not sent after (`MailProcessor`).
+ * the recipient becomes a placeholder and an SMTP error, which can quote the address, is dropped. The hashes of the
+ * address and of the account's id are noted with the time, so an e-mail queued for the address (`MailProcessor`), or
+ * a push queued for the account's device (`startPushSender`), before then is not sent after: a push job names its
+ * account, not an address.
  */
 export const sentMailEraser = (dataSource: Pick<DataSource, 'query'>): AccountEraser => ({
-  async erase({ email }) {
+  async erase({ userId, email }) {
     await dataSource.query(`UPDATE notifier.sent_emails SET recipient = 'erased', error = NULL WHERE recipient = $1`, [email]);
     await dataSource.query(
       `WITH pruned AS (DELETE FROM notifier.erased_recipients WHERE erased_at < now() - ${ERASED_KEPT})
-       INSERT INTO notifier.erased_recipients (address_hash, erased_at) VALUES (${addressHashSql('$1')}, now())
+       INSERT INTO notifier.erased_recipients (address_hash, erased_at) VALUES (${addressHashSql('$1')}, now()), (${addressHashSql('$2')}, now())
        ON CONFLICT (address_hash) DO UPDATE SET erased_at = now()`,
-      [email],
+      [email, userId],
     );
   },
 });

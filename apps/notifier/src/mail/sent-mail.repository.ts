@@ -26,7 +26,7 @@ export class SentMailRepository {
     return row?.status === 'sent' ? 'already-sent' : 'in-flight';
   }
 
-  /** Whether the account of `recipient` was erased after `queuedAt`, when an e-mail to it was queued. */
+  /** Whether the account of `recipient` (an address, or the account id a push names) was erased after `queuedAt`, when a message to it was queued. */
   async erasedSince(recipient: string, queuedAt: Date): Promise<boolean> {
     const rows: unknown[] = await this.dataSource.query(
       `SELECT 1 FROM notifier.erased_recipients WHERE address_hash = ${addressHashSql('$1')} AND erased_at >= $2`,

@@ -54,6 +54,12 @@ export function startPushSender(deps: {
       }
       const key = oncePerDay(job, subscription.endpoint, localDate);
       if (await recordedFromNote(sent, job, key)) return;
+      // A reminder that waited (for a notifier that was down, say) while its client's account was erased: nobody is
+      // left to remind, and the device may be someone else's by now.
+      if (await sent.erasedSince(userId, new Date(job.timestamp))) {
+        logger.info({ job: job.name, jobId: job.id }, 'push to an account erased since it was queued; not sent');
+        return;
+      }
       const claim = await sent.claim(key, job.name, 'push');
       if (claim === 'already-sent') return;
       if (claim === 'in-flight') throw new Error(`push ${key} is being sent by another delivery`);
