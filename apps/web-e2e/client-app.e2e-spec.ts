@@ -230,6 +230,34 @@ describe('the client app (/app)', () => {
     expect(await sparkRows(userId)).toBe(1);
   });
 
+  it('records once a capture the device could not keep and whose answer was lost, when the client presses again', async () => {
+    const { context, page, userId } = await signedInClient();
+    await page.goto('/app');
+    await page.getByTestId('spark-count').waitFor();
+    const devtools = await context.newCDPSession(page);
+    await devtools.send('Storage.overrideQuotaForOrigin', { origin: new URL(page.url()).origin, quotaSize: 1 });
+    let grants = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/sparks/uploads') grants++;
+    });
+    // The recording reaches Spark, which records it, but the connection drops before its answer arrives.
+    let recordings = 0;
+    await page.route(/\/api\/sparks$/, async (route) => {
+      if (route.request().method() !== 'POST' || recordings++ > 0) return route.continue();
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByText('This device has no room to keep your spark until it can be sent. Please try again when you are online.').waitFor();
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByRole('dialog', { name: 'Quick Capture' }).waitFor({ state: 'detached' });
+    await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
+    expect({ recorded: await sparkRows(userId), recordings, grants }).toEqual({ recorded: 1, recordings: 2, grants: 1 });
+    await context.close();
+  });
+
   it('tells the client their storage is full when a capture is refused, and keeps the dialog open', async () => {
     for (const viewport of [phoneViewport, laptopViewport]) {
       const { context, page, userId } = await signedInClient(viewport);

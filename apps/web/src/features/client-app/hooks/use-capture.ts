@@ -1,12 +1,19 @@
 import { milestoneMessage } from '@spark/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../api/client';
 import { toast } from '../../../ui/toaster';
 import { deviceTimeZone, homeQueryKey, uploadSpark } from '../api/client-app-api';
 import { enqueueSpark, forgetSpark, isRetryable, onSparkRefused, onSparkUploaded, sendAgainSoon, uploadNoterFor } from '../offline/spark-outbox';
 
 export type CaptureOutcome = 'uploaded' | 'saved-offline' | 'failed';
+
+interface NotKeptTry {
+  file: File;
+  clientSparkId: string;
+  createdAt: string;
+  uploadId?: string;
+}
 
 const WAITING_OFFLINE = "You're offline. It will upload automatically when you're back online.";
 // Online, but Spark could not take it just now (busy, restarting, a connection cut on the way).
@@ -20,6 +27,9 @@ const WAITING_FOR_SPARK = 'It could not be sent just now. It will upload automat
 export function useCapture(userId: string) {
   const queryClient = useQueryClient();
   const [uploading, setUploading] = useState(false);
+  // A capture the device could not keep, whose upload failed: Spark may have recorded it with the answer lost on the
+  // way back, so pressing again with the same file sends it under the same id (and its stored upload) to count once.
+  const notKeptTry = useRef<NotKeptTry | null>(null);
 
   useEffect(
     () =>
@@ -33,15 +43,19 @@ export function useCapture(userId: string) {
   useEffect(() => onSparkRefused(showUploadFailed), []);
 
   async function capture(file: File, note: string): Promise<CaptureOutcome> {
+    const again = notKeptTry.current?.file === file ? notKeptTry.current : null;
+    notKeptTry.current = null;
     const spark = {
-      clientSparkId: crypto.randomUUID(),
+      clientSparkId: again?.clientSparkId ?? crypto.randomUUID(),
       file,
       fileName: file.name || 'spark',
       note,
       timeZone: deviceTimeZone(),
       userId,
-      createdAt: new Date().toISOString(),
+      createdAt: again?.createdAt ?? new Date().toISOString(),
+      uploadId: again?.uploadId,
     };
+    const thisTry: NotKeptTry = { file, clientSparkId: spark.clientSparkId, createdAt: spark.createdAt, uploadId: spark.uploadId };
     setUploading(true);
     const kept = await enqueueSpark(spark).then(
       () => true,
@@ -49,7 +63,8 @@ export function useCapture(userId: string) {
     );
     try {
       if (!navigator.onLine) return kept ? savedOnDevice(WAITING_OFFLINE) : notKept();
-      const result = await uploadSpark(spark, kept ? uploadNoterFor(spark.clientSparkId) : undefined);
+      const noteUpload = kept ? uploadNoterFor(spark.clientSparkId) : async (uploadId: string) => void (thisTry.uploadId = uploadId);
+      const result = await uploadSpark(spark, noteUpload);
       if (kept) await forgetSpark(spark.clientSparkId);
       const message = milestoneMessage(result.progress.sparkCount);
       toast.success(message.title, { description: message.description });
@@ -57,7 +72,10 @@ export function useCapture(userId: string) {
       return 'uploaded';
     } catch (error) {
       if (isRetryable(error)) {
-        if (!kept) return notKept();
+        if (!kept) {
+          notKeptTry.current = thisTry;
+          return notKept();
+        }
         sendAgainSoon();
         return savedOnDevice(navigator.onLine ? WAITING_FOR_SPARK : WAITING_OFFLINE);
       }
