@@ -2,7 +2,7 @@ import { type DeletionSubject, deletionQueues, type ErasedPart, type QueueName }
 import { DomainError } from '@spark/errors';
 import { bullPrefix, closeWorker, deleteOutboxRowsAboutSql, type JobHandlers, maxStalledCountOf, runJob, WORKER_METRICS } from '@spark/jobs';
 import { runWithCorrelationId } from '@spark/logging';
-import { inUnitOfWork } from '@spark/persistence';
+import { inUnitOfWork, type ServiceDataSource } from '@spark/persistence';
 import { type Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { AppInfrastructure } from './boot-app';
@@ -11,7 +11,9 @@ import type { AppInfrastructure } from './boot-app';
 export interface AccountEraser {
   /**
    * Deletes or anonymises every row (through the service's data source, inside one transaction) and every stored
-   * object about the subject. Runs again after any failure, so each step must be harmless to repeat.
+   * object about the subject. Runs again after any failure, so each step must be harmless to repeat. The transaction
+   * commits only once `erase` has returned, S3 included: a note of the erasure that writes racing it must see is
+   * committed first on its own (`erasedUsers(…).markErased`), or taken under a lock those writes take too.
    */
   erase(subject: DeletionSubject): Promise<void>;
   close?(): Promise<void> | void;
@@ -28,6 +30,18 @@ export interface AccountErasure {
   eraser: AccountEraser;
   /** The schema whose outbox is cleared of the subject's jobs too (sent or not: nobody is left to receive them). */
   outboxSchema?: string;
+}
+
+/** One run of a part's erasure, as its queue's job runs it: the eraser, then the outbox's jobs about the subject. */
+export async function eraseAccountPart(
+  { eraser, outboxSchema }: Pick<AccountErasure, 'eraser' | 'outboxSchema'>,
+  subject: DeletionSubject,
+  dataSource: ServiceDataSource,
+): Promise<void> {
+  await inUnitOfWork(dataSource, async () => {
+    await eraser.erase(subject);
+    if (outboxSchema) await dataSource.query(deleteOutboxRowsAboutSql(outboxSchema), [subject.userId, subject.email]);
+  });
 }
 
 /**
@@ -51,10 +65,7 @@ export function startAccountErasure(
         logger.info({ deletionId, part }, 'account deletion already complete; nothing to erase');
         return;
       }
-      await inUnitOfWork(dataSource, async () => {
-        await eraser.erase(subject);
-        if (outboxSchema) await dataSource.query(deleteOutboxRowsAboutSql(outboxSchema), [subject.userId, subject.email]);
-      });
+      await eraseAccountPart({ eraser, outboxSchema }, subject, dataSource);
       const { completed } = await bus.request('auth.deletion-part-done', { deletionId, part });
       logger.info({ deletionId, part, completed }, 'account deletion part erased');
     },

@@ -7,8 +7,11 @@ import type { DataSource } from 'typeorm';
 
 const erasures = erasedUsers('progress');
 
-/** Holds while `$1`, a client's id, has not been erased: a statement that would create their progress row asks it. */
-export const { notErasedSql } = erasures;
+/**
+ * `notErasedSql` holds while `$1`, a client's id, has not been erased: a statement that would create their progress
+ * row asks it, after `erasureLockSql` in the same transaction.
+ */
+export const { notErasedSql, erasureLockSql } = erasures;
 
 /** Forgets the erasures of over a day ago: no request begun before one is still under way. */
 export const forgetOldErasures = erasures.forgetOld;
@@ -18,17 +21,18 @@ export const forgetOldErasures = erasures.forgetOld;
  * pause days, progress, a coach's evolution preset for the address, export records) and their objects in S3: spark files under
  * `<userId>/`, uploads not yet recorded under `incoming/<userId>/`, data exports under `exports/<userId>/`.
  *
- * A capture may be under way meanwhile: its file stored, its spark not yet recorded. So the rows go first, with the
- * client marked erased (`notErasedSql`: the capture then records nothing and deletes its file), then the objects,
- * which takes the file of a capture that recorded just before, then the rows once more, for a write that committed
- * while the first deletion ran.
+ * A capture or an onboarding may be under way meanwhile: a capture's file stored, its spark not yet recorded. So the
+ * client is first marked erased, committed before anything else (the rest commits only when the part's job ends):
+ * a write that creates the progress row either committed before the mark, and the rows pass takes it, or is refused
+ * (`notErasedSql`: a capture then records nothing and deletes its file). Then the rows go, then the objects, which
+ * takes the file of a capture that recorded just before, then the rows once more, for a spark that committed while
+ * the first deletion ran.
  */
 export function progressEraser(dataSource: DataSource, storageConfig: StorageConfig): AccountEraser {
   const storage = new ObjectStorage(storageConfig);
   const deleteRows = (userId: string, email: string) =>
     dataSource.query(
-      `WITH erased AS (${erasures.markErasedSql}),
-            sparks AS (DELETE FROM progress.sparks WHERE user_id = $1),
+      `WITH sparks AS (DELETE FROM progress.sparks WHERE user_id = $1),
             notes AS (DELETE FROM progress.coach_notes WHERE user_id = $1),
             private_notes AS (DELETE FROM progress.coach_private_notes WHERE user_id = $1),
             onboarding AS (DELETE FROM progress.onboarding_data WHERE user_id = $1),
@@ -39,6 +43,7 @@ export function progressEraser(dataSource: DataSource, storageConfig: StorageCon
     );
   return {
     async erase({ userId, email }) {
+      await erasures.markErased(dataSource, userId);
       await deleteRows(userId, email);
       await storage.deleteUnder(sparkMediaPrefix(userId));
       await storage.deleteUnder(incomingSparkPrefix(userId));

@@ -1,7 +1,7 @@
 import type { OnboardingData } from '@spark/contracts';
 import type { DataSource } from 'typeorm';
 import { accountErased } from '@spark/service-runtime';
-import { notErasedSql } from '../erasure/progress-erasure';
+import { erasureLockSql, notErasedSql } from '../erasure/progress-erasure';
 
 export interface EvolutionRow {
   evolution_number: number;
@@ -31,6 +31,7 @@ export class OnboardingRepository {
    */
   async save(record: OnboardingData, progress: NewProgress): Promise<EvolutionRow> {
     return this.dataSource.transaction(async (manager) => {
+      await manager.query(erasureLockSql, [record.user_id]);
       await manager.query(
         `INSERT INTO progress.onboarding_data (user_id, data, completed_at) VALUES ($1, $2, $3)
          ON CONFLICT (user_id) DO UPDATE SET data = EXCLUDED.data, completed_at = EXCLUDED.completed_at`,

@@ -2,7 +2,7 @@ import type { Spark, SparkType } from '@spark/contracts';
 import { decodeCursor, type Keyed, pageOf, positionOfRow, type ServiceDataSource } from '@spark/persistence';
 import type { PoolClient } from 'pg';
 import { accountErased } from '@spark/service-runtime';
-import { notErasedSql } from '../erasure/progress-erasure';
+import { erasureLockSql, notErasedSql } from '../erasure/progress-erasure';
 import { type ProgressRow, progressColumns } from '../progress/progress-row';
 
 export interface SparkRow {
@@ -135,16 +135,25 @@ export class SparksRepository {
   }
 
   // A capture before the progress row exists (onboarding still in flight) starts one rather than failing, unless its
-  // client was erased while it was under way.
+  // client was erased while it was under way. Under the erasure's lock, so the row either commits before the client is
+  // marked erased, and the erasure takes it, or is never written.
   private async readProgress(client: PoolClient, spark: NewSpark, evolution: { start: string; end: string }): Promise<ReadProgress> {
     const values = [spark.userId, spark.clientSparkId];
     const read = await client.query<ReadProgress>({ ...readStatement, values });
     if (read.rows[0]) return read.rows[0];
-    await client.query(
-      `INSERT INTO progress.user_progress (user_id, email, evolution_start_date, evolution_end_date, time_zone)
-       SELECT $1, $2, $3, $4, $5 WHERE ${notErasedSql} ON CONFLICT (user_id) DO NOTHING`,
-      [spark.userId, spark.email, evolution.start, evolution.end, spark.timeZone],
-    );
+    try {
+      await client.query('BEGIN');
+      await client.query(erasureLockSql, [spark.userId]);
+      await client.query(
+        `INSERT INTO progress.user_progress (user_id, email, evolution_start_date, evolution_end_date, time_zone)
+         SELECT $1, $2, $3, $4, $5 WHERE ${notErasedSql} ON CONFLICT (user_id) DO NOTHING`,
+        [spark.userId, spark.email, evolution.start, evolution.end, spark.timeZone],
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
     const started = (await client.query<ReadProgress>({ ...readStatement, values })).rows[0];
     if (!started) throw accountErased();
     return started;
