@@ -109,6 +109,19 @@ describe('input an attacker controls', () => {
     });
   });
 
+  describe("fields that are not the caller's to set", () => {
+    it("refuses an onboarding that sets its own evolution length, a coach's field, with 400 and starts nothing", async () => {
+      const client = await createSignedInUser(db, `own-timeline-${randomUUID()}@hostile.test`);
+      const response = await send('POST', '/api/onboarding', JSON.stringify({ ...onboardingAnswers(), customEvolutionDays: 7 }), client.token);
+      const error = errorBodySchema.parse(await response.json());
+      expect({ status: response.status, fieldErrors: error.fieldErrors }).toEqual({
+        status: 400,
+        fieldErrors: { _: [expect.stringContaining('customEvolutionDays')] },
+      });
+      expect(await storedZone(client.id)).toBeUndefined();
+    });
+  });
+
   describe('the service bus', () => {
     it('runs nothing for an entry written straight into a stream without a request id (auth.invite as admin)', async () => {
       const stream = requestStreamKey(stack.env.BUS_PREFIX ?? '', 'auth');

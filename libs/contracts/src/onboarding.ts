@@ -38,7 +38,6 @@ export const onboardingAnswersSchema = z
     typicalDay: requiredText('Please describe your typical day'),
     biggestChallenge: requiredText('Please share your biggest challenge'),
     currentWin: optionalText(),
-    customEvolutionDays: z.number().int().min(1).max(365).optional(),
     // The device's IANA zone: "today" and every later day count are the client's own calendar days.
     timeZone: timeZoneSchema.optional(),
   })

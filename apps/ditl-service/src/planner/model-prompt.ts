@@ -1,4 +1,4 @@
-import { cycleLengthDays, NOT_SPECIFIED } from '@spark/contracts';
+import { DEFAULT_EVOLUTION_DAYS, NOT_SPECIFIED } from '@spark/contracts';
 import { formatClock } from '../schedule/clock';
 import { relativeTimes } from './moment-time';
 import type { DayPlanContext } from './plan-context';
@@ -58,7 +58,7 @@ export function describeClient(context: DayPlanContext): string {
       typicalDay: answers.typicalDay,
       biggestChallenge: answers.biggestChallenge,
       currentWin: answers.currentWin ?? NOT_SPECIFIED,
-      evolutionDays: cycleLengthDays(answers.customEvolutionDays),
+      evolutionDays: DEFAULT_EVOLUTION_DAYS,
     },
   });
 }

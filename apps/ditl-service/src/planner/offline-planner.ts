@@ -1,4 +1,4 @@
-import { cycleLengthDays, type DitlPlan, type OnboardingAnswers } from '@spark/contracts';
+import { DEFAULT_EVOLUTION_DAYS, type DitlPlan, type OnboardingAnswers } from '@spark/contracts';
 import { formatClock } from '../schedule/clock';
 import { clientPhrase, shown } from '@spark/writing';
 import { dayMoments, type Moment } from './day-moments';
@@ -125,7 +125,7 @@ export function buildOfflinePlan(answers: OnboardingAnswers, context: DayPlanCon
       rest,
     },
     closing: clip(
-      `${answers.firstName}, this is one day. Repeat it imperfectly for ${cycleLengthDays(answers.customEvolutionDays)} days, capture a spark each time you follow through, and your coach will help you pivot, align and transform along the way.`,
+      `${answers.firstName}, this is one day. Repeat it imperfectly for ${DEFAULT_EVOLUTION_DAYS} days, capture a spark each time you follow through, and your coach will help you pivot, align and transform along the way.`,
       600,
     ),
   };

@@ -1,4 +1,4 @@
-import { addDays, cycleLengthDays, NOT_SPECIFIED, type OnboardingAnswers, type OnboardingData } from '@spark/contracts';
+import { addDays, cycleLengthDays, DEFAULT_EVOLUTION_DAYS, NOT_SPECIFIED, type OnboardingAnswers, type OnboardingData } from '@spark/contracts';
 
 const orNotSpecified = (value: string | undefined) => (value && value.trim() ? value.trim() : NOT_SPECIFIED);
 
@@ -9,7 +9,6 @@ const stressLevelOf = (answers: OnboardingAnswers): 'high' | 'moderate' =>
 /** The onboarding record of docs/product.md §3, with its defaults for everything the steps leave blank. */
 export function toOnboardingRecord(userId: string, answers: OnboardingAnswers, completedAt: Date): OnboardingData {
   const fullName = [answers.firstName, answers.lastName].filter(Boolean).join(' ').trim();
-  const days = cycleLengthDays(answers.customEvolutionDays);
   return {
     user_id: userId,
     full_name: fullName,
@@ -30,7 +29,8 @@ export function toOnboardingRecord(userId: string, answers: OnboardingAnswers, c
       primary_goal: answers.transformationGoal,
       motivation: orNotSpecified(answers.currentWin),
       biggest_challenge: answers.biggestChallenge,
-      timeline: `${days} days`,
+      // The client's own answers never set the length: a coach does, for a client they added (evolution presets).
+      timeline: `${DEFAULT_EVOLUTION_DAYS} days`,
       support_system: 'coach',
     },
     lifestyle: {
@@ -50,6 +50,6 @@ export function toOnboardingRecord(userId: string, answers: OnboardingAnswers, c
 }
 
 /** The first evolution: starts on `today` (a YYYY-MM-DD date) and lasts the custom days or 90. */
-export function firstEvolution(today: string, customDays: number | undefined): { startDate: string; endDate: string } {
+export function firstEvolution(today: string, customDays?: number): { startDate: string; endDate: string } {
   return { startDate: today, endDate: addDays(today, cycleLengthDays(customDays)) };
 }

@@ -15,13 +15,13 @@ export class OnboardingService {
     const completedAt = this.now();
     const record = toOnboardingRecord(userId, answers, completedAt);
     const timeZone = await this.timeZones.storable(answers.timeZone ?? 'UTC');
-    const { startDate, endDate } = firstEvolution(localDate(completedAt, timeZone), answers.customEvolutionDays);
+    const { startDate, endDate } = firstEvolution(localDate(completedAt, timeZone));
     const evolution = await this.onboarding.save(record, {
       userId,
       email,
       fullName: record.full_name,
       transformationGoal: record.transformation_goal,
-      customEvolutionDays: answers.customEvolutionDays ?? null,
+      customEvolutionDays: null,
       timeZone,
       startDate,
       endDate,
