@@ -13,6 +13,7 @@ import {
   killAndWait,
   linesOf,
   lockWaiters,
+  type ReceivedMail,
   type SmtpSink,
   startSmtpSink,
   type TestDatabase,
@@ -33,8 +34,8 @@ const sealer = new MailSealer(loadConfig(authEnv, {}).MAIL_SEAL_PUBLIC_KEY);
 /**
  * The notifier under faults, as separate processes: killed with SIGKILL between "the SMTP server took the e-mail"
  * and "the ledger says so", two notifiers in turn killed holding the same job, PostgreSQL refusing the ledger write
- * after an e-mail or a push, an SMTP server that is down for a while, and an auth-service that is not there to say
- * whom a reminder is for.
+ * after an e-mail or a push, an SMTP server that is down for a while, an auth-service that is not there to say
+ * whom a reminder is for, and an account erased while its e-mail is under way.
  */
 describe('the notifier under faults', () => {
   let database: TestDatabase;
@@ -42,7 +43,7 @@ describe('the notifier under faults', () => {
   let redis: Redis;
   let jobs: JobQueues;
   let sink: SmtpSink;
-  let beforeAccepting: (() => Promise<void>) | undefined;
+  let beforeAccepting: ((mail: ReceivedMail) => Promise<void>) | undefined;
   const busPrefix = uniquePrefix('notifier-crash');
   const notifiers: ChildProcess[] = [];
 
@@ -62,14 +63,15 @@ describe('the notifier under faults', () => {
     notifiers.push(notifier);
     return { notifier, logLines: linesOf(notifier.stdout) };
   };
-  const sendMagicLink = async (email: string, jobId = `magic-link-${email}`) => {
+  /** `queuedAt`: when the outbox row it came from was written, if not now. */
+  const sendMagicLink = async (email: string, jobId = `magic-link-${email}`, queuedAt?: number) => {
     const data = {
       email,
       expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
       purpose: 'sign-in' as const,
       sealed: await sealer.seal('magic-link', email, { link: 'http://localhost:8080/magic-link#token=abc', code: '123456' }),
     };
-    await jobs.add([{ job: { queue: QUEUES.mail, name: 'magic-link', data }, jobId }]);
+    await jobs.addChecked([{ job: { queue: QUEUES.mail, name: 'magic-link', data }, jobId, queuedAt }]);
     return { jobId, ledgerKey: `${QUEUES.mail}:${jobId}` };
   };
   /** Idle: the job completed and nothing of the queue is waiting, delayed or running. */
@@ -89,6 +91,15 @@ describe('the notifier under faults', () => {
     (await db.query<{ status: string; message_id: string | null }>(`SELECT status, message_id FROM notifier.sent_emails WHERE idempotency_key = $1`, [key]))
       .rows[0];
   const receivedBy = (email: string) => sink.messages.filter((mail) => mail.to.includes(email));
+  /** The notifier's part of `email`'s erasure, as its erase job runs it: in one transaction, committed by the caller. */
+  const eraseIn = (transaction: Client, email: string) =>
+    sentMailEraser({ query: async <T>(sql: string, parameters?: unknown[]) => (await transaction.query(sql, parameters)).rows as T }).erase({
+      userId: randomUUID(),
+      email,
+    });
+  /** Ledger rows that name `email` in any column. */
+  const ledgerRowsNaming = async (email: string) =>
+    (await db.query(`SELECT r::text AS row FROM notifier.sent_emails AS r WHERE strpos(lower(r::text), lower($1)) > 0`, [email])).rows;
   /** PostgreSQL refuses the next "sent" write of the ledger, once: a sequence counts, since a refused transaction would roll a table insert back. */
   const refuseNextSentWrite = async () => {
     // Made by a notifier's first start.
@@ -111,7 +122,7 @@ describe('the notifier under faults', () => {
     await db.connect();
     redis = new Redis(await testRedisUrl(), { maxRetriesPerRequest: null });
     jobs = new JobQueues(redis, busPrefix, developmentSigningKeys());
-    sink = await startSmtpSink({ beforeAccepting: () => beforeAccepting?.() ?? Promise.resolve() });
+    sink = await startSmtpSink({ beforeAccepting: (mail) => beforeAccepting?.(mail) ?? Promise.resolve() });
   });
   afterAll(async () => {
     await killAndWait(notifiers);
@@ -271,10 +282,12 @@ describe('the notifier under faults', () => {
     const queue = jobs.queue(QUEUES.mail);
     await eventually(async () => ((await queue.getJob(jobId))?.attemptsMade ?? 0) >= 3, 30_000, 'failed deliveries');
     // The account is deleted meanwhile: the notifier's part of the erasure, as its erase job runs it.
-    await sentMailEraser({ query: async <T>(sql: string, parameters?: unknown[]) => (await db.query(sql, parameters)).rows as T }).erase({
-      userId: randomUUID(),
-      email,
-    });
+    const erasure = new Client({ connectionString: database.url });
+    await erasure.connect();
+    await erasure.query('BEGIN');
+    await eraseIn(erasure, email);
+    await erasure.query('COMMIT');
+    await erasure.end();
     const recovered = await startSmtpSink({ port });
     try {
       await untilIdle(jobId);
@@ -282,6 +295,57 @@ describe('the notifier under faults', () => {
       expect((await db.query(`SELECT 1 FROM notifier.sent_emails WHERE recipient = $1`, [email])).rowCount).toBe(0);
     } finally {
       await recovered.close();
+    }
+  }, 60_000);
+
+  it('keeps no trace of an address erased while its e-mail was at the SMTP server, which then refused it quoting the address', async () => {
+    const email = `erased-in-flight-${randomUUID()}@example.com`;
+    await killAndWait(notifiers);
+    startNotifier(sink.url, { first: '20', max: '200' });
+    const erasure = new Client({ connectionString: database.url });
+    await erasure.connect();
+    // The account is erased while the server holds the e-mail, which it then refuses, naming the mailbox as servers do.
+    beforeAccepting = async (mail) => {
+      if (!mail.to.includes(email)) return;
+      beforeAccepting = undefined;
+      await erasure.query('BEGIN');
+      await eraseIn(erasure, email);
+      await erasure.query('COMMIT');
+      throw Object.assign(new Error(`4.2.2 <${email}>: Recipient address rejected: mailbox full`), { responseCode: 452 });
+    };
+    try {
+      // As the outbox relay queues it: the job id, which keys the ledger row, is the outbox row's.
+      const { jobId } = await sendMagicLink(email, randomUUID());
+      await untilIdle(jobId);
+      expect(await ledgerRowsNaming(email)).toEqual([]);
+    } finally {
+      beforeAccepting = undefined;
+      await erasure.end();
+    }
+  }, 60_000);
+
+  it('neither sends nor records an e-mail whose address is erased between its check and its claim', async () => {
+    const email = `erased-before-the-claim-${randomUUID()}@example.com`;
+    await killAndWait(notifiers);
+    startNotifier();
+    // Made by a notifier's first start.
+    await eventually(async () => (await db.query(`SELECT to_regclass('notifier.sent_emails') AS ledger`)).rows[0].ledger !== null, 30_000, 'the ledger table');
+    // Queued a minute before the erasure, the delivery waits on its claim while the erasure runs, and goes on once it
+    // committed.
+    const erasure = new Client({ connectionString: database.url });
+    await erasure.connect();
+    try {
+      await erasure.query('BEGIN');
+      await erasure.query('LOCK TABLE notifier.sent_emails IN EXCLUSIVE MODE');
+      const { jobId } = await sendMagicLink(email, randomUUID(), Date.now() - 60_000);
+      await eventually(async () => (await lockWaiters(db, 'INSERT INTO notifier.sent_emails')) === 1, 30_000, 'the delivery to wait on its claim');
+      await eraseIn(erasure, email);
+      await erasure.query('COMMIT');
+      await untilIdle(jobId);
+      expect(await ledgerRowsNaming(email)).toEqual([]);
+      expect(receivedBy(email).length).toBe(0);
+    } finally {
+      await erasure.end();
     }
   }, 60_000);
 

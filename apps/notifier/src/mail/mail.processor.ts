@@ -95,11 +95,11 @@ export class MailProcessor extends WorkerHost {
       this.deps.logger.info({ job: job.name, jobId: job.id }, 'e-mail sent by an earlier delivery; recorded now');
       return;
     }
-    if (await this.deps.sent.erasedSince(mail.to, new Date(job.timestamp))) {
+    const claim = await this.deps.sent.claim(key, job.name, mail.to, { of: mail.to, queuedAt: new Date(job.timestamp) });
+    if (claim === 'erased') {
       this.deps.logger.info({ job: job.name, jobId: job.id }, 'e-mail to an account erased since it was queued; not sent');
       return;
     }
-    const claim = await this.deps.sent.claim(key, job.name, mail.to);
     if (claim === 'already-sent') {
       this.deps.logger.info({ job: job.name, jobId: job.id }, 'e-mail already sent; delivery ignored');
       return;

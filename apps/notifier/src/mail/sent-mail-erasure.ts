@@ -1,6 +1,9 @@
 import type { AccountEraser } from '@spark/service-runtime';
 import type { DataSource } from 'typeorm';
 
+/** What a ledger row names as its recipient once the address was erased. */
+export const ERASED_RECIPIENT = 'erased';
+
 /** How an erased address is kept: hashed, never as written. */
 export const addressHashSql = (parameter: string) => `sha256(convert_to(lower(${parameter}), 'UTF8'))`;
 
@@ -16,7 +19,11 @@ const ERASED_KEPT = "interval '30 days'";
  */
 export const sentMailEraser = (dataSource: Pick<DataSource, 'query'>): AccountEraser => ({
   async erase({ userId, email }) {
-    await dataSource.query(`UPDATE notifier.sent_emails SET recipient = 'erased', error = NULL WHERE recipient = $1`, [email]);
+    // Held until the erasure commits, so a claim or a failure written meanwhile waits, then sees the note and the
+    // anonymised row, rather than writing the address beside an erasure that did not see it. The erase job runs in a
+    // transaction (`startAccountErasure`).
+    await dataSource.query(`LOCK TABLE notifier.sent_emails IN SHARE ROW EXCLUSIVE MODE`);
+    await dataSource.query(`UPDATE notifier.sent_emails SET recipient = $2, error = NULL WHERE recipient = $1`, [email, ERASED_RECIPIENT]);
     await dataSource.query(
       `WITH pruned AS (DELETE FROM notifier.erased_recipients WHERE erased_at < now() - ${ERASED_KEPT})
        INSERT INTO notifier.erased_recipients (address_hash, erased_at) VALUES (${addressHashSql('$1')}, now()), (${addressHashSql('$2')}, now())

@@ -1,7 +1,16 @@
 import type { DataSource } from 'typeorm';
-import { addressHashSql } from './sent-mail-erasure';
+import { addressHashSql, ERASED_RECIPIENT } from './sent-mail-erasure';
 
-export type Claim = 'claimed' | 'already-sent' | 'in-flight';
+export type Claim = 'claimed' | 'already-sent' | 'in-flight' | 'erased';
+
+/** Whose erasure stops a message: the account of `of` (an address, or the account id a push names), erased since `queuedAt`. */
+export interface ErasureCheck {
+  of: string;
+  queuedAt: Date;
+}
+
+const erasedSql = (of: string, queuedAt: string) =>
+  `EXISTS (SELECT 1 FROM notifier.erased_recipients WHERE address_hash = ${addressHashSql(of)} AND erased_at >= ${queuedAt})`;
 
 /**
  * The notifier's ledger of what it sent: a job delivered twice (a BullMQ retry after a crash, or
@@ -10,29 +19,29 @@ export type Claim = 'claimed' | 'already-sent' | 'in-flight';
 export class SentMailRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Takes the right to send; a 'sending' claim older than a minute is treated as a dead worker's. */
-  async claim(key: string, jobName: string, recipient: string): Promise<Claim> {
+  /**
+   * Takes the right to send, unless the recipient's account was erased since the message was queued; a 'sending'
+   * claim older than a minute is treated as a dead worker's. The check is made by the statement that writes: an
+   * erasure holds the ledger locked until it commits (`sentMailEraser`), so the claim either committed before it, and
+   * its row is anonymised, or sees its note and writes nothing.
+   */
+  async claim(key: string, jobName: string, recipient: string, erased: ErasureCheck): Promise<Claim> {
     const claimed: unknown[] = await this.dataSource.query(
       `INSERT INTO notifier.sent_emails (idempotency_key, job_name, recipient, status)
-       VALUES ($1, $2, $3, 'sending')
+       SELECT $1::text, $2::text, $3::text, 'sending' WHERE NOT ${erasedSql('$4::text', '$5::timestamptz')}
        ON CONFLICT (idempotency_key) DO UPDATE SET status = 'sending', updated_at = now(), error = NULL
        WHERE sent_emails.status = 'failed'
           OR (sent_emails.status = 'sending' AND sent_emails.updated_at < now() - interval '60 seconds')
        RETURNING 1`,
-      [key, jobName, recipient],
+      [key, jobName, recipient, erased.of, erased.queuedAt],
     );
     if (claimed.length > 0) return 'claimed';
-    const [row]: { status: string }[] = await this.dataSource.query(`SELECT status FROM notifier.sent_emails WHERE idempotency_key = $1`, [key]);
-    return row?.status === 'sent' ? 'already-sent' : 'in-flight';
-  }
-
-  /** Whether the account of `recipient` (an address, or the account id a push names) was erased after `queuedAt`, when a message to it was queued. */
-  async erasedSince(recipient: string, queuedAt: Date): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `SELECT 1 FROM notifier.erased_recipients WHERE address_hash = ${addressHashSql('$1')} AND erased_at >= $2`,
-      [recipient, queuedAt],
+    const [row]: { status: string | null; erased: boolean }[] = await this.dataSource.query(
+      `SELECT (SELECT status FROM notifier.sent_emails WHERE idempotency_key = $1) AS status, ${erasedSql('$2::text', '$3::timestamptz')} AS erased`,
+      [key, erased.of, erased.queuedAt],
     );
-    return rows.length > 0;
+    if (row?.status === 'sent') return 'already-sent';
+    return row?.erased ? 'erased' : 'in-flight';
   }
 
   async markSent(key: string, messageId: string): Promise<void> {
@@ -42,10 +51,15 @@ export class SentMailRepository {
     );
   }
 
+  /**
+   * The error can quote the address, so a row the erasure anonymised (while this send was under way) keeps none. The
+   * row's own recipient decides, read by this statement after any erasure of it committed.
+   */
   async markFailed(key: string, error: string): Promise<void> {
-    await this.dataSource.query(`UPDATE notifier.sent_emails SET status = 'failed', error = $2, updated_at = now() WHERE idempotency_key = $1`, [
-      key,
-      error.slice(0, 2000),
-    ]);
+    await this.dataSource.query(
+      `UPDATE notifier.sent_emails SET status = 'failed', error = CASE WHEN recipient = $3 THEN NULL ELSE $2 END, updated_at = now()
+       WHERE idempotency_key = $1`,
+      [key, error.slice(0, 2000), ERASED_RECIPIENT],
+    );
   }
 }

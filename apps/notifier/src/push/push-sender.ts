@@ -54,13 +54,13 @@ export function startPushSender(deps: {
       }
       const key = oncePerDay(job, subscription.endpoint, localDate);
       if (await recordedFromNote(sent, job, key)) return;
+      const claim = await sent.claim(key, job.name, 'push', { of: userId, queuedAt: new Date(job.timestamp) });
       // A reminder that waited (for a notifier that was down, say) while its client's account was erased: nobody is
       // left to remind, and the device may be someone else's by now.
-      if (await sent.erasedSince(userId, new Date(job.timestamp))) {
+      if (claim === 'erased') {
         logger.info({ job: job.name, jobId: job.id }, 'push to an account erased since it was queued; not sent');
         return;
       }
-      const claim = await sent.claim(key, job.name, 'push');
       if (claim === 'already-sent') return;
       if (claim === 'in-flight') throw new Error(`push ${key} is being sent by another delivery`);
       // web-push encrypts for the subscription, under the push service's reused VAPID token; the request goes out
