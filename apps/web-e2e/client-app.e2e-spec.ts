@@ -145,7 +145,7 @@ describe('the client app (/app)', () => {
     await context.close();
   });
 
-  it('sends a capture Spark could not take while the outbox was busy sending an older one, once that one is through', async () => {
+  it('sends a capture made while the outbox was busy sending an older one after it, and again when Spark could not take it', async () => {
     const { context, page, userId } = await signedInClient();
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
@@ -154,7 +154,8 @@ describe('the client app (/app)', () => {
     await page.getByRole('button', { name: 'Capture Spark' }).click();
     await page.getByTestId('pending-sparks').waitFor();
 
-    // Back online, the outbox sends the older spark on a slow connection; a new capture meanwhile finds Spark busy.
+    // Back online, the outbox sends the older spark on a slow connection; a new capture goes behind it, and Spark
+    // cannot take that one at its first try.
     const releaseOlderFile = await holdBack(page, /\/incoming\//, 'PUT');
     const olderFileOnItsWay = page.waitForRequest((request) => request.method() === 'PUT');
     await context.setOffline(false);
@@ -163,10 +164,9 @@ describe('the client app (/app)', () => {
     await page.route(/\/api\/sparks\/uploads$/, (route) => (grants++ === 0 ? route.fulfill(serviceUnavailable) : route.continue()));
     await page.getByTestId('quick-capture-input').setInputFiles(photo());
     await page.getByRole('button', { name: 'Capture Spark' }).click();
-    await page.getByText('It could not be sent just now. It will upload automatically in a moment.').waitFor();
-    // Past the first retry's delay, which finds the outbox still busy with the older spark.
-    await page.waitForTimeout(3_000);
+    await page.getByText('Uploading...').first().waitFor();
     releaseOlderFile();
+    await page.getByText('It could not be sent just now. It will upload automatically in a moment.').waitFor();
 
     await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
     await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '2'`);
@@ -200,6 +200,42 @@ describe('the client app (/app)', () => {
     const progress = await db.query('SELECT streak_count, last_spark_date::text FROM progress.user_progress WHERE user_id = $1', [userId]);
     expect(progress.rows).toEqual([{ streak_count: 5, last_spark_date: localDate(takenAt, zone) }]);
     await waitUntilTrue(page, `document.querySelector('[data-testid=streak]')?.textContent === '5'`);
+    await context.close();
+  });
+
+  it('records an older spark still waiting before a new capture, so the streak counts both days', async () => {
+    const { context, page, userId } = await signedInClient();
+    const zone = 'America/New_York';
+    const takenAt = new Date(Date.now() - 24 * 60 * 60 * 1000);
+    const dayBefore = localDate(new Date(takenAt.getTime() - 24 * 60 * 60 * 1000), zone);
+    // No pause days to cover a day that looks missed.
+    await db.query('UPDATE progress.user_progress SET spark_count = 4, streak_count = 4, last_spark_date = $2, pause_days_allowance = 0 WHERE user_id = $1', [
+      userId,
+      dayBefore,
+    ]);
+    await page.goto('/app');
+    await page.getByTestId('spark-count').waitFor();
+    await context.setOffline(true);
+    await page.clock.setFixedTime(takenAt);
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByTestId('pending-sparks').waitFor();
+    await page.clock.setFixedTime(new Date());
+
+    // Back online, Spark cannot take yesterday's spark at its first try; today's is captured before the next.
+    let recordings = 0;
+    await page.route(/\/api\/sparks$/, (route) =>
+      route.request().method() === 'POST' && recordings++ === 0 ? route.fulfill(serviceUnavailable) : route.continue(),
+    );
+    const olderRefused = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/sparks' && response.status() === 503);
+    await context.setOffline(false);
+    await olderRefused;
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+
+    await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '6'`);
+    const progress = await db.query('SELECT streak_count, last_spark_date::text FROM progress.user_progress WHERE user_id = $1', [userId]);
+    expect(progress.rows).toEqual([{ streak_count: 6, last_spark_date: localDate(new Date(), zone) }]);
     await context.close();
   });
 

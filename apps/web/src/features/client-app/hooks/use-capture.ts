@@ -4,7 +4,17 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../api/client';
 import { toast } from '../../../ui/toaster';
 import { deviceTimeZone, homeQueryKey, uploadSpark } from '../api/client-app-api';
-import { enqueueSpark, forgetSpark, isRetryable, onSparkRefused, onSparkUploaded, sendAgainSoon, uploadNoterFor } from '../offline/spark-outbox';
+import {
+  enqueueSpark,
+  flushOutbox,
+  forgetSpark,
+  isRetryable,
+  onSparkRefused,
+  onSparkUploaded,
+  pendingSparks,
+  sendAgainSoon,
+  uploadNoterFor,
+} from '../offline/spark-outbox';
 
 export type CaptureOutcome = 'uploaded' | 'saved-offline' | 'failed';
 
@@ -63,6 +73,7 @@ export function useCapture(userId: string) {
     );
     try {
       if (!navigator.onLine) return kept ? savedOnDevice(WAITING_OFFLINE) : notKept();
+      if (kept && pendingSparks().some((other) => other.clientSparkId !== spark.clientSparkId)) return await sendBehindOlder(spark.clientSparkId);
       const noteUpload = kept ? uploadNoterFor(spark.clientSparkId) : async (uploadId: string) => void (thisTry.uploadId = uploadId);
       const result = await uploadSpark(spark, noteUpload);
       if (kept) await forgetSpark(spark.clientSparkId);
@@ -97,6 +108,27 @@ export function useCapture(userId: string) {
 function showUploadFailed(error: unknown): void {
   const explained = error instanceof ApiError && (error.status === 413 || error.status === 415);
   toast.error('Upload failed', { description: explained ? error.message : 'There was an error capturing your spark. Please try again.' });
+}
+
+/**
+ * Sparks are recorded oldest first, so a day still waiting on the device counts in the streak before a later one (a
+ * later day recorded first would end the streak, and the earlier one could not mend it): the outbox sends this capture
+ * after those. Its toasts come from the outbox's listeners.
+ */
+async function sendBehindOlder(clientSparkId: string): Promise<CaptureOutcome> {
+  let uploaded = false;
+  const stopWatching = onSparkUploaded((result) => {
+    if (result.spark.clientSparkId === clientSparkId) uploaded = true;
+  });
+  try {
+    await flushOutbox();
+  } finally {
+    stopWatching();
+  }
+  if (uploaded) return 'uploaded';
+  // Still waiting: the pass stopped at a failure and timed its retry itself. Gone: refused for good, and told why.
+  if (pendingSparks().some((waiting) => waiting.clientSparkId === clientSparkId)) return savedOnDevice(navigator.onLine ? WAITING_FOR_SPARK : WAITING_OFFLINE);
+  return 'failed';
 }
 
 /** The upload did not go through, and the device could not keep the capture to send it later. */
