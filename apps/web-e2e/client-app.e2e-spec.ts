@@ -51,6 +51,13 @@ async function openHomeThroughServiceWorker(page: Page): Promise<void> {
   await page.getByTestId('spark-count').waitFor();
   await expect(page.evaluate('navigator.serviceWorker.controller !== null')).resolves.toBe(true);
 }
+/** Captures a photo with the phone offline: it waits on the device, shown as pending. */
+async function captureOffline(context: BrowserContext, page: Page): Promise<void> {
+  await context.setOffline(true);
+  await page.getByTestId('quick-capture-input').setInputFiles(photo());
+  await page.getByRole('button', { name: 'Capture Spark' }).click();
+  await page.getByTestId('pending-sparks').waitFor();
+}
 const sparkRows = async (userId: string) => Number((await db.query('SELECT count(*) FROM progress.sparks WHERE user_id = $1', [userId])).rows[0].count);
 
 describe('the client app (/app)', () => {
@@ -149,10 +156,7 @@ describe('the client app (/app)', () => {
     const { context, page, userId } = await signedInClient();
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
-    await context.setOffline(true);
-    await page.getByTestId('quick-capture-input').setInputFiles(photo());
-    await page.getByRole('button', { name: 'Capture Spark' }).click();
-    await page.getByTestId('pending-sparks').waitFor();
+    await captureOffline(context, page);
 
     // Back online, the outbox sends the older spark on a slow connection; a new capture goes behind it, and Spark
     // cannot take that one at its first try.
@@ -322,10 +326,7 @@ describe('the client app (/app)', () => {
     const { context, page, userId } = await signedInClient();
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
-    await context.setOffline(true);
-    await page.getByTestId('quick-capture-input').setInputFiles(photo());
-    await page.getByRole('button', { name: 'Capture Spark' }).click();
-    await page.getByTestId('pending-sparks').waitFor();
+    await captureOffline(context, page);
     await fillStorage(userId);
     // The storage is asked first, so the photo is never sent.
     let grants = 0;
