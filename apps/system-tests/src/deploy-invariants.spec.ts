@@ -310,4 +310,14 @@ describe('deploy/ as a cluster would run it', () => {
     expect(forPrefix('')?.NoncurrentVersionExpiration?.NoncurrentDays).toBeLessThanOrEqual(30);
     expect(forPrefix('incoming/')).toMatchObject({ Expiration: { Days: 1 }, NoncurrentVersionExpiration: { NoncurrentDays: 1 } });
   });
+
+  // A note of an erasure must outlive every backup that predates it, or restoring that backup brings the account back
+  // for good; docs/operations.md keeps no database backup longer than this rule keeps the notes.
+  it('keeps the notes of erasures as long as the oldest database backup', () => {
+    const { Rules: rules } = JSON.parse(readFileSync(join(deploy, 's3', 'lifecycle.json'), 'utf8')) as {
+      Rules: { Filter: { Prefix: string }; Status: string; Expiration?: { Days?: number } }[];
+    };
+    const notes = rules.filter((rule) => rule.Status === 'Enabled' && 'erasures/'.startsWith(rule.Filter.Prefix) && rule.Expiration?.Days !== undefined);
+    expect(notes.map((rule) => rule.Expiration?.Days)).toEqual([90]);
+  });
 });

@@ -150,6 +150,19 @@ export class ObjectStorage {
     if (result.Errors?.length) throw new Error(`S3 refused to delete ${result.Errors.length} objects: ${result.Errors[0]?.Message ?? ''}`);
   }
 
+  /** The key of every object under `prefix`, a listed page (up to 1000 keys) per request. */
+  async keysUnder(prefix: string, bucket = this.defaultBucket): Promise<string[]> {
+    const { sdk, client } = await this.s3();
+    const keys: string[] = [];
+    let token: string | undefined;
+    do {
+      const listed = await client.send(new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+      keys.push(...(listed.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : [])));
+      token = listed.IsTruncated ? listed.NextContinuationToken : undefined;
+    } while (token);
+    return keys;
+  }
+
   /** Deletes every object whose key starts with `prefix`, a listed page (up to 1000 keys) per request; returns how many. */
   async deleteUnder(prefix: string, bucket = this.defaultBucket): Promise<number> {
     const { sdk, client } = await this.s3();

@@ -37,6 +37,34 @@ const erasedParts = Object.keys(deletionQueues) as ErasedPart[];
 /** The job that erases one part of a deletion, in the part's own queue; it names the deletion and no one. */
 const eraseJob = (deletionId: string, part: ErasedPart) => ({ queue: deletionQueues[part], name: 'erase-account', data: { deletionId } }) as JobRequest;
 
+/**
+ * The auth part of a deletion, in the caller's transaction: the deletion record naming the subject and its parts, the
+ * audit log's mentions replaced, the user and what goes with them, their jobs, and one erase job per other part.
+ * Answers the families of the user's sessions whose access tokens may still be valid.
+ */
+async function eraseAccount(manager: EntityManager, deletionId: string, subject: DeletionSubject): Promise<string[]> {
+  await manager.query(`INSERT INTO auth.account_deletions (id, user_id, email) VALUES ($1, $2, $3)`, [deletionId, subject.userId, subject.email]);
+  // Each part keeps its job's id (its outbox row's) for good: queued again under it, a job still in Redis is not doubled.
+  const eraseJobs = outboxRows(erasedParts.map((part) => eraseJob(deletionId, part)));
+  await manager.query(
+    `INSERT INTO auth.account_deletion_parts (deletion_id, part, done_at, job_id)
+     SELECT $1::uuid, part, CASE WHEN part = 'auth' THEN now() END, job.id
+     FROM unnest($2::text[]) AS each_part(part) LEFT JOIN unnest($3::text[], $4::uuid[]) AS job(part, id) USING (part)`,
+    [deletionId, deletionParts, erasedParts, eraseJobs[0]],
+  );
+  await anonymiseAuditEntries(manager, subject, deletionId);
+  const [{ live_families: liveFamilies }] = (await manager.query(
+    `SELECT ARRAY(SELECT DISTINCT family_id FROM auth.refresh_tokens
+                  WHERE user_id = $1 AND created_at > now() - make_interval(secs => $2)) AS live_families`,
+    [subject.userId, LIVE_ACCESS_WINDOW_SECONDS],
+  )) as [{ live_families: string[] }];
+  await manager.query(`DELETE FROM auth.code_guesses WHERE email_hash = sha256(convert_to($1::text, 'UTF8'))`, [subject.email]);
+  await manager.query(`DELETE FROM auth.users WHERE id = $1`, [subject.userId]);
+  await manager.query(deleteOutboxRowsAboutSql('auth'), [subject.userId, subject.email]);
+  await manager.query(outboxInsertSql('auth', 1), eraseJobs);
+  return liveFamilies;
+}
+
 export class AccountDeletionRepository {
   constructor(private readonly dataSource: DataSource) {}
 
@@ -82,27 +110,26 @@ export class AccountDeletionRepository {
       if (!user) return { outcome: 'invalid' };
       // Given another role since asking: refused as the request would be now, the link spent with it.
       if (user.role !== 'client') return { outcome: 'not-a-client' };
-      await manager.query(`INSERT INTO auth.account_deletions (id, user_id, email) VALUES ($1, $2, $3)`, [deletionId, user.id, user.email]);
-      // Each part keeps its job's id (its outbox row's) for good: queued again under it, a job still in Redis is not doubled.
-      const eraseJobs = outboxRows(erasedParts.map((part) => eraseJob(deletionId, part)));
-      await manager.query(
-        `INSERT INTO auth.account_deletion_parts (deletion_id, part, done_at, job_id)
-         SELECT $1::uuid, part, CASE WHEN part = 'auth' THEN now() END, job.id
-         FROM unnest($2::text[]) AS each_part(part) LEFT JOIN unnest($3::text[], $4::uuid[]) AS job(part, id) USING (part)`,
-        [deletionId, deletionParts, erasedParts, eraseJobs[0]],
-      );
-      await anonymiseAuditEntries(manager, { userId: user.id, email: user.email }, deletionId);
-      const [{ live_families: liveFamilies }] = (await manager.query(
-        `SELECT ARRAY(SELECT DISTINCT family_id FROM auth.refresh_tokens
-                      WHERE user_id = $1 AND created_at > now() - make_interval(secs => $2)) AS live_families`,
-        [user.id, LIVE_ACCESS_WINDOW_SECONDS],
-      )) as [{ live_families: string[] }];
-      await manager.query(`DELETE FROM auth.code_guesses WHERE email_hash = sha256(convert_to($1::text, 'UTF8'))`, [user.email]);
-      await manager.query(`DELETE FROM auth.users WHERE id = $1`, [user.id]);
-      await manager.query(deleteOutboxRowsAboutSql('auth'), [user.id, user.email]);
-      await manager.query(outboxInsertSql('auth', 1), eraseJobs);
+      const liveFamilies = await eraseAccount(manager, deletionId, { userId: user.id, email: user.email });
       await beforeCommit(user.id, liveFamilies);
       return { outcome: 'erased', deletionId, userId: user.id, liveFamilies };
+    });
+  }
+
+  /**
+   * After a database restore: erases again an account erased after the backup was taken, as a confirmation does, under
+   * a new deletion whose parts are queued through the outbox. False when an unfinished deletion of the account is
+   * already there (the restored one, whose parts the sweep queues again). No session is ended: the restore step runs
+   * before the apps start, and the user's refresh tokens go with the user.
+   */
+  async eraseAgain(deletionId: string, subject: DeletionSubject): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      // The user's lock orders this against a confirmation of the same account, as the confirmation's own takes it.
+      await manager.query(`SELECT 1 FROM auth.users WHERE id = $1 FOR UPDATE`, [subject.userId]);
+      const open = (await manager.query(`SELECT 1 FROM auth.account_deletions WHERE user_id = $1 AND completed_at IS NULL`, [subject.userId])) as unknown[];
+      if (open.length > 0) return false;
+      await eraseAccount(manager, deletionId, subject);
+      return true;
     });
   }
 

@@ -2,7 +2,7 @@ import type { StorageConfig } from '@spark/config';
 import { exportPrefix } from '@spark/contracts';
 import { type AccountEraser, erasedUsers } from '@spark/service-runtime';
 import { incomingSparkPrefix, sparkMediaPrefix } from '@spark/media';
-import { ObjectStorage } from '@spark/storage';
+import { ObjectStorage, writeErasureNote } from '@spark/storage';
 import type { DataSource } from 'typeorm';
 
 const erasures = erasedUsers('progress');
@@ -26,7 +26,7 @@ export const forgetOldErasures = erasures.forgetOld;
  * a write that creates the progress row either committed before the mark, and the rows pass takes it, or is refused
  * (`notErasedSql`: a capture then records nothing and deletes its file). Then the rows go, then the objects, which
  * takes the file of a capture that recorded just before, then the rows once more, for a spark that committed while
- * the first deletion ran.
+ * the first deletion ran. First of all, the erasure is noted in the bucket, which a database restore does not roll back.
  */
 export function progressEraser(dataSource: DataSource, storageConfig: StorageConfig): AccountEraser {
   const storage = new ObjectStorage(storageConfig);
@@ -43,6 +43,8 @@ export function progressEraser(dataSource: DataSource, storageConfig: StorageCon
     );
   return {
     async erase({ userId, email }) {
+      // Before anything goes: once a row is gone, only this note lets a restored backup's copy of it be erased again.
+      await writeErasureNote(storage, { userId, email });
       await erasures.markErased(dataSource, userId);
       await deleteRows(userId, email);
       await storage.deleteUnder(sparkMediaPrefix(userId));
