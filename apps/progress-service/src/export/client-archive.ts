@@ -60,29 +60,33 @@ async function fill(archive: Archiver, userId: string, { repository, openFile, o
 
   // A file gone from storage (its spark being deleted meanwhile, say) leaves its row without a file rather
   // than failing every later export of the client.
-  const missingFiles = new Set<string>();
+  // Each spark this pass read, and whether its file went in. The tables list these sparks and no others: one
+  // recorded meanwhile (an offline capture dated before this pass's cursor, say) would name a file the ZIP lacks.
+  const fileWritten = new Map<string, boolean>();
   for await (const spark of repository.sparks(userId)) {
     const file = await openFile(spark.file_key).catch((error: unknown) => {
       if ((error as { name?: string }).name !== 'NoSuchKey') throw error;
-      missingFiles.add(spark.id);
       return undefined;
     });
+    fileWritten.set(spark.id, file !== undefined);
     if (!file) continue;
     const name = sparkFileName(spark);
     const entered = entryWritten(archive, name);
     archive.append(file, { name, store: spark.spark_type === 'photo', date: new Date(spark.created_at) });
     await entered;
   }
-  // The spark tables are a second pass over the rows, written as they are read: no list of every spark is kept.
-  const rows = () => sparkRows(repository, userId, missingFiles);
+  // The spark tables are a second pass over the rows, written as they are read: only their ids are kept, not the rows.
+  const rows = () => sparkRows(repository, userId, fileWritten);
   archive.append(Readable.from(sparksCsv(rows()), { objectMode: false }), { name: 'sparks.csv' });
   archive.append(Readable.from(sparksJson(rows()), { objectMode: false }), { name: 'sparks.json' });
 }
 
-async function* sparkRows(repository: ExportRepository, userId: string, missingFiles: ReadonlySet<string>): AsyncGenerator<Record<string, unknown>> {
+async function* sparkRows(repository: ExportRepository, userId: string, fileWritten: ReadonlyMap<string, boolean>): AsyncGenerator<Record<string, unknown>> {
   for await (const spark of repository.sparks(userId)) {
     const { id, created_at, spark_type, file_type, note } = spark;
-    yield { id, created_at, spark_type, file_type, note, file: missingFiles.has(id) ? null : sparkFileName(spark) };
+    const written = fileWritten.get(id);
+    if (written === undefined) continue;
+    yield { id, created_at, spark_type, file_type, note, file: written ? sparkFileName(spark) : null };
   }
 }
 
