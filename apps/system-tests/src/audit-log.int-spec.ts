@@ -64,6 +64,13 @@ describe('the audit log of admin and coach actions', () => {
   it('records each admin and coach action exactly once: who, what, when, which target, from where', async () => {
     const approved = await newLead('client');
     const rejected = await newLead('client');
+    // Resend is for an approved lead whose invitation failed: no account yet.
+    const uninvited = { id: randomUUID(), email: `uninvited-${randomUUID()}@spark.test`, role: 'client' };
+    await db.query(`INSERT INTO leads.leads (id, email, role, approval_status) VALUES ($1, $2, $3, 'approved')`, [
+      uninvited.id,
+      uninvited.email,
+      uninvited.role,
+    ]);
     const clientId = await seedClient();
     const investor = await call('POST', '/api/investors', admin, { email: `investor-${randomUUID()}@fund.test` });
     const investorId = investor.body.id as string;
@@ -89,7 +96,11 @@ describe('the audit log of admin and coach actions', () => {
         () => call('POST', `/api/coach/leads/${approved.id}/approve`, coach, leadInviteBodyOf(approved)),
         approved.id,
       ),
-      'lead.resend': await perform('lead.resend', () => call('POST', `/api/coach/leads/${approved.id}/resend`, coach, leadInviteBodyOf(approved)), approved.id),
+      'lead.resend': await perform(
+        'lead.resend',
+        () => call('POST', `/api/coach/leads/${uninvited.id}/resend`, coach, leadInviteBodyOf(uninvited)),
+        uninvited.id,
+      ),
       'lead.reject': await perform('lead.reject', () => call('POST', `/api/coach/leads/${rejected.id}/reject`, coach), rejected.id),
       'lead.add-client': await perform(
         'lead.add-client',

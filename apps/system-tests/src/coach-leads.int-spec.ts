@@ -56,6 +56,12 @@ describe('the coach dashboard API: leads', () => {
     expect(response.status).toBe(201);
     return ((await response.json()) as { lead: Lead }).lead;
   };
+  /** An approved lead whose invitation failed: no account yet, the one case Resend is for. */
+  const approvedWithoutAccount = async () => {
+    const lead = { id: randomUUID(), email: `uninvited-${randomUUID()}@spark.test`, role: 'client' };
+    await db.query(`INSERT INTO leads.leads (id, email, role, approval_status) VALUES ($1, $2, $3, 'approved')`, [lead.id, lead.email, lead.role]);
+    return lead;
+  };
   const invitesTo = (email: string) => stack.smtp.messages.filter((mail) => mail.to.includes(email) && /Sign in: /.test(mail.text ?? ''));
   /** The status the first invitation's link gets when redeemed. */
   const redeemInvite = async (email: string) => {
@@ -163,7 +169,8 @@ describe('the coach dashboard API: leads', () => {
     const resend = await call('POST', `/api/coach/leads/${toApprove.id}/resend`, coach, leadInviteBodyOf(toApprove));
     expect(resend.status).toBe(403);
     expect(errorBodySchema.parse(await resend.json()).message).toBe('Only an admin can resend a coach lead.');
-    expect((await call('POST', `/api/coach/leads/${toApprove.id}/resend`, admin, leadInviteBodyOf(toApprove))).status).toBe(200);
+    // Past the role check, an admin's resend finds the account the approval made.
+    expect((await call('POST', `/api/coach/leads/${toApprove.id}/resend`, admin, leadInviteBodyOf(toApprove))).status).toBe(409);
     expect((await call('POST', `/api/coach/leads/${toReject.id}/reject`, admin)).status).toBe(200);
   });
 
@@ -245,28 +252,48 @@ describe('the coach dashboard API: leads', () => {
     expect((await call('POST', '/api/coach/leads/not-a-uuid/reject', coach)).status).toBe(400);
   });
 
-  it('resends the link of an approved lead, and only of an approved one', async () => {
-    const lead = await newLead();
-    expect((await call('POST', `/api/coach/leads/${lead.id}/resend`, coach, leadInviteBodyOf(lead))).status).toBe(409);
-    await call('POST', `/api/coach/leads/${lead.id}/approve`, coach, leadInviteBodyOf(lead));
+  it('resends the link of an approved lead without an account, and only of an approved one', async () => {
+    const pending = await newLead();
+    expect((await call('POST', `/api/coach/leads/${pending.id}/resend`, coach, leadInviteBodyOf(pending))).status).toBe(409);
+    const lead = await approvedWithoutAccount();
     const resent = leadInviteResponseSchema.parse(await (await call('POST', `/api/coach/leads/${lead.id}/resend`, coach, leadInviteBodyOf(lead))).json());
     expect(resent.lead.userCreated).toBe(true);
+    expect((await db.query(`SELECT 1 FROM auth.users WHERE email = $1`, [lead.email])).rows).toHaveLength(1);
     await untilIdle(stack);
-    expect(invitesTo(lead.email)).toHaveLength(2);
+    expect(invitesTo(lead.email)).toHaveLength(1);
   });
 
-  it('resends one lead at most five sign-in links an hour, whoever asks: the sixth resend is a 429 and sends nothing', async () => {
+  it('answers 409 to a resend for a lead whose account exists, and sends nothing', async () => {
     const lead = await newLead();
     expect((await call('POST', `/api/coach/leads/${lead.id}/approve`, coach, leadInviteBodyOf(lead))).status).toBe(200);
-    for (let resend = 0; resend < 5; resend++) {
-      expect((await call('POST', `/api/coach/leads/${lead.id}/resend`, tokenFor('coach'), leadInviteBodyOf(lead))).status).toBe(200);
+    const resend = await call('POST', `/api/coach/leads/${lead.id}/resend`, coach, leadInviteBodyOf(lead));
+    expect(resend.status).toBe(409);
+    expect(errorBodySchema.parse(await resend.json()).message).toBe('This lead already has an account: they sign in with their e-mail address.');
+    await untilIdle(stack);
+    expect(invitesTo(lead.email)).toHaveLength(1);
+  });
+
+  it('never brings back by a resend an account erased while its lead waits to be anonymised', async () => {
+    const lead = await newLead();
+    expect((await call('POST', `/api/coach/leads/${lead.id}/approve`, coach, leadInviteBodyOf(lead))).status).toBe(200);
+    // The deletion's auth part erases the account at once; the leads part runs later, from its queue.
+    await db.query(`DELETE FROM auth.users WHERE email = $1`, [lead.email]);
+    expect((await call('POST', `/api/coach/leads/${lead.id}/resend`, coach, leadInviteBodyOf(lead))).status).toBe(409);
+    expect((await db.query(`SELECT 1 FROM auth.users WHERE email = $1`, [lead.email])).rows).toEqual([]);
+  });
+
+  it('takes at most five resends of one lead an hour, whoever asks: the sixth is a 429 and sends nothing', async () => {
+    const lead = await approvedWithoutAccount();
+    // The first makes the account; the next four find it (409) and still count.
+    for (const status of [200, 409, 409, 409, 409]) {
+      expect((await call('POST', `/api/coach/leads/${lead.id}/resend`, tokenFor('coach'), leadInviteBodyOf(lead))).status).toBe(status);
     }
     const refused = await call('POST', `/api/coach/leads/${lead.id}/resend`, tokenFor('coach'), leadInviteBodyOf(lead));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(errorBodySchema.parse(await refused.json()).message).toMatch(/^Too many requests\. Please try again in /);
     await untilIdle(stack);
-    expect(invitesTo(lead.email)).toHaveLength(6);
+    expect(invitesTo(lead.email)).toHaveLength(1);
   });
 
   it('lets one coach invite at most sixty people an hour: a stolen token cannot mail the world', async () => {

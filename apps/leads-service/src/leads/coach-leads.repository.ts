@@ -74,13 +74,14 @@ export class CoachLeadsRepository {
 
   /**
    * Takes the right to run the invite for one lead in one conditional UPDATE: of any number of
-   * concurrent clicks, exactly one gets the row back.
+   * concurrent clicks, exactly one gets the row back. Never for a lead whose account was made: its person signs in
+   * themselves, and an invite would make the account again after an erasure deleted it while the lead waited for
+   * its own part.
    */
   async claimInvite(id: string, from: 'pending' | 'approved'): Promise<LeadRow | undefined> {
     const rows: [LeadRow[], number] = await this.dataSource.query(
       `UPDATE leads.leads SET invite_claimed_at = now()
-       WHERE id = $1 AND role <> 'investor' AND approval_status = $2
-         AND ($2 = 'approved' OR NOT user_created)
+       WHERE id = $1 AND role <> 'investor' AND approval_status = $2 AND NOT user_created
          AND (invite_claimed_at IS NULL OR invite_claimed_at <= now() - ${CLAIM_TIMEOUT})
        RETURNING ${columns}`,
       [id, from],

@@ -115,13 +115,14 @@ export class CoachLeadsService {
     }
   }
 
-  /** Sends a new magic link to an approved lead; the invite creates the user if an earlier one failed. */
+  /** Sends a new magic link to an approved lead whose invite failed, creating its user (product spec, Leads tab). */
   async resend({ leadId, actor, approval }: PayloadOf<'leads.resend'>): Promise<LeadInviteResponse> {
     await this.authorize(leadId, actor, 'resend', approval);
     const claimed = await this.leads.claimInvite(leadId, 'approved');
     if (claimed) return this.inviteClaimed(claimed, approval);
     const lead = await this.leads.find(leadId);
     if (!lead) throw notFound();
+    if (lead.user_created) throw new DomainError('CONFLICT', 'This lead already has an account: they sign in with their e-mail address.');
     if (lead.approval_status !== 'approved') throw new DomainError('CONFLICT', 'Only approved leads can be sent a magic link again.');
     throw new DomainError('CONFLICT', 'A magic link for this lead is being sent right now.');
   }
