@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { developmentSigningKeys } from '@spark/config';
-import { accountDeletionPageSchema, confirmAccountDeletionResponseSchema, deletionParts, errorBodySchema, investorPageSchema, QUEUES } from '@spark/contracts';
+import {
+  accountDeletionPageSchema,
+  addClientLeadResponseSchema,
+  confirmAccountDeletionResponseSchema,
+  deletionParts,
+  errorBodySchema,
+  investorPageSchema,
+  leadInviteBodyOf,
+  QUEUES,
+} from '@spark/contracts';
 import { JobQueues } from '@spark/jobs';
 import { startService } from '@spark/service-runtime';
 import { eventually, insertProgress, onboardingAnswers, TINY_PNG, captureSpark } from '@spark/testing';
@@ -233,6 +242,48 @@ describe('account deletion: every row and object about the client gone, each ser
     // The edit itself stays in the log, by its coach, about the deletion as the confirmation's entries are.
     const edit = await db.query(`SELECT actor_id, target_id, target_label, details FROM auth.audit_events WHERE action = 'client.update'`);
     expect(edit.rows).toEqual([{ actor_id: admin.id, target_id: deletionId, target_label: 'Deleted account', details: { status: 'paused' } }]);
+  }, 120_000);
+
+  it("makes no account for a person a coach adds again while their account's deletion is under way, and says why on Resend", async () => {
+    const leaving = await createSignedInUser(db, 'sami.leaving@spark.test');
+    await insertProgress(db, {
+      userId: leaving.id,
+      email: leaving.email,
+      fullName: 'Sami Aziz',
+      goal: 'Cook at home',
+      timeZone: 'Europe/Stockholm',
+      daysIn: 2,
+    });
+    await stack.stopService('progress');
+    stopProgressWithoutErasure = await startService({ ...progressService, accountErasure: undefined, env: { ...stack.env } }, false);
+    expect((await send('POST', '/api/me/account-deletion', leaving)).status).toBe(202);
+    const confirmed = await send('POST', '/api/account-deletion/confirm', undefined, { token: await confirmationToken(leaving.email) });
+    const { deletionId } = confirmAccountDeletionResponseSchema.parse(await confirmed.json());
+    await eventually(() => partsDone(deletionId, deletionParts.length - 1), 30_000, 'every part but the progress part erased');
+
+    // Its notifier part has noted the address, so an invitation now would never be sent while the coach read "sent".
+    const added = await send('POST', '/api/coach/leads', admin, { email: leaving.email });
+    const { lead, inviteSent } = addClientLeadResponseSchema.parse(await added.json());
+    const resent = await send('POST', `/api/coach/leads/${lead.id}/resend`, admin, leadInviteBodyOf(lead));
+    const users = await db.query('SELECT count(*)::int AS count FROM auth.users WHERE email = $1', [leaving.email]);
+    expect({
+      added: added.status,
+      inviteSent,
+      resent: resent.status,
+      refusal: errorBodySchema.parse(await resent.json()).message,
+      accounts: users.rows[0].count,
+    }).toEqual({
+      added: 201,
+      inviteSent: false,
+      resent: 409,
+      refusal: "This person's account is being deleted. Please add them again once the deletion is done.",
+      accounts: 0,
+    });
+
+    await stopProgressWithoutErasure();
+    stopProgressWithoutErasure = undefined;
+    await stack.startService('progress');
+    await eventually(() => partsDone(deletionId, deletionParts.length), 30_000, 'the progress part erased once its worker runs');
   }, 120_000);
 
   it('sends no sign-in e-mail waiting for an account erased meanwhile, when the notifier starts with both jobs waiting', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { authEnv, developmentSigningKeys, loadConfig } from '@spark/config';
-import { inviteRequestSchema, type PayloadOf } from '@spark/contracts';
+import { deletionParts, inviteRequestSchema, type PayloadOf } from '@spark/contracts';
 import { MailSealer } from '@spark/jobs';
 import { signedInviteApproval } from '@spark/messaging';
 import { openMigrated } from '@spark/persistence';
@@ -146,8 +146,12 @@ describe('invitations keyed on their lead (real PostgreSQL)', () => {
       name: 'code-sign-in-locked',
       data: { email: address },
     }));
-    expect(await deletions.confirm(tokenHash, randomUUID(), async () => {})).toMatchObject({ outcome: 'erased', userId: before.userId });
+    const deletionId = randomUUID();
+    expect(await deletions.confirm(tokenHash, deletionId, async () => {})).toMatchObject({ outcome: 'erased', userId: before.userId });
     expect(await keysOf(before.userId)).toBe(0);
+    // While the other services' parts run the address is refused; once they are done it may be invited again.
+    await expect(signIn.invite(invitation(email, leadKey))).rejects.toMatchObject({ code: 'CONFLICT' });
+    for (const part of deletionParts) await deletions.markPartDone(deletionId, part);
 
     // A lead re-submitted after the erasure has a new id; even the old key finds nothing of the erased account.
     const after = await signIn.invite(invitation(email, leadKey));

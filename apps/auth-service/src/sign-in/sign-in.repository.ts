@@ -77,7 +77,8 @@ const issueSql = (target: string, firstParam: number) => `
  */
 const inviteSql = `
   WITH invited AS (
-    INSERT INTO auth.users (id, email, role, full_name) VALUES ($2, $1, $3, $4)
+    INSERT INTO auth.users (id, email, role, full_name)
+    SELECT $2, $1, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM auth.account_deletions WHERE email = $1 AND completed_at IS NULL)
     ON CONFLICT (email) DO UPDATE SET full_name = COALESCE(users.full_name, EXCLUDED.full_name)
     RETURNING id, role
   ),
@@ -122,14 +123,15 @@ export class SignInRepository {
    * Creates the invited user with the invite's role, or finds it and keeps its role (an invite
    * never changes one; an admin does that explicitly), then issues the link, unless this person was
    * invited under `invitationKey` already (`issued` false: no link, no e-mail). Returns the user,
-   * the role the account has, and whether a link was issued.
+   * the role the account has, and whether a link was issued; nothing, and writes nothing, while a
+   * deletion of an account under the address is still under way.
    */
   async inviteAndIssue(
     user: { id: string; role: UserRole; fullName: string | null },
     link: NewMagicLink,
     jobs: readonly JobRequest[],
     invitationKey?: string,
-  ): Promise<{ userId: string; role: UserRole; issued: boolean }> {
+  ): Promise<{ userId: string; role: UserRole; issued: boolean } | undefined> {
     const rows: { user_id: string; role: UserRole; issued: boolean }[] = await this.dataSource.query(inviteSql, [
       link.email,
       user.id,
@@ -139,7 +141,8 @@ export class SignInRepository {
       ...linkParams(link, jobs),
     ]);
     const invited = rows[0];
-    if (!invited || (!invited.issued && invitationKey === undefined)) throw new Error(`invite of ${link.email} issued no link`);
+    if (!invited) return undefined;
+    if (!invited.issued && invitationKey === undefined) throw new Error(`invite of ${link.email} issued no link`);
     return { userId: invited.user_id, role: invited.role, issued: invited.issued };
   }
 

@@ -82,6 +82,8 @@ export class SignInService {
       [prepared.job],
       request.invitationKey,
     );
+    // Its deletion's parts still match the address: an account made now would be held back or erased with it.
+    if (!invited) throw new DomainError('CONFLICT', "This person's account is being deleted. Please add them again once the deletion is done.");
     const { developmentMode } = this.options;
     if (!invited.issued) return { userId: invited.userId, developmentMode };
     this.outbox.kick();
