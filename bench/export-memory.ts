@@ -83,7 +83,7 @@ async function main() {
   });
   const bus = new ServiceBus(client);
   started = Date.now();
-  const grant = signedExportGrant(developmentSigningKeys(), userId);
+  const grant = signedExportGrant(developmentSigningKeys(), { userId, email: 'bench-export@spark.test' });
   await bus.request('progress.request-export', { userId, email: 'bench-export@spark.test', requestedBy: userId, grant });
   for (;;) {
     const done = await db.query(`SELECT 1 FROM progress.outbox WHERE job_name = 'data-export-ready'`);

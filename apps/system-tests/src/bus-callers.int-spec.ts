@@ -94,41 +94,47 @@ describe('bus requests only from who may send them', () => {
       const email = `exporting-${randomUUID()}@example.com`;
       const client = await insertUser(db, { email, role: 'client' });
       const progress = await busAs('progress');
-      const grant = signedExportGrant(developmentSigningKeys(), client);
+      const grant = signedExportGrant(developmentSigningKeys(), { userId: client, email });
 
       expect(await progress.request('auth.export-account', { userId: client, grant })).toMatchObject({ id: client, email });
-      expect(await progress.request('ditl.export-presentation', { userId: client, grant })).toEqual({ generation: null, html: null });
+      expect(await progress.request('ditl.export-presentation', { userId: client, grant })).toEqual({ generation: null, html: null, next: null });
+      expect(await progress.request('leads.export-lead', { userId: client, grant })).toBeNull();
+      expect(await progress.request('investor.export-investor', { userId: client, grant })).toBeNull();
     });
 
+    // Each refused request names the victim, whose lead and investor entry are there to be taken.
+    const grantFor = (person: string, grantedAt?: number, keys = developmentSigningKeys()) =>
+      signedExportGrant(keys, { userId: person, email: `${person}@example.com` }, grantedAt);
     it.each([
-      ['a grant for another client', (victim: string, asker: string) => ({ userId: victim, grant: signedExportGrant(developmentSigningKeys(), asker) })],
+      ['a grant for another client', (victim: string, asker: string) => ({ userId: victim, grant: grantFor(asker) })],
+      ['a grant changed after signing', (victim: string, asker: string) => ({ userId: victim, grant: { ...grantFor(asker), userId: victim } })],
       [
-        'a grant changed after signing',
-        (victim: string, asker: string) => ({ userId: victim, grant: { ...signedExportGrant(developmentSigningKeys(), asker), userId: victim } }),
+        "a grant whose address was changed to the victim's after signing",
+        (victim: string, asker: string) => ({ userId: asker, grant: { ...grantFor(asker), email: `${victim}@example.com` } }),
       ],
       [
         'a grant signed with another key',
         (victim: string) => {
           const progressKeys = developmentSigningKeys();
-          const posing = new Map([
-            ['bus:auth/gateway', progressKeys.get('bus:auth/progress') ?? []],
-            ['bus:ditl/gateway', progressKeys.get('bus:ditl/progress') ?? []],
-          ]);
-          return { userId: victim, grant: signedExportGrant(posing, victim) };
+          const posing = new Map(
+            (['auth', 'ditl', 'leads', 'investor'] as const).map((service) => [`bus:${service}/gateway`, progressKeys.get(`bus:${service}/progress`) ?? []]),
+          );
+          return { userId: victim, grant: grantFor(victim, undefined, posing) };
         },
       ],
-      [
-        'a grant long past',
-        (victim: string) => ({ userId: victim, grant: signedExportGrant(developmentSigningKeys(), victim, Date.now() - EXPORT_GRANT_VALID_MS - 60_000) }),
-      ],
-    ])('refuses %s, from either service', async (_case, requestOf) => {
+      ['a grant long past', (victim: string) => ({ userId: victim, grant: grantFor(victim, Date.now() - EXPORT_GRANT_VALID_MS - 60_000) })],
+    ])('refuses %s, from every service', async (_case, requestOf) => {
       const victim = await insertUser(db, { email: `not-exported-${randomUUID()}@example.com`, role: 'client' });
       const asker = await insertUser(db, { email: `exported-${randomUUID()}@example.com`, role: 'client' });
+      await db.query(`INSERT INTO leads.leads (id, email, role, company) VALUES ($1, $2, 'client', 'Victim AB')`, [randomUUID(), `${victim}@example.com`]);
+      await db.query(`INSERT INTO investor.investors (id, email, interest) VALUES ($1, $2, 'the victim''s words')`, [randomUUID(), `${victim}@example.com`]);
       const progress = await busAs('progress');
       const request = requestOf(victim, asker);
 
       await expect(progress.request('auth.export-account', request)).rejects.toMatchObject({ code: 'FORBIDDEN' });
       await expect(progress.request('ditl.export-presentation', request)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(progress.request('leads.export-lead', request)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(progress.request('investor.export-investor', request)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     });
   });
 

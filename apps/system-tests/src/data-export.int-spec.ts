@@ -53,6 +53,7 @@ function csvRows(text: string): string[][] {
 }
 
 const LINK_SECONDS = 6;
+const EARLIER_ANSWERS = onboardingAnswers({ firstName: 'Maya', typicalDay: 'Night shifts at the harbour, asleep by nine in the morning.' });
 
 /** The smallest MP4 the upload accepts: an `ftyp` box, then `mdat` holding `payload`. */
 function movieOf(payload: Buffer): Buffer {
@@ -71,6 +72,7 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
   let admin: Person;
   let storage: ObjectStorage;
   let generationId: string;
+  let earlierGenerationId: string;
 
   const call = (method: string, path: string, person: Person) =>
     fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${person.token}` } });
@@ -117,13 +119,43 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     await capture(client, TINY_PNG, 'image/png', 'Morning run, 5 km, "easy"');
     await capture(client, movieOf(randomBytes(300_000)), 'video/mp4', 'Training plan\nweek 1');
     await capture(client, TINY_PNG, 'image/png', '');
-    generationId = await requestGeneration(stack.baseUrl, client.token, onboardingAnswers({ firstName: 'Maya' }));
-    await eventually(
-      async () => ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}`, client)).json()).status === 'completed',
-      30_000,
-      'the DITL',
+    // Two finished Days in the Life: the earlier one is hers as much as the newest.
+    const completedGeneration = async (answers: ReturnType<typeof onboardingAnswers>) => {
+      const id = await requestGeneration(stack.baseUrl, client.token, answers);
+      await eventually(
+        async () => ditlStatusResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${id}`, client)).json()).status === 'completed',
+        30_000,
+        'the DITL',
+      );
+      return id;
+    };
+    earlierGenerationId = await completedGeneration(EARLIER_ANSWERS);
+    generationId = await completedGeneration(onboardingAnswers({ firstName: 'Maya' }));
+    // What she told Spark before she was a client, matched by her address: her /interest lead and her /donate entry.
+    await db.query(
+      `INSERT INTO leads.leads (id, email, role, full_name, company, interest, primary_challenge, approval_status, user_created)
+       VALUES ($1, $2, 'client', 'Maya Lindqvist', 'Lindqvist Rowing AB', 'Coaching for my first half marathon', 'consistency', 'approved', true)`,
+      [randomUUID(), client.email],
     );
-  }, 60_000);
+    const investorId = randomUUID();
+    await db.query(`INSERT INTO investor.investors (id, email, interest) VALUES ($1, $2, 'I would back a habit app that my rowing club uses')`, [
+      investorId,
+      client.email,
+    ]);
+    const campaignId = randomUUID();
+    await db.query(`INSERT INTO investor.campaigns (id, subject, body) VALUES ($1, 'Spark raises its seed round', 'Dear investor')`, [campaignId]);
+    await db.query(`INSERT INTO investor.campaign_deliveries (id, campaign_id, investor_id, email, status) VALUES ($1, $2, $3, $4, 'sent')`, [
+      randomUUID(),
+      campaignId,
+      investorId,
+      client.email,
+    ]);
+    await db.query(
+      `INSERT INTO progress.reminder_settings (user_id, enabled, local_time, quiet_start, quiet_end, push_subscription, unsubscribe_token, next_due_at)
+       VALUES ($1, true, '07:45', '22:00', '06:30', $2, 'UNSUBSCRIBE-TOKEN-not-for-the-archive', now() + interval '1 day')`,
+      [client.id, { endpoint: 'https://fcm.googleapis.com/fcm/send/maya-phone', keys: { p256dh: 'PUSH-P256DH-secret', auth: 'PUSH-AUTH-secret' } }],
+    );
+  }, 90_000);
   afterAll(async () => {
     await storage?.close();
     await db?.end();
@@ -188,6 +220,37 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     const presentation = ditlPresentationResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${generationId}/presentation`, client)).json());
     expect(entries.get('ditl/presentation.html')?.toString('utf8')).toBe(presentation.html);
     expect(JSON.parse(entries.get('ditl/generation.json')?.toString('utf8') ?? '{}')).toMatchObject({ generationId, status: 'completed' });
+
+    // Everything else Spark keeps about her: the lead, the /donate entry, reminder settings, every Day in the Life.
+    const jsonOf = (name: string): unknown => JSON.parse(entries.get(name)?.toString('utf8') ?? 'null');
+    expect(jsonOf('lead.json')).toMatchObject({
+      fullName: 'Maya Lindqvist',
+      company: 'Lindqvist Rowing AB',
+      interest: 'Coaching for my first half marathon',
+      primaryChallenge: 'consistency',
+      approvalStatus: 'approved',
+      createdAt: expect.any(String),
+    });
+    expect(jsonOf('donation.json')).toMatchObject({
+      interest: 'I would back a habit app that my rowing club uses',
+      createdAt: expect.any(String),
+      campaignDeliveries: [expect.objectContaining({ subject: 'Spark raises its seed round', status: 'sent' })],
+    });
+    expect(jsonOf('reminders.json')).toMatchObject({
+      enabled: true,
+      localTime: '07:45',
+      quietHours: { start: '22:00', end: '06:30' },
+      pushDevice: 'https://fcm.googleapis.com/fcm/send/maya-phone',
+    });
+    for (const secret of ['PUSH-P256DH-secret', 'PUSH-AUTH-secret', 'UNSUBSCRIBE-TOKEN-not-for-the-archive']) {
+      for (const [name, bytes] of entries) expect({ name, secret: bytes.includes(secret) }).toEqual({ name, secret: false });
+    }
+    const earlier = ditlPresentationResponseSchema.parse(await (await call('GET', `/api/ditl/generations/${earlierGenerationId}/presentation`, client)).json());
+    const earlierEntries = [...entries.keys()].filter((name) => name.includes(earlierGenerationId));
+    expect(earlierEntries.map((name) => entries.get(name)?.toString('utf8'))).toContain(earlier.html);
+    expect(earlierEntries.some((name) => entries.get(name)?.includes(EARLIER_ANSWERS.typicalDay))).toBe(true);
+    const readme = entries.get('README.txt')?.toString('utf8') ?? '';
+    for (const name of ['lead.json', 'donation.json', 'reminders.json']) expect(readme).toContain(name);
 
     // The e-mail shows the expiry to the second; the signature's own clock may be a second later.
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt.getTime() - Date.now()) + 2000));
@@ -287,7 +350,7 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     try {
       await erasure.query('BEGIN');
       await erasure.query(`SELECT 1 FROM progress.data_exports WHERE id = $1 FOR UPDATE`, [exportId]);
-      const grant = signedExportGrant(developmentSigningKeys(), erased.id);
+      const grant = signedExportGrant(developmentSigningKeys(), { userId: erased.id, email: erased.email });
       const data = { userId: erased.id, email: erased.email, requestedBy: erased.id, exportId, grant };
       await jobs.add([{ job: { queue: QUEUES.export, name: 'export-client-data', data }, jobId: `erased-${exportId}` }]);
       await eventually(async () => ((await lockWaiters(db, 'data_exports')) > 0 ? true : undefined), 15_000, "the worker's last step waiting");

@@ -21,7 +21,7 @@ describe('SIGNING_KEYS', () => {
     const keys = productionKeys(`job:mail/leads=${hex('ab')}`);
     expect(() => assertSigningKeysFor('leads', keys)).toThrow(ConfigError);
     expect(() => assertSigningKeysFor('leads', keys)).toThrow(
-      /SIGNING_KEYS lacks job:account-deletion-leads\/auth, bus:leads\/gateway, bus:auth\/leads, bus:progress\/leads for leads/,
+      /SIGNING_KEYS lacks job:account-deletion-leads\/auth, bus:leads\/gateway, bus:auth\/leads, bus:progress\/leads, bus:leads\/progress for leads/,
     );
     expect(() => assertSigningKeysFor('content', productionKeys(`bus:content/gateway=${hex('cd')}`))).not.toThrow();
   });

@@ -102,7 +102,10 @@ import {
 } from './investors';
 import { auditEventPageSchema, auditEventSchema, listAuditEventsRequestSchema, recordAuditEventResponseSchema } from './audit';
 import {
+  exportedDitlRequestSchema,
   exportedDitlSchema,
+  exportedInvestorSchema,
+  exportedLeadSchema,
   exportedPartRequestSchema,
   exportStatusSchema,
   getExportRequestSchema,
@@ -162,7 +165,7 @@ export const patterns = {
   'ditl.coach-regenerate': { request: coachDitlRequestSchema, response: generateDitlResponseSchema },
   'ditl.coach-edit-moment': { request: editDitlMomentRequestSchema, response: coachDitlViewSchema },
   'ditl.coach-reset-moment': { request: resetDitlMomentRequestSchema, response: coachDitlViewSchema },
-  'ditl.export-presentation': { request: exportedPartRequestSchema, response: exportedDitlSchema },
+  'ditl.export-presentation': { request: exportedDitlRequestSchema, response: exportedDitlSchema },
   'progress.grant-spark-upload': { request: grantSparkUploadRequestSchema, response: sparkUploadGrantSchema },
   'progress.record-spark': { request: recordSparkRequestSchema, response: recordSparkResponseSchema },
   'progress.request-export': { request: requestExportRequestSchema, response: requestExportResponseSchema },
@@ -213,6 +216,8 @@ export const patterns = {
   'progress.set-push-subscription': { request: setPushSubscriptionRequestSchema, response: reminderSettingsSchema },
   'progress.unsubscribe-reminders': { request: unsubscribeRemindersRequestSchema, response: unsubscribeRemindersResponseSchema },
   'progress.push-subscription-gone': { request: pushSubscriptionGoneRequestSchema, response: pushSubscriptionGoneResponseSchema },
+  'leads.export-lead': { request: exportedPartRequestSchema, response: exportedLeadSchema },
+  'investor.export-investor': { request: exportedPartRequestSchema, response: exportedInvestorSchema },
 } as const;
 
 /**
@@ -254,7 +259,9 @@ export const replaySafePatterns: Readonly<Partial<Record<PatternName, string>>> 
   'progress.record-spark': "keyed by the client's own spark id: a repeat answers with the spark already recorded",
   'leads.list': 'reads',
   'leads.counters': 'reads',
+  'leads.export-lead': 'reads',
   'investor.list': 'reads',
+  'investor.export-investor': 'reads',
   'investor.get-campaign': 'reads',
   'content.list-posts': 'reads',
   'content.get-post': 'reads',

@@ -14,6 +14,8 @@ export const busCallers = {
   'progress.preset-evolution': ['leads'],
   'auth.export-account': ['progress'],
   'ditl.export-presentation': ['progress'],
+  'leads.export-lead': ['progress'],
+  'investor.export-investor': ['progress'],
   'progress.push-subscription-gone': ['notifier'],
   'auth.client-recipient': ['notifier'],
   'auth.deletion-subject': ['leads', 'progress', 'ditl', 'notifier', 'investor'],

@@ -33,7 +33,9 @@ describe('campaign approvals', () => {
     ['an approval moved in time', mailTo('ada@example.com', { approvedAt: now + 1 }), 'no admin approved this text for this recipient'],
     [
       'a signature of another statement',
-      mailTo('ada@example.com', { signature: signedExportGrant(keys, '7c1d6f8e-1a2b-4c3d-8e9f-0a1b2c3d4e5f', now).signatures.auth }),
+      mailTo('ada@example.com', {
+        signature: signedExportGrant(keys, { userId: '7c1d6f8e-1a2b-4c3d-8e9f-0a1b2c3d4e5f', email: 'ada@example.com' }, now).signatures.auth,
+      }),
       'no admin approved this text for this recipient',
     ],
   ])('refuses %s', (_case, mail, refusal) => {

@@ -15,13 +15,16 @@ const HEADER = 'export-grant\n';
 const statements: Record<ExportedService, ReturnType<typeof gatewayStatement>> = {
   auth: gatewayStatement('auth', HEADER),
   ditl: gatewayStatement('ditl', HEADER),
+  leads: gatewayStatement('leads', HEADER),
+  investor: gatewayStatement('investor', HEADER),
 };
-const bodyOf = ({ userId, grantedAt }: Pick<ExportGrant, 'userId' | 'grantedAt'>) => JSON.stringify([userId, grantedAt]);
+const bodyOf = ({ userId, email, grantedAt }: Pick<ExportGrant, 'userId' | 'email' | 'grantedAt'>) => JSON.stringify([userId, email, grantedAt]);
 
-/** The gateway's grant, for an export of `userId`'s data that the client or an admin asked for now. */
-export function signedExportGrant(keys: SigningKeys, userId: string, grantedAt = Date.now()): ExportGrant {
-  const body = bodyOf({ userId, grantedAt });
-  return { userId, grantedAt, signatures: { auth: statements.auth.sign(keys, body), ditl: statements.ditl.sign(keys, body) } };
+/** The gateway's grant, for an export of the data of `userId` (whose account's address is `email`) that the client or an admin asked for now. */
+export function signedExportGrant(keys: SigningKeys, { userId, email }: { userId: string; email: string }, grantedAt = Date.now()): ExportGrant {
+  const body = bodyOf({ userId, email, grantedAt });
+  const sign = (service: ExportedService) => statements[service].sign(keys, body);
+  return { userId, email, grantedAt, signatures: { auth: sign('auth'), ditl: sign('ditl'), leads: sign('leads'), investor: sign('investor') } };
 }
 
 /** Why `service` refuses to hand the progress service `userId`'s part, or undefined when an export of it was asked for lately. */

@@ -133,6 +133,21 @@ export class GenerationsRepository {
     return rows[0];
   }
 
+  /**
+   * The user's newest finished generation older than `before` (the newest when none), and the id of the one after it:
+   * an export walks them one at a time rather than holding every plan.
+   */
+  async completedBefore(userId: string, before?: string): Promise<{ row: GenerationRow | undefined; next: string | null }> {
+    const rows: GenerationRow[] = await this.dataSource.query(
+      `SELECT ${columns} FROM ditl.generations
+        WHERE user_id = $1 AND status = 'completed'
+          AND ($2::uuid IS NULL OR (created_at, id) < (SELECT created_at, id FROM ditl.generations WHERE id = $2 AND user_id = $1))
+        ORDER BY created_at DESC, id DESC LIMIT 2`,
+      [userId, before ?? null],
+    );
+    return { row: rows[0], next: rows[1]?.id ?? null };
+  }
+
   async coachEdits(userId: string): Promise<CoachEdit[]> {
     return this.dataSource.query(`SELECT moment, narrative, habit, updated_at AS "updatedAt" FROM ditl.coach_edits WHERE user_id = $1`, [userId]);
   }

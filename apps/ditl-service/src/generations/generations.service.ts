@@ -127,11 +127,15 @@ export class GenerationsService {
     return { generation: row ? statusOf(row) : null };
   }
 
-  /** The newest finished presentation and its page, for the progress service's export: only with the gateway's grant. */
+  /**
+   * One finished presentation, newest first, with its page and the answers and plan it was made from, for the progress
+   * service's export: only with the gateway's grant. Every one is the client's, not only the one the home reopens.
+   */
   async exportPresentation(request: PayloadOf<'ditl.export-presentation'>): Promise<ExportedDitl> {
     ensureExportGranted(this.signingKeys, 'ditl', request);
-    const row = await this.generations.newest(request.userId, 'completed');
-    return row ? { generation: statusOf(row), html: await this.pageOf(row) } : { generation: null, html: null };
+    const { row, next } = await this.generations.completedBefore(request.userId, request.before);
+    if (!row) return { generation: null, html: null, next: null };
+    return { generation: statusOf(row), html: await this.pageOf(row), answers: row.answers, plan: row.plan, next };
   }
 
   /** The coach's tab: the newest request (which may still run) and the newest finished plan, edits applied. */

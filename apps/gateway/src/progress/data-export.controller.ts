@@ -30,7 +30,7 @@ export class DataExportController {
     @Body(new ZodPipe(requestExportBodySchema)) body: RequestExportBody,
   ): Promise<RequestExportResponse> {
     const admission = this.limiter.admission({ limit: EXPORTS_PER_CLIENT, subject: user.id });
-    const request = { ...body, userId: user.id, email: user.email, requestedBy: user.id, grant: this.granter.grant(user.id) };
+    const request = { ...body, userId: user.id, email: user.email, requestedBy: user.id, grant: this.granter.grant({ userId: user.id, email: user.email }) };
     return this.bus.request('progress.request-export', request, { admission });
   }
 
@@ -57,7 +57,7 @@ export class DataExportController {
       throw error instanceof DomainError && error.code === 'UNAUTHENTICATED' ? new DomainError('NOT_FOUND', 'There is no such client.') : error;
     });
     const admission = this.limiter.admission({ limit: EXPORTS_PER_CLIENT, subject: userId });
-    const request = { ...body, userId, email: client.email, requestedBy: admin.id, grant: this.granter.grant(userId) };
+    const request = { ...body, userId, email: client.email, requestedBy: admin.id, grant: this.granter.grant({ userId, email: client.email }) };
     return this.bus.request('progress.request-export', request, { admission });
   }
 }

@@ -3,19 +3,21 @@ import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { CampaignsRepository } from '../campaigns/campaigns.repository';
 import { CampaignsService } from '../campaigns/campaigns.service';
 import { MailJobOutcomes } from '../campaigns/mail-job-outcomes';
+import { InvestorExporter, InvestorExportHandler } from './investor-export';
 import { InvestorsHandler } from './investors.handler';
 import { InvestorsRepository } from './investors.repository';
 import { InvestorsService } from './investors.service';
 
 @Module({})
 export class InvestorsModule {
-  static register({ dataSource, outbox, jobs }: ServiceInfrastructure): DynamicModule {
+  static register({ config, dataSource, outbox, jobs }: ServiceInfrastructure): DynamicModule {
     const investors = new InvestorsRepository(dataSource);
     return {
       module: InvestorsModule,
-      controllers: [InvestorsHandler],
+      controllers: [InvestorsHandler, InvestorExportHandler],
       providers: [
         { provide: InvestorsService, useValue: new InvestorsService(investors) },
+        { provide: InvestorExporter, useValue: new InvestorExporter(dataSource, investors, config.SIGNING_KEYS) },
         {
           provide: CampaignsService,
           useValue: new CampaignsService(new CampaignsRepository(dataSource), investors, new MailJobOutcomes(jobs), outbox),

@@ -70,6 +70,12 @@ export class LeadsRepository {
     return leads.map((lead) => written.get(lead.id));
   };
 
+  /** The lead under `email`, stored as `emailSchema` normalised it. */
+  async findByEmail(email: string): Promise<LeadRow | undefined> {
+    const rows: LeadRow[] = await this.dataSource.query(`SELECT ${columns} FROM leads.leads WHERE email = $1`, [email]);
+    return rows[0];
+  }
+
   async setPrimaryChallenge(challengeTokenHash: Buffer, challenge: PrimaryChallenge): Promise<LeadRow | undefined> {
     const rows: [LeadRow[], number] = await this.dataSource.query(
       `UPDATE leads.leads SET primary_challenge = $2 WHERE challenge_token_hash = $1 RETURNING ${columns}`,

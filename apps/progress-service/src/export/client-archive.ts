@@ -1,5 +1,5 @@
 import { PassThrough, pipeline, Readable } from 'node:stream';
-import type { AuthUser, ExportedDitl } from '@spark/contracts';
+import type { AuthUser, ExportedDitl, ExportedInvestor, ExportedLead } from '@spark/contracts';
 import archiver, { type Archiver } from 'archiver';
 import { csvLine, csvRow, toCsv } from './csv';
 import type { ExportRepository, ExportSpark } from './export.repository';
@@ -8,7 +8,12 @@ import { exportReadme } from './readme';
 /** What other services hold about the client, asked over the bus when the archive is built. */
 export interface OtherServicesData {
   account: AuthUser;
+  lead: ExportedLead;
+  investor: ExportedInvestor;
+  /** The newest finished Day in the Life, or nulls. */
   ditl: ExportedDitl;
+  /** The finished Day in the Life before `before`, asked for only when the archive takes it. */
+  olderDitl(before: string): Promise<ExportedDitl>;
 }
 
 export interface ClientArchiveSources {
@@ -49,8 +54,10 @@ async function fill(archive: Archiver, userId: string, { repository, openFile, o
   archive.append(json({ account: otherServices.account, progress: progress ?? null }), { name: 'profile.json' });
   archive.append(json((await repository.onboarding(userId)) ?? null), { name: 'onboarding.json' });
   archive.append(json(await repository.coachNotes(userId)), { name: 'coach-notes.json' });
-  archive.append(json(otherServices.ditl.generation), { name: 'ditl/generation.json' });
-  if (otherServices.ditl.html !== null) archive.append(otherServices.ditl.html, { name: 'ditl/presentation.html' });
+  archive.append(json(otherServices.lead), { name: 'lead.json' });
+  archive.append(json(otherServices.investor), { name: 'donation.json' });
+  archive.append(json(await repository.reminders(userId)), { name: 'reminders.json' });
+  await appendDitl(archive, otherServices);
   const evolutions = progress ? [progress] : [];
   archive.append(toCsv(evolutions, EVOLUTION_COLUMNS), { name: 'evolutions.csv' });
   archive.append(json(evolutions.map((row) => Object.fromEntries(EVOLUTION_COLUMNS.map((column) => [column, row[column]])))), { name: 'evolutions.json' });
@@ -102,6 +109,28 @@ async function* sparksJson(rows: AsyncIterable<Record<string, unknown>>): AsyncG
     separator = ',\n  ';
   }
   yield Buffer.from(separator === '[\n  ' ? '[]\n' : '\n]\n');
+}
+
+/**
+ * The newest finished Day in the Life where it always was, then every finished one (the newest too) under
+ * `ditl/generations/`, with the answers and plan it came from. One page is asked for once the last is written.
+ */
+async function appendDitl(archive: Archiver, otherServices: OtherServicesData): Promise<void> {
+  let page = otherServices.ditl;
+  archive.append(`${JSON.stringify(page.generation, null, 2)}\n`, { name: 'ditl/generation.json' });
+  if (page.html !== null) archive.append(page.html, { name: 'ditl/presentation.html' });
+  while (page.generation) {
+    const folder = `ditl/generations/${page.generation.updatedAt.slice(0, 10)}_${page.generation.generationId}`;
+    const { generation, answers, plan } = page;
+    archive.append(`${JSON.stringify({ generation, answers, plan }, null, 2)}\n`, { name: `${folder}/generation.json` });
+    if (page.html !== null) {
+      const entered = entryWritten(archive, `${folder}/presentation.html`);
+      archive.append(page.html, { name: `${folder}/presentation.html` });
+      await entered;
+    }
+    if (!page.next) break;
+    page = await otherServices.olderDitl(page.generation.generationId);
+  }
 }
 
 /** Resolves once the archiver has written the entry `name`: the next file is opened only then. */

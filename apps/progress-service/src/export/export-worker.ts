@@ -31,15 +31,17 @@ export interface ExportWorkerDependencies {
 }
 
 /**
- * The account (auth-service) and the Day in the Life (ditl-service), each handed over only for the export the gateway's
- * grant names.
+ * What the auth-, ditl-, leads- and investor-service hold about the client, each handed over only for the export the
+ * gateway's grant names. The Days in the Life are asked for one at a time as the archive takes them.
  */
 async function otherServicesData(bus: ServiceBus, { userId, grant }: { userId: string; grant: ExportGrant }): Promise<OtherServicesData> {
-  const [account, ditl] = await Promise.all([
+  const [account, ditl, lead, investor] = await Promise.all([
     bus.request('auth.export-account', { userId, grant }),
     bus.request('ditl.export-presentation', { userId, grant }),
+    bus.request('leads.export-lead', { userId, grant }),
+    bus.request('investor.export-investor', { userId, grant }),
   ]);
-  return { account, ditl };
+  return { account, ditl, lead, investor, olderDitl: (before) => bus.request('ditl.export-presentation', { userId, grant, before }) };
 }
 
 /**

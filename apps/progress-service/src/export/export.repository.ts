@@ -27,6 +27,22 @@ export class ExportRepository {
     return rows[0];
   }
 
+  /**
+   * The reminder settings, with the push device named by its endpoint alone: its keys and the unsubscribe token are
+   * secrets that would let whoever holds the archive push to the device or turn the reminders off.
+   */
+  async reminders(userId: string): Promise<Record<string, unknown> | null> {
+    const rows = (await this.dataSource.query(
+      `SELECT enabled, to_char(local_time, 'HH24:MI') AS "localTime",
+              CASE WHEN quiet_start IS NULL THEN NULL
+                   ELSE json_build_object('start', to_char(quiet_start, 'HH24:MI'), 'end', to_char(quiet_end, 'HH24:MI')) END AS "quietHours",
+              push_subscription->>'endpoint' AS "pushDevice", last_sent_on::text AS "lastSentOn", updated_at AS "updatedAt"
+         FROM progress.reminder_settings WHERE user_id = $1`,
+      [userId],
+    )) as Record<string, unknown>[];
+    return rows[0] ?? null;
+  }
+
   async onboarding(userId: string): Promise<{ data: unknown; completed_at: string } | undefined> {
     const rows = (await this.dataSource.query(`SELECT data, completed_at FROM progress.onboarding_data WHERE user_id = $1`, [userId])) as {
       data: unknown;
