@@ -159,13 +159,13 @@ describe('the client app (/app)', () => {
     await captureOffline(context, page);
 
     // Back online, the outbox sends the older spark on a slow connection; a new capture goes behind it, and Spark
-    // cannot take that one at its first try.
+    // cannot take that one at its first tries, behind the older one or on its own.
     const releaseOlderFile = await holdBack(page, /\/incoming\//, 'PUT');
     const olderFileOnItsWay = page.waitForRequest((request) => request.method() === 'PUT');
     await context.setOffline(false);
     await olderFileOnItsWay;
     let grants = 0;
-    await page.route(/\/api\/sparks\/uploads$/, (route) => (grants++ === 0 ? route.fulfill(serviceUnavailable) : route.continue()));
+    await page.route(/\/api\/sparks\/uploads$/, (route) => (grants++ < 2 ? route.fulfill(serviceUnavailable) : route.continue()));
     await page.getByTestId('quick-capture-input').setInputFiles(photo());
     await page.getByRole('button', { name: 'Capture Spark' }).click();
     await page.getByText('Uploading...').first().waitFor();
@@ -240,6 +240,33 @@ describe('the client app (/app)', () => {
     await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '6'`);
     const progress = await db.query('SELECT streak_count, last_spark_date::text FROM progress.user_progress WHERE user_id = $1', [userId]);
     expect(progress.rows).toEqual([{ streak_count: 6, last_spark_date: localDate(new Date(), zone) }]);
+    await context.close();
+  });
+
+  it('records a new capture at once when an older one waiting on the device cannot be sent', async () => {
+    const { context, page, userId } = await signedInClient();
+    await page.goto('/app');
+    await page.getByTestId('spark-count').waitFor();
+    await captureOffline(context, page);
+    // Spark fails every try of the older spark (a file its server cannot handle), never the new one's.
+    const [older] = await page.evaluate<string[]>(`new Promise((resolve) => {
+      indexedDB.open('spark-client-app').onsuccess = (event) => {
+        const all = event.target.result.transaction('pending-sparks').objectStore('pending-sparks').getAllKeys();
+        all.onsuccess = () => resolve(all.result);
+      };
+    })`);
+    await page.route(/\/api\/sparks\/uploads$/, (route) =>
+      route.request().postData()?.includes(String(older)) ? route.fulfill({ ...serviceUnavailable, status: 500 }) : route.continue(),
+    );
+    await context.setOffline(false);
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByRole('dialog', { name: 'Quick Capture' }).waitFor({ state: 'detached' });
+    await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
+    expect({ recorded: await sparkRows(userId), waiting: await page.getByTestId('pending-sparks').textContent() }).toEqual({
+      recorded: 1,
+      waiting: expect.stringContaining('1 spark waiting to upload'),
+    });
     await context.close();
   });
 

@@ -15,6 +15,7 @@ import {
   sendAgainSoon,
   uploadNoterFor,
 } from '../offline/spark-outbox';
+import type { PendingSpark } from '../offline/pending-sparks-db';
 
 export type CaptureOutcome = 'uploaded' | 'saved-offline' | 'failed';
 
@@ -73,9 +74,15 @@ export function useCapture(userId: string) {
     );
     try {
       if (!navigator.onLine) return kept ? savedOnDevice(WAITING_OFFLINE) : notKept();
-      if (kept && pendingSparks().some((other) => other.clientSparkId !== spark.clientSparkId)) return await sendBehindOlder(spark.clientSparkId);
+      let sending: PendingSpark = spark;
+      if (kept && pendingSparks().some((other) => other.clientSparkId !== spark.clientSparkId)) {
+        const behindOlder = await sendBehindOlder(spark.clientSparkId);
+        if (behindOlder) return behindOlder;
+        // An older one could not be sent now: this one is not held back behind it (it may never go through).
+        sending = pendingSparks().find((waiting) => waiting.clientSparkId === spark.clientSparkId) ?? spark;
+      }
       const noteUpload = kept ? uploadNoterFor(spark.clientSparkId) : async (uploadId: string) => void (thisTry.uploadId = uploadId);
-      const result = await uploadSpark(spark, noteUpload);
+      const result = await uploadSpark(sending, noteUpload);
       if (kept) await forgetSpark(spark.clientSparkId);
       const message = milestoneMessage(result.progress.sparkCount);
       toast.success(message.title, { description: message.description });
@@ -113,9 +120,10 @@ function showUploadFailed(error: unknown): void {
 /**
  * Sparks are recorded oldest first, so a day still waiting on the device counts in the streak before a later one (a
  * later day recorded first would end the streak, and the earlier one could not mend it): the outbox sends this capture
- * after those. Its toasts come from the outbox's listeners.
+ * after those, its toasts from the outbox's listeners. Undefined when it is still waiting because an older one could
+ * not be sent.
  */
-async function sendBehindOlder(clientSparkId: string): Promise<CaptureOutcome> {
+async function sendBehindOlder(clientSparkId: string): Promise<CaptureOutcome | undefined> {
   let uploaded = false;
   const stopWatching = onSparkUploaded((result) => {
     if (result.spark.clientSparkId === clientSparkId) uploaded = true;
@@ -126,8 +134,8 @@ async function sendBehindOlder(clientSparkId: string): Promise<CaptureOutcome> {
     stopWatching();
   }
   if (uploaded) return 'uploaded';
-  // Still waiting: the pass stopped at a failure and timed its retry itself. Gone: refused for good, and told why.
-  if (pendingSparks().some((waiting) => waiting.clientSparkId === clientSparkId)) return savedOnDevice(navigator.onLine ? WAITING_FOR_SPARK : WAITING_OFFLINE);
+  if (pendingSparks().some((waiting) => waiting.clientSparkId === clientSparkId)) return undefined;
+  // Refused for good, and the outbox said why.
   return 'failed';
 }
 
