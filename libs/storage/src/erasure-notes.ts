@@ -24,7 +24,16 @@ export const erasureAddressHash = (email: string) => sha256(email.trim().toLower
 // Keyed by a hash of the id: a listing of the bucket names no account.
 const noteKey = (userId: string) => `${ERASURE_NOTES_PREFIX}${sha256(userId)}.json`;
 
+/**
+ * Notes the erasure once: a retry, an admin's late retry or a replay after a restore keeps the first note's time, or
+ * a later one would make rows the address's next owner wrote before it look like the erased account's.
+ */
 export async function writeErasureNote(storage: ObjectStorage, subject: { userId: string; email: string }): Promise<void> {
+  const earlier = await storage.open(noteKey(subject.userId));
+  if (earlier) {
+    earlier.body.destroy();
+    return;
+  }
   const note: ErasureNote = { userId: subject.userId, addressHash: erasureAddressHash(subject.email), erasedAt: new Date().toISOString() };
   await storage.put({ key: noteKey(subject.userId), body: JSON.stringify(note), contentType: 'application/json', cacheControlSeconds: 0 });
 }
