@@ -4,7 +4,7 @@ import { deletionParts, inviteRequestSchema, type PayloadOf } from '@spark/contr
 import { MailSealer } from '@spark/jobs';
 import { signedInviteApproval } from '@spark/messaging';
 import { openMigrated } from '@spark/persistence';
-import { createTestDatabase, type TestDatabase, testRedisUrl } from '@spark/testing';
+import { createTestDatabase, eventually, lockWaiters, type TestDatabase, testRedisUrl } from '@spark/testing';
 import { Redis } from 'ioredis';
 import type { DataSource } from 'typeorm';
 import { AccountDeletionRepository } from '../account-deletion/account-deletion.repository';
@@ -158,5 +158,26 @@ describe('invitations keyed on their lead (real PostgreSQL)', () => {
     expect(after.userId).not.toBe(before.userId);
     expect(after.magicLink).toMatch(/#token=/);
     expect({ mailJobs: await mailJobsTo(email), keys: await keysOf(after.userId) }).toEqual({ mailJobs: 1, keys: 1 });
+  });
+
+  it('makes no account for an address whose deletion commits while the invitation waits for it', async () => {
+    const email = newEmail('confirming');
+    const before = await signIn.invite(invitation(email, `lead:${randomUUID()}`));
+    const deletions = new AccountDeletionRepository(dataSource);
+    const tokenHash = randomBytes(32);
+    await deletions.addConfirmation(before.userId, { tokenHash, expiresAt: new Date(Date.now() + 60_000) }, async (address) => ({
+      queue: 'mail',
+      name: 'code-sign-in-locked',
+      data: { email: address },
+    }));
+
+    // The coach adds the person again while their confirmation is on its way to commit.
+    let invitedMeanwhile: Promise<unknown> = Promise.resolve();
+    await deletions.confirm(tokenHash, randomUUID(), async () => {
+      invitedMeanwhile = signIn.invite(invitation(email, 'add-client')).catch((error: unknown) => error);
+      await eventually(async () => (await lockWaiters(dataSource, 'auth.users')) > 0, 5_000, 'the invitation to wait for the confirmation');
+    });
+    expect(await invitedMeanwhile).toMatchObject({ code: 'CONFLICT' });
+    expect(await dataSource.query('SELECT id FROM auth.users WHERE email = $1', [email])).toEqual([]);
   });
 });

@@ -132,14 +132,16 @@ export class SignInRepository {
     jobs: readonly JobRequest[],
     invitationKey?: string,
   ): Promise<{ userId: string; role: UserRole; issued: boolean } | undefined> {
-    const rows: { user_id: string; role: UserRole; issued: boolean }[] = await this.dataSource.query(inviteSql, [
-      link.email,
-      user.id,
-      user.role,
-      user.fullName,
-      invitationKey ?? null,
-      ...linkParams(link, jobs),
-    ]);
+    const rows = await this.dataSource.transaction(async (manager) => {
+      // A deletion being confirmed holds the account's row until it commits: waiting for it here lets the invite's
+      // own statement, which reads the data as it starts, see that deletion under way.
+      await manager.query('SELECT 1 FROM auth.users WHERE email = $1 FOR UPDATE', [link.email]);
+      return (await manager.query(inviteSql, [link.email, user.id, user.role, user.fullName, invitationKey ?? null, ...linkParams(link, jobs)])) as {
+        user_id: string;
+        role: UserRole;
+        issued: boolean;
+      }[];
+    });
     const invited = rows[0];
     if (!invited) return undefined;
     if (!invited.issued && invitationKey === undefined) throw new Error(`invite of ${link.email} issued no link`);
