@@ -133,6 +133,8 @@ describe('a browser shared by two people', () => {
     const maya = await clientWithProgress('uploading-owner', 'Maya Lopez');
     const noah = await clientWithProgress('signs-in-on-tab', 'Noah Park');
     const { context, page, accessToken } = await signedInContext(browser(), maya.email, { viewport: phoneViewport });
+    // The page's timers run as usual, and the test can move them on to the session's renewal.
+    await page.clock.install();
     await markOnboarded(page);
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
@@ -145,14 +147,13 @@ describe('a browser shared by two people', () => {
     await page.getByRole('button', { name: 'Capture Spark' }).click();
     await fileOnItsWay;
 
-    // Her session ends (she signed out everywhere from her laptop); the tab learns it when the network comes back.
+    // Her session ends (she signed out everywhere from her laptop); the tab learns it when it renews the session.
     const ended = await fetch(`${baseUrl()}/api/auth/sign-out-everywhere`, {
       method: 'POST',
       headers: { authorization: `Bearer ${accessToken}`, origin: baseUrl() },
     });
     expect(ended.status).toBe(204);
-    await context.setOffline(true);
-    await context.setOffline(false);
+    await page.clock.fastForward('30:00');
     await page.getByRole('heading', { name: 'Not authenticated' }).waitFor();
 
     // Noah signs in on the same tab with his e-mailed code, the page never reloaded.

@@ -93,6 +93,7 @@ async function renewInBackground(): Promise<void> {
 
 /** Holds a session just issued (by a redeemed link or code, or a refresh) and keeps it fresh. */
 export function startSession(session: Session): void {
+  restoreUnreachable = false;
   setState({ status: 'signed-in', session });
   // From expires_in, not expires_at: a device clock that is off (or faked) must not start a renewal storm.
   scheduleRenewal(session.expires_in * 1000 - renewAheadMs);
@@ -103,6 +104,8 @@ export function startSession(session: Session): void {
  * kept of the person's data goes too.
  */
 export function endSession({ refused = false } = {}): void {
+  // Whoever signs in or out from here on decides; the network's return must not bring a session back.
+  restoreUnreachable = false;
   clearTimeout(renewTimer);
   if (refused) forgetWhatTheSessionShowed();
   setState({ status: 'signed-out', session: null });
@@ -121,9 +124,9 @@ export function restoreSession(): Promise<void> {
     // Unreachable (undefined) is not refused (null): offline, the device's last data still opens.
     const session = await refreshOnce().catch(() => undefined);
     if (startedAt !== epoch) return;
-    restoreUnreachable = session === undefined;
     if (session) startSession(session);
     else endSession({ refused: session === null });
+    restoreUnreachable = session === undefined;
   })();
   return restoring;
 }

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../../api/client';
 import { toast } from '../../../ui/toaster';
-import { deviceTimeZone, homeQueryKey, uploadSpark } from '../api/client-app-api';
+import { deviceTimeZone, homeQueryKey } from '../api/client-app-api';
 import {
   enqueueSpark,
   flushOutbox,
@@ -13,6 +13,7 @@ import {
   onSparkUploaded,
   pendingSparks,
   sendAgainSoon,
+  sendCapture,
   uploadNoterFor,
 } from '../offline/spark-outbox';
 import type { PendingSpark } from '../offline/pending-sparks-db';
@@ -82,7 +83,7 @@ export function useCapture(userId: string) {
         sending = pendingSparks().find((waiting) => waiting.clientSparkId === spark.clientSparkId) ?? spark;
       }
       const noteUpload = kept ? uploadNoterFor(spark.clientSparkId) : async (uploadId: string) => void (thisTry.uploadId = uploadId);
-      const result = await uploadSpark(sending, noteUpload);
+      const result = await sendCapture(sending, noteUpload);
       if (kept) await forgetSpark(spark.clientSparkId);
       const message = milestoneMessage(result.progress.sparkCount);
       toast.success(message.title, { description: message.description });

@@ -23,6 +23,20 @@ const refusedListeners = new Set<RefusedListener>();
 
 const notify = () => listeners.forEach((listener) => listener());
 
+// Captures on their way right now: the capture dialog's own try and the outbox's pass never send one twice at once
+// (two grants and two uploads of one file, two toasts).
+const onTheirWay = new Set<string>();
+
+/** Sends one capture, as the dialog does at once or the outbox later; the outbox skips it while this runs. */
+export async function sendCapture(spark: PendingSpark, noteUpload?: UploadNoter): Promise<RecordSparkResponse> {
+  onTheirWay.add(spark.clientSparkId);
+  try {
+    return await uploadSpark(spark, noteUpload);
+  } finally {
+    onTheirWay.delete(spark.clientSparkId);
+  }
+}
+
 /**
  * Waiting again makes sense for a lost connection, an expired session, a server hiccup, or an upload the server did
  * not find even after a second one (its replicas of two versions sharing a capture during a deploy): the file is
@@ -77,8 +91,9 @@ export function flushOutbox(): Promise<void> {
 async function sendOne(spark: PendingSpark): Promise<boolean> {
   // Only ever under its owner's session: the tab may have been signed out, or in as someone else, since the list was read.
   if (currentSessionState().session?.user.id !== spark.userId) return false;
+  if (onTheirWay.has(spark.clientSparkId)) return true;
   try {
-    const result = await uploadSpark(spark, uploadNoterFor(spark.clientSparkId));
+    const result = await sendCapture(spark, uploadNoterFor(spark.clientSparkId));
     await deletePending(spark.clientSparkId);
     retryDelayMs = FIRST_RETRY_MS;
     uploadedListeners.forEach((listener) => listener(result));
