@@ -51,12 +51,17 @@ async function openHomeThroughServiceWorker(page: Page): Promise<void> {
   await page.getByTestId('spark-count').waitFor();
   await expect(page.evaluate('navigator.serviceWorker.controller !== null')).resolves.toBe(true);
 }
-/** Captures a photo with the phone offline: it waits on the device, shown as pending. */
-async function captureOffline(context: BrowserContext, page: Page): Promise<void> {
+/** A signed-in client on their home who captured a photo with the phone offline: it waits on the device, shown as pending. */
+async function clientWithCaptureKeptOffline(): Promise<SignedInClient> {
+  const client = await signedInClient();
+  const { context, page } = client;
+  await page.goto('/app');
+  await page.getByTestId('spark-count').waitFor();
   await context.setOffline(true);
   await page.getByTestId('quick-capture-input').setInputFiles(photo());
   await page.getByRole('button', { name: 'Capture Spark' }).click();
   await page.getByTestId('pending-sparks').waitFor();
+  return client;
 }
 const sparkRows = async (userId: string) => Number((await db.query('SELECT count(*) FROM progress.sparks WHERE user_id = $1', [userId])).rows[0].count);
 
@@ -153,10 +158,7 @@ describe('the client app (/app)', () => {
   });
 
   it('sends a capture made while the outbox was busy sending an older one after it, and again when Spark could not take it', async () => {
-    const { context, page, userId } = await signedInClient();
-    await page.goto('/app');
-    await page.getByTestId('spark-count').waitFor();
-    await captureOffline(context, page);
+    const { context, page, userId } = await clientWithCaptureKeptOffline();
 
     // Back online, the outbox sends the older spark on a slow connection; a new capture goes behind it, and Spark
     // cannot take that one at its first tries, behind the older one or on its own.
@@ -244,10 +246,7 @@ describe('the client app (/app)', () => {
   });
 
   it('records a new capture at once when an older one waiting on the device cannot be sent', async () => {
-    const { context, page, userId } = await signedInClient();
-    await page.goto('/app');
-    await page.getByTestId('spark-count').waitFor();
-    await captureOffline(context, page);
+    const { context, page, userId } = await clientWithCaptureKeptOffline();
     // Spark fails every try of the older spark (a file its server cannot handle), never the new one's.
     const [older] = await page.evaluate<string[]>(`new Promise((resolve) => {
       indexedDB.open('spark-client-app').onsuccess = (event) => {
@@ -350,10 +349,7 @@ describe('the client app (/app)', () => {
   });
 
   it('drops a spark the server refuses for a full storage from the offline outbox, says why, and does not retry it', async () => {
-    const { context, page, userId } = await signedInClient();
-    await page.goto('/app');
-    await page.getByTestId('spark-count').waitFor();
-    await captureOffline(context, page);
+    const { context, page, userId } = await clientWithCaptureKeptOffline();
     await fillStorage(userId);
     // The storage is asked first, so the photo is never sent.
     let grants = 0;

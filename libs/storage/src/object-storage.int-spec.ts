@@ -4,6 +4,7 @@ import { type ClientRequest, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { eventually, startTestS3, type TestS3 } from '@spark/testing';
+import { readErasureNotes, writeErasureNote } from './erasure-notes';
 import { ObjectStorage, PART_SIZE } from './object-storage';
 import { s3OperationOf } from './s3-operations';
 
@@ -46,6 +47,15 @@ describe('ObjectStorage against a real S3-compatible server', () => {
   afterAll(async () => {
     await storage.close();
     await s3.close();
+  });
+
+  it("keeps an erasure note's first time when the erasure runs again, a retry or a replay after a restore", async () => {
+    const subject = { userId: '6d2f1c0e-8a4b-4c3d-9e7f-1a2b3c4d5e6f', email: 'Noor@Example.com ' };
+    await writeErasureNote(storage, subject);
+    const [first] = await readErasureNotes(storage);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await writeErasureNote(storage, subject);
+    expect(await readErasureNotes(storage)).toEqual([first]);
   });
 
   it('streams an object in, tells it exists, and hands out a signed URL that reads it back', async () => {

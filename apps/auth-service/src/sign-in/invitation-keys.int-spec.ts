@@ -63,6 +63,17 @@ describe('invitations keyed on their lead (real PostgreSQL)', () => {
   });
 
   const newEmail = (label: string) => `${label}-${randomUUID()}@example.com`;
+  /** A deletion `userId` asked for, its confirmation's token not yet spent. */
+  const deletionToConfirm = async (userId: string) => {
+    const deletions = new AccountDeletionRepository(dataSource);
+    const tokenHash = randomBytes(32);
+    await deletions.addConfirmation(userId, { tokenHash, expiresAt: new Date(Date.now() + 60_000) }, async (address) => ({
+      queue: 'mail',
+      name: 'code-sign-in-locked',
+      data: { email: address },
+    }));
+    return { deletions, tokenHash };
+  };
   const count = async (sql: string, values: unknown[]) => Number(((await dataSource.query(sql, values)) as { n: number }[])[0]?.n);
   const mailJobsTo = (email: string) => count(`SELECT count(*)::int AS n FROM auth.outbox WHERE payload->>'email' = $1`, [email]);
   const openLinksOf = (email: string) =>
@@ -139,13 +150,7 @@ describe('invitations keyed on their lead (real PostgreSQL)', () => {
     const before = await signIn.invite(invitation(email, leadKey));
     expect(await keysOf(before.userId)).toBe(1);
 
-    const deletions = new AccountDeletionRepository(dataSource);
-    const tokenHash = randomBytes(32);
-    await deletions.addConfirmation(before.userId, { tokenHash, expiresAt: new Date(Date.now() + 60_000) }, async (address) => ({
-      queue: 'mail',
-      name: 'code-sign-in-locked',
-      data: { email: address },
-    }));
+    const { deletions, tokenHash } = await deletionToConfirm(before.userId);
     const deletionId = randomUUID();
     expect(await deletions.confirm(tokenHash, deletionId, async () => {})).toMatchObject({ outcome: 'erased', userId: before.userId });
     expect(await keysOf(before.userId)).toBe(0);
@@ -163,13 +168,7 @@ describe('invitations keyed on their lead (real PostgreSQL)', () => {
   it('makes no account for an address whose deletion commits while the invitation waits for it', async () => {
     const email = newEmail('confirming');
     const before = await signIn.invite(invitation(email, `lead:${randomUUID()}`));
-    const deletions = new AccountDeletionRepository(dataSource);
-    const tokenHash = randomBytes(32);
-    await deletions.addConfirmation(before.userId, { tokenHash, expiresAt: new Date(Date.now() + 60_000) }, async (address) => ({
-      queue: 'mail',
-      name: 'code-sign-in-locked',
-      data: { email: address },
-    }));
+    const { deletions, tokenHash } = await deletionToConfirm(before.userId);
 
     // The coach adds the person again while their confirmation is on its way to commit.
     let invitedMeanwhile: Promise<unknown> = Promise.resolve();

@@ -20,13 +20,6 @@ import type { PendingSpark } from '../offline/pending-sparks-db';
 
 export type CaptureOutcome = 'uploaded' | 'saved-offline' | 'failed';
 
-interface NotKeptTry {
-  file: File;
-  clientSparkId: string;
-  createdAt: string;
-  uploadId?: string;
-}
-
 const WAITING_OFFLINE = "You're offline. It will upload automatically when you're back online.";
 // Online, but Spark could not take it just now (busy, restarting, a connection cut on the way).
 const WAITING_FOR_SPARK = 'It could not be sent just now. It will upload automatically in a moment.';
@@ -41,7 +34,7 @@ export function useCapture(userId: string) {
   const [uploading, setUploading] = useState(false);
   // A capture the device could not keep, whose upload failed: Spark may have recorded it with the answer lost on the
   // way back, so pressing again with the same file sends it under the same id (and its stored upload) to count once.
-  const notKeptTry = useRef<NotKeptTry | null>(null);
+  const notKept = useRef<PendingSpark | null>(null);
 
   useEffect(
     () =>
@@ -55,9 +48,9 @@ export function useCapture(userId: string) {
   useEffect(() => onSparkRefused(showUploadFailed), []);
 
   async function capture(file: File, note: string): Promise<CaptureOutcome> {
-    const again = notKeptTry.current?.file === file ? notKeptTry.current : null;
-    notKeptTry.current = null;
-    const spark = {
+    const again = notKept.current?.file === file ? notKept.current : null;
+    notKept.current = null;
+    const spark: PendingSpark = {
       clientSparkId: again?.clientSparkId ?? crypto.randomUUID(),
       file,
       fileName: file.name || 'spark',
@@ -67,14 +60,13 @@ export function useCapture(userId: string) {
       createdAt: again?.createdAt ?? new Date().toISOString(),
       uploadId: again?.uploadId,
     };
-    const thisTry: NotKeptTry = { file, clientSparkId: spark.clientSparkId, createdAt: spark.createdAt, uploadId: spark.uploadId };
     setUploading(true);
     const kept = await enqueueSpark(spark).then(
       () => true,
       () => false,
     );
     try {
-      if (!navigator.onLine) return kept ? savedOnDevice(WAITING_OFFLINE) : notKept();
+      if (!navigator.onLine) return kept ? savedOnDevice(WAITING_OFFLINE) : neitherKeptNorSent();
       let sending: PendingSpark = spark;
       if (kept && pendingSparks().some((other) => other.clientSparkId !== spark.clientSparkId)) {
         const behindOlder = await sendBehindOlder(spark.clientSparkId);
@@ -82,7 +74,7 @@ export function useCapture(userId: string) {
         // An older one could not be sent now: this one is not held back behind it (it may never go through).
         sending = pendingSparks().find((waiting) => waiting.clientSparkId === spark.clientSparkId) ?? spark;
       }
-      const noteUpload = kept ? uploadNoterFor(spark.clientSparkId) : async (uploadId: string) => void (thisTry.uploadId = uploadId);
+      const noteUpload = kept ? uploadNoterFor(spark.clientSparkId) : async (uploadId: string) => void (spark.uploadId = uploadId);
       const result = await sendCapture(sending, noteUpload);
       if (kept) await forgetSpark(spark.clientSparkId);
       const message = milestoneMessage(result.progress.sparkCount);
@@ -92,8 +84,8 @@ export function useCapture(userId: string) {
     } catch (error) {
       if (isRetryable(error)) {
         if (!kept) {
-          notKeptTry.current = thisTry;
-          return notKept();
+          notKept.current = spark;
+          return neitherKeptNorSent();
         }
         sendAgainSoon();
         return savedOnDevice(navigator.onLine ? WAITING_FOR_SPARK : WAITING_OFFLINE);
@@ -141,7 +133,7 @@ async function sendBehindOlder(clientSparkId: string): Promise<CaptureOutcome | 
 }
 
 /** The upload did not go through, and the device could not keep the capture to send it later. */
-function notKept(): CaptureOutcome {
+function neitherKeptNorSent(): CaptureOutcome {
   toast.error('Upload failed', { description: 'This device has no room to keep your spark until it can be sent. Please try again when you are online.' });
   return 'failed';
 }

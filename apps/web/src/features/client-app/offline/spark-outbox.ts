@@ -111,13 +111,10 @@ async function sendOne(spark: PendingSpark): Promise<boolean> {
 }
 
 /**
- * A kept capture the server could not take just now: sent by a pass that starts now, and again after the retry delay,
- * since a pass already running does not see it.
+ * A kept capture the server could not take just now: sent after the retry delay, or sooner by a pass already running,
+ * which goes on to the captures kept while it ran.
  */
-export function sendAgainSoon(): void {
-  void flushOutbox();
-  scheduleRetry();
-}
+export const sendAgainSoon = scheduleRetry;
 
 /** Keeps a capture on the device before any upload attempt, so it survives a reload or crash. */
 export async function enqueueSpark(spark: PendingSpark): Promise<void> {
