@@ -263,6 +263,32 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
     expect(await counters(user.id)).toMatchObject({ spark_count: 4, streak_count: 6, last_spark_date: dayOf(Date.now()) });
   });
 
+  it('mends the streak when a day held by a second device arrives after a later day from the first', async () => {
+    const user = newUser();
+    const zone = 'Europe/Berlin';
+    const now = Date.now();
+    const daysAgo = (days: number) => localDate(new Date(now - days * DAY_MS), zone);
+    const capturedDaysAgo = async (days: number) => {
+      const taken = { takenAt: new Date(now - days * DAY_MS).toISOString(), sentAt: new Date(now).toISOString() };
+      expect((await capture(user, { bytes: TINY_PNG, timeZone: zone, ...taken })).status).toBe(201);
+    };
+    await insertProgress(db, { userId: user.id, email: user.email, timeZone: zone });
+    await capturedDaysAgo(3);
+    await capturedDaysAgo(2);
+    // The laptop sends today's spark while the phone still holds yesterday's: the streak starts again.
+    await capturedDaysAgo(0);
+    expect(await counters(user.id)).toMatchObject({ streak_count: 1, last_spark_date: daysAgo(0) });
+    // As sparks recorded before their local date was kept: dated by the client's zone.
+    await db.query('UPDATE progress.sparks SET local_date = NULL WHERE user_id = $1', [user.id]);
+
+    await capturedDaysAgo(1);
+    expect(await counters(user.id)).toMatchObject({ spark_count: 4, streak_count: 4, last_spark_date: daysAgo(0) });
+    // A day from before the streak, and a day already counted, leave it as it is.
+    await capturedDaysAgo(5);
+    await capturedDaysAgo(2);
+    expect(await counters(user.id)).toMatchObject({ spark_count: 6, streak_count: 4, last_spark_date: daysAgo(0) });
+  });
+
   it('keeps the counters right under 12 concurrent captures of one client, those refused while three run sent again', async () => {
     const user = newUser();
     const responses = await Promise.all(Array.from({ length: 12 }, () => capture(user, { bytes: TINY_PNG, resendWhileBusy: true })));

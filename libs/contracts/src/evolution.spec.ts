@@ -78,6 +78,25 @@ describe('streaks', () => {
     expect(streakAfterSpark({ streakCount: 4, lastSparkDate: '2025-05-10' }, '2025-05-09')).toEqual({ streakCount: 4, lastSparkDate: '2025-05-10' });
   });
 
+  it('mends the streak when a day sent late by another device fills the gap a later spark had left', () => {
+    // Sparked the 6th to the 8th; another device recorded the 10th first, so the streak started again at 1.
+    const sparked = ['2025-05-06', '2025-05-07', '2025-05-08', '2025-05-10'];
+    const afterGap = { streakCount: 1, lastSparkDate: '2025-05-10' };
+    expect(streakAfterSpark(afterGap, '2025-05-09', undefined, sparked)).toEqual({ streakCount: 5, lastSparkDate: '2025-05-10' });
+    // A day further back leaves the gap before the 10th open, and a day already sparked changes nothing.
+    expect(streakAfterSpark(afterGap, '2025-05-05', undefined, sparked)).toEqual(afterGap);
+    const mended = { streakCount: 5, lastSparkDate: '2025-05-10' };
+    expect(streakAfterSpark(mended, '2025-05-07', undefined, [...sparked, '2025-05-09'])).toEqual(mended);
+  });
+
+  it('steps over rest and pause days when it counts a late day again, and never shortens the streak', () => {
+    const skipped = (day: string) => day === '2025-05-08';
+    const sparked = ['2025-05-05', '2025-05-06', '2025-05-09'];
+    expect(streakAfterSpark({ streakCount: 1, lastSparkDate: '2025-05-09' }, '2025-05-07', skipped, sparked).streakCount).toBe(4);
+    // A streak stored longer than the days at hand (kept from before) stays.
+    expect(streakAfterSpark({ streakCount: 9, lastSparkDate: '2025-05-09' }, '2025-05-07', skipped, sparked).streakCount).toBe(9);
+  });
+
   it('dates consecutive evening sparks by the client’s zone across the spring DST change', () => {
     const zone = 'America/New_York';
     const saturday = localDate(new Date('2025-03-08T23:30:00-05:00'), zone);

@@ -125,14 +125,37 @@ export function sparkTakenAt(device: { takenAt?: string; sentAt?: string }, reco
 /**
  * The streak after a spark on `sparkDate` (the client's local date): the same day counts once,
  * the next day extends it, a gap starts again at 1 unless every day of the gap is `skipped` (a rest or
- * pause day neither breaks nor extends it). A spark dated before the last one (a time-zone change while
- * travelling) never shortens the streak.
+ * pause day neither breaks nor extends it). A spark dated before the last one (sent late by a second device, or
+ * dated by a time zone further west) is counted again with `sparkedDays`, the days already sparked up to the last
+ * one: a day that fills the gap a later spark had left mends the streak, and no such spark ever shortens it.
  */
-export function streakAfterSpark(state: StreakState, sparkDate: string, skipped: SkippedDay = nothingSkipped): StreakState {
+export function streakAfterSpark(
+  state: StreakState,
+  sparkDate: string,
+  skipped: SkippedDay = nothingSkipped,
+  sparkedDays: readonly string[] = [],
+): StreakState {
   if (!state.lastSparkDate) return { streakCount: 1, lastSparkDate: sparkDate };
   const gap = daysBetween(state.lastSparkDate, sparkDate);
-  if (gap <= 0) return { streakCount: Math.max(1, state.streakCount), lastSparkDate: state.lastSparkDate };
+  if (gap < 0) {
+    const counted = streakEndingOn(state.lastSparkDate, [...sparkedDays, sparkDate], skipped);
+    return { streakCount: Math.max(1, state.streakCount, counted), lastSparkDate: state.lastSparkDate };
+  }
+  if (gap === 0) return { streakCount: Math.max(1, state.streakCount), lastSparkDate: state.lastSparkDate };
   return { streakCount: onlySkippedBetween(state.lastSparkDate, sparkDate, skipped) ? state.streakCount + 1 : 1, lastSparkDate: sparkDate };
+}
+
+// The run of sparked days that ends on `lastDay`, walked back day by day as `streakAfterSpark` would have built it.
+function streakEndingOn(lastDay: string, sparkedDays: readonly string[], skipped: SkippedDay): number {
+  const earlier = [...new Set(sparkedDays)].filter((day) => day < lastDay).sort((a, b) => (a < b ? 1 : -1));
+  let count = 1;
+  let later = lastDay;
+  for (const day of earlier) {
+    if (!onlySkippedBetween(day, later, skipped)) break;
+    count++;
+    later = day;
+  }
+  return count;
 }
 
 /** The streak as shown today: alive when every day between the last spark and today was skipped (or none), else 0. */

@@ -55,12 +55,12 @@ export class ExportRepository {
     return this.dataSource.query(`SELECT id, message, is_pinned, created_at FROM progress.coach_notes WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
   }
 
-  /** One row per day with sparks, in the client's own time zone, and the pause days taken. */
+  /** One row per day with sparks, each on the day it counted for (before that was kept: the client's zone), and the pause days taken. */
   streakDays(userId: string): Promise<{ day: string; sparks: number; pause_day: boolean }[]> {
     return this.dataSource.query(
       `WITH zone AS (SELECT time_zone FROM progress.user_progress WHERE user_id = $1),
             spark_days AS (
-              SELECT (s.created_at AT TIME ZONE coalesce((SELECT time_zone FROM zone), 'UTC'))::date AS day, count(*)::int AS sparks
+              SELECT coalesce(s.local_date, (s.created_at AT TIME ZONE coalesce((SELECT time_zone FROM zone), 'UTC'))::date) AS day, count(*)::int AS sparks
                 FROM progress.sparks s WHERE s.user_id = $1 GROUP BY 1),
             pauses AS (SELECT pause_date AS day FROM progress.pause_days WHERE user_id = $1)
        SELECT coalesce(d.day, p.day)::text AS day, coalesce(d.sparks, 0) AS sparks, p.day IS NOT NULL AS pause_day

@@ -11,6 +11,7 @@ import { DataExports1764400000027 } from './1764400000027-data-exports';
 import { AttentionAnchorIndex1764400000028 } from './1764400000028-attention-anchor-index';
 import { ClientCount1764400000029 } from './1764400000029-client-count';
 import { ErasedUsers1765000000030 } from './1765000000030-erased-users';
+import { SparkLocalDate1765100000031 } from './1765100000031-spark-local-date';
 
 export const progressMigrations = [
   CreateOutbox1763800000000,
@@ -28,4 +29,5 @@ export const progressMigrations = [
   ClientCount1764400000029,
   ServiceRole1764700000000,
   ErasedUsers1765000000030,
+  SparkLocalDate1765100000031,
 ];

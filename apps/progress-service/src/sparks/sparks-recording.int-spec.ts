@@ -29,6 +29,7 @@ describe('recording a spark while another transaction changes the progress row (
     note: null,
     timeZone: 'UTC',
     takenAt: new Date(),
+    localDate: '2026-11-28',
   });
   const stateOf = async (userId: string) => {
     const [row] = await dataSource.query<{ spark_count: number; stored_bytes: string; pause_days_allowance: number; sparks: number }[]>(

@@ -27,6 +27,8 @@ export interface NewSpark {
   note: string | null;
   timeZone: string;
   takenAt: Date;
+  /** The local date it counts for, in `timeZone`. */
+  localDate: string;
 }
 
 /** The capture would take the client's stored bytes past the quota; nothing was written. */
@@ -38,8 +40,16 @@ export class StorageFullError extends Error {
 
 /** The progress row and the pause days taken since the last spark, which the streak steps over. */
 export type ProgressSinceLastSpark = ProgressRow & { pause_days_since: string[] };
-/** What the service decides from the progress row as read; it runs again if the row changed before the write. */
-export type CounterUpdate = (progress: ProgressSinceLastSpark) => { streakCount: number; lastSparkDate: string | null };
+/** Every day the client sparked and every pause day they took, read when a spark is dated before the last one. */
+export interface SparkHistory {
+  sparkedDays: string[];
+  pauseDays: string[];
+}
+/**
+ * What the service decides from the progress row as read, with the client's history when the spark is dated before
+ * the last one; it runs again if the row changed before the write.
+ */
+export type CounterUpdate = (progress: ProgressSinceLastSpark, history?: SparkHistory) => { streakCount: number; lastSparkDate: string | null };
 
 const sparkColumns = 'id, client_spark_id, user_id, spark_type, file_key, file_type, note, created_at';
 
@@ -66,10 +76,18 @@ const recordStatement = {
       SET spark_count = spark_count + 1, stored_bytes = stored_bytes + $10, streak_count = $7, last_spark_date = $8, time_zone = $9, updated_at = now()
       WHERE user_id = $1 AND xmin = $11::xid RETURNING ${progressColumns}
     ), inserted AS (
-      INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type, note, file_bytes, created_at)
-      SELECT $1, $2, $3, $4, $5, $6, $10, $12 FROM updated RETURNING ${sparkColumns}
+      INSERT INTO progress.sparks (user_id, client_spark_id, spark_type, file_key, file_type, note, file_bytes, created_at, local_date)
+      SELECT $1, $2, $3, $4, $5, $6, $10, $12, $13 FROM updated RETURNING ${sparkColumns}
     )
     SELECT inserted.*, (SELECT to_jsonb(updated) FROM updated) AS progress FROM inserted`,
+};
+
+// Sparks recorded before their local date was kept are dated by the client's stored zone (`$2`).
+const historyStatement = {
+  name: 'progress.spark-history',
+  text: `SELECT
+      ARRAY(SELECT DISTINCT to_char(coalesce(local_date, (created_at AT TIME ZONE $2)::date), 'YYYY-MM-DD') FROM progress.sparks WHERE user_id = $1) AS "sparkedDays",
+      ARRAY(SELECT to_char(pause_date, 'YYYY-MM-DD') FROM progress.pause_days WHERE user_id = $1) AS "pauseDays"`,
 };
 
 /** A progress row that keeps changing under a capture this many times in a row is a fault, not a race. */
@@ -95,7 +113,8 @@ export class SparksRepository {
    * changes nothing and the capture reads and tries again, so concurrent captures of one client are counted one by
    * one and none is lost. A client id seen before returns the first spark and leaves the counters alone. A new spark
    * whose file would take the client past `quotaBytes` throws `StorageFullError`; since the write needs the row as
-   * read, concurrent captures cannot together pass it. Two round trips, each its own transaction: no row lock is
+   * read, concurrent captures cannot together pass it. Two round trips (three for a spark dated before the last one, which reads the client's history; a spark recorded
+   * meanwhile changes the row too, so the guard covers the history), each its own transaction: no row lock is
    * held across the service's own work, and no BEGIN or COMMIT travels on its own (docs/decisions.md).
    */
   async record(spark: NewSpark, evolutionDays: { start: string; end: string }, quotaBytes: number, update: CounterUpdate) {
@@ -107,7 +126,11 @@ export class SparksRepository {
         // A retry of a spark already recorded is answered with it, whatever the storage.
         if (recorded) return { spark: { ...recorded, created_at: new Date(recorded.created_at) }, created: false, progress };
         if (Number(storedBytes) + spark.fileBytes > quotaBytes) throw new StorageFullError(Number(storedBytes));
-        const next = update(progress);
+        const datedEarlier = progress.last_spark_date !== null && spark.localDate < progress.last_spark_date;
+        const history = datedEarlier
+          ? (await client.query<SparkHistory>({ ...historyStatement, values: [spark.userId, progress.time_zone] })).rows[0]
+          : undefined;
+        const next = update(progress, history);
         const values = [
           spark.userId,
           spark.clientSparkId,
@@ -121,6 +144,7 @@ export class SparksRepository {
           spark.fileBytes,
           version,
           spark.takenAt,
+          spark.localDate,
         ];
         const [row] = (await client.query<SparkRow & { progress: ProgressRow }>({ ...recordStatement, values })).rows;
         if (row) {

@@ -82,21 +82,24 @@ export class SparksService {
     const today = localDate(now, timeZone);
     const takenAt = sparkTakenAt(request, now);
     const firstCycle = { start: today, end: addDays(today, cycleLengthDays(null)) };
+    const sparkDate = localDate(takenAt, timeZone);
     const spark = {
       ...request,
       takenAt,
       timeZone,
+      localDate: sparkDate,
       sparkType: file.type.kind === 'image' ? ('photo' as const) : ('file' as const),
       fileKey: file.key,
       fileType: file.type.mime,
       fileBytes: file.bytes,
     };
     const result = await this.sparks
-      .record(spark, firstCycle, this.storageQuotaBytes, (progress) =>
+      .record(spark, firstCycle, this.storageQuotaBytes, (progress, history) =>
         streakAfterSpark(
           { streakCount: progress.streak_count, lastSparkDate: progress.last_spark_date },
-          localDate(takenAt, timeZone),
-          skippedBy(restCalendarOf(progress, progress.pause_days_since)),
+          sparkDate,
+          skippedBy(restCalendarOf(progress, history?.pauseDays ?? progress.pause_days_since)),
+          history?.sparkedDays,
         ),
       )
       .catch(async (error: unknown) => {
