@@ -1,6 +1,16 @@
 import { ConcurrencyLimit } from './concurrency-limit';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+/** Runs a task of `owner` that notes its name when it starts. */
+const ownersTask = (limit: ConcurrencyLimit, started: string[]) => (name: string, owner: string) =>
+  limit.run(
+    async () => {
+      started.push(name);
+      await nextTurn();
+    },
+    1,
+    owner,
+  );
 
 describe('ConcurrencyLimit', () => {
   it('never runs more than its limit at once and runs every task, also after one fails', async () => {
@@ -44,5 +54,23 @@ describe('ConcurrencyLimit', () => {
       'small 4 starts',
       'small 4 ends',
     ]);
+  });
+
+  it("shares its slot in turn between owners: one owner's backlog waits behind another owner's later task", async () => {
+    const started: string[] = [];
+    const task = ownersTask(new ConcurrencyLimit(1), started);
+    const script = [task('A 1', 'A'), task('A 2', 'A'), task('A 3', 'A')];
+    await Promise.all([...script, task('B 1', 'B'), task('C 1', 'C'), task('B 2', 'B')]);
+    expect(started).toEqual(['A 1', 'B 1', 'C 1', 'A 2', 'B 2', 'A 3']);
+  });
+
+  it("remembers an owner's turn after its task ends, so owners sending one task after another cannot hold back a waiting one", async () => {
+    const started: string[] = [];
+    const task = ownersTask(new ConcurrencyLimit(1), started);
+    const oneAfterAnother = async (owner: string) => {
+      for (const name of [1, 2, 3]) await task(`${owner} ${name}`, owner);
+    };
+    await Promise.all([task('A 1', 'A'), task('A 2', 'A'), oneAfterAnother('B'), oneAfterAnother('C')]);
+    expect(started).toEqual(['A 1', 'B 1', 'C 1', 'A 2', 'B 2', 'C 2', 'B 3', 'C 3']);
   });
 });

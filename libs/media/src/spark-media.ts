@@ -148,7 +148,7 @@ export class SparkMedia {
     if (uploaded.bytes > limitOf(type.kind)) throw tooLarge(type.kind);
     const key = sparkFileKey(userId, type.ext);
     try {
-      return { key, type, bytes: await this.putClean(key, type, rest(head, iterator)) };
+      return { key, type, bytes: await this.putClean(userId, key, type, rest(head, iterator)) };
     } catch (error) {
       await this.storage.delete(key).catch(() => undefined);
       throw error;
@@ -157,14 +157,14 @@ export class SparkMedia {
 
   /**
    * Puts the file without its location: photos read whole (at most the image limit, from S3 at its speed) and
-   * re-encoded, videos and HEIF blanked as they stream.
+   * re-encoded in their owner's turn, videos and HEIF blanked as they stream.
    */
-  private async putClean(key: string, type: SniffedType, body: AsyncIterable<Buffer>): Promise<number> {
+  private async putClean(owner: string, key: string, type: SniffedType, body: AsyncIterable<Buffer>): Promise<number> {
     const { cleaning } = type;
     if (cleaning.by === 'reencode') {
       const chunks: Buffer[] = [];
       for await (const chunk of body) chunks.push(chunk);
-      const clean = await reencodeImage(Buffer.concat(chunks), cleaning.format);
+      const clean = await reencodeImage(Buffer.concat(chunks), cleaning.format, owner);
       await this.storage.put({ key, body: clean, contentType: type.mime });
       return clean.length;
     }
