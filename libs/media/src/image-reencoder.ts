@@ -4,7 +4,7 @@ import { ConcurrencyLimit } from './concurrency-limit';
 
 export type RasterFormat = 'jpeg' | 'png' | 'webp' | 'gif';
 
-/** Decoding more pixels than this (a 50 MP photo holds ~150 MB decoded) would endanger the gateway's memory. */
+/** Decoding more pixels than this (a 50 MP photo holds ~150 MB decoded) would endanger the process's memory. */
 export const MAX_IMAGE_PIXELS = 50_000_000;
 // Each re-encode holds a decoded picture (a 12 MP photo took the process ~85–100 MB more at its peak), and libvips
 // already spreads one over the cores: one at a time per process keeps memory bounded at little cost in throughput.
