@@ -10,6 +10,7 @@ import { MailProcessor } from './mail/mail.processor';
 import { Mailer } from './mail/mailer';
 import { sentMailEraser } from './mail/sent-mail-erasure';
 import { SentMailRepository } from './mail/sent-mail.repository';
+import { LeadAlertCap } from './mail/lead-alert-cap';
 import { notifierMigrations } from './migrations';
 import { NotifierModule } from './notifier.module';
 import { startPushSender } from './push/push-sender';
@@ -55,6 +56,7 @@ async function startDelivery(config: NotifierConfig, { logger, dataSource, redis
       context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL, storageUrl: storageUrlOf(config) },
       opener: await MailOpener.for(config.MAIL_SEAL_PRIVATE_KEYS),
       signingKeys: config.SIGNING_KEYS,
+      cap: new LeadAlertCap(redis, jobs, config.LEAD_ALERTS_PER_HOUR),
       bus,
       concurrency: config.NOTIFIER_CONCURRENCY,
       lockMs: config.NOTIFIER_LOCK_MS,

@@ -40,6 +40,8 @@ describe('npm start -- --replicas 2', () => {
       LOG_LEVEL: 'warn',
       // One client address sends every lead here; the per-address limits are not under test.
       RATE_LIMIT_FACTOR: '1000',
+      // Every lead's alert goes one by one, so the mailbox counts one per lead: the cap is not under test either.
+      LEAD_ALERTS_PER_HOUR: String(LEADS),
     });
   });
   afterAll(async () => {

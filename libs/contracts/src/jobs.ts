@@ -50,6 +50,9 @@ export const leadConfirmationJobSchema = submittedLeadJobSchema;
 
 export const leadAlertJobSchema = submittedLeadJobSchema.extend({ createdAt: isoDateTimeSchema });
 
+/** The one e-mail that tells the team of the leads past the hour's cap on individual alerts, queued by the notifier itself. */
+export const leadAlertDigestJobSchema = z.object({ windowStart: isoDateTimeSchema });
+
 /**
  * Job name → payload schema, per queue. A job name is a shipped identifier like a queue
  * name: never rename one. The notifier refuses to start unless every mail job has one handler.
@@ -57,6 +60,7 @@ export const leadAlertJobSchema = submittedLeadJobSchema.extend({ createdAt: iso
 export const mailJobs = {
   'lead-confirmation': leadConfirmationJobSchema,
   'lead-alert': leadAlertJobSchema,
+  'lead-alert-digest': leadAlertDigestJobSchema,
   'magic-link': magicLinkJobSchema,
   'ditl-ready': ditlReadyJobSchema,
   'investor-email': investorEmailJobSchema,
@@ -140,6 +144,7 @@ export const jobProducers = {
   [QUEUES.mail]: {
     'lead-confirmation': 'leads',
     'lead-alert': 'leads',
+    'lead-alert-digest': 'notifier',
     'magic-link': 'auth',
     'ditl-ready': 'ditl',
     'investor-email': 'investor',

@@ -28,6 +28,7 @@ export const jobFieldsShownOnQueueBoard: { [Q in QueueName]: ShownFields<Q> } = 
   [QUEUES.mail]: {
     'lead-confirmation': ['leadId', 'email', 'role'],
     'lead-alert': ['leadId', 'email', 'role', 'interest', 'createdAt'],
+    'lead-alert-digest': ['windowStart'],
     'magic-link': ['email', 'expiresAt', 'purpose'],
     'ditl-ready': ['generationId', 'email', 'firstName'],
     'investor-email': ['deliveryId', 'campaignId', 'email', 'subject', 'body'],

@@ -11,11 +11,12 @@ export type JobRequest = {
   [Q in QueueName]: { [N in JobName<Q>]: { queue: Q; name: N; data: JobPayload<Q, N> } }[JobName<Q>];
 }[QueueName];
 
-/** A job with its id, and when it was queued if not now (BullMQ's `job.timestamp`). */
+/** A job with its id, when it was queued if not now (BullMQ's `job.timestamp`), and how long it waits before it may run. */
 export interface QueuedJob {
   job: JobRequest;
   jobId: string;
   queuedAt?: number;
+  delayMs?: number;
 }
 
 /** BullMQ keys live under the bus prefix so several stacks can share one Redis. */
@@ -43,17 +44,21 @@ export class JobQueues {
   }
 
   /** Adds jobs; a job id that is already queued is left alone by BullMQ, which makes re-adding safe. */
-  async add(jobs: ReadonlyArray<{ job: JobRequest; jobId: string }>): Promise<void> {
-    await this.addChecked(jobs.map(({ job, jobId }) => ({ job: { ...job, data: checkedPayload(job) } as JobRequest, jobId })));
+  async add(jobs: ReadonlyArray<Omit<QueuedJob, 'queuedAt'>>): Promise<void> {
+    await this.addChecked(jobs.map(({ job, ...queued }) => ({ ...queued, job: { ...job, data: checkedPayload(job) } as JobRequest })));
   }
 
   /** `add` for jobs whose payloads were already checked (the outbox relay checks each row once). */
   async addChecked(jobs: readonly QueuedJob[]): Promise<void> {
     if (jobs.length === 0) return;
     const byQueue = new Map<QueueName, { name: string; data: unknown; opts: JobsOptions }[]>();
-    for (const { job, jobId, queuedAt } of jobs) {
+    for (const { job, jobId, queuedAt, delayMs } of jobs) {
       const bulk = byQueue.get(job.queue) ?? [];
-      bulk.push({ name: job.name, data: signedJobData(this.keys, job, jobId), opts: { ...jobOptionsOf(job.queue), jobId, timestamp: queuedAt } });
+      bulk.push({
+        name: job.name,
+        data: signedJobData(this.keys, job, jobId),
+        opts: { ...jobOptionsOf(job.queue), jobId, timestamp: queuedAt, delay: delayMs },
+      });
       byQueue.set(job.queue, bulk);
     }
     await Promise.all([...byQueue].map(([queue, bulk]) => this.queue(queue).addBulk(bulk)));

@@ -84,6 +84,36 @@ export function leadAlert(data: JobPayload<'mail', 'lead-alert'>, context: Templ
   };
 }
 
+/** The leads a digest names; the others it counts, and the dashboard lists them all. */
+const DIGEST_NAMES = 5;
+
+const clockHour = (time: number) => new Date(time).toISOString().slice(11, 16);
+
+/**
+ * The team's one e-mail for an hour's leads past the cap on alerts sent one by one (`LeadAlertCap`), worded as the
+ * alert. It names the first few by address and role, never their words; `named` leaves out the erased.
+ */
+export function leadAlertDigest(
+  digest: { windowStart: number; windowMs: number; count: number; named: readonly { email: string; role: string }[]; perHour: number },
+  context: TemplateContext,
+): OutgoingMail {
+  const { windowStart, count, perHour } = digest;
+  const named = digest.named.slice(0, DIGEST_NAMES);
+  const between = `between ${clockHour(windowStart)} and ${clockHour(windowStart + digest.windowMs)} UTC on ${new Date(windowStart).toUTCString().slice(0, 16)}`;
+  const paragraphs = [
+    `${count} more ${count === 1 ? 'person' : 'people'} expressed interest ${between}.`,
+    `Past ${perHour} new-lead alerts an hour, the hour's other leads come together in this one e-mail.`,
+    ...named.map((lead) => `E-mail: ${lead.email} (${lead.role})`),
+    ...(count > named.length ? [`And ${count - named.length} more, listed on the dashboard.`] : []),
+  ];
+  return {
+    to: context.leadAlertEmail,
+    subject: `${count} more ${count === 1 ? 'lead' : 'leads'} ${between}`,
+    text: [...paragraphs, `Review them: ${context.publicUrl}/coach`].join('\n'),
+    html: layout('New leads are waiting for review', paragraphs, { label: 'Open the dashboard', url: `${context.publicUrl}/coach` }),
+  };
+}
+
 export function magicLink(data: OpenedMailJob<'magic-link'>, context: TemplateContext): OutgoingMail {
   const link = productLink(data.link, context);
   const invited = data.purpose === 'invite';

@@ -1,6 +1,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { SigningKeys } from '@spark/config';
-import { type MailApproval, QUEUES } from '@spark/contracts';
+import { type JobPayload, type MailApproval, QUEUES } from '@spark/contracts';
 import { assertHandlersComplete, type JobHandlers, type MailOpener, type MailRetrySettings, runJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
@@ -12,6 +12,7 @@ import {
   dataExportReady,
   ditlReady,
   leadAlert,
+  leadAlertDigest,
   leadConfirmation,
   magicLink,
   sparkReminder,
@@ -20,6 +21,7 @@ import {
 import { failPermanently, investorEmail } from './investor-email';
 import type { Mailer, OutgoingMail } from './mailer';
 import type { SentMailRepository } from './sent-mail.repository';
+import { HOUR_MS, type LeadAlertCap } from './lead-alert-cap';
 import { clientRecipient } from '../client-recipients';
 import { ensureToday, oncePerDay, SPARK_REMINDER } from '../spark-reminders';
 import { recordedFromNote, recordSent } from '../sent-records';
@@ -39,6 +41,8 @@ export interface MailProcessorDependencies {
   opener: MailOpener;
   /** The mail jobs' signing keys (`SIGNING_KEYS`). */
   signingKeys: SigningKeys;
+  /** Holds the team's new-lead alerts to so many an hour, the rest gathered in a digest. */
+  cap: LeadAlertCap;
   /** Asks the auth-service whose account a spark reminder or a data export e-mail is for. */
   bus: ServiceBus;
   concurrency: number;
@@ -53,10 +57,15 @@ export class MailProcessor extends WorkerHost {
 
   constructor(private readonly deps: MailProcessorDependencies) {
     super();
-    const { opener, context, signingKeys, bus } = deps;
+    const { opener, context, signingKeys, bus, cap } = deps;
     this.handlers = {
       'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context, signingKeys), oncePerApproval(job, data.submission)),
-      'lead-alert': (data, job) => this.deliver(job, leadAlert(data, context, signingKeys), oncePerApproval(job, data.submission)),
+      'lead-alert': async (data, job) => {
+        const mail = leadAlert(data, context, signingKeys);
+        if ((await cap.decide(data)).send === 'alert') await this.deliver(job, mail, oncePerApproval(job, data.submission));
+        else this.deps.logger.info({ job: job.name, jobId: job.id }, "lead alert gathered for its hour's digest");
+      },
+      'lead-alert-digest': (data, job) => this.sendDigest(data, job),
       'magic-link': async (data, job) => this.deliver(job, magicLink(await opener.open('magic-link', data), context)),
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context, signingKeys)),
       'investor-email': async (data, job) => failPermanently(this.deliver(job, investorEmail(data, signingKeys), oncePerApproval(job, data.approval))),
@@ -84,6 +93,28 @@ export class MailProcessor extends WorkerHost {
 
   process(job: Job): Promise<void> {
     return runWithCorrelationId(`job:${job.id ?? 'unknown'}`, () => runJob(QUEUES.mail, this.handlers, job, this.deps.signingKeys));
+  }
+
+  /**
+   * One e-mail per hour (its ledger key) for the leads gathered past the cap, which are then forgotten. Leads erased
+   * since they were submitted are counted, not named.
+   */
+  private async sendDigest({ windowStart }: JobPayload<'mail', 'lead-alert-digest'>, job: Job): Promise<void> {
+    const { cap, sent, context, logger } = this.deps;
+    const start = Date.parse(windowStart);
+    const gathered = await cap.close(start);
+    if (gathered.length === 0) {
+      logger.warn({ job: job.name, jobId: job.id, windowStart }, "no leads gathered for the hour's digest: sent already, or kept past their expiry");
+      return;
+    }
+    const erased = await sent.erasedAmong(gathered.map((lead) => ({ of: lead.email, queuedAt: new Date(lead.createdAt) })));
+    const named = gathered.filter((_, index) => !erased[index]);
+    await this.deliver(
+      job,
+      leadAlertDigest({ windowStart: start, windowMs: HOUR_MS, count: gathered.length, named, perHour: cap.perHour }, context),
+      `${job.queueName}:${job.name}:${start}`,
+    );
+    await cap.forget(start);
   }
 
   /**

@@ -44,6 +44,16 @@ export class SentMailRepository {
     return row?.erased ? 'erased' : 'in-flight';
   }
 
+  /** Which of the addresses were erased since their time, in their order: one an e-mail may no longer name. */
+  async erasedAmong(checks: readonly ErasureCheck[]): Promise<boolean[]> {
+    const rows: { erased: boolean }[] = await this.dataSource.query(
+      `SELECT ${erasedSql('checked.of', 'checked.queued_at')} AS erased
+       FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS checked (of, queued_at, position) ORDER BY position`,
+      [checks.map(({ of }) => of), checks.map(({ queuedAt }) => queuedAt)],
+    );
+    return rows.map(({ erased }) => erased);
+  }
+
   async markSent(key: string, messageId: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE notifier.sent_emails SET status = 'sent', message_id = $2, sent_at = now(), updated_at = now() WHERE idempotency_key = $1`,
