@@ -6,7 +6,7 @@ import { developmentSigningKeys } from '@spark/config';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { onboardingAnswersSchema } from '@spark/contracts';
+import { DEFAULT_EVOLUTION_DAYS, onboardingAnswersSchema } from '@spark/contracts';
 import { JobQueues, OutboxRelay } from '@spark/jobs';
 import { createLogger } from '@spark/logging';
 import { signedDitlRequest } from '@spark/messaging';
@@ -72,6 +72,7 @@ async function main() {
             leadId: null,
             answers,
             requested: signedDitlRequest(developmentSigningKeys(), { email: 'bench@example.com', firstName: answers.firstName }),
+            evolutionDays: DEFAULT_EVOLUTION_DAYS,
           },
           { queue: 'ditl', name: 'generate-ditl', data: { generationId: id } },
         );

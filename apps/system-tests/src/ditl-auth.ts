@@ -7,7 +7,11 @@ export const TEST_JWT_SECRET = 'system-test-jwt-secret-0123456789';
 
 /** A user in the auth schema and an access token for it, signed as the auth-service signs them. */
 export async function createSignedInUser(db: Client, email: string, role: UserRole = 'client') {
-  const id = await insertUser(db, { email, role });
+  return signedInAs(await insertUser(db, { email, role }), email, role);
+}
+
+/** An access token for a user already in the auth schema (one a coach's invitation created, say). */
+export async function signedInAs(id: string, email: string, role: UserRole = 'client') {
   const token = await new JwtService({ secret: TEST_JWT_SECRET }).signAsync(
     { sub: id, email, role },
     { issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE, expiresIn: 900, algorithm: 'HS256' },

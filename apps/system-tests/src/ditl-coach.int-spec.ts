@@ -1,14 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import {
   type CoachDitlView,
   coachDitlViewSchema,
   currentDitlResponseSchema,
   ditlPresentationResponseSchema,
+  finishOnboardingResponseSchema,
   generateDitlResponseSchema,
+  onboardingDataSchema,
   type OnboardingAnswersInput,
 } from '@spark/contracts';
 import { eventually } from '@spark/testing';
 import { Client } from 'pg';
-import { createSignedInUser, requestGeneration, TEST_JWT_SECRET } from './ditl-auth';
+import { createSignedInUser, requestGeneration, signedInAs, TEST_JWT_SECRET } from './ditl-auth';
 import { nurseAnswers } from './ditl-recorded-model';
 import { type InProcessStack, startInProcessStack } from './in-process-stack';
 import { untilIdle } from './until-idle';
@@ -57,6 +60,8 @@ describe("the coach's view of a client's Day in the Life", () => {
     return { generationId: current.generation?.generationId, html: ditlPresentationResponseSchema.parse(await page.json()).html };
   };
   const challengeOf = (view: CoachDitlView) => view.current?.moments.find((moment) => moment.key === 'challenge');
+  /** How many days the client's page asks them to repeat their day for. */
+  const lengthStated = async (token: string) => /Repeat it imperfectly for (\d+) days/.exec((await clientPage(token)).html)?.[1];
 
   it('shows the plan to coaches only, keeps an edit across a regenerate from changed answers, and resets it', async () => {
     const client = await createSignedInUser(db, 'dana@example.com');
@@ -165,5 +170,41 @@ describe("the coach's view of a client's Day in the Life", () => {
     await finishedView(client.id, coach.token, await regenerate());
     await untilIdle(stack);
     expect(readyMails()).toHaveLength(2);
+  });
+
+  it("states the evolution length the client's coach set, keeps it on the page after the coach changes it, and a regenerate states the new one", async () => {
+    const coach = await createSignedInUser(db, `coach-${randomUUID()}@example.com`, 'coach');
+    const email = `sixty-${randomUUID()}@example.com`;
+    expect((await call('POST', '/api/coach/leads', coach.token, { email, customEvolutionDays: 60 })).status).toBe(201);
+    const [user] = (await db.query(`SELECT id FROM auth.users WHERE email = $1`, [email])).rows as { id: string }[];
+    const client = await signedInAs(user?.id ?? '', email);
+
+    const onboarded = await call('POST', '/api/onboarding', client.token, nurseAnswers);
+    expect(onboarded.status).toBe(200);
+    expect(finishOnboardingResponseSchema.parse(await onboarded.json()).onboarding.goalQuestions.timeline).toBe('60 days');
+    const [stored] = (await db.query(`SELECT data FROM progress.onboarding_data WHERE user_id = $1`, [client.id])).rows as { data: unknown }[];
+    expect(onboardingDataSchema.parse(stored?.data).goalQuestions.timeline).toBe('60 days');
+
+    // The client's request carries no length: the gateway reads it from the client's progress.
+    await finishedView(client.id, coach.token, await requestGeneration(stack.baseUrl, client.token, nurseAnswers));
+    expect(await lengthStated(client.token)).toBe('60');
+
+    expect((await call('PATCH', `/api/coach/clients/${client.id}`, coach.token, { customEvolutionDays: 45 })).status).toBe(200);
+    expect(await lengthStated(client.token)).toBe('60');
+
+    const regenerated = await call('POST', `/api/coach/clients/${client.id}/ditl/generations`, coach.token);
+    expect(regenerated.status).toBe(202);
+    await finishedView(client.id, coach.token, generateDitlResponseSchema.parse(await regenerated.json()).generationId);
+    expect(await lengthStated(client.token)).toBe('45');
+  });
+
+  it('states 90 days for a client without a custom length, and takes no length from the client', async () => {
+    const client = await createSignedInUser(db, `default-${randomUUID()}@example.com`);
+    const coach = await createSignedInUser(db, `coach-${randomUUID()}@example.com`, 'coach');
+    expect((await call('POST', '/api/onboarding', client.token, nurseAnswers)).status).toBe(200);
+    expect((await call('POST', '/api/ditl/generations', client.token, { onboardingData: nurseAnswers, evolutionDays: 7 })).status).toBe(400);
+    expect((await call('POST', '/api/ditl/generations', client.token, { onboardingData: { ...nurseAnswers, evolutionDays: 7 } })).status).toBe(400);
+    await finishedView(client.id, coach.token, await requestGeneration(stack.baseUrl, client.token, nurseAnswers));
+    expect(await lengthStated(client.token)).toBe('90');
   });
 });

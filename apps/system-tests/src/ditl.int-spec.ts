@@ -218,6 +218,19 @@ describe('DITL generation through the gateway, BullMQ and an OpenAI-compatible m
     expect(rows[0].planner).toBe('openai');
   });
 
+  it("tells the model the length of the client's evolution as their coach set it, not one the client could send", async () => {
+    const client = await createSignedInUser(db, 'sixty-days@example.com');
+    const coach = await createSignedInUser(db, 'coach-of-sixty@example.com', 'coach');
+    expect((await call('POST', '/api/onboarding', client.token, nurseAnswers)).status).toBe(200);
+    expect((await call('PATCH', `/api/coach/clients/${client.id}`, coach.token, { customEvolutionDays: 60 })).status).toBe(200);
+    const status = await finalStatus(await generate(client.token, nurseAnswers), client.token);
+    expect(status.status).toBe('completed');
+    const sent = JSON.parse(model.calls[0]?.userMessage ?? '{}') as { evolutionDays: unknown; client: Record<string, unknown> };
+    expect(sent.evolutionDays).toBe(60);
+    expect(sent.client).not.toHaveProperty('evolutionDays');
+    expect(model.calls[0]?.messages[0]?.content).toContain('"evolutionDays" is how many days');
+  });
+
   it('gives the client the offline plan when the model breaks the rules a second time', async () => {
     model.replies.push(nursePlanWithLunchWhileAsleep, nursePlanWithLunchWhileAsleep);
     const client = await createSignedInUser(db, 'dana-twice@example.com');

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { emailSchema, isoDateTimeSchema, mailApprovalSchema, uuidSchema, textSchema } from './common';
 import { onboardingAnswersSchema } from './onboarding';
 import { userRoleSchema } from './auth';
+import { customEvolutionDaysSchema } from './coach';
+import { DEFAULT_EVOLUTION_DAYS } from './evolution';
 
 /** Spec section 4: queued and generating are "in progress"; completed carries a presentation URL. */
 export const ditlStatuses = ['queued', 'generating', 'completed', 'failed'] as const;
@@ -21,7 +23,13 @@ export const generateDitlBodySchema = z
   .strict();
 export type GenerateDitlBody = z.input<typeof generateDitlBodySchema>;
 
-/** `ditl.generate`: the gateway adds the signed-in owner. */
+/**
+ * The length of the client's evolution that the presentation states, which the gateway reads from the client's progress
+ * row, never from the client's request. A request sent by a gateway from before it did is read as the default.
+ */
+const evolutionDaysSchema = customEvolutionDaysSchema.default(DEFAULT_EVOLUTION_DAYS);
+
+/** `ditl.generate`: the gateway adds the signed-in owner and the length of their evolution. */
 export const generateDitlRequestSchema = z
   .object({
     userId: uuidSchema,
@@ -33,6 +41,7 @@ export const generateDitlRequestSchema = z
      * its answers (`libs/messaging/src/ditl-requests.ts`): the "Day in the Life is ready" e-mail carries it.
      */
     requested: mailApprovalSchema,
+    evolutionDays: evolutionDaysSchema,
   })
   .strict();
 
@@ -133,6 +142,8 @@ export const ditlMomentEditBodySchema = z
 export type DitlMomentEditBody = z.input<typeof ditlMomentEditBodySchema>;
 
 export const coachDitlRequestSchema = z.object({ userId: uuidSchema }).strict();
+/** `ditl.coach-regenerate`: the gateway adds the client's evolution length as it is now, as for `ditl.generate`. */
+export const coachRegenerateDitlRequestSchema = coachDitlRequestSchema.extend({ evolutionDays: evolutionDaysSchema }).strict();
 export const editDitlMomentRequestSchema = z
   .object({ userId: uuidSchema, moment: ditlMomentKeySchema, coachId: uuidSchema, edit: ditlMomentEditBodySchema })
   .strict();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { developmentSigningKeys } from '@spark/config';
+import { DEFAULT_EVOLUTION_DAYS } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { openMigrated } from '@spark/persistence';
 import { eventually, lockWaiters, onboardingAnswers, useDatabaseAndS3 } from '@spark/testing';
@@ -33,17 +34,23 @@ describe('a Day in the Life asked for around its client’s erasure (real Postgr
     await eraser.erase({ userId: erased, email: 'noor@spark.test' });
     await eraser.close?.();
 
-    await expect(service().generate({ userId: erased, email: 'noor@spark.test', answers: onboardingAnswers(), requested: null })).rejects.toEqual(
-      new DomainError('NOT_FOUND', 'This account no longer exists.'),
-    );
-    await service().generate({ userId: other, email: 'other@spark.test', answers: onboardingAnswers(), requested: null });
+    await expect(
+      service().generate({ userId: erased, email: 'noor@spark.test', answers: onboardingAnswers(), requested: null, evolutionDays: DEFAULT_EVOLUTION_DAYS }),
+    ).rejects.toEqual(new DomainError('NOT_FOUND', 'This account no longer exists.'));
+    await service().generate({
+      userId: other,
+      email: 'other@spark.test',
+      answers: onboardingAnswers(),
+      requested: null,
+      evolutionDays: DEFAULT_EVOLUTION_DAYS,
+    });
     expect([await generationsOf(erased), await generationsOf(other)]).toEqual([0, 1]);
   });
 
   it("keeps no coach's edit saved while the client's erasure ran", async () => {
     const userId = randomUUID();
     const email = `${userId}@spark.test`;
-    const { plan } = await new OfflinePlanner().plan(onboardingAnswers());
+    const { plan } = await new OfflinePlanner().plan(onboardingAnswers(), DEFAULT_EVOLUTION_DAYS);
     await dataSource().query(`INSERT INTO ditl.generations (id, user_id, email, answers, status, plan) VALUES ($1, $2, $3, $4, 'completed', $5)`, [
       randomUUID(),
       userId,

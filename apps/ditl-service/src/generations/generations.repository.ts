@@ -11,6 +11,8 @@ export interface GenerationRow {
   answers: OnboardingAnswers;
   /** The gateway's statement that the client asked for it; null for generations asked for before the gateway made them. */
   requested: MailApproval | null;
+  /** The length of the client's evolution when it was asked for; null for generations asked for before it was kept. */
+  evolution_days: number | null;
   status: DitlStatus;
   progress: number;
   planner: DitlPlannerName | null;
@@ -31,9 +33,10 @@ export interface NewGeneration {
   leadId: string | null;
   answers: OnboardingAnswers;
   requested: MailApproval | null;
+  evolutionDays: number;
 }
 
-const columns = `id, user_id, email, answers, requested, status, progress, planner, presentation_key, plan, error, attempts, created_at, updated_at, completed_at`;
+const columns = `id, user_id, email, answers, requested, evolution_days, status, progress, planner, presentation_key, plan, error, attempts, created_at, updated_at, completed_at`;
 
 /** A DataSource, or the EntityManager of a transaction. */
 type Database = Pick<EntityManager, 'query'> & { transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> };
@@ -85,9 +88,9 @@ export class GenerationsRepository {
   async insertWithJob(generation: NewGeneration, job: JobRequest): Promise<void> {
     await this.dataSource.query(
       `WITH generation AS (
-         INSERT INTO ditl.generations (id, user_id, email, lead_id, answers, requested) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id
+         INSERT INTO ditl.generations (id, user_id, email, lead_id, answers, requested, evolution_days) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
        ), jobs AS (
-         ${outboxInsertSql('ditl', 7)} WHERE EXISTS (SELECT 1 FROM generation)
+         ${outboxInsertSql('ditl', 8)} WHERE EXISTS (SELECT 1 FROM generation)
        )
        SELECT id FROM generation`,
       [
@@ -97,6 +100,7 @@ export class GenerationsRepository {
         generation.leadId,
         JSON.stringify(generation.answers),
         generation.requested && JSON.stringify(generation.requested),
+        generation.evolutionDays,
         ...outboxRows([job]),
       ],
     );

@@ -104,6 +104,7 @@ export class GenerationsService {
           leadId: request.leadId ?? null,
           answers: request.answers,
           requested: request.requested,
+          evolutionDays: request.evolutionDays,
         },
         { queue: 'ditl', name: 'generate-ditl', data: { generationId } },
       );
@@ -160,12 +161,13 @@ export class GenerationsService {
 
   /**
    * A new generation from the answers of the client's newest request (the onboarding answers as the
-   * client last sent them), under the client's own daily budget and double-submit rule.
+   * client last sent them) and the evolution's length as it is now, under the client's own daily budget and
+   * double-submit rule.
    */
-  async coachRegenerate({ userId }: PayloadOf<'ditl.coach-regenerate'>): Promise<GenerateDitlResponse> {
+  async coachRegenerate({ userId, evolutionDays }: PayloadOf<'ditl.coach-regenerate'>): Promise<GenerateDitlResponse> {
     const newest = await this.generations.newest(userId);
     if (!newest) throw new DomainError('NOT_FOUND', 'This client has no Day in the Life yet: it is made from their answers when they finish onboarding.');
-    return this.generate({ userId, email: newest.email, answers: newest.answers, requested: newest.requested });
+    return this.generate({ userId, email: newest.email, answers: newest.answers, requested: newest.requested, evolutionDays });
   }
 
   /** Under the client's lock, which their erasure takes too: an edit saved meanwhile would outlive it. */

@@ -7,6 +7,7 @@ import { OneActiveGeneration1764200000053 } from './1764200000053-one-active-gen
 import { GenerationRequests1764900000054 } from './1764900000054-generation-requests';
 import { GenerationClaims1765000000055 } from './1765000000055-generation-claims';
 import { ErasedUsers1765000000056 } from './1765000000056-erased-users';
+import { GenerationEvolutionDays1765300000057 } from './1765300000057-generation-evolution-days';
 
 export const ditlMigrations = [
   CreateOutbox1763800000000,
@@ -20,4 +21,5 @@ export const ditlMigrations = [
   GenerationRequests1764900000054,
   GenerationClaims1765000000055,
   ErasedUsers1765000000056,
+  GenerationEvolutionDays1765300000057,
 ];

@@ -1,6 +1,7 @@
 import { ditlPlanSchema, type DitlPlan, type OnboardingAnswersInput, onboardingAnswersSchema } from '@spark/contracts';
 import { evaluationProfile, evaluationProfiles } from '../evaluation/profiles';
 import { buildOfflinePlan } from './offline-planner';
+import { planContext } from './plan-context';
 import { escapeHtml } from '@spark/writing';
 import { renderPresentation } from './presentation-html';
 
@@ -32,6 +33,12 @@ describe('the offline planner', () => {
     expect(written).not.toMatch(/\bI\b|\bmy\b/);
     expect(written).not.toContain('I care for my mum');
     expect(written).toContain('look after yourself as well as you look after your mum');
+  });
+
+  it('asks the client to repeat the day for the length of their evolution, the default when none is given', () => {
+    const answers = onboardingAnswersSchema.parse(profile('early-runner'));
+    expect(buildOfflinePlan(answers, planContext(answers, 60)).closing).toContain('Repeat it imperfectly for 60 days,');
+    expect(plan(profile('early-runner')).closing).toContain('Repeat it imperfectly for 90 days,');
   });
 
   it('says kindly that it could not read the hours, and names no clock time', () => {

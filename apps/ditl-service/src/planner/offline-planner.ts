@@ -1,4 +1,4 @@
-import { DEFAULT_EVOLUTION_DAYS, type DitlPlan, type OnboardingAnswers } from '@spark/contracts';
+import type { DitlPlan, OnboardingAnswers } from '@spark/contracts';
 import { formatClock } from '../schedule/clock';
 import { clientPhrase, shown } from '@spark/writing';
 import { dayMoments, type Moment } from './day-moments';
@@ -62,8 +62,8 @@ function subtitleFor(context: DayPlanContext, goal: string): string {
  * Deterministic and fast (see bench/ditl-planner.ts).
  */
 export class OfflinePlanner implements DitlPlanner {
-  plan(answers: OnboardingAnswers): Promise<PlannedPresentation> {
-    return Promise.resolve({ plan: buildOfflinePlan(answers), planner: 'offline' });
+  plan(answers: OnboardingAnswers, evolutionDays: number): Promise<PlannedPresentation> {
+    return Promise.resolve({ plan: buildOfflinePlan(answers, planContext(answers, evolutionDays)), planner: 'offline' });
   }
 }
 
@@ -125,7 +125,7 @@ export function buildOfflinePlan(answers: OnboardingAnswers, context: DayPlanCon
       rest,
     },
     closing: clip(
-      `${answers.firstName}, this is one day. Repeat it imperfectly for ${DEFAULT_EVOLUTION_DAYS} days, capture a spark each time you follow through, and your coach will help you pivot, align and transform along the way.`,
+      `${answers.firstName}, this is one day. Repeat it imperfectly for ${context.evolutionDays} days, capture a spark each time you follow through, and your coach will help you pivot, align and transform along the way.`,
       600,
     ),
   };

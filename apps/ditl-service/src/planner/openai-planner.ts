@@ -30,8 +30,8 @@ export class OpenAiPlanner implements DitlPlanner {
     });
   }
 
-  async plan(answers: OnboardingAnswers): Promise<PlannedPresentation> {
-    const context = planContext(answers);
+  async plan(answers: OnboardingAnswers, evolutionDays: number): Promise<PlannedPresentation> {
+    const context = planContext(answers, evolutionDays);
     try {
       return await this.planWithModel(answers, context);
     } catch (error) {

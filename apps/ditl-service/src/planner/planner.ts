@@ -12,7 +12,7 @@ export interface PlannedPresentation {
   modelAnswerCutOff?: true;
 }
 
-/** Writes a client's "Day in the Life" plan from their onboarding answers. */
+/** Writes a client's "Day in the Life" plan from their onboarding answers, for an evolution of `evolutionDays`. */
 export interface DitlPlanner {
-  plan(answers: OnboardingAnswers): Promise<PlannedPresentation>;
+  plan(answers: OnboardingAnswers, evolutionDays: number): Promise<PlannedPresentation>;
 }

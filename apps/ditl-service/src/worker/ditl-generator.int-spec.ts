@@ -19,14 +19,16 @@ describe('a Day in the Life written while its account is erased (real PostgreSQL
   });
   afterAll(() => storage?.close());
 
-  const queued = async () => {
+  /** A stored request; without `evolutionDays`, as one stored before the length was kept. */
+  const queued = async (evolutionDays: number | null = null) => {
     const userId = randomUUID();
     const generationId = randomUUID();
-    await dataSource().query(`INSERT INTO ditl.generations (id, user_id, email, answers) VALUES ($1, $2, $3, $4)`, [
+    await dataSource().query(`INSERT INTO ditl.generations (id, user_id, email, answers, evolution_days) VALUES ($1, $2, $3, $4, $5)`, [
       generationId,
       userId,
       `${userId}@spark.test`,
       JSON.stringify(onboardingAnswers()),
+      evolutionDays,
     ]);
     return { userId, generationId };
   };
@@ -49,12 +51,23 @@ describe('a Day in the Life written while its account is erased (real PostgreSQL
     expect(await generate(() => new OfflinePlanner())).toHaveLength(1);
   });
 
+  it('states the evolution length stored with the request, and the default for a request stored before lengths were kept', async () => {
+    const closingOf = async (evolutionDays: number | null) => {
+      const { generationId } = await queued(evolutionDays);
+      await generatorWith(new OfflinePlanner()).run(generationId);
+      const [row] = await dataSource().query<{ closing: string }[]>(`SELECT plan->>'closing' AS closing FROM ditl.generations WHERE id = $1`, [generationId]);
+      return row?.closing;
+    };
+    expect(await closingOf(60)).toContain('Repeat it imperfectly for 60 days');
+    expect(await closingOf(null)).toContain('Repeat it imperfectly for 90 days');
+  });
+
   it('leaves no page of a generation whose account was erased while it was planned', async () => {
     const eraser = ditlEraser(dataSource(), s3().config);
     const erasingMeanwhile = (userId: string): DitlPlanner => ({
-      async plan(given) {
+      async plan(given, evolutionDays) {
         await eraser.erase({ userId, email: `${userId}@spark.test` });
-        return new OfflinePlanner().plan(given);
+        return new OfflinePlanner().plan(given, evolutionDays);
       },
     });
     try {
@@ -78,10 +91,10 @@ describe('a Day in the Life written while its account is erased (real PostgreSQL
     const planning = new Promise<void>((resolve) => (releasePlan = resolve));
     const firstRunClaimed = new Promise<void>((resolve) => (claimed = resolve));
     const slowPlanner: DitlPlanner = {
-      plan: async (given) => {
+      plan: async (given, evolutionDays) => {
         claimed();
         await planning;
-        return new OfflinePlanner().plan(given);
+        return new OfflinePlanner().plan(given, evolutionDays);
       },
     };
     const firstRun = generatorWith(slowPlanner).run(running.generationId);

@@ -1,3 +1,4 @@
+import { cycleLengthDays } from '@spark/contracts';
 import type { JobRequest } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import type { GenerationRow, GenerationsRepository } from '../generations/generations.repository';
@@ -91,7 +92,8 @@ export class DitlGenerator {
   private async generate(row: GenerationRow): Promise<void> {
     const generationId = row.id;
     await this.generations.reportProgress(generationId, 25);
-    const planned = await this.planWithRetries(generationId, row.answers);
+    // A generation asked for before its length was kept is planned with the default length.
+    const planned = await this.planWithRetries(generationId, row.answers, cycleLengthDays(row.evolution_days));
     await this.generations.reportProgress(generationId, 75);
     const key = presentationKey(row.user_id, generationId);
     await this.store.put({ key, body: renderPresentation(planned.plan, planned.planner, new Date()), contentType: 'text/html; charset=utf-8' });
@@ -113,11 +115,11 @@ export class DitlGenerator {
     this.logger.info({ generationId, planner: planned.planner, completedNow, rejectedChecks, modelAnswerCutOff: planned.modelAnswerCutOff }, 'DITL generated');
   }
 
-  private async planWithRetries(generationId: string, answers: Parameters<DitlPlanner['plan']>[0]): Promise<PlannedPresentation> {
+  private async planWithRetries(generationId: string, ...request: Parameters<DitlPlanner['plan']>): Promise<PlannedPresentation> {
     let lastError: unknown;
     for (let attempt = 1; attempt <= this.options.attempts; attempt++) {
       try {
-        return await this.planner.plan(answers);
+        return await this.planner.plan(...request);
       } catch (error) {
         lastError = error;
         this.logger.warn({ generationId, attempt, err: error }, 'DITL model call failed');

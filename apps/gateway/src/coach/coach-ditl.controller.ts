@@ -7,6 +7,7 @@ import { Audited } from '../audit/audited.decorator';
 import { type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
+import { evolutionDaysOf } from '../ditl/evolution-days';
 
 // Each regeneration is a run of model calls and an e-mail to the client, and each client's own daily budget bounds
 // only that client: this bounds what one coach (or a stolen coach token) spends across the roster. A coach
@@ -28,13 +29,21 @@ export class CoachDitlController {
     return this.bus.request('ditl.coach-view', { userId });
   }
 
-  /** A new generation from the client's answers; counts against the client's daily budget and the coach's (429 past either). */
+  /**
+   * A new generation from the client's answers, stating their evolution's length as it is now; counts against the
+   * client's daily budget and the coach's (429 past either).
+   */
   @Responds('ditl.coach-regenerate')
   @Post('generations')
   @HttpCode(202)
   @Audited('client.ditl-regenerate', { type: 'client', id: { param: 'userId' } })
-  regenerate(@CurrentUser() coach: AuthenticatedUser, @Param('userId', new ZodPipe(uuidSchema)) userId: string): Promise<GenerateDitlResponse> {
-    return this.bus.request('ditl.coach-regenerate', { userId }, { admission: this.limiter.admission({ limit: REGENERATIONS_PER_COACH, subject: coach.id }) });
+  async regenerate(@CurrentUser() coach: AuthenticatedUser, @Param('userId', new ZodPipe(uuidSchema)) userId: string): Promise<GenerateDitlResponse> {
+    const evolutionDays = await evolutionDaysOf(this.bus, userId);
+    return this.bus.request(
+      'ditl.coach-regenerate',
+      { userId, evolutionDays },
+      { admission: this.limiter.admission({ limit: REGENERATIONS_PER_COACH, subject: coach.id }) },
+    );
   }
 
   /** The coach's text and habit for one moment, kept over every later generation until reset. */

@@ -15,6 +15,7 @@ import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
 import { DitlRequestWitness } from './ditl-request-witness';
+import { evolutionDaysOf } from './evolution-days';
 
 @Controller('api/ditl/generations')
 export class DitlController {
@@ -28,13 +29,14 @@ export class DitlController {
   @Roles('client')
   @Post()
   @HttpCode(202)
-  generate(
+  async generate(
     @CurrentUser() user: AuthenticatedUser,
     @Body(new ZodPipe(generateDitlBodySchema)) body: z.output<typeof generateDitlBodySchema>,
   ): Promise<GenerateDitlResponse> {
     const answers = body.onboardingData;
     const requested = this.witness.witness(user.email, answers.firstName);
-    return this.bus.request('ditl.generate', { userId: user.id, email: user.email, leadId: body.leadId, answers, requested });
+    const evolutionDays = await evolutionDaysOf(this.bus, user.id);
+    return this.bus.request('ditl.generate', { userId: user.id, email: user.email, leadId: body.leadId, answers, requested, evolutionDays });
   }
 
   /** The caller's newest finished presentation (null when none), which the client's home screen reopens. */

@@ -57,11 +57,9 @@ describe('erasing a client while one of their captures is being recorded (real P
     const progress = { userId, email, fullName: answers.firstName, transformationGoal: answers.transformationGoal, customEvolutionDays: null, timeZone: 'UTC' };
     return inUnitOfWork(dataSource(), async () => {
       try {
-        return await new OnboardingRepository(dataSource()).save(toOnboardingRecord(userId, answers, new Date()), {
-          ...progress,
-          startDate: '2026-12-01',
-          endDate: '2027-03-01',
-        });
+        return await new OnboardingRepository(dataSource()).save({ ...progress, startDate: '2026-12-01', endDate: '2027-03-01' }, (evolutionDays) =>
+          toOnboardingRecord(userId, answers, new Date(), evolutionDays),
+        );
       } finally {
         await beforeCommit();
       }

@@ -6,7 +6,7 @@ const minimal = onboardingAnswers({ firstName: 'Maya', age: 34, activityLevel: '
 
 describe('toOnboardingRecord', () => {
   it('fills every optional field with the spec defaults', () => {
-    const record = toOnboardingRecord(userId, minimal, new Date('2026-01-05T10:00:00Z'));
+    const record = toOnboardingRecord(userId, minimal, new Date('2026-01-05T10:00:00Z'), 90);
     expect(record.demographics).toEqual({
       age: 34,
       gender: 'Not specified',
@@ -24,14 +24,18 @@ describe('toOnboardingRecord', () => {
     expect(record.goalQuestions.timeline).toBe('90 days');
   });
 
+  it("states the client's evolution length as its timeline", () => {
+    expect(toOnboardingRecord(userId, minimal, new Date(), 60).goalQuestions.timeline).toBe('60 days');
+  });
+
   it('reads a challenge that names stress as a high stress level', () => {
-    expect(toOnboardingRecord(userId, minimal, new Date()).lifestyle.stress_level).toBe('high');
+    expect(toOnboardingRecord(userId, minimal, new Date(), 90).lifestyle.stress_level).toBe('high');
     const calm = { ...minimal, biggestChallenge: 'Finding time' };
-    expect(toOnboardingRecord(userId, calm, new Date()).lifestyle.stress_level).toBe('moderate');
+    expect(toOnboardingRecord(userId, calm, new Date(), 90).lifestyle.stress_level).toBe('moderate');
   });
 
   it('joins first and last name into the full name', () => {
-    expect(toOnboardingRecord(userId, { ...minimal, lastName: 'Lopez' }, new Date()).full_name).toBe('Maya Lopez');
+    expect(toOnboardingRecord(userId, { ...minimal, lastName: 'Lopez' }, new Date(), 90).full_name).toBe('Maya Lopez');
   });
 });
 

@@ -1,4 +1,4 @@
-import { addDays, cycleLengthDays, DEFAULT_EVOLUTION_DAYS, NOT_SPECIFIED, type OnboardingAnswers, type OnboardingData } from '@spark/contracts';
+import { addDays, cycleLengthDays, NOT_SPECIFIED, type OnboardingAnswers, type OnboardingData } from '@spark/contracts';
 
 const orNotSpecified = (value: string | undefined) => (value && value.trim() ? value.trim() : NOT_SPECIFIED);
 
@@ -6,12 +6,18 @@ const orNotSpecified = (value: string | undefined) => (value && value.trim() ? v
 const stressLevelOf = (answers: OnboardingAnswers): 'high' | 'moderate' =>
   answers.goalTags.includes('Stress') || /stress|overwhelm|anxious|burn/i.test(answers.biggestChallenge) ? 'high' : 'moderate';
 
-/** The onboarding record of docs/product.md §3, with its defaults for everything the steps leave blank. */
-export function toOnboardingRecord(userId: string, answers: OnboardingAnswers, completedAt: Date): OnboardingData {
-  const fullName = [answers.firstName, answers.lastName].filter(Boolean).join(' ').trim();
+/** The client's full name as the answers give it: first and last name. */
+export const fullNameOf = (answers: OnboardingAnswers) => [answers.firstName, answers.lastName].filter(Boolean).join(' ').trim();
+
+/**
+ * The onboarding record of docs/product.md §3, with its defaults for everything the steps leave blank. Its timeline is
+ * `evolutionDays`, the length of the client's progress row: a coach sets it (a preset for a client they added, or an
+ * edit), never the client's answers.
+ */
+export function toOnboardingRecord(userId: string, answers: OnboardingAnswers, completedAt: Date, evolutionDays: number): OnboardingData {
   return {
     user_id: userId,
-    full_name: fullName,
+    full_name: fullNameOf(answers),
     transformation_goal: answers.transformationGoal,
     typical_day: answers.typicalDay,
     biggest_challenge: answers.biggestChallenge,
@@ -29,8 +35,7 @@ export function toOnboardingRecord(userId: string, answers: OnboardingAnswers, c
       primary_goal: answers.transformationGoal,
       motivation: orNotSpecified(answers.currentWin),
       biggest_challenge: answers.biggestChallenge,
-      // The client's own answers never set the length: a coach does, for a client they added (evolution presets).
-      timeline: `${DEFAULT_EVOLUTION_DAYS} days`,
+      timeline: `${evolutionDays} days`,
       support_system: 'coach',
     },
     lifestyle: {

@@ -1,6 +1,6 @@
 import { type CompleteOnboardingResponse, localDate, type PayloadOf } from '@spark/contracts';
 import type { TimeZoneResolver } from '../progress/database-time-zones';
-import { firstEvolution, toOnboardingRecord } from './onboarding-record';
+import { firstEvolution, fullNameOf, toOnboardingRecord } from './onboarding-record';
 import type { OnboardingRepository } from './onboarding.repository';
 
 export class OnboardingService {
@@ -13,19 +13,21 @@ export class OnboardingService {
   /** Saves the answers with the defaults of docs/product.md §3 and starts the first evolution today. */
   async complete({ userId, email, answers }: PayloadOf<'progress.complete-onboarding'>): Promise<CompleteOnboardingResponse> {
     const completedAt = this.now();
-    const record = toOnboardingRecord(userId, answers, completedAt);
     const timeZone = await this.timeZones.storable(answers.timeZone ?? 'UTC');
     const { startDate, endDate } = firstEvolution(localDate(completedAt, timeZone));
-    const evolution = await this.onboarding.save(record, {
-      userId,
-      email,
-      fullName: record.full_name,
-      transformationGoal: record.transformation_goal,
-      customEvolutionDays: null,
-      timeZone,
-      startDate,
-      endDate,
-    });
+    const { evolution, record } = await this.onboarding.save(
+      {
+        userId,
+        email,
+        fullName: fullNameOf(answers),
+        transformationGoal: answers.transformationGoal,
+        customEvolutionDays: null,
+        timeZone,
+        startDate,
+        endDate,
+      },
+      (evolutionDays) => toOnboardingRecord(userId, answers, completedAt, evolutionDays),
+    );
     return {
       onboarding: record,
       evolution: {
