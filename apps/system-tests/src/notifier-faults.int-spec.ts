@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { authEnv, developmentSigningKeys, loadConfig } from '@spark/config';
 import { QUEUES } from '@spark/contracts';
 import { JobQueues, MailSealer } from '@spark/jobs';
+import { signedLeadSubmission } from '@spark/messaging';
 import {
   createTestDatabase,
   endLockWaiters,
@@ -398,4 +399,51 @@ describe('the notifier under faults', () => {
     expect(logLines.join('\n')).not.toContain(email);
     expect(sent).toMatchObject({ job: 'magic-link', jobId });
   }, 60_000);
+
+  it("sends an hour's digest of the leads past the cap once when the notifier dies after the SMTP server took it", async () => {
+    await killAndWait(notifiers);
+    startNotifier(sink.url, undefined, 'warn', { LEAD_ALERTS_PER_HOUR: '1' });
+    // The hour's leads must fall in one hour of the clock.
+    const leftOfHour = 3_600_000 - (Date.now() % 3_600_000);
+    if (leftOfHour < 90_000) await new Promise((resolve) => setTimeout(resolve, leftOfHour + 1_000));
+    const windowStart = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const queue = jobs.queue(QUEUES.mail);
+    // One at a time, so the first is the hour's one alert and the other two are gathered.
+    for (const email of ['digest-first@example.com', 'digest-a@example.com', 'digest-b@example.com']) {
+      const visitor = { email, role: 'client' as const, interest: null };
+      const data = {
+        ...visitor,
+        leadId: randomUUID(),
+        createdAt: new Date().toISOString(),
+        submission: signedLeadSubmission(developmentSigningKeys(), visitor),
+      };
+      const jobId = randomUUID();
+      await jobs.addChecked([{ job: { queue: QUEUES.mail, name: 'lead-alert', data }, jobId }]);
+      await eventually(async () => (await queue.getJobState(jobId)) === 'completed', 30_000, `the alert of ${email}`);
+    }
+    const digests = () => sink.messages.filter((mail) => mail.subject.startsWith('2 more leads'));
+    const ledgerKey = `${QUEUES.mail}:lead-alert-digest:${windowStart}`;
+    const rowLock = new Client({ connectionString: database.url });
+    await rowLock.connect();
+    beforeAccepting = async () => {
+      beforeAccepting = undefined;
+      await rowLock.query('BEGIN');
+      await rowLock.query(`SELECT 1 FROM notifier.sent_emails WHERE idempotency_key = $1 FOR UPDATE`, [ledgerKey]);
+    };
+    const digestJobId = `lead-alert-digest-${windowStart}`;
+    await (await queue.getJob(digestJobId))?.promote();
+    await eventually(async () => (await lockWaiters(db, 'UPDATE notifier.sent_emails')) === 1, 30_000, "the digest's ledger write to wait on the row");
+    await killAndWait(notifiers);
+    await endLockWaiters(db);
+    await rowLock.query('ROLLBACK');
+    await rowLock.end();
+    expect((await ledgerRow(ledgerKey))?.status).toBe('sending');
+
+    startNotifier();
+    await untilIdle(digestJobId);
+    expect(digests()).toHaveLength(1);
+    expect(digests()[0]?.text).toMatch(/digest-a@example\.com[\s\S]*digest-b@example\.com/);
+    expect(await ledgerRow(ledgerKey)).toEqual({ status: 'sent', message_id: digests()[0]?.messageId });
+    expect(await redis.exists(`${busPrefix}:bull:mail:lead-alert-cap:${windowStart}:leads`)).toBe(0);
+  }, 150_000);
 });
