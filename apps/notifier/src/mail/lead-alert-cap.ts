@@ -10,24 +10,35 @@ export const HOUR_MS = 3_600_000;
 const DIGEST_GRACE_MS = 60_000;
 
 /**
+ * The leads a digest names, the hour's first; the others it counts. Only these are kept, so a flood of leads holds
+ * Redis to a count.
+ */
+export const DIGEST_NAMES = 5;
+
+/**
  * How long an hour's gathered leads (their addresses) are kept after the hour if the digest cannot be sent: past
  * a digest's retries with the default retry budget (docs/decisions.md, "Exactly one e-mail per job"), and hours, not
  * days (docs/data-rights.md). A sent digest drops them at once.
  */
 const GATHERED_KEPT_MS = 6 * HOUR_MS;
 
+/** When an hour's keys expire, in Unix seconds. */
+const keptUntil = (windowStart: number) => Math.ceil((windowStart + HOUR_MS + GATHERED_KEPT_MS) / 1000);
+
 /**
- * How long an alert's decision is kept: as long as its job can be delivered again, a failed job being kept a week
- * for an admin's retry. It holds no address, only the gateway's signature of the form.
+ * How long an alert's decision is kept: as long as its finished job is, past which only the outbox adds the job
+ * again, after Redis lost the decision too. A failed alert, which an admin may retry later, was never sent, so a
+ * fresh decision doubles nothing. It holds no address, only the gateway's signature of the form.
  */
-const DECISION_KEPT_S = 7 * 24 * 3600;
+const DECISION_KEPT_S = 24 * 3600;
 
 /**
  * The alert's decision, once per signature whatever the number of deliveries: sent one by one while the hour's count
- * is under the cap, else gathered for the hour's digest. An hour whose digest has already gathered its leads (a clock
- * behind the others, a digest run early by hand) sends the alert one by one rather than lose it.
- * KEYS: the decision, the hour's count, the hour's gathered leads. ARGV: the cap, the signature, the lead, when the
- * hour's keys expire (Unix seconds), how long the decision is kept (seconds), the hour's start.
+ * is under the cap, else counted for the hour's digest, and kept for it to name while it names fewer than it may. An
+ * hour whose digest has already read it (a clock behind the others, a digest run early by hand) sends the alert one
+ * by one rather than lose it.
+ * KEYS: the decision, the hour's counts, the hour's named leads. ARGV: the cap, the signature, the lead, when the
+ * hour's keys expire (Unix seconds), how long the decision is kept (seconds), the hour's start, the leads named.
  */
 const DECIDE = `
 local decided = redis.call('GET', KEYS[1])
@@ -38,15 +49,18 @@ if redis.call('HEXISTS', KEYS[2], 'closed') == 0 then
     redis.call('HINCRBY', KEYS[2], 'alerts', 1)
   else
     decision = 'digest ' .. ARGV[6]
-    redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
-    redis.call('EXPIREAT', KEYS[3], ARGV[4])
+    redis.call('HINCRBY', KEYS[2], 'gathered', 1)
+    if redis.call('HLEN', KEYS[3]) < tonumber(ARGV[7]) then
+      redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
+      redis.call('EXPIREAT', KEYS[3], ARGV[4])
+    end
   end
   redis.call('EXPIREAT', KEYS[2], ARGV[4])
 end
 redis.call('SET', KEYS[1], decision, 'EX', ARGV[5])
 return decision`;
 
-/** A lead gathered for a digest: what the team's alert would have named. */
+/** A lead a digest names: what the team's alert would have named but the visitor's words. */
 const gatheredLeadSchema = z.object({ email: z.string(), role: leadRoleSchema, createdAt: z.string() });
 export type GatheredLead = z.infer<typeof gatheredLeadSchema>;
 
@@ -78,9 +92,10 @@ export class LeadAlertCap {
         this.perHour,
         data.submission.signature,
         JSON.stringify(lead),
-        Math.ceil((windowStart + HOUR_MS + GATHERED_KEPT_MS) / 1000),
+        keptUntil(windowStart),
         DECISION_KEPT_S,
         windowStart,
+        DIGEST_NAMES,
       ),
     );
     if (decided === 'alert') return { send: 'alert' };
@@ -97,20 +112,24 @@ export class LeadAlertCap {
     return gathered;
   }
 
-  /** Closes the hour, so no later decision gathers into it, and reads what it gathered. */
-  async close(windowStart: number): Promise<GatheredLead[]> {
+  /** Closes the hour, so no later decision gathers into it, and reads how many it gathered and whom it names. */
+  async close(windowStart: number): Promise<{ count: number; named: GatheredLead[] }> {
+    const hour = this.key(String(windowStart));
     const replies = await this.redis
       .multi()
-      .hset(this.key(String(windowStart)), 'closed', '1')
-      .expireat(this.key(String(windowStart)), Math.ceil((windowStart + HOUR_MS + GATHERED_KEPT_MS) / 1000))
+      .hset(hour, 'closed', '1')
+      .expireat(hour, keptUntil(windowStart))
+      .hget(hour, 'gathered')
       .hvals(this.gatheredKey(windowStart))
       .exec();
-    const [error, leads] = replies?.[2] ?? [new Error('the transaction that closes the hour was discarded')];
-    if (error) throw error;
-    return (leads as string[]).map((lead) => gatheredLeadSchema.parse(JSON.parse(lead))).sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    if (!replies) throw new Error('the transaction that closes the hour was discarded');
+    const [, , [countError, count] = [], [leadsError, leads] = []] = replies;
+    if (countError ?? leadsError) throw countError ?? leadsError;
+    const named = (leads as string[]).map((lead) => gatheredLeadSchema.parse(JSON.parse(lead)));
+    return { count: Number(count ?? 0), named: named.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt)) };
   }
 
-  /** Forgets the hour's gathered addresses once its digest went. */
+  /** Forgets the addresses of the hour's leads once its digest went. */
   async forget(windowStart: number): Promise<void> {
     await this.redis.del(this.gatheredKey(windowStart));
   }

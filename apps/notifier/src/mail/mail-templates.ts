@@ -84,21 +84,18 @@ export function leadAlert(data: JobPayload<'mail', 'lead-alert'>, context: Templ
   };
 }
 
-/** The leads a digest names; the others it counts, and the dashboard lists them all. */
-const DIGEST_NAMES = 5;
-
 const clockHour = (time: number) => new Date(time).toISOString().slice(11, 16);
 
 /**
  * The team's one e-mail for an hour's leads past the cap on alerts sent one by one (`LeadAlertCap`), worded as the
- * alert. It names the first few by address and role, never their words; `named` leaves out the erased.
+ * alert. It names the first few (`named`, the erased left out) by address and role, never their words, and counts
+ * the rest.
  */
 export function leadAlertDigest(
   digest: { windowStart: number; windowMs: number; count: number; named: readonly { email: string; role: string }[]; perHour: number },
   context: TemplateContext,
 ): OutgoingMail {
-  const { windowStart, count, perHour } = digest;
-  const named = digest.named.slice(0, DIGEST_NAMES);
+  const { windowStart, count, named, perHour } = digest;
   const between = `between ${clockHour(windowStart)} and ${clockHour(windowStart + digest.windowMs)} UTC on ${new Date(windowStart).toUTCString().slice(0, 16)}`;
   const paragraphs = [
     `${count} more ${count === 1 ? 'person' : 'people'} expressed interest ${between}.`,

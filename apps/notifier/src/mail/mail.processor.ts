@@ -96,24 +96,20 @@ export class MailProcessor extends WorkerHost {
   }
 
   /**
-   * One e-mail per hour (its ledger key) for the leads gathered past the cap, which are then forgotten. Leads erased
+   * One e-mail per hour (its ledger key) for the leads past the cap, whose addresses are then forgotten. Leads erased
    * since they were submitted are counted, not named.
    */
   private async sendDigest({ windowStart }: JobPayload<'mail', 'lead-alert-digest'>, job: Job): Promise<void> {
     const { cap, sent, context, logger } = this.deps;
     const start = Date.parse(windowStart);
-    const gathered = await cap.close(start);
-    if (gathered.length === 0) {
-      logger.warn({ job: job.name, jobId: job.id, windowStart }, "no leads gathered for the hour's digest: sent already, or kept past their expiry");
+    const { count, named } = await cap.close(start);
+    if (count === 0) {
+      logger.warn({ job: job.name, jobId: job.id, windowStart }, "no leads counted for the hour's digest: kept past their expiry");
       return;
     }
-    const erased = await sent.erasedAmong(gathered.map((lead) => ({ of: lead.email, queuedAt: new Date(lead.createdAt) })));
-    const named = gathered.filter((_, index) => !erased[index]);
-    await this.deliver(
-      job,
-      leadAlertDigest({ windowStart: start, windowMs: HOUR_MS, count: gathered.length, named, perHour: cap.perHour }, context),
-      `${job.queueName}:${job.name}:${start}`,
-    );
+    const erased = await sent.erasedAmong(named.map((lead) => ({ of: lead.email, queuedAt: new Date(lead.createdAt) })));
+    const digest = { windowStart: start, windowMs: HOUR_MS, count, named: named.filter((_, index) => !erased[index]), perHour: cap.perHour };
+    await this.deliver(job, leadAlertDigest(digest, context), `${job.queueName}:${job.name}:${start}`);
     await cap.forget(start);
   }
 
