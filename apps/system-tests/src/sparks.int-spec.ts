@@ -289,6 +289,23 @@ describe('spark capture, from a direct upload to S3 to the progress counters', (
     expect(await counters(user.id)).toMatchObject({ spark_count: 6, streak_count: 4, last_spark_date: daysAgo(0) });
   });
 
+  it('counts a late day for a client whose stored zone the database does not know, reading that zone as UTC', async () => {
+    const user = newUser();
+    const now = Date.now();
+    const capturedDaysAgo = async (days: number) => {
+      const taken = { takenAt: new Date(now - days * DAY_MS).toISOString(), sentAt: new Date(now).toISOString() };
+      return (await capture(user, { bytes: TINY_PNG, timeZone: 'UTC', ...taken })).status;
+    };
+    await insertProgress(db, { userId: user.id, email: user.email, timeZone: 'UTC' });
+    expect([await capturedDaysAgo(2), await capturedDaysAgo(0)]).toEqual([201, 201]);
+    // As a row stored before zones were checked, with sparks from before their local date was kept.
+    await db.query(`UPDATE progress.user_progress SET time_zone = 'Mars/Olympus_Mons' WHERE user_id = $1`, [user.id]);
+    await db.query('UPDATE progress.sparks SET local_date = NULL WHERE user_id = $1', [user.id]);
+
+    expect(await capturedDaysAgo(1)).toBe(201);
+    expect(await counters(user.id)).toMatchObject({ spark_count: 3, streak_count: 3 });
+  });
+
   it('keeps the counters right under 12 concurrent captures of one client, those refused while three run sent again', async () => {
     const user = newUser();
     const responses = await Promise.all(Array.from({ length: 12 }, () => capture(user, { bytes: TINY_PNG, resendWhileBusy: true })));

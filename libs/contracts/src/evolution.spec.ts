@@ -89,12 +89,22 @@ describe('streaks', () => {
     expect(streakAfterSpark(mended, '2025-05-07', undefined, [...sparked, '2025-05-09'])).toEqual(mended);
   });
 
-  it('steps over rest and pause days when it counts a late day again, and never shortens the streak', () => {
+  it('steps over rest and pause days when it counts a late day, as if the days had come in order', () => {
     const skipped = (day: string) => day === '2025-05-08';
-    const sparked = ['2025-05-05', '2025-05-06', '2025-05-09'];
-    expect(streakAfterSpark({ streakCount: 1, lastSparkDate: '2025-05-09' }, '2025-05-07', skipped, sparked).streakCount).toBe(4);
-    // A streak stored longer than the days at hand (kept from before) stays.
-    expect(streakAfterSpark({ streakCount: 9, lastSparkDate: '2025-05-09' }, '2025-05-07', skipped, sparked).streakCount).toBe(9);
+    expect(
+      streakAfterSpark({ streakCount: 1, lastSparkDate: '2025-05-09' }, '2025-05-07', skipped, ['2025-05-05', '2025-05-06', '2025-05-09']).streakCount,
+    ).toBe(4);
+    // A late spark on a rest day inside the run counts, as a spark on a rest day does.
+    const sparked = ['2025-05-05', '2025-05-06', '2025-05-07', '2025-05-09'];
+    expect(streakAfterSpark({ streakCount: 4, lastSparkDate: '2025-05-09' }, '2025-05-08', skipped, sparked).streakCount).toBe(5);
+  });
+
+  it('adds only what a late day joins to the stored streak, which today’s rest days may read differently', () => {
+    // The stored 3 counted the 3rd as missed; today's rest days read it as rest (the calendar keeps two choices).
+    const readAsRest = (day: string) => day === '2025-05-03';
+    const sparked = ['2025-05-01', '2025-05-02', '2025-05-04', '2025-05-05', '2025-05-06'];
+    expect(streakAfterSpark({ streakCount: 3, lastSparkDate: '2025-05-06' }, '2025-05-05', readAsRest, sparked).streakCount).toBe(3);
+    expect(streakAfterSpark({ streakCount: 9, lastSparkDate: '2025-05-09' }, '2025-05-08', undefined, ['2025-05-09']).streakCount).toBe(10);
   });
 
   it('dates consecutive evening sparks by the client’s zone across the spring DST change', () => {

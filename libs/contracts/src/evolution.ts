@@ -126,27 +126,25 @@ export function sparkTakenAt(device: { takenAt?: string; sentAt?: string }, reco
  * The streak after a spark on `sparkDate` (the client's local date): the same day counts once,
  * the next day extends it, a gap starts again at 1 unless every day of the gap is `skipped` (a rest or
  * pause day neither breaks nor extends it). A spark dated before the last one (sent late by a second device, or
- * dated by a time zone further west) is counted again with `sparkedDays`, the days already sparked up to the last
- * one: a day that fills the gap a later spark had left mends the streak, and no such spark ever shortens it.
+ * dated by a time zone further west) adds to the streak what it adds to the run of `sparkedDays` (the days already
+ * sparked) that ends on the last spark day: a day that fills the gap a later spark had left mends the streak, a day
+ * already sparked or beyond a gap changes nothing, and none ever shortens it. Without `sparkedDays` it changes nothing.
  */
-export function streakAfterSpark(
-  state: StreakState,
-  sparkDate: string,
-  skipped: SkippedDay = nothingSkipped,
-  sparkedDays: readonly string[] = [],
-): StreakState {
+export function streakAfterSpark(state: StreakState, sparkDate: string, skipped: SkippedDay = nothingSkipped, sparkedDays?: readonly string[]): StreakState {
   if (!state.lastSparkDate) return { streakCount: 1, lastSparkDate: sparkDate };
   const gap = daysBetween(state.lastSparkDate, sparkDate);
-  if (gap < 0) {
-    const counted = streakEndingOn(state.lastSparkDate, [...sparkedDays, sparkDate], skipped);
-    return { streakCount: Math.max(1, state.streakCount, counted), lastSparkDate: state.lastSparkDate };
+  if (gap < 0 && sparkedDays && !sparkedDays.includes(sparkDate)) {
+    const added = runEndingOn(state.lastSparkDate, [...sparkedDays, sparkDate], skipped) - runEndingOn(state.lastSparkDate, sparkedDays, skipped);
+    return { streakCount: Math.max(1, state.streakCount + added), lastSparkDate: state.lastSparkDate };
   }
-  if (gap === 0) return { streakCount: Math.max(1, state.streakCount), lastSparkDate: state.lastSparkDate };
+  if (gap <= 0) return { streakCount: Math.max(1, state.streakCount), lastSparkDate: state.lastSparkDate };
   return { streakCount: onlySkippedBetween(state.lastSparkDate, sparkDate, skipped) ? state.streakCount + 1 : 1, lastSparkDate: sparkDate };
 }
 
-// The run of sparked days that ends on `lastDay`, walked back day by day as `streakAfterSpark` would have built it.
-function streakEndingOn(lastDay: string, sparkedDays: readonly string[], skipped: SkippedDay): number {
+// How many sparked days the run ending on `lastDay` holds, walked back over skipped days. Only the difference the
+// late day makes is added to the stored streak: the stored count was built with the rest days of its time, and the
+// calendar keeps only the last two choices of rest day, so a full recount could read an old missed day as rest.
+function runEndingOn(lastDay: string, sparkedDays: readonly string[], skipped: SkippedDay): number {
   const earlier = [...new Set(sparkedDays)].filter((day) => day < lastDay).sort((a, b) => (a < b ? 1 : -1));
   let count = 1;
   let later = lastDay;

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { sparkDateSql } from '../sparks/sparks.repository';
 
 export interface ExportSpark {
   id: string;
@@ -60,7 +61,7 @@ export class ExportRepository {
     return this.dataSource.query(
       `WITH zone AS (SELECT time_zone FROM progress.user_progress WHERE user_id = $1),
             spark_days AS (
-              SELECT coalesce(s.local_date, (s.created_at AT TIME ZONE coalesce((SELECT time_zone FROM zone), 'UTC'))::date) AS day, count(*)::int AS sparks
+              SELECT ${sparkDateSql('s', `coalesce((SELECT time_zone FROM zone), 'UTC')`)} AS day, count(*)::int AS sparks
                 FROM progress.sparks s WHERE s.user_id = $1 GROUP BY 1),
             pauses AS (SELECT pause_date AS day FROM progress.pause_days WHERE user_id = $1)
        SELECT coalesce(d.day, p.day)::text AS day, coalesce(d.sparks, 0) AS sparks, p.day IS NOT NULL AS pause_day

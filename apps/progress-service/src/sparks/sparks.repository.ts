@@ -82,11 +82,17 @@ const recordStatement = {
     SELECT inserted.*, (SELECT to_jsonb(updated) FROM updated) AS progress FROM inserted`,
 };
 
-// Sparks recorded before their local date was kept are dated by the client's stored zone (`$2`).
+/**
+ * A spark's local date in SQL: the day it counted for, or, for a spark recorded before that was kept, its time in the
+ * client's stored zone (`zone`, an SQL expression; a zone the database does not know reads as UTC).
+ */
+export const sparkDateSql = (spark: string, zone: string) =>
+  `coalesce(${spark}.local_date, (${spark}.created_at AT TIME ZONE progress.known_time_zone(${zone}))::date)`;
+
 const historyStatement = {
   name: 'progress.spark-history',
   text: `SELECT
-      ARRAY(SELECT DISTINCT to_char(coalesce(local_date, (created_at AT TIME ZONE $2)::date), 'YYYY-MM-DD') FROM progress.sparks WHERE user_id = $1) AS "sparkedDays",
+      ARRAY(SELECT DISTINCT to_char(${sparkDateSql('s', '$2')}, 'YYYY-MM-DD') FROM progress.sparks s WHERE s.user_id = $1) AS "sparkedDays",
       ARRAY(SELECT to_char(pause_date, 'YYYY-MM-DD') FROM progress.pause_days WHERE user_id = $1) AS "pauseDays"`,
 };
 
@@ -113,9 +119,10 @@ export class SparksRepository {
    * changes nothing and the capture reads and tries again, so concurrent captures of one client are counted one by
    * one and none is lost. A client id seen before returns the first spark and leaves the counters alone. A new spark
    * whose file would take the client past `quotaBytes` throws `StorageFullError`; since the write needs the row as
-   * read, concurrent captures cannot together pass it. Two round trips (three for a spark dated before the last one, which reads the client's history; a spark recorded
-   * meanwhile changes the row too, so the guard covers the history), each its own transaction: no row lock is
-   * held across the service's own work, and no BEGIN or COMMIT travels on its own (docs/decisions.md).
+   * read, concurrent captures cannot together pass it. Two round trips, each its own transaction: no row lock is
+   * held across the service's own work, and no BEGIN or COMMIT travels on its own (docs/decisions.md). A spark dated
+   * before the last one also reads the client's history; every spark recorded meanwhile changes the progress row, so
+   * the guard covers that read too.
    */
   async record(spark: NewSpark, evolutionDays: { start: string; end: string }, quotaBytes: number, update: CounterUpdate) {
     const runner = this.dataSource.createQueryRunner();
