@@ -13,7 +13,7 @@ const DIGEST_GRACE_MS = 60_000;
  * The leads a digest names, the hour's first; the others it counts. Only these are kept, so a flood of leads holds
  * Redis to a count.
  */
-export const DIGEST_NAMES = 5;
+const DIGEST_NAMES = 5;
 
 /**
  * How long an hour's gathered leads (their addresses) are kept after the hour if the digest cannot be sent: past
