@@ -1,7 +1,7 @@
 // `npm run build:node && node dist/bench/ditl-planner.js`: the offline planner for every evaluation profile,
 // from the answers to the finished, escaped HTML page: reading the day (chrono-node), planning, rendering.
 // The plan checks a model's answer goes through are timed on their own. Target: well under 200 ms a plan.
-import { onboardingAnswersSchema } from '@spark/contracts';
+import { DEFAULT_EVOLUTION_DAYS, onboardingAnswersSchema } from '@spark/contracts';
 import { buildOfflinePlan, checkPlan, evaluationProfiles, planContext, renderPresentation, warmUpOfflinePlanner } from '../apps/ditl-service/src/tooling';
 import { recordFigure } from './summary';
 
@@ -24,14 +24,14 @@ warmUpOfflinePlanner();
 const warmUpMs = performance.now() - warmUpStarted;
 const firstStarted = performance.now();
 const [firstProfile] = profiles;
-if (firstProfile) renderPresentation(buildOfflinePlan(firstProfile.answers), 'offline', new Date());
+if (firstProfile) renderPresentation(buildOfflinePlan(planContext(firstProfile.answers, DEFAULT_EVOLUTION_DAYS)), 'offline', new Date());
 const firstMs = performance.now() - firstStarted;
 
 for (let round = 0; round < rounds; round++) {
   for (const { id, answers } of profiles) {
     const started = performance.now();
-    const context = planContext(answers);
-    const plan = buildOfflinePlan(answers, context);
+    const context = planContext(answers, DEFAULT_EVOLUTION_DAYS);
+    const plan = buildOfflinePlan(context);
     renderPresentation(plan, 'offline', new Date());
     const planned = performance.now();
     checkPlan(plan, context);

@@ -1,4 +1,4 @@
-import { type DitlPlan, onboardingAnswersSchema } from '@spark/contracts';
+import { DEFAULT_EVOLUTION_DAYS, type DitlPlan, onboardingAnswersSchema } from '@spark/contracts';
 import { formatClock } from '../schedule/clock';
 import { buildOfflinePlan } from '../planner/offline-planner';
 import { type DayPlanContext, planContext } from '../planner/plan-context';
@@ -16,11 +16,8 @@ export interface ProfileEvaluation {
 }
 
 /** Plans one profile with the given planner and runs every check on the plan. */
-export function evaluateProfile(
-  profile: EvaluationProfile,
-  plan: (context: DayPlanContext) => DitlPlan = (context) => buildOfflinePlan(context.answers, context),
-): ProfileEvaluation {
-  const context = planContext(onboardingAnswersSchema.parse(profile.answers));
+export function evaluateProfile(profile: EvaluationProfile, plan: (context: DayPlanContext) => DitlPlan = buildOfflinePlan): ProfileEvaluation {
+  const context = planContext(onboardingAnswersSchema.parse(profile.answers), DEFAULT_EVOLUTION_DAYS);
   const written = plan(context);
   const violations = checkPlan(written, context);
   const outcomes = Object.fromEntries(

@@ -1,4 +1,4 @@
-import { ditlPlanSchema, type DitlPlan, type OnboardingAnswersInput, onboardingAnswersSchema } from '@spark/contracts';
+import { DEFAULT_EVOLUTION_DAYS, ditlPlanSchema, type DitlPlan, type OnboardingAnswersInput, onboardingAnswersSchema } from '@spark/contracts';
 import { evaluationProfile, evaluationProfiles } from '../evaluation/profiles';
 import { buildOfflinePlan } from './offline-planner';
 import { planContext } from './plan-context';
@@ -6,7 +6,8 @@ import { escapeHtml } from '@spark/writing';
 import { renderPresentation } from './presentation-html';
 
 const profile = (id: string) => evaluationProfile(id).answers;
-const plan = (answers: OnboardingAnswersInput) => ditlPlanSchema.parse(buildOfflinePlan(onboardingAnswersSchema.parse(answers)));
+const plan = (answers: OnboardingAnswersInput) =>
+  ditlPlanSchema.parse(buildOfflinePlan(planContext(onboardingAnswersSchema.parse(answers), DEFAULT_EVOLUTION_DAYS)));
 const slideAt = (written: DitlPlan, time: string) => written.slides.find((slide) => slide.time === time);
 const habits = (written: DitlPlan) => written.slides.map((slide) => slide.habit);
 
@@ -37,7 +38,7 @@ describe('the offline planner', () => {
 
   it('asks the client to repeat the day for the length of their evolution, the default when none is given', () => {
     const answers = onboardingAnswersSchema.parse(profile('early-runner'));
-    expect(buildOfflinePlan(answers, planContext(answers, 60)).closing).toContain('Repeat it imperfectly for 60 days,');
+    expect(buildOfflinePlan(planContext(answers, 60)).closing).toContain('Repeat it imperfectly for 60 days,');
     expect(plan(profile('early-runner')).closing).toContain('Repeat it imperfectly for 90 days,');
   });
 

@@ -1,4 +1,4 @@
-import type { DitlPlan, OnboardingAnswers } from '@spark/contracts';
+import { DEFAULT_EVOLUTION_DAYS, type DitlPlan, type OnboardingAnswers } from '@spark/contracts';
 import { formatClock } from '../schedule/clock';
 import { clientPhrase, shown } from '@spark/writing';
 import { dayMoments, type Moment } from './day-moments';
@@ -63,7 +63,7 @@ function subtitleFor(context: DayPlanContext, goal: string): string {
  */
 export class OfflinePlanner implements DitlPlanner {
   plan(answers: OnboardingAnswers, evolutionDays: number): Promise<PlannedPresentation> {
-    return Promise.resolve({ plan: buildOfflinePlan(answers, planContext(answers, evolutionDays)), planner: 'offline' });
+    return Promise.resolve({ plan: buildOfflinePlan(planContext(answers, evolutionDays)), planner: 'offline' });
   }
 }
 
@@ -94,11 +94,11 @@ const warmUpAnswers: OnboardingAnswers[] = [
  * it at start, so no client's plan waits for it.
  */
 export function warmUpOfflinePlanner(): void {
-  for (let round = 0; round < 2; round++) for (const answers of warmUpAnswers) buildOfflinePlan(answers);
+  for (let round = 0; round < 2; round++) for (const answers of warmUpAnswers) buildOfflinePlan(planContext(answers, DEFAULT_EVOLUTION_DAYS));
 }
 
-export function buildOfflinePlan(answers: OnboardingAnswers, context: DayPlanContext = planContext(answers)): DitlPlan {
-  const { schedule } = context;
+export function buildOfflinePlan(context: DayPlanContext): DitlPlan {
+  const { answers, schedule } = context;
   const goalPhrase = clientPhrase(answers.transformationGoal, 12);
   const challengePhrase = clientPhrase(answers.biggestChallenge, 10);
   const moments = dayMoments({ context, at: (minute) => formatClock(minute, schedule.clock), goal: goalPhrase, challenge: challengePhrase });

@@ -19,7 +19,7 @@ export class OpenAiPlanner implements DitlPlanner {
 
   constructor(
     options: OpenAiPlannerOptions,
-    private readonly fallback: (answers: OnboardingAnswers, context: DayPlanContext) => DitlPlan = buildOfflinePlan,
+    private readonly fallback: (context: DayPlanContext) => DitlPlan = buildOfflinePlan,
   ) {
     // Retries belong to the worker (with back-off and a status update), so each call is one try.
     this.chat = new StructuredChat(options, {
@@ -33,15 +33,15 @@ export class OpenAiPlanner implements DitlPlanner {
   async plan(answers: OnboardingAnswers, evolutionDays: number): Promise<PlannedPresentation> {
     const context = planContext(answers, evolutionDays);
     try {
-      return await this.planWithModel(answers, context);
+      return await this.planWithModel(context);
     } catch (error) {
       // Answers asking for more than a plan holds would be cut off again on every try.
-      if (error instanceof ModelAnswerCutOffError) return { plan: this.fallback(answers, context), planner: 'offline', modelAnswerCutOff: true };
+      if (error instanceof ModelAnswerCutOffError) return { plan: this.fallback(context), planner: 'offline', modelAnswerCutOff: true };
       throw error;
     }
   }
 
-  private async planWithModel(answers: OnboardingAnswers, context: DayPlanContext): Promise<PlannedPresentation> {
+  private async planWithModel(context: DayPlanContext): Promise<PlannedPresentation> {
     const conversation: ChatMessage[] = [
       { role: 'system', content: systemPrompt },
       { role: 'user', content: describeClient(context) },
@@ -56,7 +56,7 @@ export class OpenAiPlanner implements DitlPlanner {
     ]);
     const secondViolations = checkPlan(second.plan, context);
     if (!secondViolations.length) return { plan: second.plan, planner: 'openai', rejectedViolations: firstViolations };
-    return { plan: this.fallback(answers, context), planner: 'offline', rejectedViolations: secondViolations };
+    return { plan: this.fallback(context), planner: 'offline', rejectedViolations: secondViolations };
   }
 
   private async ask(messages: ChatMessage[]): Promise<{ plan: DitlPlan; content: string }> {

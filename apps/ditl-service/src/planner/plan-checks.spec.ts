@@ -1,11 +1,11 @@
-import { type DitlPlan, onboardingAnswersSchema } from '@spark/contracts';
+import { DEFAULT_EVOLUTION_DAYS, type DitlPlan, onboardingAnswersSchema } from '@spark/contracts';
 import { evaluationProfile } from '../evaluation/profiles';
 import { buildOfflinePlan } from './offline-planner';
 import { checkPlan, type PlanCheck } from './plan-checks';
 import { planContext } from './plan-context';
 
-const nurse = planContext(onboardingAnswersSchema.parse(evaluationProfile('night-nurse').answers));
-const good = buildOfflinePlan(nurse.answers, nurse);
+const nurse = planContext(onboardingAnswersSchema.parse(evaluationProfile('night-nurse').answers), DEFAULT_EVOLUTION_DAYS);
+const good = buildOfflinePlan(nurse);
 const withSlide = (index: number, change: Partial<DitlPlan['slides'][number]>): DitlPlan => ({
   ...good,
   slides: good.slides.map((slide, at) => (at === index ? { ...slide, ...change } : slide)),
@@ -56,8 +56,8 @@ describe('the plan checks', () => {
   });
 
   it('refuse clock times when the answers give no hours', () => {
-    const minimal = planContext(onboardingAnswersSchema.parse(evaluationProfile('minimal').answers));
-    const plan = buildOfflinePlan(minimal.answers, minimal);
+    const minimal = planContext(onboardingAnswersSchema.parse(evaluationProfile('minimal').answers), DEFAULT_EVOLUTION_DAYS);
+    const plan = buildOfflinePlan(minimal);
     expect(checkPlan(plan, minimal)).toEqual([]);
     expect(failedChecks({ ...plan, slides: plan.slides.map((slide, index) => (index === 0 ? { ...slide, time: '6:30 AM' } : slide)) }, minimal)).toEqual([
       'awake',

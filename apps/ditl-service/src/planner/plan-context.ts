@@ -1,4 +1,4 @@
-import { DEFAULT_EVOLUTION_DAYS, type DaySchedule, type OnboardingAnswers } from '@spark/contracts';
+import type { DaySchedule, OnboardingAnswers } from '@spark/contracts';
 import { readDay } from '../schedule/read-day';
 
 /** What every planner plans from and every plan is checked against: the answers and the day read from them. */
@@ -9,7 +9,7 @@ export interface DayPlanContext {
   evolutionDays: number;
 }
 
-export const planContext = (answers: OnboardingAnswers, evolutionDays = DEFAULT_EVOLUTION_DAYS): DayPlanContext => ({
+export const planContext = (answers: OnboardingAnswers, evolutionDays: number): DayPlanContext => ({
   answers,
   schedule: readDay(answers),
   evolutionDays,
