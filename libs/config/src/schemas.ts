@@ -130,7 +130,7 @@ export const notifierEnv = (env: Env) =>
     MAIL_FROM: z.string().default('Spark <hello@spark.local>'),
     LEAD_ALERT_EMAIL: z.email().default('alerts@spark.local'),
     // New-lead alerts sent one by one each hour, whatever the networks they come from; the rest go in one digest.
-    LEAD_ALERTS_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(30),
+    LEAD_ALERTS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(30),
     PUBLIC_URL: publicUrl(env),
     NOTIFIER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
     // How long a mail job's lock lives without renewal: a dead notifier's jobs are taken over after about this long.
