@@ -8,7 +8,8 @@ interface Waiting {
  * Runs tasks whose weights together stay within `capacity` (a count when every weight is 1, or bytes held in
  * memory); the others wait their turn. A task heavier than the capacity runs alone. Tasks given an `owner` take
  * turns with other owners' (each waiting owner's oldest task in turn), so one owner's backlog never holds up the
- * others; tasks without one run in order of arrival.
+ * others; tasks without one run in order of arrival, each in the turn current when it comes, so they overtake
+ * owners' tasks waiting for a later turn: give every task of one limit an owner, or none.
  */
 export class ConcurrencyLimit {
   private active = 0;
@@ -18,6 +19,7 @@ export class ConcurrencyLimit {
   private readonly waiting: Waiting[] = [];
   // An owner whose task ended is remembered until its turn is past: forgotten at once, an owner sending one task
   // after another would rejoin the current turn each time, and a few such could hold back a waiting owner for ever.
+  // Once nothing waits it can hold back no one, and is forgotten then too, or every owner seen would stay.
   private readonly owners = new Map<string, { tasks: number; lastTurn: number }>();
 
   constructor(private readonly capacity: number) {}
@@ -36,6 +38,7 @@ export class ConcurrencyLimit {
       const known = owner === undefined ? undefined : this.owners.get(owner);
       if (known) known.tasks--;
       this.startWaiting();
+      this.forgetIdleOwners();
     }
   }
 
@@ -52,19 +55,22 @@ export class ConcurrencyLimit {
     this.waiting.splice(later === -1 ? this.waiting.length : later, 0, waiting);
   }
 
-  // First in line, first served: a newcomer that would fit waits behind an earlier, heavier task, so none starves.
+  // First in line, first served: a newcomer that would fit waits behind an earlier, heavier task of its turn or an
+  // earlier one. One of an earlier turn goes ahead, but each other owner only once a turn, so none starves.
   private startWaiting(): void {
     for (let next = this.waiting[0]; next && this.active + next.weight <= this.capacity; next = this.waiting[0]) {
       this.waiting.shift();
       this.active += next.weight;
-      if (next.turn > this.turn) this.beginTurn(next.turn);
+      this.turn = Math.max(this.turn, next.turn);
       next.start();
     }
   }
 
-  private beginTurn(turn: number): void {
-    this.turn = turn;
-    // An idle owner last served before this turn would join it as a newcomer does.
-    for (const [owner, known] of this.owners) if (known.tasks === 0 && known.lastTurn < turn) this.owners.delete(owner);
+  // An idle owner last served before the current turn would join it as a newcomer does.
+  private forgetIdleOwners(): void {
+    const nothingWaits = this.waiting.length === 0;
+    for (const [owner, known] of this.owners) {
+      if (known.tasks === 0 && (nothingWaits || known.lastTurn < this.turn)) this.owners.delete(owner);
+    }
   }
 }

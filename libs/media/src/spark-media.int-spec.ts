@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { SPARK_IMAGE_MAX_BYTES } from '@spark/contracts';
 import { DomainError } from '@spark/errors';
 import { ObjectStorage } from '@spark/storage';
 import { startTestS3, type TestS3, TINY_PNG } from '@spark/testing';
@@ -64,5 +65,43 @@ describe('SparkMedia claims (real S3)', () => {
     const reencodesRunning = sharp.counters().process;
     await Promise.all(larges);
     expect({ reencodesRunningOnceTheSmallPhotoIsStored: reencodesRunning }).toEqual({ reencodesRunningOnceTheSmallPhotoIsStored: 1 });
+  });
+
+  it("re-encodes a client's small photo behind the one running and at most one large photo of each other client", async () => {
+    const media = new SparkMedia(storage);
+    const clients = { A: randomUUID(), B: randomUUID(), C: randomUUID() };
+    // Noise compresses as badly as a detailed photo: over a third of the bytes held at once, so two fill them.
+    const [width, height] = [2400, 1800];
+    const large = await sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 100, chromaSubsampling: '4:4:4' })
+      .toBuffer();
+    expect(large.length).toBeGreaterThan(SPARK_IMAGE_MAX_BYTES * (2 / 3));
+    const threeLarge = (userId: string) => Promise.all([1, 2, 3].map(() => uploaded(userId, large, 'image/jpeg')));
+    const [a, c] = [await threeLarge(clients.A), await threeLarge(clients.C)];
+    const small = await uploaded(clients.B);
+
+    // Re-encodes run one at a time and a photo's store begins as its re-encode ends, before the next can end: the
+    // stores begin in the order of the re-encodes.
+    const reencoded: string[] = [];
+    let firstStored = () => {};
+    const firstStore = new Promise<void>((resolve) => (firstStored = resolve));
+    const put = storage.put.bind(storage);
+    jest.spyOn(storage, 'put').mockImplementation((object) => {
+      reencoded.push(Object.entries(clients).find(([, userId]) => object.key.startsWith(`${userId}/`))?.[0] ?? object.key);
+      firstStored();
+      return put(object);
+    });
+    try {
+      const larges = [...a.map((upload) => media.claimUpload(clients.A, upload)), ...c.map((upload) => media.claimUpload(clients.C, upload))];
+      await firstStore;
+      const sentAfter = reencoded.length;
+      await Promise.all([...larges, media.claimUpload(clients.B, small)]);
+      // Once B sends, it may wait behind the re-encode running and one photo of each other client, no more.
+      const [, ...waitedBehind] = reencoded.slice(sentAfter, reencoded.indexOf('B'));
+      const clientsTwice = waitedBehind.filter((client, index) => waitedBehind.indexOf(client) !== index);
+      expect({ reencoded, clientsTwice }).toEqual({ reencoded, clientsTwice: [] });
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
 });

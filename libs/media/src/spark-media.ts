@@ -61,6 +61,8 @@ const stillSaving = () =>
  * deleted by `sweepUnclaimed`.
  */
 export class SparkMedia {
+  // A claim passes each of these and the re-encode in its client's turn: a first come first served stage before the
+  // re-encode would let one client's large photos, two of which fill the held bytes, keep another's from reaching it.
   private readonly claimsInFlight = new ConcurrencyLimit(CLAIMS_IN_FLIGHT);
   private readonly heldFiles = new ConcurrencyLimit(HELD_FILE_BYTES);
   private readonly claimsByClient = new Map<string, number>();
@@ -91,7 +93,7 @@ export class SparkMedia {
     if (running >= CLAIMS_PER_CLIENT) throw stillSaving();
     this.claimsByClient.set(userId, running + 1);
     try {
-      return await this.claimsInFlight.run(() => this.clean(userId, upload));
+      return await this.claimsInFlight.run(() => this.clean(userId, upload), 1, userId);
     } catch (error) {
       await Promise.all(incomingKeys(userId, upload).map((key) => this.storage.delete(key).catch(() => undefined)));
       throw error;
@@ -125,7 +127,7 @@ export class SparkMedia {
     const { key, uploaded } = found;
     try {
       if (uploaded.bytes > SPARK_VIDEO_MAX_BYTES) throw tooLarge('video');
-      const clean = await this.heldFiles.run(() => this.cleanBody(userId, uploaded), Math.min(uploaded.bytes, SPARK_IMAGE_MAX_BYTES));
+      const clean = await this.heldFiles.run(() => this.cleanBody(userId, uploaded), Math.min(uploaded.bytes, SPARK_IMAGE_MAX_BYTES), userId);
       return { ...clean, upload: key };
     } finally {
       uploaded.body.destroy();
