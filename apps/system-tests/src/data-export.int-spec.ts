@@ -182,15 +182,14 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     expect(download.headers.get('content-disposition')).toContain('spark-data.zip');
     const entries = await unzip(Buffer.from(await download.arrayBuffer()));
 
-    const sparks = (await db.query(`SELECT id, file_key, note FROM progress.sparks WHERE user_id = $1 ORDER BY created_at, id`, [client.id])).rows as {
-      id: string;
-      file_key: string;
-      note: string | null;
-    }[];
+    const sparks = (await db.query(`SELECT id, file_key, note, local_date::text FROM progress.sparks WHERE user_id = $1 ORDER BY created_at, id`, [client.id]))
+      .rows as { id: string; file_key: string; note: string | null; local_date: string }[];
     expect(sparks).toHaveLength(3);
     const sparkRows = csvRows(entries.get('sparks.csv')?.toString('utf8') ?? '');
     expect(sparkRows.map((row) => row[0])).toEqual(sparks.map((spark) => spark.id));
-    expect(sparkRows.map((row) => row[4])).toEqual(sparks.map((spark) => spark.note ?? ''));
+    // The day each counted for in the streak, then its type, file type and note.
+    expect(sparkRows.map((row) => row[2])).toEqual(sparks.map((spark) => spark.local_date));
+    expect(sparkRows.map((row) => row[5])).toEqual(sparks.map((spark) => spark.note ?? ''));
     const sparksJson = JSON.parse(entries.get('sparks.json')?.toString('utf8') ?? '[]') as { id: string; file: string }[];
     expect(sparksJson.map((row) => row.id)).toEqual(sparks.map((spark) => spark.id));
     for (const [index, spark] of sparks.entries()) {

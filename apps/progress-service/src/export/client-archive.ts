@@ -22,7 +22,7 @@ export interface ClientArchiveSources {
   otherServices: OtherServicesData;
 }
 
-const SPARK_COLUMNS = ['id', 'created_at', 'spark_type', 'file_type', 'note', 'file'] as const;
+const SPARK_COLUMNS = ['id', 'created_at', 'counted_on', 'spark_type', 'file_type', 'note', 'file'] as const;
 const EVOLUTION_COLUMNS = ['evolution_number', 'evolution_start_date', 'evolution_end_date', 'status'] as const;
 const STREAK_COLUMNS = ['day', 'sparks', 'pause_day'] as const;
 
@@ -90,10 +90,10 @@ async function fill(archive: Archiver, userId: string, { repository, openFile, o
 
 async function* sparkRows(repository: ExportRepository, userId: string, fileWritten: ReadonlyMap<string, boolean>): AsyncGenerator<Record<string, unknown>> {
   for await (const spark of repository.sparks(userId)) {
-    const { id, created_at, spark_type, file_type, note } = spark;
+    const { id, created_at, counted_on, spark_type, file_type, note } = spark;
     const written = fileWritten.get(id);
     if (written === undefined) continue;
-    yield { id, created_at, spark_type, file_type, note, file: written ? sparkFileName(spark) : null };
+    yield { id, created_at, counted_on, spark_type, file_type, note, file: written ? sparkFileName(spark) : null };
   }
 }
 

@@ -8,6 +8,8 @@ export interface ExportSpark {
   file_type: string;
   note: string | null;
   created_at: string;
+  /** The local date the spark counted for in the streak. */
+  counted_on: string;
 }
 
 /** Sparks are read a page at a time, so a client with thousands of them never sits in memory at once. */
@@ -76,8 +78,9 @@ export class ExportRepository {
     let after: { created_at: string; id: string } | undefined;
     for (;;) {
       const page = (await this.dataSource.query(
-        `SELECT id, spark_type, file_key, file_type, note, to_json(created_at)#>>'{}' AS created_at
-           FROM progress.sparks
+        `SELECT id, spark_type, file_key, file_type, note, to_json(created_at)#>>'{}' AS created_at,
+                to_char(${sparkDateSql('s', `coalesce((SELECT time_zone FROM progress.user_progress WHERE user_id = $1), 'UTC')`)}, 'YYYY-MM-DD') AS counted_on
+           FROM progress.sparks s
           WHERE user_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid))
           ORDER BY created_at, id LIMIT ${SPARK_PAGE}`,
         [userId, after?.created_at ?? null, after?.id ?? null],

@@ -8,8 +8,9 @@ This archive holds everything Spark keeps about you, as it was on ${generatedAt}
 profile.json            Your account (e-mail, name, when you joined) and your progress settings:
                         goal, current evolution, streak, time zone, rest day and pause days allowed.
 onboarding.json         Your answers to the onboarding questions, as you gave them.
-sparks.csv, sparks.json One row per spark: when, its type, your note and the file name in sparks/
-                        (empty if the file could no longer be found in storage).
+sparks.csv, sparks.json One row per spark: when, the day it counted for in your streak, its type,
+                        your note and the file name in sparks/ (empty if the file could no longer be
+                        found in storage).
 sparks/                 The original file of every spark, named <date>_<spark id>.<extension>.
 coach-notes.json        The notes your coach wrote to you. Notes coaches keep for themselves are
                         working notes about coaching and are not part of your data export.
