@@ -47,26 +47,6 @@ describe('SparkMedia claims (real S3)', () => {
     await expect(media.claimUpload(script, fourth)).resolves.toMatchObject({ type: { mime: 'image/png' } });
   });
 
-  it("re-encodes a client's small photo before another client's large one that was waiting already", async () => {
-    const media = new SparkMedia(storage);
-    const [script, other] = [randomUUID(), randomUUID()];
-    // A flat picture at phone size: a few hundred KB, and a re-encode long enough to queue behind.
-    const large = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#78a0c8' } })
-      .jpeg()
-      .toBuffer();
-    const uploads = await Promise.all([1, 2, 3].map(() => uploaded(script, large, 'image/jpeg')));
-    const othersUpload = await uploaded(other);
-    const larges = uploads.map((upload) => media.claimUpload(script, upload));
-    // Once the first is stored, the second is being re-encoded and the third, read from S3 alongside, waits.
-    await Promise.race(larges);
-    await media.claimUpload(other, othersUpload);
-    // Each store ends just after its re-encode, so the order of stores says little; a re-encode still running once
-    // the small photo is stored says the last large one came after it.
-    const reencodesRunning = sharp.counters().process;
-    await Promise.all(larges);
-    expect({ reencodesRunningOnceTheSmallPhotoIsStored: reencodesRunning }).toEqual({ reencodesRunningOnceTheSmallPhotoIsStored: 1 });
-  });
-
   it("re-encodes a client's small photo behind the one running and at most one large photo of each other client", async () => {
     const media = new SparkMedia(storage);
     const clients = { A: randomUUID(), B: randomUUID(), C: randomUUID() };
