@@ -91,6 +91,27 @@ describe('the notifier under faults', () => {
   const ledgerRow = async (key: string) =>
     (await db.query<{ status: string; message_id: string | null }>(`SELECT status, message_id FROM notifier.sent_emails WHERE idempotency_key = $1`, [key]))
       .rows[0];
+  /**
+   * Holds the e-mail's ledger row from before the SMTP server answers, so the notifier's "sent" write waits on it, then
+   * kills `running` while it waits: the e-mail is sent and the ledger still says "sending". `send` starts the sending.
+   */
+  const killBetweenSendAndRecord = async (ledgerKey: string, running: ChildProcess[], what: string, send = () => Promise.resolve()) => {
+    const rowLock = new Client({ connectionString: database.url });
+    await rowLock.connect();
+    beforeAccepting = async () => {
+      beforeAccepting = undefined;
+      await rowLock.query('BEGIN');
+      await rowLock.query(`SELECT 1 FROM notifier.sent_emails WHERE idempotency_key = $1 FOR UPDATE`, [ledgerKey]);
+    };
+    await send();
+    await eventually(async () => (await lockWaiters(db, 'UPDATE notifier.sent_emails')) === 1, 30_000, what);
+    await killAndWait(running);
+    // The dead process's queued write must not run once the row is free.
+    await endLockWaiters(db);
+    await rowLock.query('ROLLBACK');
+    await rowLock.end();
+    expect((await ledgerRow(ledgerKey))?.status).toBe('sending');
+  };
   const receivedBy = (email: string) => sink.messages.filter((mail) => mail.to.includes(email));
   /** The notifier's part of `email`'s erasure, as its erase job runs it: in one transaction, committed by the caller. */
   const eraseIn = (transaction: Client, email: string) =>
@@ -140,21 +161,7 @@ describe('the notifier under faults', () => {
     const email = 'killed-after-send@example.com';
     const { notifier: first } = startNotifier();
     const { jobId, ledgerKey } = await sendMagicLink(email);
-    // Hold the ledger row before the server answers 250, so the notifier's "sent" write waits on it.
-    const rowLock = new Client({ connectionString: database.url });
-    await rowLock.connect();
-    beforeAccepting = async () => {
-      beforeAccepting = undefined;
-      await rowLock.query('BEGIN');
-      await rowLock.query(`SELECT 1 FROM notifier.sent_emails WHERE idempotency_key = $1 FOR UPDATE`, [ledgerKey]);
-    };
-    await eventually(async () => (await lockWaiters(db, 'UPDATE notifier.sent_emails')) === 1, 30_000, "the notifier's ledger write to wait on the row");
-    await killAndWait([first]);
-    // The dead process's queued write must not run once the row is free.
-    await endLockWaiters(db);
-    await rowLock.query('ROLLBACK');
-    await rowLock.end();
-    expect((await ledgerRow(ledgerKey))?.status).toBe('sending');
+    await killBetweenSendAndRecord(ledgerKey, [first], "the notifier's ledger write to wait on the row");
 
     startNotifier();
     await untilIdle(jobId);
@@ -423,21 +430,10 @@ describe('the notifier under faults', () => {
     }
     const digests = () => sink.messages.filter((mail) => mail.subject.startsWith('2 more leads'));
     const ledgerKey = `${QUEUES.mail}:lead-alert-digest:${windowStart}`;
-    const rowLock = new Client({ connectionString: database.url });
-    await rowLock.connect();
-    beforeAccepting = async () => {
-      beforeAccepting = undefined;
-      await rowLock.query('BEGIN');
-      await rowLock.query(`SELECT 1 FROM notifier.sent_emails WHERE idempotency_key = $1 FOR UPDATE`, [ledgerKey]);
-    };
     const digestJobId = `lead-alert-digest-${windowStart}`;
-    await (await queue.getJob(digestJobId))?.promote();
-    await eventually(async () => (await lockWaiters(db, 'UPDATE notifier.sent_emails')) === 1, 30_000, "the digest's ledger write to wait on the row");
-    await killAndWait(notifiers);
-    await endLockWaiters(db);
-    await rowLock.query('ROLLBACK');
-    await rowLock.end();
-    expect((await ledgerRow(ledgerKey))?.status).toBe('sending');
+    await killBetweenSendAndRecord(ledgerKey, notifiers, "the digest's ledger write to wait on the row", async () => {
+      await (await queue.getJob(digestJobId))?.promote();
+    });
 
     startNotifier();
     await untilIdle(digestJobId);
