@@ -56,7 +56,7 @@ async function startDelivery(config: NotifierConfig, { logger, dataSource, redis
       context: { publicUrl: config.PUBLIC_URL, leadAlertEmail: config.LEAD_ALERT_EMAIL, storageUrl: storageUrlOf(config) },
       opener: await MailOpener.for(config.MAIL_SEAL_PRIVATE_KEYS),
       signingKeys: config.SIGNING_KEYS,
-      cap: new LeadAlertCap(redis, jobs, config.LEAD_ALERTS_PER_HOUR),
+      cap: new LeadAlertCap(dataSource, jobs, config.LEAD_ALERTS_PER_HOUR),
       bus,
       concurrency: config.NOTIFIER_CONCURRENCY,
       lockMs: config.NOTIFIER_LOCK_MS,

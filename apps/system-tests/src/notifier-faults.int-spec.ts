@@ -440,6 +440,7 @@ describe('the notifier under faults', () => {
     expect(digests()).toHaveLength(1);
     expect(digests()[0]?.text).toMatch(/digest-a@example\.com[\s\S]*digest-b@example\.com/);
     expect(await ledgerRow(ledgerKey)).toEqual({ status: 'sent', message_id: digests()[0]?.messageId });
-    expect(await redis.exists(`${busPrefix}:bull:mail:lead-alert-cap:${windowStart}:leads`)).toBe(0);
+    const kept = await db.query(`SELECT email FROM notifier.lead_alert_decisions WHERE window_start = $1 AND email IS NOT NULL`, [new Date(windowStart)]);
+    expect(kept.rows).toEqual([]);
   }, 150_000);
 });

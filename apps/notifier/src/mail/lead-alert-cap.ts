@@ -1,145 +1,142 @@
 import { type JobPayload, leadRoleSchema, QUEUES } from '@spark/contracts';
 import type { JobQueues } from '@spark/jobs';
-import type { Redis } from 'ioredis';
+import type { DataSource, EntityManager } from 'typeorm';
 import { z } from 'zod';
+import { erasedSinceSql } from './sent-mail.repository';
 
 /** The cap's window: an hour of the clock, in UTC. */
 export const HOUR_MS = 3_600_000;
 
-/** The digest waits this long past its hour, so the decisions under way when the hour ended are in it. */
+/**
+ * The digest waits this long past its hour for the replicas whose clocks are behind: until the digest closes the
+ * hour they still decide into it, and a decision after the close is sent one by one rather than lost.
+ */
 const DIGEST_GRACE_MS = 60_000;
 
-/**
- * The leads a digest names, the hour's first; the others it counts. Only these are kept, so a flood of leads holds
- * Redis to a count.
- */
+/** The leads a digest names, the hour's first by the time they were submitted; the others it counts. */
 const DIGEST_NAMES = 5;
 
 /**
- * How long an hour's gathered leads (their addresses) are kept after the hour if the digest cannot be sent: past
- * a digest's retries with the default retry budget (docs/decisions.md, "Exactly one e-mail per job"), and hours, not
- * days (docs/data-rights.md). A sent digest drops them at once.
+ * How long an alert's decision is kept: past how long a failed job is kept for an admin to retry it, so every delivery
+ * of a job that may have reached the team (a retry, the outbox dispatching it again after Redis lost its data) still
+ * finds its decision. A digest's addresses go sooner, once it was sent.
  */
-const GATHERED_KEPT_MS = 6 * HOUR_MS;
+const DECISIONS_KEPT = "interval '8 days'";
 
-/** When an hour's keys expire, in Unix seconds. */
-const keptUntil = (windowStart: number) => Math.ceil((windowStart + HOUR_MS + GATHERED_KEPT_MS) / 1000);
-
-/**
- * How long an alert's decision is kept: as long as its finished job is, past which only the outbox adds the job
- * again, after Redis lost the decision too. A failed alert, which an admin may retry later, was never sent, so a
- * fresh decision doubles nothing. It holds no address, only the gateway's signature of the form.
- */
-const DECISION_KEPT_S = 24 * 3600;
-
-/**
- * The alert's decision, once per signature whatever the number of deliveries: sent one by one while the hour's count
- * is under the cap, else counted for the hour's digest, and kept for it to name while it names fewer than it may. An
- * hour whose digest has already read it (a clock behind the others, a digest run early by hand) sends the alert one
- * by one rather than lose it.
- * KEYS: the decision, the hour's counts, the hour's named leads. ARGV: the cap, the signature, the lead, when the
- * hour's keys expire (Unix seconds), how long the decision is kept (seconds), the hour's start, the leads named.
- */
-const DECIDE = `
-local decided = redis.call('GET', KEYS[1])
-if decided then return decided end
-local decision = 'alert'
-if redis.call('HEXISTS', KEYS[2], 'closed') == 0 then
-  if tonumber(redis.call('HGET', KEYS[2], 'alerts') or '0') < tonumber(ARGV[1]) then
-    redis.call('HINCRBY', KEYS[2], 'alerts', 1)
-  else
-    decision = 'digest ' .. ARGV[6]
-    redis.call('HINCRBY', KEYS[2], 'gathered', 1)
-    if redis.call('HLEN', KEYS[3]) < tonumber(ARGV[7]) then
-      redis.call('HSET', KEYS[3], ARGV[2], ARGV[3])
-      redis.call('EXPIREAT', KEYS[3], ARGV[4])
-    end
-  end
-  redis.call('EXPIREAT', KEYS[2], ARGV[4])
-end
-redis.call('SET', KEYS[1], decision, 'EX', ARGV[5])
-return decision`;
-
-/** A lead a digest names: what the team's alert would have named but the visitor's words. */
-const gatheredLeadSchema = z.object({ email: z.string(), role: leadRoleSchema, createdAt: z.string() });
-export type GatheredLead = z.infer<typeof gatheredLeadSchema>;
+/** A lead a digest names, as its decision recorded it: what the team's alert would have named but the visitor's words. */
+const namedLeadSchema = z.object({ email: z.email(), role: leadRoleSchema, createdAt: z.iso.datetime({ offset: true }) });
+export type NamedLead = z.infer<typeof namedLeadSchema>;
 
 export type AlertDecision = { send: 'alert' } | { send: 'digest'; windowStart: number };
+
+type Decided = { decision: 'alert' | 'digest'; window_start: Date };
 
 /**
  * The cap on the team's new-lead alerts across every network: at most `perHour` alerts an hour go one by one, and the
  * hour's others go in one digest after it (`lead-alert-digest`, a delayed job the notifier queues for itself, signed
- * like every mail job). Its keys live beside the mail queue's, under the notifier's Redis user.
+ * like every mail job). Its state is the notifier's own (`notifier.lead_alert_hours`, `notifier.lead_alert_decisions`):
+ * no other service can write it, and losing Redis loses none of it.
  */
 export class LeadAlertCap {
   constructor(
-    private readonly redis: Redis,
+    private readonly dataSource: DataSource,
     private readonly jobs: JobQueues,
     readonly perHour: number,
   ) {}
 
-  /** Sends the alert one by one, or gathers it for its hour's digest, which is then queued. */
+  /**
+   * Sends the alert one by one, or counts it for its hour's digest, which is then queued: decided once per signature
+   * whatever the number of deliveries, and kept as decided. An hour whose digest has already closed it (a clock
+   * behind the others, a digest run early by hand) sends the alert one by one rather than lose it.
+   */
   async decide(data: JobPayload<'mail', 'lead-alert'>, now = Date.now()): Promise<AlertDecision> {
-    const windowStart = Math.floor(now / HOUR_MS) * HOUR_MS;
-    const lead: GatheredLead = { email: data.email, role: data.role, createdAt: data.createdAt };
-    const decided = String(
-      await this.redis.eval(
-        DECIDE,
-        3,
-        this.key(`decided:${data.submission.signature}`),
-        this.key(String(windowStart)),
-        this.gatheredKey(windowStart),
-        this.perHour,
-        data.submission.signature,
-        JSON.stringify(lead),
-        keptUntil(windowStart),
-        DECISION_KEPT_S,
-        windowStart,
-        DIGEST_NAMES,
-      ),
-    );
-    if (decided === 'alert') return { send: 'alert' };
-    const gathered = { send: 'digest' as const, windowStart: Number(decided.split(' ')[1]) };
+    const decided = await this.dataSource.transaction((manager) => this.decideOnce(manager, data, new Date(Math.floor(now / HOUR_MS) * HOUR_MS)));
+    if (decided.decision === 'alert') return { send: 'alert' };
+    const windowStart = decided.window_start.getTime();
     // Queued again on a redelivery too: a worker that died after the decision may not have queued it, and BullMQ
     // ignores a job id it holds.
     await this.jobs.add([
       {
-        job: { queue: QUEUES.mail, name: 'lead-alert-digest', data: { windowStart: new Date(gathered.windowStart).toISOString() } },
-        jobId: `lead-alert-digest-${gathered.windowStart}`,
-        delayMs: Math.max(0, gathered.windowStart + HOUR_MS + DIGEST_GRACE_MS - now),
+        job: { queue: QUEUES.mail, name: 'lead-alert-digest', data: { windowStart: decided.window_start.toISOString() } },
+        jobId: `lead-alert-digest-${windowStart}`,
+        delayMs: Math.max(0, windowStart + HOUR_MS + DIGEST_GRACE_MS - now),
       },
     ]);
-    return gathered;
+    return { send: 'digest', windowStart };
   }
 
-  /** Closes the hour, so no later decision gathers into it, and reads how many it gathered and whom it names. */
-  async close(windowStart: number): Promise<{ count: number; named: GatheredLead[] }> {
-    const hour = this.key(String(windowStart));
-    const replies = await this.redis
-      .multi()
-      .hset(hour, 'closed', '1')
-      .expireat(hour, keptUntil(windowStart))
-      .hget(hour, 'gathered')
-      .hvals(this.gatheredKey(windowStart))
-      .exec();
-    if (!replies) throw new Error('the transaction that closes the hour was discarded');
-    const [, , [countError, count] = [], [leadsError, leads] = []] = replies;
-    if (countError ?? leadsError) throw countError ?? leadsError;
-    const named = (leads as string[]).map((lead) => gatheredLeadSchema.parse(JSON.parse(lead)));
-    return { count: Number(count ?? 0), named: named.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt)) };
+  private async decideOnce(manager: EntityManager, data: JobPayload<'mail', 'lead-alert'>, hour: Date): Promise<Decided> {
+    const signature = data.submission.signature;
+    const earlier = await this.decisionOf(manager, signature);
+    if (earlier) return earlier;
+    // The hour's row is what serialises its decisions (and the digest's close), so its count never passes the cap.
+    const opened: unknown[] = await manager.query(
+      `INSERT INTO notifier.lead_alert_hours (window_start) VALUES ($1) ON CONFLICT (window_start) DO NOTHING RETURNING 1`,
+      [hour],
+    );
+    const [state]: { alerts: number; closed: boolean }[] = await manager.query(
+      `SELECT alerts, closed_at IS NOT NULL AS closed FROM notifier.lead_alert_hours WHERE window_start = $1 FOR UPDATE`,
+      [hour],
+    );
+    if (!state) throw new Error("the hour's row of the lead alert cap is missing");
+    // Once an hour, so the decisions stay bounded by a week's leads without a job of their own.
+    if (opened.length > 0) {
+      await manager.query(`DELETE FROM notifier.lead_alert_decisions WHERE window_start < $1::timestamptz - ${DECISIONS_KEPT}`, [hour]);
+      await manager.query(`DELETE FROM notifier.lead_alert_hours WHERE window_start < $1::timestamptz - ${DECISIONS_KEPT}`, [hour]);
+    }
+    const decision = state.closed || state.alerts < this.perHour ? 'alert' : 'digest';
+    const digest = decision === 'digest';
+    const recorded: unknown[] = await manager.query(
+      `INSERT INTO notifier.lead_alert_decisions (signature, window_start, decision, email, role, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (signature) DO NOTHING RETURNING 1`,
+      [signature, hour, decision, digest ? data.email : null, digest ? data.role : null, digest ? data.createdAt : null],
+    );
+    // Another delivery of the same alert decided it meanwhile (its hour may be another, by its clock): that decision
+    // stands, and this one counts nothing.
+    if (recorded.length === 0) {
+      const theirs = await this.decisionOf(manager, signature);
+      if (!theirs) throw new Error('the lead alert was decided by another delivery that left no decision');
+      return theirs;
+    }
+    if (decision === 'alert' && !state.closed) await manager.query(`UPDATE notifier.lead_alert_hours SET alerts = alerts + 1 WHERE window_start = $1`, [hour]);
+    return { decision, window_start: hour };
   }
 
-  /** Forgets the addresses of the hour's leads once its digest went. */
+  private async decisionOf(manager: EntityManager, signature: string): Promise<Decided | undefined> {
+    const [decided]: Decided[] = await manager.query(`SELECT decision, window_start FROM notifier.lead_alert_decisions WHERE signature = $1`, [signature]);
+    return decided;
+  }
+
+  /**
+   * Closes the hour, so no later decision counts into it, and reads how many it counted and the first it may name:
+   * not an address erased since its lead was submitted. The close waits for the decisions under way, so the read
+   * that follows sees every one the hour counted.
+   */
+  async close(windowStart: number): Promise<{ count: number; named: NamedLead[] }> {
+    const hour = new Date(windowStart);
+    await this.dataSource.query(
+      `INSERT INTO notifier.lead_alert_hours AS hours (window_start, closed_at) VALUES ($1, now())
+       ON CONFLICT (window_start) DO UPDATE SET closed_at = coalesce(hours.closed_at, now())`,
+      [hour],
+    );
+    const [row]: { count: number; named: unknown }[] = await this.dataSource.query(
+      `SELECT
+         (SELECT count(*)::int FROM notifier.lead_alert_decisions WHERE window_start = $1 AND decision = 'digest') AS count,
+         coalesce((
+           SELECT json_agg(json_build_object('email', email, 'role', role, 'createdAt', created_at) ORDER BY created_at, decided_at, signature)
+           FROM (
+             SELECT email, role, created_at, decided_at, signature FROM notifier.lead_alert_decisions
+             WHERE window_start = $1 AND decision = 'digest' AND email IS NOT NULL AND NOT ${erasedSinceSql('email', 'created_at')}
+             ORDER BY created_at, decided_at, signature LIMIT $2
+           ) first
+         ), '[]'::json) AS named`,
+      [hour, DIGEST_NAMES],
+    );
+    return { count: row?.count ?? 0, named: z.array(namedLeadSchema).parse(row?.named ?? []) };
+  }
+
+  /** Forgets the addresses of the hour's leads once its digest went: only their decisions are kept. */
   async forget(windowStart: number): Promise<void> {
-    await this.redis.del(this.gatheredKey(windowStart));
-  }
-
-  private gatheredKey(windowStart: number): string {
-    return this.key(`${windowStart}:leads`);
-  }
-
-  // Beside the queue's own keys, which are a job's id (never holding a colon), `<id>:<what BullMQ keeps>` or a word.
-  private key(name: string): string {
-    return this.jobs.queue(QUEUES.mail).toKey(`lead-alert-cap:${name}`);
+    await this.dataSource.query(`UPDATE notifier.lead_alert_decisions SET email = NULL WHERE window_start = $1 AND email IS NOT NULL`, [new Date(windowStart)]);
   }
 }

@@ -61,6 +61,8 @@ export class MailProcessor extends WorkerHost {
     this.handlers = {
       'lead-confirmation': (data, job) => this.deliver(job, leadConfirmation(data, context, signingKeys), oncePerApproval(job, data.submission)),
       'lead-alert': async (data, job) => {
+        // Verified before the decision: an alert the gateway did not sign must neither count against the hour nor be
+        // named in its digest.
         const mail = leadAlert(data, context, signingKeys);
         if ((await cap.decide(data)).send === 'alert') await this.deliver(job, mail, oncePerApproval(job, data.submission));
         else this.deps.logger.info({ job: job.name, jobId: job.id }, "lead alert gathered for its hour's digest");
@@ -97,18 +99,17 @@ export class MailProcessor extends WorkerHost {
 
   /**
    * One e-mail per hour (its ledger key) for the leads past the cap, whose addresses are then forgotten. Leads erased
-   * since they were submitted are counted, not named.
+   * since they were submitted are counted, not named. An hour that counted none has nothing to send.
    */
   private async sendDigest({ windowStart }: JobPayload<'mail', 'lead-alert-digest'>, job: Job): Promise<void> {
-    const { cap, sent, context, logger } = this.deps;
+    const { cap, context, logger } = this.deps;
     const start = Date.parse(windowStart);
     const { count, named } = await cap.close(start);
     if (count === 0) {
-      logger.warn({ job: job.name, jobId: job.id, windowStart }, "no leads counted for the hour's digest: kept past their expiry");
+      logger.info({ job: job.name, jobId: job.id, windowStart }, "no leads counted for the hour's digest; nothing to send");
       return;
     }
-    const erased = await sent.erasedAmong(named.map((lead) => ({ of: lead.email, queuedAt: new Date(lead.createdAt) })));
-    const digest = { windowStart: start, windowMs: HOUR_MS, count, named: named.filter((_, index) => !erased[index]), perHour: cap.perHour };
+    const digest = { windowStart: start, windowMs: HOUR_MS, count, named, perHour: cap.perHour };
     await this.deliver(job, leadAlertDigest(digest, context), `${job.queueName}:${job.name}:${start}`);
     await cap.forget(start);
   }

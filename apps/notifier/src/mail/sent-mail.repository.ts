@@ -9,7 +9,8 @@ export interface ErasureCheck {
   queuedAt: Date;
 }
 
-const erasedSql = (of: string, queuedAt: string) =>
+/** Whether the account of the address `of` (an SQL expression) was erased since `queuedAt`, as a condition. */
+export const erasedSinceSql = (of: string, queuedAt: string) =>
   `EXISTS (SELECT 1 FROM notifier.erased_recipients WHERE address_hash = ${addressHashSql(of)} AND erased_at >= ${queuedAt})`;
 
 /**
@@ -28,7 +29,7 @@ export class SentMailRepository {
   async claim(key: string, jobName: string, recipient: string, erased: ErasureCheck): Promise<Claim> {
     const claimed: unknown[] = await this.dataSource.query(
       `INSERT INTO notifier.sent_emails (idempotency_key, job_name, recipient, status)
-       SELECT $1::text, $2::text, $3::text, 'sending' WHERE NOT ${erasedSql('$4::text', '$5::timestamptz')}
+       SELECT $1::text, $2::text, $3::text, 'sending' WHERE NOT ${erasedSinceSql('$4::text', '$5::timestamptz')}
        ON CONFLICT (idempotency_key) DO UPDATE SET status = 'sending', updated_at = now(), error = NULL
        WHERE sent_emails.status = 'failed'
           OR (sent_emails.status = 'sending' AND sent_emails.updated_at < now() - interval '60 seconds')
@@ -37,21 +38,11 @@ export class SentMailRepository {
     );
     if (claimed.length > 0) return 'claimed';
     const [row]: { status: string | null; erased: boolean }[] = await this.dataSource.query(
-      `SELECT (SELECT status FROM notifier.sent_emails WHERE idempotency_key = $1) AS status, ${erasedSql('$2::text', '$3::timestamptz')} AS erased`,
+      `SELECT (SELECT status FROM notifier.sent_emails WHERE idempotency_key = $1) AS status, ${erasedSinceSql('$2::text', '$3::timestamptz')} AS erased`,
       [key, erased.of, erased.queuedAt],
     );
     if (row?.status === 'sent') return 'already-sent';
     return row?.erased ? 'erased' : 'in-flight';
-  }
-
-  /** Which of the addresses were erased since their time, in their order: one an e-mail may no longer name. */
-  async erasedAmong(checks: readonly ErasureCheck[]): Promise<boolean[]> {
-    const rows: { erased: boolean }[] = await this.dataSource.query(
-      `SELECT ${erasedSql('checked.of', 'checked.queued_at')} AS erased
-       FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS checked (of, queued_at, position) ORDER BY position`,
-      [checks.map(({ of }) => of), checks.map(({ queuedAt }) => queuedAt)],
-    );
-    return rows.map(({ erased }) => erased);
   }
 
   async markSent(key: string, messageId: string): Promise<void> {
