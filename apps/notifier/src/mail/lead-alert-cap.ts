@@ -30,6 +30,7 @@ export type NamedLead = z.infer<typeof namedLeadSchema>;
 export type AlertDecision = { send: 'alert' } | { send: 'digest'; windowStart: number };
 
 type Decided = { decision: 'alert' | 'digest'; window_start: Date };
+type Decision = Decided & { openedHour: boolean };
 
 /**
  * The cap on the team's new-lead alerts across every network: at most `perHour` alerts an hour go one by one, and the
@@ -50,7 +51,11 @@ export class LeadAlertCap {
    * behind the others, a digest run early by hand) sends the alert one by one rather than lose it.
    */
   async decide(data: JobPayload<'mail', 'lead-alert'>, now = Date.now()): Promise<AlertDecision> {
-    const decided = await this.dataSource.transaction((manager) => this.decideOnce(manager, data, new Date(Math.floor(now / HOUR_MS) * HOUR_MS)));
+    const hour = new Date(Math.floor(now / HOUR_MS) * HOUR_MS);
+    const decided = await this.dataSource.transaction((manager) => this.decideOnce(manager, data, hour));
+    // Once an hour, so the decisions stay bounded by about a week's leads without a job of their own; after the
+    // commit, so the hour's other decisions do not wait on it. One that fails is done by the next hour's.
+    if (decided.openedHour) await this.prune(hour).catch(() => undefined);
     if (decided.decision === 'alert') return { send: 'alert' };
     const windowStart = decided.window_start.getTime();
     // Queued again on a redelivery too: a worker that died after the decision may not have queued it, and BullMQ
@@ -65,10 +70,10 @@ export class LeadAlertCap {
     return { send: 'digest', windowStart };
   }
 
-  private async decideOnce(manager: EntityManager, data: JobPayload<'mail', 'lead-alert'>, hour: Date): Promise<Decided> {
+  private async decideOnce(manager: EntityManager, data: JobPayload<'mail', 'lead-alert'>, hour: Date): Promise<Decision> {
     const signature = data.submission.signature;
     const earlier = await this.decisionOf(manager, signature);
-    if (earlier) return earlier;
+    if (earlier) return { ...earlier, openedHour: false };
     // The hour's row is what serialises its decisions (and the digest's close), so its count never passes the cap.
     const opened: unknown[] = await manager.query(
       `INSERT INTO notifier.lead_alert_hours (window_start) VALUES ($1) ON CONFLICT (window_start) DO NOTHING RETURNING 1`,
@@ -79,11 +84,6 @@ export class LeadAlertCap {
       [hour],
     );
     if (!state) throw new Error("the hour's row of the lead alert cap is missing");
-    // Once an hour, so the decisions stay bounded by a week's leads without a job of their own.
-    if (opened.length > 0) {
-      await manager.query(`DELETE FROM notifier.lead_alert_decisions WHERE window_start < $1::timestamptz - ${DECISIONS_KEPT}`, [hour]);
-      await manager.query(`DELETE FROM notifier.lead_alert_hours WHERE window_start < $1::timestamptz - ${DECISIONS_KEPT}`, [hour]);
-    }
     const decision = state.closed || state.alerts < this.perHour ? 'alert' : 'digest';
     const digest = decision === 'digest';
     const recorded: unknown[] = await manager.query(
@@ -96,10 +96,15 @@ export class LeadAlertCap {
     if (recorded.length === 0) {
       const theirs = await this.decisionOf(manager, signature);
       if (!theirs) throw new Error('the lead alert was decided by another delivery that left no decision');
-      return theirs;
+      return { ...theirs, openedHour: opened.length > 0 };
     }
     if (decision === 'alert' && !state.closed) await manager.query(`UPDATE notifier.lead_alert_hours SET alerts = alerts + 1 WHERE window_start = $1`, [hour]);
-    return { decision, window_start: hour };
+    return { decision, window_start: hour, openedHour: opened.length > 0 };
+  }
+
+  private async prune(hour: Date): Promise<void> {
+    await this.dataSource.query(`DELETE FROM notifier.lead_alert_decisions WHERE window_start < $1::timestamptz - ${DECISIONS_KEPT}`, [hour]);
+    await this.dataSource.query(`DELETE FROM notifier.lead_alert_hours WHERE window_start < $1::timestamptz - ${DECISIONS_KEPT}`, [hour]);
   }
 
   private async decisionOf(manager: EntityManager, signature: string): Promise<Decided | undefined> {
@@ -132,7 +137,12 @@ export class LeadAlertCap {
          ), '[]'::json) AS named`,
       [hour, DIGEST_NAMES],
     );
-    return { count: row?.count ?? 0, named: z.array(namedLeadSchema).parse(row?.named ?? []) };
+    // A row no longer read as a lead (a role since retired) is counted, not named, rather than failing the digest.
+    const named = z
+      .array(z.unknown())
+      .parse(row?.named ?? [])
+      .flatMap((lead) => namedLeadSchema.safeParse(lead).data ?? []);
+    return { count: row?.count ?? 0, named };
   }
 
   /** Forgets the addresses of the hour's leads once its digest went: only their decisions are kept. */

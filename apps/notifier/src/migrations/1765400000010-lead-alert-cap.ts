@@ -27,7 +27,6 @@ export class LeadAlertCap1765400000010 implements MigrationInterface {
         CHECK (decision = 'digest' OR email IS NULL)
       )`);
     await runner.query(`CREATE INDEX lead_alert_decisions_hour ON notifier.lead_alert_decisions (window_start, decision, created_at)`);
-    await runner.query(`CREATE INDEX lead_alert_decisions_decided_at ON notifier.lead_alert_decisions (decided_at)`);
     await runner.query(`CREATE INDEX lead_alert_decisions_email ON notifier.lead_alert_decisions (lower(email)) WHERE email IS NOT NULL`);
   }
 
