@@ -25,6 +25,7 @@ import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import webpush from 'web-push';
 import { sentMailEraser } from '../../notifier/src/tooling';
+import { hourToSubmitIn } from './alert-cap-hour';
 import { startPushStandIn } from './push-stand-in';
 import { startReplica } from './spawned-app';
 
@@ -410,10 +411,7 @@ describe('the notifier under faults', () => {
   it("sends an hour's digest of the leads past the cap once when the notifier dies after the SMTP server took it", async () => {
     await killAndWait(notifiers);
     startNotifier(sink.url, undefined, 'warn', { LEAD_ALERTS_PER_HOUR: '1' });
-    // The hour's leads must fall in one hour of the clock.
-    const leftOfHour = 3_600_000 - (Date.now() % 3_600_000);
-    if (leftOfHour < 90_000) await new Promise((resolve) => setTimeout(resolve, leftOfHour + 1_000));
-    const windowStart = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const windowStart = await hourToSubmitIn();
     const queue = jobs.queue(QUEUES.mail);
     // One at a time, so the first is the hour's one alert and the other two are gathered.
     for (const email of ['digest-first@example.com', 'digest-a@example.com', 'digest-b@example.com']) {

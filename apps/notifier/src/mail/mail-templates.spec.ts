@@ -39,7 +39,7 @@ describe('the team alert for a new lead', () => {
 describe("the team's digest of an hour's leads past the cap", () => {
   it('counts every lead, names those it is given by address and role, and links the dashboard', () => {
     const named = Array.from({ length: 5 }, (_, index) => ({ email: `lead-${index}@example.org`, role: index % 2 ? 'coach' : 'client' }));
-    const mail = leadAlertDigest({ windowStart: Date.parse('2026-03-04T13:00:00Z'), windowMs: 3_600_000, count: 8, named, perHour: 30 }, context);
+    const mail = leadAlertDigest({ windowStart: Date.parse('2026-03-04T13:00:00Z'), count: 8, named, perHour: 30 }, context);
 
     expect(mail.to).toBe('team@spark.example');
     expect(mail.subject).toBe('8 more leads between 13:00 and 14:00 UTC on Wed, 04 Mar 2026');

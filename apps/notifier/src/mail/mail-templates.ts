@@ -3,6 +3,7 @@ import { type ClientRecipient, CODE_GUESS_LIMIT, exportPrefix, type JobPayload, 
 import { ditlRequestRefusal, leadSubmissionRefusal } from '@spark/messaging';
 import { UnrecoverableError } from 'bullmq';
 import { layout } from './layout';
+import { HOUR_MS } from './lead-alert-cap';
 import { refuseUnstated } from './unstated-mail';
 import type { OutgoingMail } from './mailer';
 
@@ -92,11 +93,11 @@ const clockHour = (time: number) => new Date(time).toISOString().slice(11, 16);
  * the rest.
  */
 export function leadAlertDigest(
-  digest: { windowStart: number; windowMs: number; count: number; named: readonly { email: string; role: string }[]; perHour: number },
+  digest: { windowStart: number; count: number; named: readonly { email: string; role: string }[]; perHour: number },
   context: TemplateContext,
 ): OutgoingMail {
   const { windowStart, count, named, perHour } = digest;
-  const between = `between ${clockHour(windowStart)} and ${clockHour(windowStart + digest.windowMs)} UTC on ${new Date(windowStart).toUTCString().slice(0, 16)}`;
+  const between = `between ${clockHour(windowStart)} and ${clockHour(windowStart + HOUR_MS)} UTC on ${new Date(windowStart).toUTCString().slice(0, 16)}`;
   const paragraphs = [
     `${count} more ${count === 1 ? 'person' : 'people'} expressed interest ${between}.`,
     `Past ${perHour} new-lead alerts an hour, the hour's other leads come together in this one e-mail.`,

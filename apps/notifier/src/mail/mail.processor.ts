@@ -21,7 +21,7 @@ import {
 import { failPermanently, investorEmail } from './investor-email';
 import type { Mailer, OutgoingMail } from './mailer';
 import type { SentMailRepository } from './sent-mail.repository';
-import { HOUR_MS, type LeadAlertCap } from './lead-alert-cap';
+import type { LeadAlertCap } from './lead-alert-cap';
 import { clientRecipient } from '../client-recipients';
 import { ensureToday, oncePerDay, SPARK_REMINDER } from '../spark-reminders';
 import { recordedFromNote, recordSent } from '../sent-records';
@@ -109,7 +109,7 @@ export class MailProcessor extends WorkerHost {
       logger.info({ job: job.name, jobId: job.id, windowStart }, "no leads counted for the hour's digest; nothing to send");
       return;
     }
-    const digest = { windowStart: start, windowMs: HOUR_MS, count, named, perHour: cap.perHour };
+    const digest = { windowStart: start, count, named, perHour: cap.perHour };
     await this.deliver(job, leadAlertDigest(digest, context), `${job.queueName}:${job.name}:${start}`);
     await cap.forget(start);
   }
