@@ -191,6 +191,53 @@ describe('the coach dashboard API: leads', () => {
     expect((await db.query(`SELECT 1 FROM auth.users WHERE email = $1`, [lead.email])).rows).toEqual([]);
   });
 
+  it("sends nothing to a team member's address added or approved as a client lead, and leaves their sign-in link working", async () => {
+    const openLinks = async (email: string) =>
+      (await db.query(`SELECT id FROM auth.magic_links WHERE email = $1 AND used_at IS NULL AND expires_at > now() ORDER BY id`, [email])).rows;
+    const staffWithOpenLink = async (role: 'admin' | 'coach') => {
+      const email = `staff-${role}-${randomUUID()}@spark.test`;
+      await db.query(`INSERT INTO auth.users (id, email, role) VALUES ($1, $2, $3)`, [randomUUID(), email, role]);
+      expect((await call('POST', '/api/auth/magic-link', undefined, { email })).status).toBe(202);
+      return { email, links: await openLinks(email) };
+    };
+    const refusal = 'This address belongs to an account with another role. An admin can change its role in the Team tab.';
+
+    // A coach adds an admin's address as a client lead.
+    const admin = await staffWithOpenLink('admin');
+    const added = await call('POST', '/api/coach/leads', coach, { email: admin.email });
+    // A visitor submits a coach's address as a client lead, and a coach approves it.
+    const staffCoach = await staffWithOpenLink('coach');
+    const submitted = await fetch(`${stack.baseUrl}/api/leads`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: staffCoach.email, role: 'client', interest: 'Sleep better' }),
+    });
+    const { lead } = (await submitted.json()) as { lead: Lead };
+    const approved = await call('POST', `/api/coach/leads/${lead.id}/approve`, coach, leadInviteBodyOf(lead));
+
+    await untilIdle(stack);
+    const accounts = await db.query(`SELECT email, role, full_name FROM auth.users WHERE email = ANY($1) ORDER BY role`, [[admin.email, staffCoach.email]]);
+    const leads = await db.query(`SELECT email, approval_status, user_created FROM leads.leads WHERE email = ANY($1)`, [[admin.email, staffCoach.email]]);
+    expect({
+      added: [added.status, ((await added.json()) as { message?: string }).message],
+      approved: [approved.status, ((await approved.json()) as { message?: string }).message],
+      accounts: accounts.rows,
+      leads: leads.rows,
+      linksStillOpen: [await openLinks(admin.email), await openLinks(staffCoach.email)],
+      invitations: [...invitesTo(admin.email), ...invitesTo(staffCoach.email)].filter((mail) => /approved/i.test(mail.subject ?? '')).length,
+    }).toEqual({
+      added: [409, refusal],
+      approved: [409, refusal],
+      accounts: [
+        { email: admin.email, role: 'admin', full_name: null },
+        { email: staffCoach.email, role: 'coach', full_name: null },
+      ],
+      leads: [{ email: staffCoach.email, approval_status: 'pending', user_created: false }],
+      linksStillOpen: [admin.links, staffCoach.links],
+      invitations: 0,
+    });
+  });
+
   it('a coach cannot approve, reject or resend an investor lead', async () => {
     const investor = await newLead('investor');
     for (const action of ['approve', 'reject', 'resend']) {

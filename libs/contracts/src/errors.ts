@@ -11,6 +11,8 @@ export const errorCodes = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   LEAD_EXISTS: 409,
+  /** An invitation to an address whose account has another role: an invitation never changes a role. */
+  ACCOUNT_ROLE_DIFFERS: 409,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -73,23 +73,27 @@ const issueSql = (target: string, firstParam: number) => `
  * has a key ($5) this person was invited under already and the link that invitation issued has not lapsed: then it
  * writes no link and no e-mail, and the first invitation's link stays the one that works. A lapsed key is taken over
  * with the new link's lapse. A key taken by a concurrent invitation waits for it to commit or roll back; the lapse is
- * read from the key's own row, so the waiting one sees the winner's.
+ * read from the key's own row, so the waiting one sees the winner's. An account of another role is left as it is:
+ * no name, key, link or e-mail, and its own open links keep working (a client lead under a team member's address
+ * must not reach their mailbox or cut their sign-in short).
  */
 const inviteSql = `
   WITH invited AS (
     INSERT INTO auth.users (id, email, role, full_name)
     SELECT $2, $1, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM auth.account_deletions WHERE email = $1 AND completed_at IS NULL)
-    ON CONFLICT (email) DO UPDATE SET full_name = COALESCE(users.full_name, EXCLUDED.full_name)
+    ON CONFLICT (email) DO UPDATE
+      SET full_name = CASE WHEN users.role = EXCLUDED.role THEN COALESCE(users.full_name, EXCLUDED.full_name) ELSE users.full_name END
     RETURNING id, role
   ),
+  invited_as_role AS (SELECT * FROM invited WHERE role = $3),
   keyed AS (
     INSERT INTO auth.invitation_keys (user_id, invitation_key, link_expires_at)
-    SELECT id, $5::text, $9::timestamptz /* the new link's expiry, from linkParams */ FROM invited WHERE $5::text IS NOT NULL
+    SELECT id, $5::text, $9::timestamptz /* the new link's expiry, from linkParams */ FROM invited_as_role WHERE $5::text IS NOT NULL
     ON CONFLICT (user_id, invitation_key) DO UPDATE SET link_expires_at = EXCLUDED.link_expires_at, created_at = now()
     WHERE invitation_keys.link_expires_at <= now()
     RETURNING user_id
   ),
-  target AS (SELECT * FROM invited WHERE $5::text IS NULL OR EXISTS (SELECT 1 FROM keyed)),
+  target AS (SELECT * FROM invited_as_role WHERE $5::text IS NULL OR EXISTS (SELECT 1 FROM keyed)),
   ${issueCtes(6)}
   SELECT invited.id AS user_id, invited.role, EXISTS (SELECT 1 FROM link) AS issued FROM invited`;
 
@@ -122,8 +126,8 @@ export class SignInRepository {
   /**
    * Creates the invited user with the invite's role, or finds it and keeps its role (an invite
    * never changes one; an admin does that explicitly), then issues the link, unless this person was
-   * invited under `invitationKey` already (`issued` false: no link, no e-mail). Returns the user,
-   * the role the account has, and whether a link was issued; nothing, and writes nothing, while a
+   * invited under `invitationKey` already or the account has another role (`issued` false: no link, no e-mail).
+   * Returns the user, the role the account has, and whether a link was issued; nothing, and writes nothing, while a
    * deletion of an account under the address is still under way.
    */
   async inviteAndIssue(
@@ -144,7 +148,7 @@ export class SignInRepository {
     });
     const invited = rows[0];
     if (!invited) return undefined;
-    if (!invited.issued && invitationKey === undefined) throw new Error(`invite of ${link.email} issued no link`);
+    if (!invited.issued && invitationKey === undefined && invited.role === user.role) throw new Error(`invite of ${link.email} issued no link`);
     return { userId: invited.user_id, role: invited.role, issued: invited.issued };
   }
 

@@ -31,6 +31,9 @@ interface PreparedLink {
   url: string;
 }
 
+/** An admin changes a role in the Team tab; an invitation never does, and sends nothing to such an address. */
+const ACCOUNT_ROLE_DIFFERS_MESSAGE = 'This address belongs to an account with another role. An admin can change its role in the Team tab.';
+
 const invalidLink = () => new DomainError('UNAUTHENTICATED', 'This sign-in link is invalid, already used or expired. Please request a new one.');
 
 /**
@@ -70,7 +73,8 @@ export class SignInService {
    * (`inviteApprovalRefusal`): the leads-service that asks cannot make anyone an account of its own accord.
    * The same person asked again under the same `invitationKey` gets the first invitation's answer and no new
    * link, so its e-mail stays the one that works; the key is checked after the approval, so it can only hold back
-   * a repeat of an invitation that was approved and made.
+   * a repeat of an invitation that was approved and made. An address whose account has another role than the
+   * approval's is refused and sent nothing: a client lead under a team member's address must not mail them.
    */
   async invite(request: PayloadOf<'auth.invite'>): Promise<InviteResponse> {
     const refusal = inviteApprovalRefusal(this.options.signingKeys, request, this.now().getTime());
@@ -84,6 +88,7 @@ export class SignInService {
     );
     // Its deletion's parts still match the address: an account made now would be held back or erased with it.
     if (!invited) throw new DomainError('CONFLICT', "This person's account is being deleted. Please add them again once the deletion is done.");
+    if (invited.role !== request.role) throw new DomainError('ACCOUNT_ROLE_DIFFERS', ACCOUNT_ROLE_DIFFERS_MESSAGE);
     const { developmentMode } = this.options;
     if (!invited.issued) return { userId: invited.userId, developmentMode };
     this.outbox.kick();

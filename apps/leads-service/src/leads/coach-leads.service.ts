@@ -151,8 +151,11 @@ export class CoachLeadsService {
     try {
       const invited = await this.inviteClaimed(row, request.approval, invitationKeys.addClient);
       return { lead: invited.lead, inviteSent: true, developmentMode: invited.developmentMode, magicLink: invited.magicLink };
-    } catch {
-      return { lead: toLead(row), inviteSent: false, developmentMode: false };
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'ACCOUNT_ROLE_DIFFERS')) return { lead: toLead(row), inviteSent: false, developmentMode: false };
+      // Resend could never invite this lead: refuse it rather than list a team member as a client.
+      await this.leads.delete(row.id);
+      throw error;
     }
   }
 

@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { failureMessage, isRateLimited } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { Input } from '../../../ui/input';
 import { coachApi, coachKeys } from '../api/coach-api';
-import { announceInvite } from './invite-outcome';
+import { announceInvite, leadFailureMessage } from './invite-outcome';
 
 export function AddClientLeadDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const [email, setEmail] = useState('');
@@ -21,8 +20,7 @@ export function AddClientLeadDialog({ open, onOpenChange }: { open: boolean; onO
       if (outcome.inviteSent) await announceInvite(outcome.lead.email, outcome);
       else window.alert(`The lead was created, but the magic link could not be sent. Please resend it from the Leads tab.`);
     },
-    // A rate limit says when to try again; anything else gets the message of docs/product.md §8.
-    onError: (error) => window.alert(isRateLimited(error) ? failureMessage(error) : 'Failed to create lead. Email may already exist.'),
+    onError: (error) => window.alert(leadFailureMessage(error, 'Failed to create lead. Email may already exist.')),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

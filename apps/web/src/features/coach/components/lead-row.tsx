@@ -1,12 +1,11 @@
 import { type Lead, primaryChallenges } from '@spark/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { ApiError, isRateLimited } from '../../../api/client';
 import { Button } from '../../../ui/button';
 import { Icon } from '../../../ui/icon';
 import { coachApi, formatDateTime } from '../api/coach-api';
 import { ApproveLeadDialog } from './approve-lead-dialog';
-import { announceInvite } from './invite-outcome';
+import { announceInvite, leadFailureMessage } from './invite-outcome';
 
 /** Badge precedence of docs/product.md §4. */
 function StatusBadge({ lead }: { lead: Lead }) {
@@ -29,10 +28,6 @@ function RoleBadge({ role }: { role: Lead['role'] }) {
   );
 }
 
-/** A 403 says why and a 429 when to try again, in their own words; any other failure gets the message of docs/product.md §8. */
-const failureMessage = (error: Error, fallback: string) =>
-  error instanceof ApiError && (error.status === 403 || isRateLimited(error)) ? error.message : fallback;
-
 /**
  * `onChanged` refreshes the list; each action stays pending until it resolves, so the row's buttons stay disabled
  * while they still show the lead as it was before the action.
@@ -50,13 +45,13 @@ export function LeadRow({ lead, isAdmin, onChanged }: { lead: Lead; isAdmin: boo
     },
     onError: (error) => {
       setConfirming(false);
-      window.alert(failureMessage(error, 'Failed to approve lead. Please try again.'));
+      window.alert(leadFailureMessage(error, 'Failed to approve lead. Please try again.'));
     },
   });
   const reject = useMutation({
     mutationFn: () => coachApi.reject(lead.id),
     onSuccess: onChanged,
-    onError: (error) => window.alert(failureMessage(error, 'Failed to reject lead. Please try again.')),
+    onError: (error) => window.alert(leadFailureMessage(error, 'Failed to reject lead. Please try again.')),
   });
   const resend = useMutation({
     mutationFn: () => coachApi.resend(lead),
@@ -65,7 +60,7 @@ export function LeadRow({ lead, isAdmin, onChanged }: { lead: Lead; isAdmin: boo
       await announceInvite(lead.email, outcome);
       await refreshed;
     },
-    onError: (error) => window.alert(failureMessage(error, 'An unexpected error occurred. Please try again.')),
+    onError: (error) => window.alert(leadFailureMessage(error, 'An unexpected error occurred. Please try again.')),
   });
   const busy = approve.isPending || reject.isPending || resend.isPending;
   // The server refuses it too; the dashboard says so before anyone clicks.
