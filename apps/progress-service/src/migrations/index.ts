@@ -12,6 +12,7 @@ import { AttentionAnchorIndex1764400000028 } from './1764400000028-attention-anc
 import { ClientCount1764400000029 } from './1764400000029-client-count';
 import { ErasedUsers1765000000030 } from './1765000000030-erased-users';
 import { SparkLocalDate1765100000031 } from './1765100000031-spark-local-date';
+import { RemindersFollowKnownZone1765500000032 } from './1765500000032-reminders-follow-known-zone';
 
 export const progressMigrations = [
   CreateOutbox1763800000000,
@@ -30,4 +31,5 @@ export const progressMigrations = [
   ServiceRole1764700000000,
   ErasedUsers1765000000030,
   SparkLocalDate1765100000031,
+  RemindersFollowKnownZone1765500000032,
 ];

@@ -37,7 +37,7 @@ const settingsColumns = `enabled, local_time::text, quiet_start::text, quiet_end
 // A client's row with its defaults, made on first use (only for a client with progress, hence the SELECT).
 const insertDefaultsSql = `
   INSERT INTO progress.reminder_settings (user_id, unsubscribe_token, next_due_at)
-  SELECT user_id, $2, progress.next_local_occurrence('20:00', time_zone, now()) FROM progress.user_progress WHERE user_id = $1
+  SELECT user_id, $2, progress.next_local_occurrence('20:00', progress.known_time_zone(time_zone), now()) FROM progress.user_progress WHERE user_id = $1
   ON CONFLICT (user_id) DO NOTHING`;
 
 export class RemindersRepository {
@@ -53,7 +53,7 @@ export class RemindersRepository {
     return this.upsert(
       userId,
       `enabled = $2, local_time = $3::time, quiet_start = $4::time, quiet_end = $5::time,
-      next_due_at = progress.next_local_occurrence($3::time, p.time_zone, now())`,
+      next_due_at = progress.next_local_occurrence($3::time, progress.known_time_zone(p.time_zone), now())`,
       [settings.enabled, settings.localTime, settings.quietHours?.start ?? null, settings.quietHours?.end ?? null],
     );
   }
@@ -82,8 +82,11 @@ export class RemindersRepository {
   /**
    * Claims up to `limit` due reminders: each claimed row's next time moves to its next local day, so no other tick
    * or replica takes it again. Of those, the ones that are still needed come back and are marked sent today: no spark
-   * yet today (in the client's zone), not a pause or rest day, not in quiet hours, not already sent today, and not
-   * more than the grace period late. Runs inside the caller's transaction, with the jobs it writes.
+   * yet today (in the client's zone), not a pause or rest day, not in quiet hours, not already sent today, not more
+   * than the grace period late, and still on the day it was due (after the client's midnight, "no spark yet today"
+   * would speak of the wrong day, and marking it sent would hold back that day's own). Runs inside the caller's
+   * transaction, with the jobs it writes. A zone PostgreSQL does not know reads as UTC for that client alone: one
+   * such row must not fail every client's claim, as it would every tick after.
    */
   async claimDue(limit: number): Promise<{ claimed: number; due: DueReminder[] }> {
     // One UPDATE per row: PostgreSQL applies only one of two updates of a row made by one statement's CTEs.
@@ -93,11 +96,13 @@ export class RemindersRepository {
          WHERE enabled AND next_due_at <= now() ORDER BY next_due_at LIMIT $1 FOR UPDATE SKIP LOCKED
        ), seen AS (
          SELECT r.user_id, r.local_time, due.was_due, r.push_subscription, r.unsubscribe_token, r.last_sent_on, r.quiet_start, r.quiet_end,
-                p.email, p.full_name, p.rest_weekday, p.time_zone, (now() AT TIME ZONE p.time_zone) AS local_now
+                p.email, p.full_name, p.rest_weekday, zone.known AS time_zone, (now() AT TIME ZONE zone.known) AS local_now
          FROM due JOIN progress.reminder_settings r ON r.user_id = due.user_id JOIN progress.user_progress p ON p.user_id = due.user_id
+         CROSS JOIN LATERAL (SELECT progress.known_time_zone(p.time_zone) AS known) zone
        ), judged AS (
          SELECT seen.*, (
            seen.was_due > now() - make_interval(mins => $2)
+           AND (seen.was_due AT TIME ZONE seen.time_zone)::date = seen.local_now::date
            AND seen.last_sent_on IS DISTINCT FROM seen.local_now::date
            AND NOT progress.in_quiet_hours(seen.local_now::time, seen.quiet_start, seen.quiet_end)
            AND (seen.rest_weekday IS NULL OR extract(dow FROM seen.local_now) <> seen.rest_weekday)
