@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { createUser, e2eDatabase, signedInContext, signInOn, sparkKeysStored, uniqueEmail, useBrowser } from './support/auth-fixtures';
 import { laptopViewport, phoneViewport, saveScreenshot } from './support/browser';
+import { type ReceivedEmail, sentTo, waitForEmail } from './support/mailbox';
 
 jest.setTimeout(120_000);
 
@@ -11,6 +12,7 @@ const db = e2eDatabase();
 interface SignedInClient {
   page: Page;
   userId: string;
+  email: string;
   close(): Promise<void>;
 }
 
@@ -21,7 +23,7 @@ async function signedInClient(
   const email = uniqueEmail('onboarding');
   const userId = await createUser(email, 'client');
   const { context, page } = await signedInContext(browser(), email, { viewport: options.viewport ?? phoneViewport, testTiming: options.testTiming });
-  return { page, userId, close: () => context.close() };
+  return { page, userId, email, close: () => context.close() };
 }
 
 const continueButton = (page: Page) => page.getByRole('button', { name: 'Continue' });
@@ -260,6 +262,86 @@ describe('the DITL welcome page (/ditl-welcome)', () => {
     await page.evaluate(`localStorage.removeItem('spark_ditl_generation_id')`);
     await page.reload();
     await page.getByText('Your personalized DITL is being prepared and will arrive via email soon!').waitFor();
+    await close();
+  });
+});
+
+describe('a DITL request that could not reach Spark', () => {
+  const testTiming = { ditlPollIntervalMs: 500, ditlPollTimeoutMs: 60_000 };
+  const frameOf = (page: Page) => page.frameLocator('iframe[title="Your Day in the Life presentation"]');
+  const readyMailTo = (email: string) => (mail: ReceivedEmail) => sentTo(email)(mail) && mail.subject === 'Your Day in the Life is ready';
+  const generationsOf = async (userId: string) => (await db.query('SELECT status FROM ditl.generations WHERE user_id = $1', [userId])).rows;
+
+  /**
+   * This page's DITL requests fail on the way, as a browser sees a Spark it cannot reach, until `restore` lets them
+   * through. Only this page's: the browser tests share one running product, and another test may be generating a Day
+   * in the Life at the same time.
+   */
+  async function unreachableDitlRequests(page: Page) {
+    const pattern = '**/api/ditl/generations';
+    let failures = 0;
+    const waiting: { count: number; resolve: () => void }[] = [];
+    await page.route(pattern, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      failures += 1;
+      for (const waiter of waiting.filter(({ count }) => count <= failures)) waiter.resolve();
+      await route.abort('connectionrefused');
+    });
+    return {
+      failures: () => failures,
+      /** Settles once `count` requests in all have failed. */
+      failed: (count: number) => new Promise<void>((resolve) => (count <= failures ? resolve() : waiting.push({ count, resolve }))),
+      restore: () => page.unroute(pattern),
+    };
+  }
+
+  /** Onboarding completed, on /ditl-welcome, while this page's DITL requests cannot reach Spark. */
+  async function finishedWithDitlUnreachable(page: Page) {
+    const unreachable = await unreachableDitlRequests(page);
+    await fillAllSteps(page);
+    await page.getByRole('button', { name: 'Complete Onboarding' }).click();
+    await page.waitForURL('**/ditl-welcome');
+    return unreachable;
+  }
+
+  it('is sent again by /ditl-welcome, which shows the presentation once Spark is reachable; generated and e-mailed once', async () => {
+    const { page, userId, email, close } = await signedInClient({ testTiming });
+    const unreachable = await finishedWithDitlUnreachable(page);
+    await page.getByText('Creating your personalized Day in the Life...').waitFor();
+    // The page asks again, and fails again, while Spark cannot be reached.
+    await unreachable.failed(2);
+    await expect(sparkKeysStored(page)).resolves.toContain('spark_ditl_request_pending');
+    await expect(page.getByText('Your personalized DITL is being prepared and will arrive via email soon!').count()).resolves.toBe(0);
+    await saveScreenshot(page, 'ditl-welcome-unreachable-phone');
+    await unreachable.restore();
+
+    await frameOf(page).getByRole('heading', { name: "Maya's Day in the Life" }).waitFor({ timeout: 30_000 });
+    await saveScreenshot(page, 'ditl-welcome-after-outage-phone');
+    await waitForEmail(readyMailTo(email), 15_000);
+    expect(await generationsOf(userId)).toEqual([{ status: 'completed' }]);
+    await expect(sparkKeysStored(page)).resolves.not.toContain('spark_ditl_request_pending');
+    await close();
+  });
+
+  it('is sent again by the client home when the browser is back online: the DITL is e-mailed and its card appears', async () => {
+    const { page, userId, email, close } = await signedInClient({ testTiming });
+    const unreachable = await finishedWithDitlUnreachable(page);
+    // A full page load: the home alone is left to send it, when it opens and when the browser is back online.
+    await page.getByRole('link', { name: 'Skip for now' }).click();
+    await page.waitForURL('**/app');
+    // The home has opened and tried on its own.
+    await unreachable.failed(unreachable.failures() + 1);
+    await page.context().setOffline(true);
+    await expect(sparkKeysStored(page)).resolves.toContain('spark_ditl_request_pending');
+    await unreachable.restore();
+    await page.context().setOffline(false);
+
+    await page.getByTestId('your-ditl').waitFor({ timeout: 30_000 });
+    await saveScreenshot(page, 'client-home-ditl-after-outage-phone');
+    await waitForEmail(readyMailTo(email), 15_000);
+    expect(await generationsOf(userId)).toEqual([{ status: 'completed' }]);
+    await page.getByText('Your Day in the Life', { exact: true }).click();
+    await frameOf(page).getByRole('heading', { name: "Maya's Day in the Life" }).waitFor();
     await close();
   });
 });

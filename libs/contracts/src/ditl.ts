@@ -127,11 +127,6 @@ export type DitlPlannerName = z.infer<typeof ditlPlannerNameSchema>;
 /** A moment's name: its kind, then `-2`… for a later slide of the same kind. */
 export const ditlMomentKeySchema = textSchema().regex(new RegExp(`^(?:${ditlMomentKinds.join('|')})(?:-[2-8])?$`), 'Unknown moment');
 
-/** `GET /api/ditl/generations/current`: the client's newest finished presentation, if any. */
-export const currentDitlRequestSchema = z.object({ userId: uuidSchema }).strict();
-export const currentDitlResponseSchema = z.object({ generation: ditlStatusResponseSchema.nullable() });
-export type CurrentDitlResponse = z.infer<typeof currentDitlResponseSchema>;
-
 /** The coach's rewrite of one moment: what happens then, and the habit. */
 export const ditlMomentEditBodySchema = z
   .object({
@@ -159,6 +154,17 @@ export const ditlGenerationSummarySchema = z.object({
   completedAt: isoDateTimeSchema.nullable(),
 });
 export type DitlGenerationSummary = z.infer<typeof ditlGenerationSummarySchema>;
+
+/**
+ * `GET /api/ditl/generations/current`: the client's newest finished presentation, if any, and their newest request
+ * whatever became of it, by which the web app tells whether a request whose answer it lost was taken.
+ */
+export const currentDitlRequestSchema = z.object({ userId: uuidSchema }).strict();
+export const currentDitlResponseSchema = z.object({
+  generation: ditlStatusResponseSchema.nullable(),
+  latest: ditlGenerationSummarySchema.nullable(),
+});
+export type CurrentDitlResponse = z.infer<typeof currentDitlResponseSchema>;
 
 /** A moment of the plan as the client sees it, with what the planner wrote when the coach changed it. */
 export const coachDitlMomentSchema = z.object({

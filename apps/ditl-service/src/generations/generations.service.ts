@@ -122,10 +122,10 @@ export class GenerationsService {
     return { html: await this.pageOf(await this.readable(generationId, reader)) };
   }
 
-  /** The client's newest finished presentation, which the home screen reopens. */
+  /** The client's newest finished presentation, which the home screen reopens, and their newest request. */
   async current({ userId }: PayloadOf<'ditl.current'>): Promise<CurrentDitlResponse> {
-    const row = await this.generations.newest(userId, 'completed');
-    return { generation: row ? statusOf(row) : null };
+    const [finished, latest] = await Promise.all([this.generations.newest(userId, 'completed'), this.generations.newest(userId)]);
+    return { generation: finished ? statusOf(finished) : null, latest: latest ? summaryOf(latest) : null };
   }
 
   /**

@@ -14,6 +14,8 @@ export const storageKeys = {
   // The onboarding answers as a draft with its owner's id (kept across back/forward and reloads), and the DITL being generated.
   onboardingData: 'spark_onboarding_data',
   ditlGenerationId: 'spark_ditl_generation_id',
+  // A DITL request the server could not take yet, with its owner's id and answers (features/ditl/pending-ditl-request.ts).
+  ditlRequestPending: 'spark_ditl_request_pending',
   // The last home data seen and whose it is, so the client app opens offline.
   clientHomeSnapshot: 'spark_client_home',
 } as const;

@@ -9,10 +9,12 @@ export function signOutLocally(): void {
 
 /**
  * What the server showed the person and the device kept, so the client app opens offline (their home: name, progress,
- * the coach's note; their goal): once the server says their session is over (signed out on every device, the account
- * deleted, thirty days gone), it is not theirs to open any more, whoever holds the device.
+ * the coach's note; their goal), and their onboarding answers waiting in a DITL request: once the server says their
+ * session is over (signed out on every device, the account deleted, thirty days gone), it is not theirs to open or
+ * send any more, whoever holds the device.
  */
 export function forgetWhatTheSessionShowed(): void {
   removeStored(storageKeys.clientHomeSnapshot);
   removeStored(storageKeys.userGoal);
+  removeStored(storageKeys.ditlRequestPending);
 }

@@ -4,6 +4,7 @@ import { ButtonLink } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { preloadToasts } from '../../../ui/toaster';
 import { readStored, storageKeys } from '../../../lib/storage-keys';
+import { useDitlRequestInBackground } from '../../ditl/hooks/use-ditl-request-retry';
 import { useSession } from '../../session';
 import { SessionLoading } from '../../session/components/session-loading';
 import { readHomeSnapshot, useHome } from '../hooks/use-home';
@@ -59,6 +60,7 @@ interface SignedInHomeProps {
 function SignedInHome({ userId, fullName, goal, online, onSignOut }: SignedInHomeProps) {
   const home = useHome({ userId, fullName, goal });
   const pending = useOutbox(userId);
+  useDitlRequestInBackground(userId);
   // Unreachable with nothing saved yet: the home still opens, empty, and captures still queue.
   const data = home.data ?? (home.isError ? { progress: null, pinnedNote: null, restDays: null } : undefined);
   if (!data) return <SessionLoading />;

@@ -1,11 +1,23 @@
+import type { DitlGenerationSummary } from '@spark/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Card } from '../../../ui/card';
 import { coachDitlKeys, fetchCurrentDitl } from '../../ditl/api/coach-ditl-api';
+import { ditlTiming } from '../../ditl/ditl-timing';
+
+const running = (latest: DitlGenerationSummary | null | undefined) => latest?.status === 'queued' || latest?.status === 'generating';
 
 /** Reopens the client's newest finished Day in the Life on /ditl-welcome; nothing until one exists. */
 export function YourDitlCard() {
-  const current = useQuery({ queryKey: coachDitlKeys.current, queryFn: fetchCurrentDitl, staleTime: 60_000 });
+  const [{ pollIntervalMs }] = useState(ditlTiming);
+  const current = useQuery({
+    queryKey: coachDitlKeys.current,
+    queryFn: () => fetchCurrentDitl(),
+    staleTime: 60_000,
+    // A generation under way (the server ends each within minutes): the card appears once it is done.
+    refetchInterval: (query) => (running(query.state.data?.latest) ? pollIntervalMs : false),
+  });
   const generation = current.data?.generation;
   if (!generation) return null;
   return (

@@ -1,5 +1,5 @@
 import type { CoachDitlView, CurrentDitlResponse, DitlMomentEditBody, GenerateDitlResponse } from '@spark/contracts';
-import { apiRequest } from '../../../api/client';
+import { apiRequest, type RequestOptions } from '../../../api/client';
 
 export const coachDitlKeys = {
   view: (userId: string) => ['coach', 'client', userId, 'ditl'] as const,
@@ -16,5 +16,5 @@ export const coachDitlApi = {
   resetMoment: (userId: string, moment: string) => apiRequest<CoachDitlView>('DELETE', `${base(userId)}/moments/${encodeURIComponent(moment)}`),
 };
 
-/** The signed-in client's newest finished presentation, for the home screen's link back to it. */
-export const fetchCurrentDitl = () => apiRequest<CurrentDitlResponse>('GET', '/ditl/generations/current');
+/** The signed-in client's newest finished presentation, for the home screen's link back to it, and their newest request. */
+export const fetchCurrentDitl = (options?: RequestOptions) => apiRequest<CurrentDitlResponse>('GET', '/ditl/generations/current', undefined, options);

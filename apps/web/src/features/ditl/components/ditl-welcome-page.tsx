@@ -5,8 +5,9 @@ import { Button, ButtonLink } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Spinner } from '../../../ui/spinner';
 import { OnboardingFrame } from '../../onboarding/components/onboarding-frame';
-import { RequireSession } from '../../session';
+import { RequireSession, useSession } from '../../session';
 import { type DitlView, useDitlGeneration } from '../hooks/use-ditl-generation';
+import { useDitlRequestRetry } from '../hooks/use-ditl-request-retry';
 
 // Spec section 8, word for word.
 export const ditlMessages = {
@@ -54,11 +55,12 @@ function DitlBody({ view }: { view: DitlView }) {
   }
 }
 
-function DitlWelcome() {
+function DitlWelcome({ userId }: { userId: string }) {
   const [params] = useSearchParams();
-  // The e-mailed link names its generation; otherwise the one requested at the end of onboarding.
+  const requestWaiting = useDitlRequestRetry(userId);
+  // The e-mailed link names its generation; otherwise the one requested at the end of onboarding, once answered.
   const generationId = params.get('generationId') ?? readStored(storageKeys.ditlGenerationId);
-  const view = useDitlGeneration(generationId);
+  const view = useDitlGeneration(generationId, requestWaiting);
   return (
     <OnboardingFrame wide>
       <div className="mb-6 text-center">
@@ -88,13 +90,18 @@ function DitlWelcome() {
   );
 }
 
+function SignedInWelcome() {
+  const { user } = useSession();
+  return user && <DitlWelcome userId={user.id} />;
+}
+
 export default function DitlWelcomePage() {
   usePageMeta({ title: 'Your Day in the Life', description: 'Your personalised Day in the Life presentation.', path: '/ditl-welcome' });
   // Spec: /ditl-welcome is reachable only once onboarding is marked complete.
   if (readStored(storageKeys.onboardingComplete) === null) return <Navigate to="/onboarding" replace />;
   return (
     <RequireSession>
-      <DitlWelcome />
+      <SignedInWelcome />
     </RequireSession>
   );
 }

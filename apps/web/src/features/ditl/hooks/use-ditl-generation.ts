@@ -15,16 +15,21 @@ export type DitlView =
 // A generation that is not the reader's (or no longer exists) cannot recover by polling.
 const isDefinite = (error: unknown) => error instanceof ApiError && (error.status === 403 || error.status === 404);
 
-/** Polls check-ditl-status every 3 s until it finishes, giving up after 120 s. */
-export function useDitlGeneration(generationId: string | null): DitlView {
+/**
+ * Polls check-ditl-status at the page's interval until it finishes, giving up at its timeout (ditl-timing.ts). While
+ * the request itself still waits to be taken (`requestWaiting`), the page shows it generating, and the timeout counts
+ * from the page's opening.
+ */
+export function useDitlGeneration(generationId: string | null, requestWaiting = false): DitlView {
   const [{ pollIntervalMs, timeoutMs }] = useState(ditlTiming);
   const [timedOut, setTimedOut] = useState(false);
+  const waiting = generationId !== null || requestWaiting;
 
   useEffect(() => {
-    if (!generationId) return;
+    if (!waiting) return;
     const timer = setTimeout(() => setTimedOut(true), timeoutMs);
     return () => clearTimeout(timer);
-  }, [generationId, timeoutMs]);
+  }, [waiting, timeoutMs]);
 
   const status = useQuery({
     queryKey: ditlKeys.status(generationId ?? ''),
@@ -44,7 +49,7 @@ export function useDitlGeneration(generationId: string | null): DitlView {
     staleTime: Infinity,
   });
 
-  if (!generationId) return { state: 'no-generation' };
+  if (!generationId) return requestWaiting ? (timedOut ? { state: 'timed-out' } : { state: 'generating', progress: null }) : { state: 'no-generation' };
   if (presentation.data) return { state: 'ready', html: presentation.data.html };
   if (status.data?.status === 'failed' || isDefinite(status.error) || presentation.isError) return { state: 'failed' };
   if (timedOut && !presentationUrl) return { state: 'timed-out' };

@@ -1,7 +1,8 @@
 import type { FinishOnboardingResponse, GenerateDitlResponse, OnboardingAnswersInput } from '@spark/contracts';
-import { apiRequest } from '../../../api/client';
+import { apiRequest, type RequestOptions } from '../../../api/client';
 
 export const finishOnboarding = (answers: OnboardingAnswersInput) => apiRequest<FinishOnboardingResponse>('POST', '/onboarding', answers);
 
-/** generate-ditl (docs/product.md §7); the caller ignores a failure (the presentation also arrives by e-mail). */
-export const requestDitl = (answers: OnboardingAnswersInput) => apiRequest<GenerateDitlResponse>('POST', '/ditl/generations', { onboardingData: answers });
+/** generate-ditl (docs/product.md §7); a failure never blocks the client (features/ditl/send-ditl-request.ts tries again). */
+export const requestDitl = (answers: OnboardingAnswersInput, options?: RequestOptions) =>
+  apiRequest<GenerateDitlResponse>('POST', '/ditl/generations', { onboardingData: answers }, options);

@@ -29,7 +29,7 @@ function OnboardingSteps({ userId }: { userId: string }) {
   // Errors belong to the step they were found on: another step (Next, Back, the browser's back button) shows none.
   const [found, setFound] = useState<{ step: number; errors: FieldErrors }>({ step, errors: {} });
   const errors = found.step === step ? found.errors : {};
-  const finish = useFinishOnboarding();
+  const finish = useFinishOnboarding(userId);
 
   const change = (changes: Partial<OnboardingDraft>) => {
     const next = { ...draft, ...changes };

@@ -1,23 +1,27 @@
 import type { OnboardingAnswersInput } from '@spark/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { removeStored, storageKeys, writeStored } from '../../../lib/storage-keys';
-import { finishOnboarding, requestDitl } from '../api/onboarding-api';
+import { keepDitlRequest } from '../../ditl/pending-ditl-request';
+import { sendDitlRequest } from '../../ditl/send-ditl-request';
+import { finishOnboarding } from '../api/onboarding-api';
 import { clearDraft } from '../onboarding-draft';
 
 /**
- * Saves the answers (progress, evolution and user metadata, in one gateway call), then asks for
- * the DITL. Only the first step can fail the mutation: a DITL request that fails never blocks.
+ * Saves the answers (progress, evolution and user metadata, in one gateway call), then asks for the DITL. Only the
+ * first step can fail: a DITL request the server could not take is kept on the device and sent again from
+ * /ditl-welcome and the home, so every client gets the presentation without asking twice.
  */
-export function useFinishOnboarding() {
-  return useMutation({
-    mutationFn: async (answers: OnboardingAnswersInput) => {
-      await finishOnboarding(answers);
-      writeStored(storageKeys.onboardingComplete, 'true');
-      writeStored(storageKeys.userGoal, answers.transformationGoal);
-      clearDraft();
-      removeStored(storageKeys.ditlGenerationId);
-      const ditl = await requestDitl(answers).catch(() => null);
-      if (ditl) writeStored(storageKeys.ditlGenerationId, ditl.generationId);
-    },
-  });
+export async function finishOnboardingAndAskForDitl(userId: string, answers: OnboardingAnswersInput): Promise<void> {
+  const { onboardingCompletedAt } = await finishOnboarding(answers);
+  writeStored(storageKeys.onboardingComplete, 'true');
+  writeStored(storageKeys.userGoal, answers.transformationGoal);
+  clearDraft();
+  removeStored(storageKeys.ditlGenerationId);
+  const request = { userId, answers, onboardingCompletedAt };
+  keepDitlRequest(request);
+  await sendDitlRequest(request, { askFirst: false });
+}
+
+export function useFinishOnboarding(userId: string) {
+  return useMutation({ mutationFn: (answers: OnboardingAnswersInput) => finishOnboardingAndAskForDitl(userId, answers) });
 }
