@@ -455,4 +455,21 @@ describe('the client app (/app)', () => {
     await expect(page.getByText('Please sign in to continue').isVisible()).resolves.toBe(true);
     await context.close();
   });
+  it("opens /app by itself once back online when the page's code did not arrive, instead of the router's page for developers", async () => {
+    const { context, page } = await signedInClient();
+    // The first visit to /app, before the service worker keeps the app: its screen's code fails on the way.
+    const homeCode = '**/assets/client-home-page-*.js';
+    await page.route(homeCode, (route) => route.abort('internetdisconnected'));
+    await page.goto('/app');
+    await page.getByRole('heading', { name: 'Spark could not open this page' }).waitFor();
+    await page.getByText('It opens by itself as soon as you are back online.').waitFor();
+    await expect(page.getByText('Hey developer').count()).resolves.toBe(0);
+    await saveScreenshot(page, 'client-home-not-loaded-phone');
+
+    await page.unroute(homeCode);
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await page.getByTestId('spark-count').waitFor();
+    await context.close();
+  });
 });

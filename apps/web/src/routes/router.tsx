@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { LoaderFunction, RouteObject } from 'react-router-dom';
 import { PageFallback, RootLayout } from './root-layout';
+import { RouteError } from './route-error';
 
 /**
  * What a route says about itself: `prerender` pages are rendered to HTML at build time
@@ -46,6 +47,7 @@ export const routes: RouteObject[] = [
   {
     Component: RootLayout,
     HydrateFallback: PageFallback,
+    ErrorBoundary: RouteError,
     children: [
       { path: '/', ...screen('../features/landing/components/landing-page.tsx', prerendered) },
       { path: '/products', ...screen('../features/products/components/products-page.tsx', prerendered) },
