@@ -368,24 +368,28 @@ describe('passwordless sign-in through the gateway', () => {
     it('hands no link back for an account above client, even in development mode', async () => {
       await createUser('dev-existing-coach@example.com', 'coach');
       await createUser('dev-existing-admin@example.com', 'admin');
+      // A team member's address is not invited as a client at all.
       for (const invite of [
         { email: 'dev-existing-coach@example.com', role: 'client' },
         { email: 'dev-existing-admin@example.com', role: 'client' },
-        { email: 'dev-new-coach@example.com', role: 'coach' },
       ] as const) {
-        const answer = await leadsBus().request('auth.invite', approvedInvite(invite));
-        expect(answer).toMatchObject({ developmentMode: true });
-        expect(answer.magicLink).toBeUndefined();
+        await expect(leadsBus().request('auth.invite', approvedInvite(invite))).rejects.toMatchObject({ code: 'ACCOUNT_ROLE_DIFFERS' });
       }
+      const answer = await leadsBus().request('auth.invite', approvedInvite({ email: 'dev-new-coach@example.com', role: 'coach' }));
+      expect(answer).toMatchObject({ developmentMode: true });
+      expect(answer.magicLink).toBeUndefined();
     });
 
-    it('finds an existing user and never lowers an admin', async () => {
-      const adminId = await createUser('boss@example.com', 'admin');
-      const answer = await leadsBus().request('auth.invite', approvedInvite({ email: 'boss@example.com', role: 'client' }));
-      expect(answer.userId).toBe(adminId);
+    it('never lowers an admin: an invitation as a client is refused and leaves their sign-in link working', async () => {
+      await createUser('boss@example.com', 'admin');
+      const openLinks = async () =>
+        (await db().query(`SELECT id FROM auth.magic_links WHERE email = 'boss@example.com' AND used_at IS NULL AND expires_at > now()`)).rows;
+      expect((await post('/api/auth/magic-link', { email: 'boss@example.com' })).status).toBe(202);
+      const before = await openLinks();
+      const invited = leadsBus().request('auth.invite', approvedInvite({ email: 'boss@example.com', role: 'client' }));
+      await expect(invited).rejects.toMatchObject({ code: 'ACCOUNT_ROLE_DIFFERS' });
       const { rows } = await db().query(`SELECT role FROM auth.users WHERE email = 'boss@example.com'`);
-      expect(rows[0].role).toBe('admin');
-      await waitForMail('boss@example.com');
+      expect({ role: rows[0].role, openLinks: await openLinks() }).toEqual({ role: 'admin', openLinks: before });
     });
   });
 });
