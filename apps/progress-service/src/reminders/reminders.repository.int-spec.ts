@@ -1,40 +1,32 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { openMigrated, type ServiceDataSource } from '@spark/persistence';
-import { createTestDatabase, insertProgress, type TestDatabase } from '@spark/testing';
+import { openMigrated } from '@spark/persistence';
+import { insertProgress, useMigratedDatabase } from '@spark/testing';
 import { progressMigrations } from '../migrations';
 import { RemindersRepository } from './reminders.repository';
 
 /** The claim straight against PostgreSQL, for what the whole-product reminder tests cannot set up: stored zones and late ticks. */
 describe('claiming due reminders (real PostgreSQL)', () => {
-  let database: TestDatabase;
-  let dataSource: ServiceDataSource;
+  const { dataSource } = useMigratedDatabase((url) => openMigrated({ url, schema: 'progress', migrations: progressMigrations }));
   let reminders: RemindersRepository;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await openMigrated({ url: database.url, schema: 'progress', migrations: progressMigrations });
-    reminders = new RemindersRepository(dataSource);
-  });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
+  beforeAll(() => {
+    reminders = new RemindersRepository(dataSource());
   });
   // Each test claims only its own clients.
-  beforeEach(() => dataSource.query(`DELETE FROM progress.reminder_settings`));
+  beforeEach(() => dataSource().query(`DELETE FROM progress.reminder_settings`));
 
   /** A client with reminders on, due a second ago and not claimed since. */
   async function clientDue(timeZone: string): Promise<string> {
     const userId = randomUUID();
-    await insertProgress(dataSource, { userId, email: `reminded-${userId}@spark.test`, fullName: 'Sam', timeZone, daysIn: 3 });
-    await dataSource.query(
+    await insertProgress(dataSource(), { userId, email: `reminded-${userId}@spark.test`, fullName: 'Sam', timeZone, daysIn: 3 });
+    await dataSource().query(
       `INSERT INTO progress.reminder_settings (user_id, enabled, unsubscribe_token, next_due_at) VALUES ($1, true, $2, now() - interval '1 second')`,
       [userId, randomBytes(24).toString('base64url')],
     );
     return userId;
   }
-  const claim = () => dataSource.transaction(() => reminders.claimDue(100));
+  const claim = () => dataSource().transaction(() => reminders.claimDue(100));
   const nextDue = async (userId: string) =>
-    ((await dataSource.query(`SELECT next_due_at > now() AS later FROM progress.reminder_settings WHERE user_id = $1`, [userId])) as { later: boolean }[])[0];
+    ((await dataSource().query(`SELECT next_due_at > now() AS later FROM progress.reminder_settings WHERE user_id = $1`, [userId])) as { later: boolean }[])[0];
 
   it("reminds everyone else, and moves on, when one client's stored zone is one PostgreSQL no longer knows", async () => {
     const known = await clientDue('Europe/Berlin');
@@ -60,15 +52,15 @@ describe('claiming due reminders (real PostgreSQL)', () => {
     const offsetHours = ((36 - new Date().getUTCHours()) % 24) - 12;
     const zone = offsetHours === 0 ? 'Etc/GMT' : `Etc/GMT${offsetHours > 0 ? '-' : '+'}${Math.abs(offsetHours)}`;
     const userId = randomUUID();
-    await insertProgress(dataSource, { userId, email: `late-${userId}@spark.test`, timeZone: zone, daysIn: 3 });
-    await dataSource.query(
+    await insertProgress(dataSource(), { userId, email: `late-${userId}@spark.test`, timeZone: zone, daysIn: 3 });
+    await dataSource().query(
       `INSERT INTO progress.reminder_settings (user_id, enabled, local_time, unsubscribe_token, next_due_at)
        VALUES ($1, true, '23:00', $2, (((now() AT TIME ZONE $3)::date - 1) + time '23:00') AT TIME ZONE $3)`,
       [userId, randomBytes(24).toString('base64url'), zone],
     );
 
     const late = await claim();
-    await dataSource.query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second' WHERE user_id = $1`, [userId]);
+    await dataSource().query(`UPDATE progress.reminder_settings SET next_due_at = now() - interval '1 second' WHERE user_id = $1`, [userId]);
     const newDay = await claim();
 
     expect({ late: late.claimed, lateSent: late.due.length, newDaySent: newDay.due.length }).toEqual({ late: 1, lateSent: 0, newDaySent: 1 });
