@@ -48,6 +48,7 @@ export function startNotifier(env: NodeJS.ProcessEnv = process.env) {
 async function startDelivery(config: NotifierConfig, { logger, dataSource, redis, jobs, bus, registry }: AppInfrastructure, erasure: AccountErasureWorker) {
   const mailer = new Mailer(config.SMTP_URL, config.MAIL_FROM);
   const sent = new SentMailRepository(dataSource);
+  const retry = { firstDelayMs: config.NOTIFIER_RETRY_FIRST_MS, maxDelayMs: config.NOTIFIER_RETRY_MAX_MS };
   const app = await NestFactory.createApplicationContext(
     NotifierModule.register(redis, config.BUS_PREFIX, {
       mailer,
@@ -60,7 +61,7 @@ async function startDelivery(config: NotifierConfig, { logger, dataSource, redis
       bus,
       concurrency: config.NOTIFIER_CONCURRENCY,
       lockMs: config.NOTIFIER_LOCK_MS,
-      retry: { firstDelayMs: config.NOTIFIER_RETRY_FIRST_MS, maxDelayMs: config.NOTIFIER_RETRY_MAX_MS },
+      retry,
     }),
     { logger: new PinoNestLogger(logger) },
   );
@@ -77,6 +78,7 @@ async function startDelivery(config: NotifierConfig, { logger, dataSource, redis
     sent,
     logger,
     signingKeys: config.SIGNING_KEYS,
+    retry,
   });
   const worked = [QUEUES.mail, QUEUES.push, erasure.queue].map((queue) => jobs.queue(queue));
   queueDepthMetric(registry, worked);

@@ -1,7 +1,7 @@
 import { BullModule, Processor } from '@nestjs/bullmq';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { QUEUES } from '@spark/contracts';
-import { bullPrefix, MAIL_BACKOFF, mailRetryDelay, maxStalledCountOf, WORKER_METRICS } from '@spark/jobs';
+import { bullPrefix, cappedBackoffStrategy, maxStalledCountOf, WORKER_METRICS } from '@spark/jobs';
 import type { Redis } from 'ioredis';
 import { MailProcessor, type MailProcessorDependencies } from './mail/mail.processor';
 
@@ -11,12 +11,11 @@ import { MailProcessor, type MailProcessorDependencies } from './mail/mail.proce
  */
 function configuredWorker({ lockMs, retry }: MailProcessorDependencies): typeof MailProcessor {
   class ConfiguredMailProcessor extends MailProcessor {}
-  const backoffStrategy = (attemptsMade: number, type?: string) => (type === MAIL_BACKOFF ? mailRetryDelay(attemptsMade, retry) : 1000);
   Processor(QUEUES.mail, {
     lockDuration: lockMs,
     stalledInterval: lockMs,
     maxStalledCount: maxStalledCountOf(QUEUES.mail),
-    settings: { backoffStrategy },
+    settings: { backoffStrategy: cappedBackoffStrategy(QUEUES.mail, retry) },
     metrics: WORKER_METRICS,
   })(ConfiguredMailProcessor);
   return ConfiguredMailProcessor;

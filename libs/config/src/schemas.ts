@@ -135,7 +135,7 @@ export const notifierEnv = (env: Env) =>
     NOTIFIER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
     // How long a mail job's lock lives without renewal: a dead notifier's jobs are taken over after about this long.
     NOTIFIER_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
-    // A failed e-mail is retried after this delay, doubling up to the cap (docs/decisions.md, "Exactly one e-mail").
+    // A failed e-mail or push is retried after this delay, doubling up to the cap (docs/decisions.md, "Exactly one e-mail").
     NOTIFIER_RETRY_FIRST_MS: z.coerce.number().int().min(10).default(1000),
     NOTIFIER_RETRY_MAX_MS: z.coerce.number().int().min(10).default(300_000),
     ...vapidEnv.shape,
@@ -200,6 +200,9 @@ export const progressEnv = (env: Env) =>
         .default(24 * 3600),
       // A job whose worker died is taken over after about this long.
       EXPORT_LOCK_MS: z.coerce.number().int().min(500).default(60_000),
+      // A failed export is retried after this delay, doubling up to the cap, for hours (`CAPPED_BACKOFFS` in libs/jobs).
+      EXPORT_RETRY_FIRST_MS: z.coerce.number().int().min(10).default(1000),
+      EXPORT_RETRY_MAX_MS: z.coerce.number().int().min(10).default(900_000),
       // How often the reminder tick looks for clients whose reminder time has come (one tick for all replicas).
       REMINDER_TICK_MS: z.coerce.number().int().min(1000).max(60_000).default(15_000),
       PUSH_SERVICE_ORIGINS: pushServiceOrigins,

@@ -1,7 +1,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { SigningKeys } from '@spark/config';
 import { type JobPayload, type MailApproval, QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, type JobHandlers, type MailOpener, type MailRetrySettings, runJob } from '@spark/jobs';
+import { assertHandlersComplete, type CappedDelays, type JobHandlers, type MailOpener, runJob } from '@spark/jobs';
 import type { Logger } from '@spark/logging';
 import { runWithCorrelationId } from '@spark/logging';
 import type { ServiceBus } from '@spark/messaging';
@@ -48,7 +48,8 @@ export interface MailProcessorDependencies {
   concurrency: number;
   /** The job lock's lifetime, which is also how often the worker looks for a dead worker's jobs. */
   lockMs: number;
-  retry: MailRetrySettings;
+  /** The delays of the mail and push retries (`NOTIFIER_RETRY_FIRST_MS`, `NOTIFIER_RETRY_MAX_MS`). */
+  retry: CappedDelays;
 }
 
 @Processor(QUEUES.mail)

@@ -1,6 +1,16 @@
 import type { SigningKeys } from '@spark/config';
 import { pushEndpointAllowed, QUEUES } from '@spark/contracts';
-import { assertHandlersComplete, bullPrefix, closeWorker, type JobHandlers, maxStalledCountOf, runJob, WORKER_METRICS } from '@spark/jobs';
+import {
+  assertHandlersComplete,
+  bullPrefix,
+  type CappedDelays,
+  cappedBackoffStrategy,
+  closeWorker,
+  type JobHandlers,
+  maxStalledCountOf,
+  runJob,
+  WORKER_METRICS,
+} from '@spark/jobs';
 import { type Logger, runWithCorrelationId } from '@spark/logging';
 import type { ServiceBus } from '@spark/messaging';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
@@ -37,6 +47,8 @@ export function startPushSender(deps: {
   logger: Logger;
   /** The push jobs' signing keys (`SIGNING_KEYS`). */
   signingKeys: SigningKeys;
+  /** The delays of a push's retries, as an e-mail's (`NOTIFIER_RETRY_FIRST_MS`, `NOTIFIER_RETRY_MAX_MS`). */
+  retry: CappedDelays;
 }) {
   const { vapid, pushServiceOrigins, sent, logger } = deps;
   const authorizations = vapid && new VapidAuthorizations(vapid);
@@ -103,6 +115,7 @@ export function startPushSender(deps: {
       prefix: bullPrefix(deps.busPrefix),
       concurrency: 20,
       maxStalledCount: maxStalledCountOf(QUEUES.push),
+      settings: { backoffStrategy: cappedBackoffStrategy(QUEUES.push, deps.retry) },
       metrics: WORKER_METRICS,
     },
   );

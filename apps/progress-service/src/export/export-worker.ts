@@ -3,6 +3,7 @@ import { type ExportGrant, exportPrefix, QUEUES } from '@spark/contracts';
 import {
   assertHandlersComplete,
   bullPrefix,
+  cappedBackoffStrategy,
   closeWorker,
   type JobHandlers,
   MailSealer,
@@ -25,7 +26,8 @@ export interface ExportWorkerDependencies {
   config: ProgressConfig;
   dataSource: DataSource;
   logger: Logger;
-  bus: ServiceBus;
+  /** Only its requests: a test stands in for the services it asks. */
+  bus: Pick<ServiceBus, 'request'>;
   /** Asks the outbox relay to send the link e-mail now rather than at its next poll. */
   kickOutbox: () => void;
 }
@@ -34,7 +36,7 @@ export interface ExportWorkerDependencies {
  * What the auth-, ditl-, leads- and investor-service hold about the client, each handed over only for the export the
  * gateway's grant names. The Days in the Life are asked for one at a time as the archive takes them.
  */
-async function otherServicesData(bus: ServiceBus, { userId, grant }: { userId: string; grant: ExportGrant }): Promise<OtherServicesData> {
+async function otherServicesData(bus: Pick<ServiceBus, 'request'>, { userId, grant }: { userId: string; grant: ExportGrant }): Promise<OtherServicesData> {
   const [account, ditl, lead, investor] = await Promise.all([
     bus.request('auth.export-account', { userId, grant }),
     bus.request('ditl.export-presentation', { userId, grant }),
@@ -47,7 +49,9 @@ async function otherServicesData(bus: ServiceBus, { userId, grant }: { userId: s
 /**
  * The BullMQ consumer of the `export` queue. Each job streams the client's archive from PostgreSQL and
  * S3 into one S3 object, then queues the e-mail with a link signed for EXPORT_LINK_SECONDS through the
- * outbox. A job retried after a crash builds and uploads the archive again under the same key.
+ * outbox. A job retried after a crash builds and uploads the archive again under the same key. A service it reads,
+ * S3 or PostgreSQL away fails the attempt; the job is retried for hours (`CAPPED_BACKOFFS`), since the client was
+ * told the link is on its way.
  */
 export function startExportWorker(deps: ExportWorkerDependencies): { worker: Worker; close(): Promise<void> } {
   const { config, dataSource, logger, bus } = deps;
@@ -110,6 +114,7 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
       lockDuration: config.EXPORT_LOCK_MS,
       stalledInterval: config.EXPORT_LOCK_MS,
       maxStalledCount: maxStalledCountOf(QUEUES.export),
+      settings: { backoffStrategy: cappedBackoffStrategy(QUEUES.export, exportRetryDelays(config)) },
       metrics: WORKER_METRICS,
     },
   );
@@ -124,6 +129,8 @@ export function startExportWorker(deps: ExportWorkerDependencies): { worker: Wor
     },
   };
 }
+
+const exportRetryDelays = (config: ProgressConfig) => ({ firstDelayMs: config.EXPORT_RETRY_FIRST_MS, maxDelayMs: config.EXPORT_RETRY_MAX_MS });
 
 /** Where an export request stands; undefined once it is gone (erased with its account). */
 async function requestStatus(dataSource: DataSource, exportId: string): Promise<'preparing' | 'ready' | undefined> {
