@@ -171,8 +171,14 @@ describe('account deletion: every row and object about the client gone, each ser
     const afterwards = await send('POST', '/api/me/account-deletion', client);
     expect(afterwards.status).toBe(401);
     expect(errorBodySchema.parse(await afterwards.json()).message).toBe('This account was deleted.');
-    // The link works once.
-    expect((await send('POST', '/api/account-deletion/confirm', undefined, { token })).status).toBe(404);
+    // Confirmed again, as after an answer that never arrived: the same deletion and account, and nothing done twice.
+    const deletionsOf = async () => (await db.query(`SELECT id, requested_at FROM auth.account_deletions WHERE user_id = $1`, [client.id])).rows;
+    const recorded = await deletionsOf();
+    const again = await send('POST', '/api/account-deletion/confirm', undefined, { token });
+    expect(again.status).toBe(200);
+    expect(confirmAccountDeletionResponseSchema.parse(await again.json())).toEqual({ deletionId, userId: client.id });
+    expect(await deletionsOf()).toEqual(recorded);
+    expect(recorded).toEqual([{ id: deletionId, requested_at: expect.any(Date) }]);
 
     // Every part but the leads-service's finishes; the record shows which.
     const waiting = await eventually(() => partsDone(deletionId, deletionParts.length - 1), 30_000, 'every part but the leads part erased');
@@ -186,6 +192,8 @@ describe('account deletion: every row and object about the client gone, each ser
     stopLeads = await startService({ ...leadsService, env: { ...stack.env } }, false);
     const complete = await eventually(() => partsDone(deletionId, deletionParts.length), 30_000, 'the leads part erased after the service came back');
     expect(complete.completedAt).not.toBeNull();
+    // The deletion done, its record no longer knows whose it was: the link is spent like any other.
+    expect((await send('POST', '/api/account-deletion/confirm', undefined, { token })).status).toBe(404);
 
     // Only the marker that keeps the account's old tokens refused names its id, and only until they would have expired;
     // and the progress and ditl services' notes of the erasure, which turn away a capture or a Day in the Life request

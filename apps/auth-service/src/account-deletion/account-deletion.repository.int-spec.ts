@@ -3,7 +3,7 @@ import { authEnv, loadConfig } from '@spark/config';
 import { type AuditEvent, deletionParts, deletionQueues, QUEUES } from '@spark/contracts';
 import { type JobRequest, MailSealer, outboxInsertSql, outboxRows } from '@spark/jobs';
 import { openMigrated } from '@spark/persistence';
-import { createTestDatabase, insertUser, type TestDatabase } from '@spark/testing';
+import { createTestDatabase, insertUser, type TestDatabase, useMigratedDatabase } from '@spark/testing';
 import type { DataSource } from 'typeorm';
 import { AuditRepository } from '../audit/audit.repository';
 import { authMigrations } from '../migrations';
@@ -362,5 +362,74 @@ describe('AccountDeletionRepository.requeueOpenParts against a real PostgreSQL: 
     expect([after.progress, after.ditl, after.investor]).toEqual([untouched.progress, untouched.ditl, untouched.investor]);
     // Both are pending now: on their way, not queued once more.
     expect(await deletions.requeueOpenParts(HOUR_MS)).toBe(0);
+  });
+});
+
+describe('AccountDeletionRepository.confirm again with the same link, after its answer was lost (real PostgreSQL)', () => {
+  const { dataSource } = useMigratedDatabase((url) => openMigrated({ url, schema: 'auth', migrations: authMigrations }));
+  let deletions: AccountDeletionRepository;
+  beforeAll(() => {
+    deletions = new AccountDeletionRepository(dataSource());
+  });
+
+  const asked = async (email: string) => {
+    const userId = await insertUser(dataSource(), { email });
+    const tokenHash = randomBytes(32);
+    await deletions.addConfirmation(userId, { tokenHash, expiresAt: new Date(Date.now() + 60_000) }, async () => ({
+      queue: 'mail',
+      name: 'code-sign-in-locked',
+      data: { email },
+    }));
+    return { userId, tokenHash };
+  };
+  /** Every row a confirmation writes or deletes, to see that a second one changes none of them. */
+  const everything = async () => ({
+    deletions: (await dataSource().query(`SELECT id, user_id, email, requested_at, completed_at FROM auth.account_deletions ORDER BY id`)) as unknown[],
+    parts: (await dataSource().query(`SELECT deletion_id, part, done_at, job_id FROM auth.account_deletion_parts ORDER BY deletion_id, part`)) as unknown[],
+    outbox: (await dataSource().query(`SELECT id, queue, job_name, payload FROM auth.outbox ORDER BY id`)) as unknown[],
+    users: (await dataSource().query(`SELECT id FROM auth.users ORDER BY id`)) as unknown[],
+  });
+
+  it('answers the same deletion and account, ending no session and starting no second deletion', async () => {
+    const { userId, tokenHash } = await asked('twice@example.com');
+    const sessionsEnded: string[] = [];
+    const endSessions = async (ended: string) => {
+      sessionsEnded.push(ended);
+    };
+    const first = await deletions.confirm(tokenHash, randomUUID(), endSessions);
+    const afterFirst = await everything();
+
+    const second = await deletions.confirm(tokenHash, randomUUID(), endSessions);
+
+    expect(first).toMatchObject({ outcome: 'erased', userId });
+    expect(second).toEqual({ outcome: 'erased-before', userId, deletionId: first.outcome === 'erased' && first.deletionId });
+    expect(await everything()).toEqual(afterFirst);
+    expect(sessionsEnded).toEqual([userId]);
+  });
+
+  it('answers the second of two confirmations at once with the deletion the first started', async () => {
+    const { userId, tokenHash } = await asked('at-once@example.com');
+    const both = await Promise.all([randomUUID(), randomUUID()].map((deletionId) => deletions.confirm(tokenHash, deletionId, async () => {})));
+    const ids = both.map((answer) => (answer.outcome === 'erased' || answer.outcome === 'erased-before') && answer.deletionId);
+
+    expect(both.map((answer) => answer.outcome).sort()).toEqual(['erased', 'erased-before']);
+    expect(new Set(ids).size).toBe(1);
+    expect(await dataSource().query(`SELECT id FROM auth.account_deletions WHERE user_id = $1`, [userId])).toEqual([{ id: ids[0] }]);
+  });
+
+  it('is an invalid link again once the deletion completed, as its record no longer knows whose account it was', async () => {
+    const { tokenHash } = await asked('completed@example.com');
+    const first = await deletions.confirm(tokenHash, randomUUID(), async () => {});
+    if (first.outcome !== 'erased') throw new Error(`not erased: ${first.outcome}`);
+    for (const part of deletionParts) await deletions.markPartDone(first.deletionId, part);
+
+    expect(await deletions.confirm(tokenHash, randomUUID(), async () => {})).toEqual({ outcome: 'invalid' });
+    expect(await dataSource().query(`SELECT confirmation_token_hash FROM auth.account_deletions WHERE id = $1`, [first.deletionId])).toEqual([
+      { confirmation_token_hash: null },
+    ]);
+  });
+
+  it('stays an invalid link for a token never asked for', async () => {
+    expect(await deletions.confirm(randomBytes(32), randomUUID(), async () => {})).toEqual({ outcome: 'invalid' });
   });
 });

@@ -6,7 +6,10 @@ import { ERASED_LABEL, type ErasedAccountSql, erasedActorSql, erasedTargetSql } 
 import { LIVE_ACCESS_WINDOW_SECONDS } from '../sessions/session-revocations';
 
 export type Confirmation =
-  { outcome: 'erased'; deletionId: string; userId: string; liveFamilies: string[] } | { outcome: 'invalid' } | { outcome: 'not-a-client' };
+  | { outcome: 'erased'; deletionId: string; userId: string; liveFamilies: string[] }
+  | { outcome: 'erased-before'; deletionId: string; userId: string }
+  | { outcome: 'invalid' }
+  | { outcome: 'not-a-client' };
 
 interface DeletionRow {
   id: string;
@@ -38,12 +41,18 @@ const erasedParts = Object.keys(deletionQueues) as ErasedPart[];
 const eraseJob = (deletionId: string, part: ErasedPart) => ({ queue: deletionQueues[part], name: 'erase-account', data: { deletionId } }) as JobRequest;
 
 /**
- * The auth part of a deletion, in the caller's transaction: the deletion record naming the subject and its parts, the
- * audit log's mentions replaced, the user and what goes with them, their jobs, and one erase job per other part.
- * Answers the families of the user's sessions whose access tokens may still be valid.
+ * The auth part of a deletion, in the caller's transaction: the deletion record naming the subject, and the
+ * confirmation it spent if any, and its parts, the audit log's mentions replaced, the user and what goes with them,
+ * their jobs, and one erase job per other part. Answers the families of the user's sessions whose access tokens may
+ * still be valid.
  */
-async function eraseAccount(manager: EntityManager, deletionId: string, subject: DeletionSubject): Promise<string[]> {
-  await manager.query(`INSERT INTO auth.account_deletions (id, user_id, email) VALUES ($1, $2, $3)`, [deletionId, subject.userId, subject.email]);
+async function eraseAccount(manager: EntityManager, deletionId: string, subject: DeletionSubject, tokenHash: Buffer | null): Promise<string[]> {
+  await manager.query(`INSERT INTO auth.account_deletions (id, user_id, email, confirmation_token_hash) VALUES ($1, $2, $3, $4)`, [
+    deletionId,
+    subject.userId,
+    subject.email,
+    tokenHash,
+  ]);
   // Each part keeps its job's id (its outbox row's) for good: queued again under it, a job still in Redis is not doubled.
   const eraseJobs = outboxRows(erasedParts.map((part) => eraseJob(deletionId, part)));
   await manager.query(
@@ -63,6 +72,17 @@ async function eraseAccount(manager: EntityManager, deletionId: string, subject:
   await manager.query(deleteOutboxRowsAboutSql('auth'), [subject.userId, subject.email]);
   await manager.query(outboxInsertSql('auth', 1), eraseJobs);
   return liveFamilies;
+}
+
+/**
+ * The unfinished deletion a spent confirmation started, for the client who confirms again because the first answer was
+ * lost: the same answer, and nothing done twice. Once the deletion completes its record no longer knows the account.
+ */
+async function erasedBefore(manager: EntityManager, tokenHash: Buffer): Promise<Confirmation> {
+  const [deletion] = (await manager.query(`SELECT id, user_id FROM auth.account_deletions WHERE confirmation_token_hash = $1 AND completed_at IS NULL`, [
+    tokenHash,
+  ])) as { id: string; user_id: string }[];
+  return deletion ? { outcome: 'erased-before', deletionId: deletion.id, userId: deletion.user_id } : { outcome: 'invalid' };
 }
 
 export class AccountDeletionRepository {
@@ -92,7 +112,8 @@ export class AccountDeletionRepository {
    * Spends a confirmation and, when its user is still a client, erases the auth part in one transaction: the
    * deletion record (naming the subject until it completes), the audit log's mentions replaced by the record's id,
    * the user and with it their links, refresh tokens and confirmations, their code-guess row and outbox jobs, and one
-   * erase job per other part.
+   * erase job per other part. A token already spent by an unfinished deletion answers that deletion again, and
+   * nothing more: waiting on the row the first confirmation deleted, a concurrent second one sees its deletion.
    * `beforeCommit` ends the sessions while the transaction can still roll back.
    */
   async confirm(tokenHash: Buffer, deletionId: string, beforeCommit: (userId: string, liveFamilies: string[]) => Promise<void>): Promise<Confirmation> {
@@ -101,7 +122,7 @@ export class AccountDeletionRepository {
       const [[spent]] = (await manager.query(`DELETE FROM auth.deletion_confirmations WHERE token_hash = $1 AND expires_at > now() RETURNING user_id`, [
         tokenHash,
       ])) as [{ user_id: string }[], number];
-      if (!spent) return { outcome: 'invalid' };
+      if (!spent) return erasedBefore(manager, tokenHash);
       const [user] = (await manager.query(`SELECT id, email, role FROM auth.users WHERE id = $1 FOR UPDATE`, [spent.user_id])) as {
         id: string;
         email: string;
@@ -110,7 +131,7 @@ export class AccountDeletionRepository {
       if (!user) return { outcome: 'invalid' };
       // Given another role since asking: refused as the request would be now, the link spent with it.
       if (user.role !== 'client') return { outcome: 'not-a-client' };
-      const liveFamilies = await eraseAccount(manager, deletionId, { userId: user.id, email: user.email });
+      const liveFamilies = await eraseAccount(manager, deletionId, { userId: user.id, email: user.email }, tokenHash);
       await beforeCommit(user.id, liveFamilies);
       return { outcome: 'erased', deletionId, userId: user.id, liveFamilies };
     });
@@ -128,7 +149,7 @@ export class AccountDeletionRepository {
       await manager.query(`SELECT 1 FROM auth.users WHERE id = $1 FOR UPDATE`, [subject.userId]);
       const open = (await manager.query(`SELECT 1 FROM auth.account_deletions WHERE user_id = $1 AND completed_at IS NULL`, [subject.userId])) as unknown[];
       if (open.length > 0) return false;
-      await eraseAccount(manager, deletionId, subject);
+      await eraseAccount(manager, deletionId, subject, null);
       return true;
     });
   }
@@ -163,7 +184,8 @@ export class AccountDeletionRepository {
 
   /**
    * Marks a part done (a repeat changes nothing). When it was the last, the audit log is searched for the account
-   * once more, then the record completes and forgets whose account it was. Undefined for an unknown deletion.
+   * once more, then the record completes and forgets whose account it was, and the confirmation it spent. Undefined
+   * for an unknown deletion.
    */
   async markPartDone(deletionId: string, part: DeletionPart): Promise<{ completed: boolean } | undefined> {
     return this.dataSource.transaction(async (manager) => {
@@ -187,7 +209,10 @@ export class AccountDeletionRepository {
       // An audit event whose insert began before the confirmation committed, and committed after its update, saw
       // neither the record nor its update: this is the last moment the record can still say whose entries to change.
       await anonymiseAuditEntries(manager, { userId: record.user_id, email: record.email }, deletionId);
-      await manager.query(`UPDATE auth.account_deletions SET completed_at = now(), user_id = NULL, email = NULL WHERE id = $1`, [deletionId]);
+      await manager.query(
+        `UPDATE auth.account_deletions SET completed_at = now(), user_id = NULL, email = NULL, confirmation_token_hash = NULL WHERE id = $1`,
+        [deletionId],
+      );
       return { completed: true };
     });
   }

@@ -48,6 +48,8 @@ export class AccountDeletionService {
     );
     if (result.outcome === 'invalid') throw new DomainError('NOT_FOUND', INVALID_DELETION_LINK);
     if (result.outcome === 'not-a-client') throw notAClient();
+    // Confirmed again after a lost answer: the page still has to sign out and forget the account's data.
+    if (result.outcome === 'erased-before') return { deletionId: result.deletionId, userId: result.userId };
     this.outbox.kick();
     return { deletionId: result.deletionId, userId: result.userId };
   }

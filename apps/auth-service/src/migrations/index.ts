@@ -15,6 +15,7 @@ import { DeletionPartJobs1765000000310 } from './1765000000310-deletion-part-job
 import { UnfinishedDeletionsIndex1765000000320 } from './1765000000320-unfinished-deletions-index';
 import { InvitationKeys1765100000100 } from './1765100000100-invitation-keys';
 import { InvitationKeyLapse1765200000100 } from './1765200000100-invitation-key-lapse';
+import { DeletionConfirmationReplay1765600000100 } from './1765600000100-deletion-confirmation-replay';
 
 export const authMigrations = [
   CreateOutbox1763800000000,
@@ -36,4 +37,5 @@ export const authMigrations = [
   UnfinishedDeletionsIndex1765000000320,
   InvitationKeys1765100000100,
   InvitationKeyLapse1765200000100,
+  DeletionConfirmationReplay1765600000100,
 ];
