@@ -9,9 +9,26 @@ import { type Job, UnrecoverableError } from 'bullmq';
 export const SPARK_REMINDER = 'spark reminder';
 const refused = (why: string) => new UnrecoverableError(`${SPARK_REMINDER} not sent: ${why}`);
 
-/** A reminder says "no spark yet today": one of another day is refused for good. */
-export function ensureToday(localDate: string, now = new Date()): void {
+/**
+ * A reminder says "no spark yet today": one of another day is refused for good. Its producer states when that day ends
+ * for its client, so a reminder held up by retries is not sent after their midnight; that instant is signed with the
+ * job, yet a day that is over everywhere is refused whatever it says, so no producer can stretch a reminder past it.
+ */
+export function ensureToday({ localDate, dayEndsAt }: { localDate: string; dayEndsAt?: string | undefined }, now = new Date()): void {
   if (!isTodaySomewhere(localDate, now)) throw refused(`${localDate} is not today anywhere`);
+  if (dayEndsAt !== undefined && now.getTime() >= Date.parse(dayEndsAt)) throw refused(`the client's ${localDate} ended at ${dayEndsAt}`);
+}
+
+/** How long a push service may hold a reminder for a device that is offline. */
+const PUSH_HOLD_SECONDS = 4 * 3600;
+
+/**
+ * A push service delivers a held notification when the device comes back, so a reminder is held no later than its
+ * client's day ends: shown the next morning, "no spark yet today" would speak of the wrong day.
+ */
+export function pushHoldSeconds(dayEndsAt: string | undefined, now = new Date()): number {
+  if (dayEndsAt === undefined) return PUSH_HOLD_SECONDS;
+  return Math.min(PUSH_HOLD_SECONDS, Math.max(0, Math.floor((Date.parse(dayEndsAt) - now.getTime()) / 1000)));
 }
 
 /**

@@ -240,6 +240,42 @@ describe('jobs only their producer could have queued', () => {
     ]);
   });
 
+  it("refuses for good a spark reminder whose client's day has ended, however much of that date is left elsewhere, and sends one inside it", async () => {
+    const client = await remindedClient('reminded-past-midnight@example.com');
+    const at = (minutesFromNow: number) => new Date(Date.now() + minutesFromNow * 60_000).toISOString();
+    // Held up by retries past the client's midnight: today is still that date somewhere, but not where they live.
+    await queueAsItsProducer('spark-reminder', 'reminder-after-its-day', await sparkReminder(client.id, client.email, { dayEndsAt: at(-1) }));
+    // The progress service's deadline cannot outlast the date everywhere.
+    await queueAsItsProducer(
+      'spark-reminder',
+      'reminder-stretched-past-its-date',
+      await sparkReminder(client.id, client.email, { localDate: '2020-01-01', dayEndsAt: at(60) }),
+    );
+
+    await eventually(
+      async () => ['completed', 'failed'].includes(await jobs.queue(QUEUES.mail).getJobState('reminder-after-its-day')),
+      15_000,
+      'the late reminder to be tried',
+    );
+    const late = await jobs.queue(QUEUES.mail).getJob('reminder-after-its-day');
+    expect({ state: await late?.getState(), reason: late?.failedReason, attempts: late?.attemptsMade }).toEqual({
+      state: 'failed',
+      reason: expect.stringMatching(/^spark reminder not sent: the client's \d{4}-\d\d-\d\d ended at /),
+      attempts: 1,
+    });
+    expect(await failedReason(QUEUES.mail, 'reminder-stretched-past-its-date')).toEqual({
+      reason: 'spark reminder not sent: 2020-01-01 is not today anywhere',
+      attempts: 1,
+    });
+    await untilIdle(stack);
+    expect(mailsTo(client.email)).toEqual([]);
+
+    await queueAsItsProducer('spark-reminder', 'reminder-inside-its-day', await sparkReminder(client.id, client.email, { dayEndsAt: at(60) }));
+    await untilIdle(stack);
+    expect(await jobs.queue(QUEUES.mail).getJobState('reminder-inside-its-day')).toBe('completed');
+    expect(mailsTo(client.email)).toHaveLength(1);
+  });
+
   it('sends a client one spark reminder a day, however many jobs a compromised progress service queues for them', async () => {
     const client = await remindedClient('reminded-once@example.com');
     for (const copy of ['1', '2', '3']) await queueAsItsProducer('spark-reminder', `reminder-again-${copy}`, await sparkReminder(client.id, client.email));

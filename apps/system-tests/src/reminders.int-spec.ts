@@ -332,4 +332,31 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
       'Maya, no spark yet today. One photo keeps your streak going.',
     ]);
   });
+
+  it("refuses for good a push whose client's day has ended, however much of that date is left elsewhere, and sends one inside it", async () => {
+    const device = await newDevice();
+    const reminder = (jobId: string, minutesToDayEnd: number) => ({
+      job: {
+        queue: QUEUES.push,
+        name: 'spark-reminder-push' as const,
+        data: {
+          subscription: { endpoint: device.endpoint, keys: device.keys },
+          firstName: 'Maya',
+          userId: randomUUID(),
+          localDate: today(),
+          dayEndsAt: new Date(Date.now() + minutesToDayEnd * 60_000).toISOString(),
+        },
+      },
+      jobId,
+    });
+    // Held up by retries past the client's midnight: today is still that date somewhere, but not where they live.
+    await jobs.add([reminder('push-after-its-day', -1)]);
+    expect(await eventually(() => tried('push-after-its-day'), 20_000, 'the late push job to be tried')).toEqual({ state: 'failed', attemptsMade: 1 });
+    expect((await jobs.queue(QUEUES.push).getJob('push-after-its-day'))?.failedReason).toMatch(/^spark reminder not sent: the client's .* ended at /);
+    expect(await pushesTo(device.clientHash)).toEqual([]);
+
+    await jobs.add([reminder('push-inside-its-day', 60)]);
+    expect((await eventually(() => tried('push-inside-its-day'), 20_000, 'the push job to be tried')).state).toBe('completed');
+    expect(await pushesTo(device.clientHash)).toHaveLength(1);
+  });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, isoDateSchema, sealedSchema, textSchema, uuidSchema } from './common';
+import { emailSchema, isoDateSchema, isoDateTimeSchema, sealedSchema, textSchema, uuidSchema } from './common';
 
 /** A wall-clock time of day in the client's own time zone, "HH:MM". */
 export const localTimeSchema = textSchema().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a time like 20:00' });
@@ -90,6 +90,12 @@ export const unsubscribeRemindersResponseSchema = z.object({ unsubscribed: z.lit
 /** `reminders` queue, `send-due-reminders`: the repeating tick that finds the clients whose time has come. */
 export const sendDueRemindersJobSchema = z.object({});
 
+/**
+ * The instant the client's `localDate` ends where they live: a reminder still unsent then would speak of a day that is
+ * over for them. Absent from jobs queued by a release before it, which are held to `isTodaySomewhere` alone.
+ */
+const reminderDayEndSchema = isoDateTimeSchema.optional();
+
 /** `mail` queue, `spark-reminder`: no spark yet today, and no device to push to. */
 export const sparkReminderMailJobSchema = z.object({
   /** The client's account: the notifier mails only its address, greeted by its name, once per `localDate`. */
@@ -97,6 +103,7 @@ export const sparkReminderMailJobSchema = z.object({
   email: emailSchema,
   /** The client's date where they live: the day the reminder is for. */
   localDate: isoDateSchema,
+  dayEndsAt: reminderDayEndSchema,
   sealed: sealedSchema,
 });
 /** What the `spark-reminder` job seals: the token turns the client's reminders off. */
@@ -110,6 +117,7 @@ export const sparkReminderPushJobSchema = z.object({
   /** Whose device it is, so a subscription the push service reports gone can be forgotten. */
   userId: uuidSchema,
   localDate: isoDateSchema,
+  dayEndsAt: reminderDayEndSchema,
 });
 
 /** `progress.push-subscription-gone`: the push service no longer knows this endpoint; reminders go by e-mail again. */

@@ -20,7 +20,7 @@ export interface CappedBackoff extends CappedDelays {
  * way, but ends well inside the day its grant lets the other services answer (`EXPORT_GRANT_VALID_MS`): a later
  * attempt would only be refused. A push reminder tries no longer than the reminder tick would still send a missed
  * reminder (`REMINDER_GRACE_MINUTES`), so it never arrives later than a missed one may; `ensureToday` refuses any
- * retry once its day is over everywhere.
+ * reminder's retry once its day is over for its client.
  */
 export const CAPPED_BACKOFFS = {
   mail: { type: 'mail-capped-exponential', attempts: 40, firstDelayMs: 1000, maxDelayMs: 300_000 },

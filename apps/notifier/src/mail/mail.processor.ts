@@ -79,7 +79,7 @@ export class MailProcessor extends WorkerHost {
       },
       'account-deletion-confirm': async (data, job) => this.deliver(job, accountDeletionConfirm(await opener.open('account-deletion-confirm', data), context)),
       'spark-reminder': async (data, job) => {
-        ensureToday(data.localDate);
+        ensureToday(data);
         const recipient = await clientRecipient(bus, SPARK_REMINDER, data);
         await this.deliver(job, sparkReminder(await opener.open('spark-reminder', data), recipient, context), oncePerDay(job, data.userId, data.localDate));
       },

@@ -18,7 +18,7 @@ import type { Redis } from 'ioredis';
 import webpush from 'web-push';
 import type { SentMailRepository } from '../mail/sent-mail.repository';
 import { recordedFromNote, recordSent } from '../sent-records';
-import { ensureToday, oncePerDay } from '../spark-reminders';
+import { ensureToday, oncePerDay, pushHoldSeconds } from '../spark-reminders';
 import { VapidAuthorizations, type VapidKeys } from './vapid-authorizations';
 
 /** What the service worker shows (apps/web/public/push-handler.js): tapping it opens Quick Capture. */
@@ -55,9 +55,9 @@ export function startPushSender(deps: {
   // A subscription the push service has dropped, or at a push service no longer allowed: the next reminder goes by e-mail.
   const forget = (userId: string, endpoint: string) => deps.bus.request('progress.push-subscription-gone', { userId, endpoint });
   const handlers: JobHandlers<typeof QUEUES.push> = {
-    'spark-reminder-push': async ({ subscription, firstName, userId, localDate }, job) => {
+    'spark-reminder-push': async ({ subscription, firstName, userId, localDate, dayEndsAt }, job) => {
       if (!authorizations) throw new UnrecoverableError('Web Push is not configured (VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY)');
-      ensureToday(localDate);
+      ensureToday({ localDate, dayEndsAt });
       // Stored before its push service left PUSH_SERVICE_ORIGINS, or queued by something other than the reminder tick:
       // nothing is sent, and the client's subscription there is forgotten so the next reminder goes by e-mail.
       if (!pushEndpointAllowed(subscription.endpoint, pushServiceOrigins)) {
@@ -79,7 +79,7 @@ export function startPushSender(deps: {
       // with fetch, which (unlike web-push's own sender) also speaks plain http, as a push service stand-in does in tests.
       const request = webpush.generateRequestDetails(subscription, JSON.stringify(reminderNotification(firstName)), {
         headers: { Authorization: authorizations.for(subscription.endpoint) },
-        TTL: 4 * 3600,
+        TTL: pushHoldSeconds(dayEndsAt),
         urgency: 'normal',
       });
       const response = await fetch(request.endpoint, {

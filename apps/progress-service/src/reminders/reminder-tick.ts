@@ -18,6 +18,7 @@ const jobFor = async (reminder: DueReminder, sealer: MailSealer): Promise<JobReq
           firstName: greetingName(reminder.full_name),
           userId: reminder.user_id,
           localDate: reminder.local_date,
+          dayEndsAt: reminder.day_ends_at.toISOString(),
         },
       }
     : {
@@ -27,6 +28,7 @@ const jobFor = async (reminder: DueReminder, sealer: MailSealer): Promise<JobReq
           userId: reminder.user_id,
           email: reminder.email,
           localDate: reminder.local_date,
+          dayEndsAt: reminder.day_ends_at.toISOString(),
           sealed: await sealer.seal('spark-reminder', reminder.email, { unsubscribeToken: reminder.unsubscribe_token }),
         },
       };

@@ -25,6 +25,33 @@ describe('claiming due reminders (real PostgreSQL)', () => {
     return userId;
   }
   const claim = () => dataSource().transaction(() => reminders.claimDue(100));
+  /** Today's date in a zone, and the instant its wall clock next shows midnight (found in two steps, for its offset then). */
+  const dayEndIn = (timeZone: string) => {
+    const wallClock = (at: number) => {
+      const part = Object.fromEntries(
+        new Intl.DateTimeFormat('en-CA', {
+          timeZone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+        })
+          .formatToParts(at)
+          .map(({ type, value }) => [type, Number(value)]),
+      );
+      return {
+        date: Date.UTC(part.year!, part.month! - 1, part.day!),
+        at: Date.UTC(part.year!, part.month! - 1, part.day!, part.hour, part.minute, part.second),
+      };
+    };
+    const today = wallClock(Date.now()).date;
+    const midnight = today + 86_400_000;
+    const guess = midnight - (wallClock(midnight).at - midnight);
+    return { localDate: new Date(today).toISOString().slice(0, 10), dayEndsAt: new Date(midnight - (wallClock(guess).at - guess)) };
+  };
   const nextDue = async (userId: string) =>
     ((await dataSource().query(`SELECT next_due_at > now() AS later FROM progress.reminder_settings WHERE user_id = $1`, [userId])) as { later: boolean }[])[0];
 
@@ -43,6 +70,20 @@ describe('claiming due reminders (real PostgreSQL)', () => {
       claimed: { claimed: 2, due: [known, dropped].sort() },
       movedOn: [{ later: true }, { later: true }],
       settings: { enabled: false, localTime: '20:00', quietHours: null, push: false },
+    });
+  });
+
+  it("dates each reminder to end at the client's next midnight, in their zone (UTC for one PostgreSQL does not know)", async () => {
+    const clients = { 'Asia/Kolkata': await clientDue('Asia/Kolkata'), 'America/New_York': await clientDue('America/New_York') };
+    const dropped = await clientDue('US/Pacific-New');
+
+    const { due } = await claim();
+
+    const dayEnds = Object.fromEntries(due.map((reminder) => [reminder.user_id, { localDate: reminder.local_date, dayEndsAt: reminder.day_ends_at }]));
+    expect(dayEnds).toEqual({
+      [clients['Asia/Kolkata']]: dayEndIn('Asia/Kolkata'),
+      [clients['America/New_York']]: dayEndIn('America/New_York'),
+      [dropped]: dayEndIn('UTC'),
     });
   });
 

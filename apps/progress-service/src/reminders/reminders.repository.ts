@@ -17,6 +17,8 @@ export interface DueReminder {
   full_name: string | null;
   /** The client's date where they live, `YYYY-MM-DD`. */
   local_date: string;
+  /** When that date ends where they live: no reminder of it is sent from then on. */
+  day_ends_at: Date;
   push_subscription: PushSubscriptionJson | null;
   unsubscribe_token: string;
 }
@@ -86,7 +88,8 @@ export class RemindersRepository {
    * than the grace period late, and still on the day it was due (after the client's midnight, "no spark yet today"
    * would speak of the wrong day, and marking it sent would hold back that day's own). Runs inside the caller's
    * transaction, with the jobs it writes. A zone PostgreSQL does not know reads as UTC for that client alone: one
-   * such row must not fail every client's claim, as it would every tick after.
+   * such row must not fail every client's claim, as it would every tick after. Each comes with the instant its day ends
+   * in the same zone, since a job may still be retried after the client's midnight.
    */
   async claimDue(limit: number): Promise<{ claimed: number; due: DueReminder[] }> {
     // One UPDATE per row: PostgreSQL applies only one of two updates of a row made by one statement's CTEs.
@@ -116,7 +119,9 @@ export class RemindersRepository {
              last_sent_on = CASE WHEN judged.needed THEN judged.local_now::date ELSE r.last_sent_on END
          FROM judged WHERE r.user_id = judged.user_id
        )
-       SELECT user_id, needed, email, full_name, local_now::date::text AS local_date, push_subscription, unsubscribe_token FROM judged`,
+       SELECT user_id, needed, email, full_name, local_now::date::text AS local_date,
+              ((local_now::date + 1)::timestamp AT TIME ZONE time_zone) AS day_ends_at, push_subscription, unsubscribe_token
+       FROM judged`,
       [limit, REMINDER_GRACE_MINUTES],
     )) as (DueReminder & { needed: boolean })[];
     return { claimed: rows.length, due: rows.filter((row) => row.needed).map(({ needed: _needed, ...reminder }) => reminder) };
