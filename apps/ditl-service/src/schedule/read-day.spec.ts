@@ -137,3 +137,32 @@ describe('reading when the challenge shows up', () => {
     expect(day('Up at 7, work 9 to 5.', { biggestChallenge: 'Motivation' }).challenge).toBeNull();
   });
 });
+
+describe('reading a hostile answer', () => {
+  // chrono-node's duration patterns split a run of blanks between two `\s{0,5}` in each of ten repeats: a few dozen
+  // characters of durations and blanks that end in no "ago" backtrack for minutes, blocking the worker's event loop.
+  // Every such answer took seconds to minutes before blanks were collapsed, so the bound below is far from both sides.
+  const timed = (answers: { typicalDay: string; biggestChallenge?: string }) => {
+    const started = performance.now();
+    day(answers.typicalDay, { biggestChallenge: answers.biggestChallenge });
+    return performance.now() - started;
+  };
+
+  it('reads durations between runs of blanks, in the day and in the challenge, in well under the time chrono backtracks for', () => {
+    timed({ typicalDay: 'I wake at 7' });
+    const hostile = `x ${'2m     '.repeat(12)}!`;
+    const longest = `${'2 min \t\u00a0 \t '.repeat(150)}`.slice(0, 2000);
+    expect({
+      day: timed({ typicalDay: hostile }) < 3000,
+      challenge: timed({ typicalDay: 'Up at 6, work 9 to 5.', biggestChallenge: hostile }) < 3000,
+      challengeOfLineBreaks: timed({ typicalDay: 'Up at 6, work 9 to 5.', biggestChallenge: `x ${'2m\n\n\n\n\n'.repeat(12)}!` }) < 3000,
+      longest: timed({ typicalDay: longest }) < 3000,
+    }).toEqual({ day: true, challenge: true, challengeOfLineBreaks: true, longest: true });
+  });
+
+  it('reads an answer with runs of blanks as it reads one with single spaces', () => {
+    const spaced = day('Up   at 6:30,\t\twork  9 to 5.\nGym\u00a0\u00a0at 7 pm.', { biggestChallenge: 'Snacking  after\n\n 9 pm' });
+    const single = day('Up at 6:30, work 9 to 5.\nGym at 7 pm.', { biggestChallenge: 'Snacking after 9 pm' });
+    expect(spaced).toEqual(single);
+  });
+});

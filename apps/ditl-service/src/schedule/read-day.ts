@@ -235,11 +235,21 @@ function clockStyle(answers: DayAnswers): DaySchedule['clock'] {
 }
 
 /**
+ * The answers with every run of blanks as one space (line breaks kept in the day, where they end clauses). chrono-node's
+ * duration patterns try each way of splitting a run of blanks between two of their `\s{0,5}`, ten times over: a client's
+ * few dozen characters of durations and blanks would otherwise hold the worker's event loop for minutes.
+ */
+function withSingleBlanks(answers: DayAnswers): DayAnswers {
+  return { ...answers, typicalDay: answers.typicalDay.replace(/[^\S\n]+/g, ' '), biggestChallenge: answers.biggestChallenge.replace(/\s+/g, ' ') };
+}
+
+/**
  * Reads the typical-day answer into a schedule: when the client wakes and sleeps, their work or
  * shift block, the moments they named with times, their days off, and when the biggest challenge
  * shows up. chrono-node reads the times; the words around each time say what it is.
  */
-export function readDay(answers: DayAnswers): DaySchedule {
+export function readDay(given: DayAnswers): DaySchedule {
+  const answers = withSingleBlanks(given);
   const language = detectLanguage(`${answers.typicalDay} ${answers.biggestChallenge}`);
   const reading = readClauses(answers.typicalDay, language);
   const work = workBlock(reading.events);
