@@ -288,7 +288,6 @@ describe('a DITL request that could not reach Spark', () => {
       await route.abort('connectionrefused');
     });
     return {
-      failures: () => failures,
       /** Settles once `count` requests in all have failed. */
       failed: (count: number) => new Promise<void>((resolve) => (count <= failures ? resolve() : waiting.push({ count, resolve }))),
       restore: () => page.unroute(pattern),
@@ -320,28 +319,6 @@ describe('a DITL request that could not reach Spark', () => {
     await waitForEmail(readyMailTo(email), 15_000);
     expect(await generationsOf(userId)).toEqual([{ status: 'completed' }]);
     await expect(sparkKeysStored(page)).resolves.not.toContain('spark_ditl_request_pending');
-    await close();
-  });
-
-  it('is sent again by the client home when the browser is back online: the DITL is e-mailed and its card appears', async () => {
-    const { page, userId, email, close } = await signedInClient({ testTiming });
-    const unreachable = await finishedWithDitlUnreachable(page);
-    // A full page load: the home alone is left to send it, when it opens and when the browser is back online.
-    await page.getByRole('link', { name: 'Skip for now' }).click();
-    await page.waitForURL('**/app');
-    // The home has opened and tried on its own.
-    await unreachable.failed(unreachable.failures() + 1);
-    await page.context().setOffline(true);
-    await expect(sparkKeysStored(page)).resolves.toContain('spark_ditl_request_pending');
-    await unreachable.restore();
-    await page.context().setOffline(false);
-
-    await page.getByTestId('your-ditl').waitFor({ timeout: 30_000 });
-    await saveScreenshot(page, 'client-home-ditl-after-outage-phone');
-    await waitForEmail(readyMailTo(email), 15_000);
-    expect(await generationsOf(userId)).toEqual([{ status: 'completed' }]);
-    await page.getByText('Your Day in the Life', { exact: true }).click();
-    await frameOf(page).getByRole('heading', { name: "Maya's Day in the Life" }).waitFor();
     await close();
   });
 });
