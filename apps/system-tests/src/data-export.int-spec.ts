@@ -53,6 +53,8 @@ function csvRows(text: string): string[][] {
 }
 
 const LINK_SECONDS = 6;
+// BullMQ's default exponential, which exports had before their own capped back-off, gave up after this many attempts.
+const ATTEMPTS_THE_OLD_BUDGET_HAD = 8;
 const EARLIER_ANSWERS = onboardingAnswers({ firstName: 'Maya', typicalDay: 'Night shifts at the harbour, asleep by nine in the morning.' });
 
 /** The smallest MP4 the upload accepts: an `ftyp` box, then `mdat` holding `payload`. */
@@ -97,7 +99,10 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
   };
 
   beforeAll(async () => {
-    stack = await startInProcessStack({ withNotifier: true, env: { JWT_SECRET: TEST_JWT_SECRET, EXPORT_LINK_SECONDS: String(LINK_SECONDS) } });
+    stack = await startInProcessStack({
+      withNotifier: true,
+      env: { JWT_SECRET: TEST_JWT_SECRET, EXPORT_LINK_SECONDS: String(LINK_SECONDS), EXPORT_RETRY_FIRST_MS: '20', EXPORT_RETRY_MAX_MS: '80' },
+    });
     storage = new ObjectStorage(stack.s3.config);
     db = new Client({ connectionString: stack.databaseUrl });
     await db.connect();
@@ -293,6 +298,30 @@ describe('data export: a ZIP of everything about the client, e-mailed as a link'
     expect(JSON.parse(entries.get('ditl/generation.json')?.toString('utf8') ?? '')).toBeNull();
     expect(entries.has('ditl/presentation.html')).toBe(false);
   }, 60_000);
+
+  it('outlasts a service it reads being down for longer than the old retry budget, and mails one link once it is back', async () => {
+    const patient = await createSignedInUser(db, 'patient@spark.test');
+    const jobs = new JobQueues(stack.redis, stack.env.BUS_PREFIX ?? '');
+    await stack.stopService('auth');
+    try {
+      const requested = await call('POST', '/api/progress/me/export', patient);
+      expect(requested.status).toBe(202);
+      const { exportId } = requestExportResponseSchema.parse(await requested.json());
+      // The job's id is its outbox row's.
+      const [{ id: jobId }] = (await db.query(`SELECT id FROM progress.outbox WHERE payload->>'exportId' = $1`, [exportId])).rows as { id: string }[];
+      await eventually(
+        async () => ((await jobs.queue(QUEUES.export).getJob(jobId))?.attemptsMade ?? 0) > ATTEMPTS_THE_OLD_BUDGET_HAD || undefined,
+        120_000,
+        'the export tried more often than the old budget allowed',
+      );
+    } finally {
+      await stack.startService('auth');
+      await jobs.close();
+    }
+    await exportMail(patient.email, 1);
+    await untilIdle(stack);
+    expect(stack.smtp.messages.filter((sent) => sent.to.includes(patient.email))).toHaveLength(1);
+  }, 180_000);
 
   it('exports a spark whose file is gone from storage as a row without a file', async () => {
     const forgetful = await createSignedInUser(db, 'forgetful@spark.test');

@@ -26,8 +26,7 @@ export interface ExportWorkerDependencies {
   config: ProgressConfig;
   dataSource: DataSource;
   logger: Logger;
-  /** Only its requests: a test stands in for the services it asks. */
-  bus: Pick<ServiceBus, 'request'>;
+  bus: ServiceBus;
   /** Asks the outbox relay to send the link e-mail now rather than at its next poll. */
   kickOutbox: () => void;
 }
@@ -36,7 +35,7 @@ export interface ExportWorkerDependencies {
  * What the auth-, ditl-, leads- and investor-service hold about the client, each handed over only for the export the
  * gateway's grant names. The Days in the Life are asked for one at a time as the archive takes them.
  */
-async function otherServicesData(bus: Pick<ServiceBus, 'request'>, { userId, grant }: { userId: string; grant: ExportGrant }): Promise<OtherServicesData> {
+async function otherServicesData(bus: ServiceBus, { userId, grant }: { userId: string; grant: ExportGrant }): Promise<OtherServicesData> {
   const [account, ditl, lead, investor] = await Promise.all([
     bus.request('auth.export-account', { userId, grant }),
     bus.request('ditl.export-presentation', { userId, grant }),
