@@ -66,6 +66,19 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
   const mailsTo = (person: Person) => stack.smtp.messages.filter((mail) => mail.to.includes(person.email) && mail.subject === 'A spark for today?');
 
   const newDevice = () => pushService.newDevice(vapid.publicKey);
+  /** A push reminder job for `device`, as the progress service queues one, for today. */
+  const pushReminder = (
+    device: { endpoint: string; keys: { p256dh: string; auth: string } },
+    jobId: string,
+    data: { firstName: string; dayEndsAt?: string },
+  ) => ({
+    job: {
+      queue: QUEUES.push,
+      name: 'spark-reminder-push' as const,
+      data: { subscription: { endpoint: device.endpoint, keys: device.keys }, userId: randomUUID(), localDate: today(), ...data },
+    },
+    jobId,
+  });
 
   const today = () => new Date().toISOString().slice(0, 10);
   /** Once a push job has been tried: sent, or failed (for good or to be retried). */
@@ -310,14 +323,7 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
 
   it('notifies a device at most once a day, greeting it by one name-like word, whatever a compromised progress service queues', async () => {
     const device = await newDevice();
-    const reminder = (jobId: string, firstName: string) => ({
-      job: {
-        queue: QUEUES.push,
-        name: 'spark-reminder-push' as const,
-        data: { subscription: { endpoint: device.endpoint, keys: device.keys }, firstName, userId: randomUUID(), localDate: today() },
-      },
-      jobId,
-    });
+    const reminder = (jobId: string, firstName: string) => pushReminder(device, jobId, { firstName });
     // Signed as the progress service signs, past the checks it makes of its own jobs.
     const inOtherWords = reminder('push-in-other-words', 'Claim your prize at evil.example');
     await jobs
@@ -335,20 +341,8 @@ describe('reminders only when needed: by push or e-mail, once a day, never after
 
   it("refuses for good a push whose client's day has ended, however much of that date is left elsewhere, and sends one inside it", async () => {
     const device = await newDevice();
-    const reminder = (jobId: string, minutesToDayEnd: number) => ({
-      job: {
-        queue: QUEUES.push,
-        name: 'spark-reminder-push' as const,
-        data: {
-          subscription: { endpoint: device.endpoint, keys: device.keys },
-          firstName: 'Maya',
-          userId: randomUUID(),
-          localDate: today(),
-          dayEndsAt: new Date(Date.now() + minutesToDayEnd * 60_000).toISOString(),
-        },
-      },
-      jobId,
-    });
+    const reminder = (jobId: string, minutesToDayEnd: number) =>
+      pushReminder(device, jobId, { firstName: 'Maya', dayEndsAt: new Date(Date.now() + minutesToDayEnd * 60_000).toISOString() });
     // Held up by retries past the client's midnight: today is still that date somewhere, but not where they live.
     await jobs.add([reminder('push-after-its-day', -1)]);
     expect(await eventually(() => tried('push-after-its-day'), 20_000, 'the late push job to be tried')).toEqual({ state: 'failed', attemptsMade: 1 });
