@@ -20,7 +20,11 @@ interface SignedInClient {
 }
 
 /** A client with a progress row, signed in through a real magic link, onboarding flag set. */
-async function signedInClient(viewport: { width: number; height: number } = phoneViewport, clock?: Date): Promise<SignedInClient> {
+async function signedInClient(
+  viewport: { width: number; height: number } = phoneViewport,
+  clock?: Date,
+  testTiming?: Record<string, number>,
+): Promise<SignedInClient> {
   const email = uniqueEmail('client-app');
   const userId = await createUser(email, 'client');
   await db.query(
@@ -28,7 +32,7 @@ async function signedInClient(viewport: { width: number; height: number } = phon
      VALUES ($1, $2, 'Maya Lopez', 'Run a half marathon by spring', current_date - 30, current_date + 60)`,
     [userId, email],
   );
-  const { context, page } = await signedInContext(browser(), email, { viewport, timezoneId: 'America/New_York' });
+  const { context, page } = await signedInContext(browser(), email, { viewport, timezoneId: 'America/New_York', testTiming });
   if (clock) await page.clock.setFixedTime(clock);
   await markOnboarded(page);
   return { context, page, userId };
@@ -154,6 +158,30 @@ describe('the client app (/app)', () => {
     await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
     // The first recording refused, the outbox's second taken, with the file the first try stored.
     expect({ recordings, recorded: await sparkRows(userId), ...sent }).toEqual({ recordings: 2, recorded: 1, grants: 1, files: 1 });
+    await context.close();
+  });
+
+  it('gives up a recording whose answer never comes, keeps the spark, and sends it again by itself', async () => {
+    const { context, page, userId } = await signedInClient(phoneViewport, undefined, { answerDeadlineMs: 3_000 });
+    await page.goto('/app');
+    await page.getByTestId('spark-count').waitFor();
+    let recordings = 0;
+    let releaseSilentRecording = () => {};
+    const testOver = new Promise<void>((resolve) => (releaseSilentRecording = resolve));
+    await page.route(/\/api\/sparks$/, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      // The first recording reaches a connection that stays open and silent, as a dead mobile link does.
+      if (recordings++ === 0) return testOver.then(() => route.abort().catch(() => undefined));
+      return route.continue();
+    });
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('dialog', { name: 'Quick Capture' }).waitFor();
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByText('It could not be sent just now. It will upload automatically in a moment.').waitFor();
+    await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
+    await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
+    expect({ recordings, recorded: await sparkRows(userId) }).toEqual({ recordings: 2, recorded: 1 });
+    releaseSilentRecording();
     await context.close();
   });
 

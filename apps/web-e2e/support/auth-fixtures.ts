@@ -84,7 +84,7 @@ export interface SignedInContext {
 
 /**
  * A visitor's context (`visitorContext`) signed in as `email`, its e-mailed link redeemed. `testTiming` sets the
- * web app's documented test hook (`window.__SPARK_TEST__`, see features/ditl/ditl-timing.ts) before any page script runs.
+ * web app's documented test hook (`window.__SPARK_TEST__`, see apps/web/src/lib/test-overrides.ts) before any page script runs.
  */
 export async function signedInContext(
   browser: Browser,

@@ -1,4 +1,5 @@
 import { apiRequest, ApiError, registerAccessTokenSource } from './client';
+import { uploadDeadlineMs } from './deadlines';
 
 type Call = { url: string; authorization: string | undefined };
 
@@ -56,5 +57,37 @@ describe('apiRequest with a session', () => {
     const calls = answerBy(() => 401);
     await expect(apiRequest('POST', '/auth/refresh', undefined, { authenticate: false })).rejects.toBeInstanceOf(ApiError);
     expect(calls).toEqual([{ url: '/api/auth/refresh', authorization: undefined }]);
+  });
+});
+
+describe('apiRequest past its deadline', () => {
+  const realFetch = globalThis.fetch;
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+    globalThis.__SPARK_TEST__ = undefined;
+  });
+
+  /** A server that takes the request and never answers; the stub settles only as the browser's fetch does, on abort. */
+  function neverAnswering(): { signals: (AbortSignal | undefined)[] } {
+    const signals: (AbortSignal | undefined)[] = [];
+    globalThis.fetch = (_input: string | URL | Request, init?: RequestInit) => {
+      signals.push(init?.signal ?? undefined);
+      return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    };
+    return { signals };
+  }
+
+  it('gives up a request that goes unanswered as a network failure, so the caller can try again', async () => {
+    globalThis.__SPARK_TEST__ = { answerDeadlineMs: 50 };
+    const { signals } = neverAnswering();
+    const failure = await apiRequest('POST', '/sparks', { note: 'x' }, { authenticate: false }).catch((error: unknown) => error);
+    expect(failure).toEqual(new ApiError(0, 'NETWORK', 'Spark did not answer in time'));
+    expect(signals).toHaveLength(1);
+  });
+
+  it('gives a file upload the time to send it slowly on top of the answer’s deadline', async () => {
+    globalThis.__SPARK_TEST__ = { answerDeadlineMs: 50 };
+    expect(uploadDeadlineMs(0)).toBe(50);
+    expect(uploadDeadlineMs(16 * 1024 * 60)).toBe(60_050);
   });
 });

@@ -1,4 +1,5 @@
 import type { FieldErrors } from '@spark/contracts';
+import { answerDeadlineMs, deadlineSignal, isPastDeadline, uploadDeadlineMs } from './deadlines';
 
 /** A non-2xx answer from the gateway, or a failure to reach it (status 0, code NETWORK). */
 export class ApiError extends Error {
@@ -57,9 +58,55 @@ export interface RequestOptions {
   asUser?: string;
 }
 
-async function toApiError(response: Response, readBody: boolean): Promise<ApiError> {
+const networkError = (error: unknown) =>
+  new ApiError(0, 'NETWORK', isPastDeadline(error) ? 'Spark did not answer in time' : error instanceof Error ? error.message : 'Network error');
+
+const formBytes = (form: FormData) => [...form.values()].reduce((bytes, value) => bytes + (typeof value === 'string' ? value.length : value.size), 0);
+
+interface Sent {
+  response: Response;
+  /** Aborts at the request's deadline, reading the answer's body included. */
+  signal: AbortSignal;
+}
+
+async function send(method: Method, path: string, body: unknown, accessToken: string | null): Promise<Sent> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  // A FormData body (file uploads) sets its own multipart boundary.
+  const isForm = body instanceof FormData;
+  if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
+  if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
+  const signal = deadlineSignal(isForm ? uploadDeadlineMs(formBytes(body)) : answerDeadlineMs());
+  try {
+    const response = await fetch(`/api${path}`, {
+      method,
+      credentials: 'include',
+      headers,
+      body: body === undefined || isForm ? body : JSON.stringify(body),
+      signal,
+    });
+    return { response, signal };
+  } catch (error) {
+    throw networkError(error);
+  }
+}
+
+/** The answer's JSON body; a body cut off at the deadline is a network failure like an answer that never came. */
+async function readJson(sent: Sent): Promise<unknown> {
+  try {
+    return await sent.response.json();
+  } catch (error) {
+    if (sent.signal.aborted) throw networkError(sent.signal.reason);
+    throw error;
+  }
+}
+
+async function toApiError(sent: Sent, readBody: boolean): Promise<ApiError> {
+  const { response } = sent;
   if (!readBody) return new ApiError(response.status, `HTTP_${response.status}`, response.statusText || `HTTP ${response.status}`);
-  const body: unknown = await response.json().catch(() => null);
+  const body: unknown = await readJson(sent).catch((error: unknown) => {
+    if (error instanceof ApiError) throw error;
+    return null;
+  });
   // zod is most of a page's script on the pages that only read: it loads with the first error answer.
   const { errorBodySchema } = await import('./deferred-schemas');
   const parsed = errorBodySchema.safeParse(body);
@@ -70,37 +117,19 @@ async function toApiError(response: Response, readBody: boolean): Promise<ApiErr
   return new ApiError(response.status, 'UNEXPECTED_RESPONSE', response.statusText || 'Unexpected response');
 }
 
-async function send(method: Method, path: string, body: unknown, accessToken: string | null): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  // A FormData body (file uploads) sets its own multipart boundary.
-  const isForm = body instanceof FormData;
-  if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
-  if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
-  try {
-    return await fetch(`/api${path}`, {
-      method,
-      credentials: 'include',
-      headers,
-      body: body === undefined || isForm ? body : JSON.stringify(body),
-    });
-  } catch (error) {
-    throw new ApiError(0, 'NETWORK', error instanceof Error ? error.message : 'Network error');
-  }
-}
-
 /** The one way the SPA talks to `/api`: JSON in and out, the session's bearer token, errors as `ApiError`. */
 export async function apiRequest<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
   const source = options.authenticate === false ? null : tokenSource;
   const { asUser } = options;
   const accessToken = source ? await source.accessToken(asUser) : null;
   if (asUser !== undefined && !accessToken) throw new ApiError(401, 'UNAUTHENTICATED', 'Not authenticated');
-  let response = await send(method, path, body, accessToken);
+  let sent = await send(method, path, body, accessToken);
   // An expired or revoked token: renew silently once, then retry with the new one.
-  if (response.status === 401 && source && accessToken) {
+  if (sent.response.status === 401 && source && accessToken) {
     const renewed = await source.renewAfterUnauthorized(accessToken, asUser);
-    if (renewed) response = await send(method, path, body, renewed);
+    if (renewed) sent = await send(method, path, body, renewed);
   }
-  if (!response.ok) throw await toApiError(response, options.readErrorBody !== false);
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
+  if (!sent.response.ok) throw await toApiError(sent, options.readErrorBody !== false);
+  if (sent.response.status === 204) return undefined as T;
+  return (await readJson(sent)) as T;
 }
