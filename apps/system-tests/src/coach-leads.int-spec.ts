@@ -23,11 +23,8 @@ describe('the coach dashboard API: leads', () => {
   let stack: InProcessStack;
   let db: Client;
   const jwt = new JwtService({ secret: JWT_SECRET });
-  const tokenFor = (role: UserRole) =>
-    jwt.sign(
-      { sub: randomUUID(), email: `${role}-${randomUUID()}@spark.test`, role },
-      { issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE, expiresIn: 600 },
-    );
+  const tokenFor = (role: UserRole, id = randomUUID()) =>
+    jwt.sign({ sub: id, email: `${role}-${randomUUID()}@spark.test`, role }, { issuer: ACCESS_TOKEN_ISSUER, audience: ACCESS_TOKEN_AUDIENCE, expiresIn: 600 });
   let coach: string;
 
   beforeAll(async () => {
@@ -201,6 +198,8 @@ describe('the coach dashboard API: leads', () => {
       return { email, links: await openLinks(email) };
     };
     const refusal = 'This address belongs to an account with another role. An admin can change its role in the Team tab.';
+    const coachId = randomUUID();
+    const coach = tokenFor('coach', coachId);
 
     // A coach adds an admin's address as a client lead.
     const admin = await staffWithOpenLink('admin');
@@ -225,6 +224,15 @@ describe('the coach dashboard API: leads', () => {
       leads: leads.rows,
       linksStillOpen: [await openLinks(admin.email), await openLinks(staffCoach.email)],
       invitations: [...invitesTo(admin.email), ...invitesTo(staffCoach.email)].filter((mail) => /approved/i.test(mail.subject ?? '')).length,
+      // Else a coach could try addresses to learn which are the team's, leaving no trace for the admins.
+      audited: await eventually(
+        async () => {
+          const events = await db.query(`SELECT action, outcome FROM auth.audit_events WHERE actor_id = $1 ORDER BY action`, [coachId]);
+          return events.rows.length === 2 ? events.rows : undefined;
+        },
+        5000,
+        "the coach's two refused attempts in the audit log",
+      ),
     }).toEqual({
       added: [409, refusal],
       approved: [409, refusal],
@@ -235,6 +243,10 @@ describe('the coach dashboard API: leads', () => {
       leads: [{ email: staffCoach.email, approval_status: 'pending', user_created: false }],
       linksStillOpen: [admin.links, staffCoach.links],
       invitations: 0,
+      audited: [
+        { action: 'lead.add-client', outcome: 'refused' },
+        { action: 'lead.approve', outcome: 'refused' },
+      ],
     });
   });
 

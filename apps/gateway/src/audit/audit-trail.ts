@@ -50,7 +50,7 @@ export class AuditTrail {
     return this.record(request, 'succeeded', answer);
   }
 
-  /** After a 403 on an audited route, whether the guard or the service refused: up to a number per person. */
+  /** After a refusal on an audited route (`answerFailure` says which), whether the guard or the service refused: up to a number per person. */
   async recordRefusal(request: FastifyRequest): Promise<void> {
     const route = auditedRouteOf(request);
     const actor = actorOf(request);
