@@ -1,42 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { localDate } from '@spark/contracts';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { holdBack, laptopViewport, phoneViewport, saveScreenshot, serviceUnavailable, visitorContext, waitUntilTrue } from './support/browser';
-import { createUser, e2eDatabase, markOnboarded, signedInContext, sparkKeysStored, uniqueEmail, useBrowser } from './support/auth-fixtures';
+import { e2eDatabase, sparkKeysStored, useBrowser } from './support/auth-fixtures';
+import { openHomeThroughServiceWorker, photo, type SignedInClient, signedInClient, sparkRows } from './support/client-fixtures';
 
 jest.setTimeout(120_000);
 
-// A real 2x2 PNG, so the dialog's preview renders.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP4z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
-const photo = () => ({ name: 'sunrise.png', mimeType: 'image/png', buffer: PNG });
-
 const browser = useBrowser();
 const db = e2eDatabase();
-
-interface SignedInClient {
-  context: BrowserContext;
-  page: Page;
-  userId: string;
-}
-
-/** A client with a progress row, signed in through a real magic link, onboarding flag set. */
-async function signedInClient(
-  viewport: { width: number; height: number } = phoneViewport,
-  clock?: Date,
-  testTiming?: Record<string, number>,
-): Promise<SignedInClient> {
-  const email = uniqueEmail('client-app');
-  const userId = await createUser(email, 'client');
-  await db.query(
-    `INSERT INTO progress.user_progress (user_id, email, full_name, transformation_goal, evolution_start_date, evolution_end_date)
-     VALUES ($1, $2, 'Maya Lopez', 'Run a half marathon by spring', current_date - 30, current_date + 60)`,
-    [userId, email],
-  );
-  const { context, page } = await signedInContext(browser(), email, { viewport, timezoneId: 'America/New_York', testTiming });
-  if (clock) await page.clock.setFixedTime(clock);
-  await markOnboarded(page);
-  return { context, page, userId };
-}
 
 // The client's sparks already take the whole default quota (2 GB).
 const fillStorage = (userId: string) => db.query('UPDATE progress.user_progress SET stored_bytes = 2 * 1024::bigint ^ 3 WHERE user_id = $1', [userId]);
@@ -47,17 +19,9 @@ const cachedApiAnswers = (page: Page) =>
     for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(name + ' ' + request.url);
     return urls.filter((entry) => new URL(entry.split(' ')[1]).pathname.startsWith('/api/'));
   })()`);
-/** Opens /app, then again once the service worker it registers is active, so the page's requests go through it. */
-async function openHomeThroughServiceWorker(page: Page): Promise<void> {
-  await page.goto('/app');
-  await page.evaluate('navigator.serviceWorker.ready');
-  await page.reload();
-  await page.getByTestId('spark-count').waitFor();
-  await expect(page.evaluate('navigator.serviceWorker.controller !== null')).resolves.toBe(true);
-}
 /** A signed-in client on their home who captured a photo with the phone offline: it waits on the device, shown as pending. */
 async function clientWithCaptureKeptOffline(): Promise<SignedInClient> {
-  const client = await signedInClient();
+  const client = await signedInClient(browser());
   const { context, page } = client;
   await page.goto('/app');
   await page.getByTestId('spark-count').waitFor();
@@ -67,11 +31,10 @@ async function clientWithCaptureKeptOffline(): Promise<SignedInClient> {
   await page.getByTestId('pending-sparks').waitFor();
   return client;
 }
-const sparkRows = async (userId: string) => Number((await db.query('SELECT count(*) FROM progress.sparks WHERE user_id = $1', [userId])).rows[0].count);
 
 describe('the client app (/app)', () => {
   it('greets by the mocked local time with the first name, and shows the evolution numbers', async () => {
-    const { context, page } = await signedInClient(phoneViewport, new Date('2025-06-10T08:15:00-04:00'));
+    const { context, page } = await signedInClient(browser(), { clock: new Date('2025-06-10T08:15:00-04:00') });
     await page.goto('/app');
     await expect(page.getByTestId('greeting').textContent()).resolves.toBe('Good morning, Maya');
     await expect(page.getByTestId('evolution').textContent()).resolves.toBe('Evolution 1');
@@ -84,7 +47,7 @@ describe('the client app (/app)', () => {
   });
 
   it('captures a photo with a note: preview, "Uploading...", milestone toast, count updated', async () => {
-    const { context, page, userId } = await signedInClient();
+    const { context, page, userId } = await signedInClient(browser());
     await page.goto('/app');
     await page.getByRole('button', { name: 'or add a note with your capture' }).click();
     await page.getByRole('dialog', { name: 'Capture Your Spark' }).waitFor();
@@ -108,7 +71,7 @@ describe('the client app (/app)', () => {
   });
 
   it('keeps a spark captured offline as pending, then uploads it exactly once when back online', async () => {
-    const { context, page, userId } = await signedInClient();
+    const { context, page, userId } = await signedInClient(browser());
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
     await context.setOffline(true);
@@ -126,7 +89,7 @@ describe('the client app (/app)', () => {
   });
 
   it('keeps a spark Spark could not take just now, says so, and sends it again by itself without uploading the file twice', async () => {
-    const { context, page, userId } = await signedInClient();
+    const { context, page, userId } = await signedInClient(browser());
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
     const sent = { grants: 0, files: 0 };
@@ -161,30 +124,6 @@ describe('the client app (/app)', () => {
     await context.close();
   });
 
-  it('gives up a recording whose answer never comes, keeps the spark, and sends it again by itself', async () => {
-    const { context, page, userId } = await signedInClient(phoneViewport, undefined, { answerDeadlineMs: 3_000 });
-    await page.goto('/app');
-    await page.getByTestId('spark-count').waitFor();
-    let recordings = 0;
-    let releaseSilentRecording = () => {};
-    const testOver = new Promise<void>((resolve) => (releaseSilentRecording = resolve));
-    await page.route(/\/api\/sparks$/, async (route) => {
-      if (route.request().method() !== 'POST') return route.continue();
-      // The first recording reaches a connection that stays open and silent, as a dead mobile link does.
-      if (recordings++ === 0) return testOver.then(() => route.abort().catch(() => undefined));
-      return route.continue();
-    });
-    await page.getByTestId('quick-capture-input').setInputFiles(photo());
-    await page.getByRole('dialog', { name: 'Quick Capture' }).waitFor();
-    await page.getByRole('button', { name: 'Capture Spark' }).click();
-    await page.getByText('It could not be sent just now. It will upload automatically in a moment.').waitFor();
-    await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
-    await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`);
-    expect({ recordings, recorded: await sparkRows(userId) }).toEqual({ recordings: 2, recorded: 1 });
-    releaseSilentRecording();
-    await context.close();
-  });
-
   it('sends a capture made while the outbox was busy sending an older one after it, and again when Spark could not take it', async () => {
     const { context, page, userId } = await clientWithCaptureKeptOffline();
 
@@ -209,7 +148,7 @@ describe('the client app (/app)', () => {
   });
 
   it('dates a spark by when it was taken offline, so a capture that uploads the next day still extends the streak', async () => {
-    const { context, page, userId } = await signedInClient();
+    const { context, page, userId } = await signedInClient(browser());
     const zone = 'America/New_York';
     const takenAt = new Date(Date.now() - 24 * 60 * 60 * 1000);
     const dayBefore = localDate(new Date(takenAt.getTime() - 24 * 60 * 60 * 1000), zone);
@@ -238,7 +177,7 @@ describe('the client app (/app)', () => {
   });
 
   it('records an older spark still waiting before a new capture, so the streak counts both days', async () => {
-    const { context, page, userId } = await signedInClient();
+    const { context, page, userId } = await signedInClient(browser());
     const zone = 'America/New_York';
     const takenAt = new Date(Date.now() - 24 * 60 * 60 * 1000);
     const dayBefore = localDate(new Date(takenAt.getTime() - 24 * 60 * 60 * 1000), zone);
@@ -298,7 +237,7 @@ describe('the client app (/app)', () => {
   });
 
   it('uploads at once a capture the device has no room to keep, and says so when it can be neither kept nor sent', async () => {
-    const { context, page, userId } = await signedInClient();
+    const { context, page, userId } = await signedInClient(browser());
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
     // A phone whose storage is full: the browser refuses every write to IndexedDB.
@@ -325,7 +264,7 @@ describe('the client app (/app)', () => {
   });
 
   it('records once a capture the device could not keep and whose answer was lost, when the client presses again', async () => {
-    const { context, page, userId } = await signedInClient();
+    const { context, page, userId } = await signedInClient(browser());
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
     const devtools = await context.newCDPSession(page);
@@ -354,7 +293,7 @@ describe('the client app (/app)', () => {
 
   it('tells the client their storage is full when a capture is refused, and keeps the dialog open', async () => {
     for (const viewport of [phoneViewport, laptopViewport]) {
-      const { context, page, userId } = await signedInClient(viewport);
+      const { context, page, userId } = await signedInClient(browser(), { viewport });
       await fillStorage(userId);
       await page.goto('/app');
       await page.getByRole('button', { name: 'or add a note with your capture' }).click();
@@ -399,7 +338,7 @@ describe('the client app (/app)', () => {
   });
 
   it('shows the coach’s latest pinned note', async () => {
-    const { context, page, userId } = await signedInClient(laptopViewport);
+    const { context, page, userId } = await signedInClient(browser(), { viewport: laptopViewport });
     await db.query(
       `INSERT INTO progress.coach_notes (user_id, coach_id, message, is_pinned, created_at) VALUES ($1, $2, 'Older note', true, now() - interval '1 day')`,
       [userId, randomUUID()],
@@ -415,7 +354,7 @@ describe('the client app (/app)', () => {
   });
 
   it('leaves nothing of the client on the device after they sign out: no API answer in Cache Storage, no spark_* key', async () => {
-    const { context, page } = await signedInClient();
+    const { context, page } = await signedInClient(browser());
     await openHomeThroughServiceWorker(page);
     await expect(sparkKeysStored(page)).resolves.toContain('spark_client_home');
     // What onboarding leaves behind: the DITL it asked for (the draft is covered by onboarding.e2e-spec.ts).
@@ -428,7 +367,7 @@ describe('the client app (/app)', () => {
   });
 
   it('opens offline from the snapshot the app saved for this client, with no API answer cached by the service worker', async () => {
-    const { context, page } = await signedInClient();
+    const { context, page } = await signedInClient(browser());
     await openHomeThroughServiceWorker(page);
     await context.setOffline(true);
     await page.reload();
@@ -441,7 +380,7 @@ describe('the client app (/app)', () => {
   });
 
   it('opened offline, signs back in by itself when the network returns and sends what was captured meanwhile', async () => {
-    const { context, page, userId } = await signedInClient();
+    const { context, page, userId } = await signedInClient(browser());
     await openHomeThroughServiceWorker(page);
     await context.setOffline(true);
     await page.reload();
@@ -484,7 +423,7 @@ describe('the client app (/app)', () => {
     await context.close();
   });
   it("opens /app by itself once back online when the page's code did not arrive, instead of the router's page for developers", async () => {
-    const { context, page } = await signedInClient();
+    const { context, page } = await signedInClient(browser());
     // The first visit to /app, before the service worker keeps the app: its screen's code fails on the way.
     const homeCode = '**/assets/client-home-page-*.js';
     await page.route(homeCode, (route) => route.abort('internetdisconnected'));

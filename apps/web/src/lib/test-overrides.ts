@@ -8,6 +8,8 @@ export interface SparkTestOverrides {
   ditlPollTimeoutMs?: number;
   /** How long a request to Spark may go unanswered before the page treats it as lost (api/deadlines.ts). */
   answerDeadlineMs?: number;
+  /** How long a spark's file upload may go without a byte leaving (api/deadlines.ts). */
+  uploadStallMs?: number;
 }
 
 declare global {

@@ -11,12 +11,17 @@ export type SessionStatus = 'loading' | 'signed-in' | 'signed-out';
 export interface SessionState {
   status: SessionStatus;
   session: Session | null;
+  /** Signed out only because the last restore could not reach Spark: it is restored again in the background. */
+  unreachable?: boolean;
 }
 
 // Renew a minute before the access token expires, never sooner than this after the last renewal.
 const renewAheadMs = 60_000;
 const minimumRenewDelayMs = 5_000;
 const retryAfterOutageMs = 30_000;
+// A restore that could not reach Spark is tried again after this, doubling up to the most below.
+const firstRestoreRetryMs = 3_000;
+const mostRestoreRetryMs = 60_000;
 // setTimeout fires at once for any delay beyond this (about 24.8 days).
 const longestTimerMs = 2 ** 31 - 1;
 
@@ -28,9 +33,8 @@ let state: SessionState = loadingSessionState;
 // Bumped on every change, so a restore that finishes late cannot undo a newer sign-in or sign-out.
 let epoch = 0;
 let restoring: Promise<void> | null = null;
-// The last restore could not reach Spark (the device offline): the tab is signed out while it shows the device's
-// last data, and restores again once the browser is back online.
-let restoreUnreachable = false;
+let restoreRetryMs = firstRestoreRetryMs;
+let restoreRetryTimer: ReturnType<typeof setTimeout> | undefined;
 let refreshing: Promise<Session | null> | null = null;
 let renewTimer: ReturnType<typeof setTimeout> | undefined;
 const listeners = new Set<() => void>();
@@ -93,7 +97,7 @@ async function renewInBackground(): Promise<void> {
 
 /** Holds a session just issued (by a redeemed link or code, or a refresh) and keeps it fresh. */
 export function startSession(session: Session): void {
-  restoreUnreachable = false;
+  stopRestoringInBackground();
   setState({ status: 'signed-in', session });
   // From expires_in, not expires_at: a device clock that is off (or faked) must not start a renewal storm.
   scheduleRenewal(session.expires_in * 1000 - renewAheadMs);
@@ -104,8 +108,8 @@ export function startSession(session: Session): void {
  * kept of the person's data goes too.
  */
 export function endSession({ refused = false } = {}): void {
-  // Whoever signs in or out from here on decides; the network's return must not bring a session back.
-  restoreUnreachable = false;
+  // Whoever signs in or out from here on decides; Spark answering again must not bring a session back.
+  stopRestoringInBackground();
   clearTimeout(renewTimer);
   if (refused) forgetWhatTheSessionShowed();
   setState({ status: 'signed-out', session: null });
@@ -119,31 +123,45 @@ export function replaceSessionUser(user: AuthUser): void {
 /** Restores the session from the refresh cookie, once per page load, whoever asks first. */
 export function restoreSession(): Promise<void> {
   if (state.status !== 'loading') return Promise.resolve();
-  restoring ??= (async () => {
-    const startedAt = epoch;
-    // Unreachable (undefined) is not refused (null): offline, the device's last data still opens.
-    const session = await refreshOnce().catch(() => undefined);
-    if (startedAt !== epoch) return;
-    if (session) startSession(session);
-    else endSession({ refused: session === null });
-    restoreUnreachable = session === undefined;
-  })();
+  restoring ??= attemptRestore();
   return restoring;
 }
 
-/**
- * Restores again a session the page could not restore offline, once the network is back: the person is signed in
- * without a reload, and the captures they kept meanwhile are sent.
- */
-function restoreAfterReconnect(): void {
-  if (!restoreUnreachable || state.status !== 'signed-out') return;
-  restoreUnreachable = false;
-  restoring = null;
-  setState(loadingSessionState);
-  void restoreSession();
+async function attemptRestore(): Promise<void> {
+  const startedAt = epoch;
+  // Unreachable (undefined) is not refused (null): offline, the device's last data still opens.
+  const session = await refreshOnce().catch(() => undefined);
+  if (startedAt !== epoch) return;
+  if (session) startSession(session);
+  else if (session === null) endSession({ refused: true });
+  else {
+    setState({ status: 'signed-out', session: null, unreachable: true });
+    clearTimeout(restoreRetryTimer);
+    restoreRetryTimer = setTimeout(restoreInBackground, restoreRetryMs);
+    restoreRetryMs = Math.min(restoreRetryMs * 2, mostRestoreRetryMs);
+  }
 }
 
-if (typeof window !== 'undefined') window.addEventListener('online', restoreAfterReconnect);
+/**
+ * Tries again a restore that could not reach Spark: the device was offline, or Spark was down or restarting while the
+ * device was not. It stays in the signed-out state meanwhile (the home shows the device's last data, and a capture
+ * being written stays open), so the person is signed in without a reload and what they captured is sent. Each
+ * failure waits longer; the network's return or the page coming back into view tries at once.
+ */
+function restoreInBackground(): void {
+  clearTimeout(restoreRetryTimer);
+  if (state.unreachable) void attemptRestore();
+}
+
+function stopRestoringInBackground(): void {
+  clearTimeout(restoreRetryTimer);
+  restoreRetryMs = firstRestoreRetryMs;
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('online', restoreInBackground);
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && restoreInBackground());
+}
 
 /** The session's token, unless the request is `asUser`'s and the tab is signed in as someone else. */
 const tokenOf = (asUser: string | undefined) => (asUser === undefined || state.session?.user.id === asUser ? (state.session?.access_token ?? null) : null);

@@ -5,6 +5,8 @@ import { currentSessionState, loadingSessionState, restoreSession, subscribeToSe
 
 export interface SessionHandle {
   status: SessionStatus;
+  /** Signed out only because Spark could not be reached: the session is being restored in the background. */
+  unreachable: boolean;
   user: AuthUser | null;
   session: Session | null;
   /** Signs out on the server and in this browser, then opens / (also when the server fails). */
@@ -16,7 +18,7 @@ export interface SessionHandle {
 /** The signed-in user, restored from the refresh cookie on first use; no provider needed. */
 export function useSession(): SessionHandle {
   // A prerendered page shows the check in progress; the browser takes over from there.
-  const { status, session } = useSyncExternalStore(subscribeToSession, currentSessionState, () => loadingSessionState);
+  const { status, session, unreachable = false } = useSyncExternalStore(subscribeToSession, currentSessionState, () => loadingSessionState);
 
   useEffect(() => {
     void restoreSession();
@@ -35,5 +37,5 @@ export function useSession(): SessionHandle {
     window.location.assign('/');
   }, []);
 
-  return { status, user: session?.user ?? null, session, signOut, signOutEverywhere };
+  return { status, unreachable, user: session?.user ?? null, session, signOut, signOutEverywhere };
 }

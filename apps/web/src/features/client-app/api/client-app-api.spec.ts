@@ -47,11 +47,30 @@ function serve(recordingAnswers: { status: number; body: unknown }[]): string[] 
       grants += 1;
       return json(201, { uploadId: `00000000-0000-4000-8000-00000000000${grants}`, url: `https://storage.example/upload-${grants}`, headers: {} });
     }
-    if (url.startsWith('https://storage.example/')) return new Response(null, { status: 200 });
     const answer = recordingAnswers.shift();
     if (!answer) throw new Error('no more recordings expected');
     return json(answer.status, answer.body);
   };
+  // Storage takes the file at once: the page PUTs it with XHR, which reports the upload's progress.
+  globalThis.XMLHttpRequest = class {
+    status = 0;
+    readonly upload: { onprogress?: () => void; onload?: () => void } = {};
+    onload?: () => void;
+    private url = '';
+    open(method: string, url: string) {
+      this.url = url;
+      calls.push(`${method} ${url}`);
+    }
+    setRequestHeader() {}
+    send() {
+      queueMicrotask(() => {
+        this.upload.onprogress?.();
+        this.upload.onload?.();
+        this.status = this.url.startsWith('https://storage.example/') ? 200 : 404;
+        this.onload?.();
+      });
+    }
+  } as unknown as typeof XMLHttpRequest;
   return calls;
 }
 

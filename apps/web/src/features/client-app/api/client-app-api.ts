@@ -13,7 +13,7 @@ import {
   sparkUploadGrantSchema,
 } from '@spark/contracts';
 import { ApiError, apiRequest } from '../../../api/client';
-import { deadlineSignal, uploadDeadlineMs } from '../../../api/deadlines';
+import { putFile } from '../../../api/put-file';
 
 export const homeQueryKey = ['progress', 'home'] as const;
 
@@ -74,9 +74,8 @@ async function grantUploadAndRecord(upload: SparkUpload, noteUpload: UploadNoter
       { asUser: upload.userId },
     ),
   );
-  const signal = deadlineSignal(uploadDeadlineMs(upload.file.size));
-  const stored = await fetch(grant.url, { method: 'PUT', headers: grant.headers, body: upload.file, signal });
-  if (!stored.ok) throw new Error(`Storage answered ${stored.status} to the upload`);
+  const status = await putFile(grant.url, grant.headers, upload.file);
+  if (status < 200 || status > 299) throw new Error(`Storage answered ${status} to the upload`);
   // A device that cannot note it sends the file again on its next try, as before.
   await noteUpload(grant.uploadId).catch(() => undefined);
   return recordSpark(upload, grant.uploadId);

@@ -24,7 +24,7 @@ const useOnline = () => useSyncExternalStore(subscribeToNetwork, () => navigator
 
 /** /app: needs the onboarding-complete flag; opens from the last snapshot when the network is gone. */
 export default function ClientHomePage() {
-  const { status, user, signOut } = useSession();
+  const { status, unreachable, user, signOut } = useSession();
   const online = useOnline();
   useEffect(registerServiceWorker, []);
   // The app toasts while offline (a spark kept on the device), when the toaster's chunk could not load.
@@ -33,9 +33,12 @@ export default function ClientHomePage() {
   if (status === 'loading') return <SessionLoading />;
   const snapshot = readHomeSnapshot();
   const signOutFromApp = () => void signOut();
+  // One element type in one place for both kinds of home, keyed by whose it is: when the session comes back, the home
+  // goes on (a capture being written stays open) unless it is another person's.
   if (user)
     return (
       <SignedInHome
+        key={user.id}
         userId={user.id}
         fullName={user.user_metadata.full_name}
         goal={user.user_metadata.transformation_goal}
@@ -43,9 +46,18 @@ export default function ClientHomePage() {
         onSignOut={signOutFromApp}
       />
     );
-  // The session could not be restored without a network: the device's last data still opens.
-  if (!online && snapshot)
-    return <SignedInHome userId={snapshot.userId} fullName={snapshot.fullName} goal={snapshot.goal} online={false} onSignOut={signOutFromApp} />;
+  // The session could not be restored, with no network or with Spark out of reach: the device's last data still opens.
+  if ((!online || unreachable) && snapshot)
+    return (
+      <SignedInHome
+        key={snapshot.userId}
+        userId={snapshot.userId}
+        fullName={snapshot.fullName}
+        goal={snapshot.goal}
+        online={false}
+        onSignOut={signOutFromApp}
+      />
+    );
   return <NotAuthenticated />;
 }
 
