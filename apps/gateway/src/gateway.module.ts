@@ -16,6 +16,7 @@ import { CoachClientsController } from './coach/coach-clients.controller';
 import { CoachDitlController } from './coach/coach-ditl.controller';
 import { CoachLeadsController } from './coach/coach-leads.controller';
 import { InviteApprover } from './coach/invite-approver';
+import { KeyedCommands } from './http/keyed-commands';
 import { ExportGranter } from './progress/export-granter';
 import { DitlController } from './ditl/ditl.controller';
 import { authProviders } from './auth/auth.providers';
@@ -72,10 +73,11 @@ export const gatewayControllers = [...ownControllers, ...sparksControllers];
 export class GatewayModule {
   static register({ config, logger, bus, redis }: GatewayInfrastructure): DynamicModule {
     const limiter = new RateLimiter(redis, config.BUS_PREFIX, config.RATE_LIMIT_FACTOR);
-    const auditTrail = new AuditTrail(bus, logger, limiter);
+    const keyedCommands = new KeyedCommands(config.SIGNING_KEYS);
+    const auditTrail = new AuditTrail(bus, logger, limiter, keyedCommands);
     return {
       module: GatewayModule,
-      imports: [SparksModule.register({ config, bus, auditTrail, limiter })],
+      imports: [SparksModule.register({ config, bus, auditTrail, limiter, keyedCommands })],
       controllers: ownControllers,
       providers: [
         { provide: ServiceBus, useValue: bus },
@@ -96,6 +98,7 @@ export class GatewayModule {
         },
         { provide: VAPID_PUBLIC_KEY, useValue: config.VAPID_PUBLIC_KEY ?? null },
         { provide: InviteApprover, useValue: new InviteApprover(config.SIGNING_KEYS) },
+        { provide: KeyedCommands, useValue: keyedCommands },
         { provide: ExportGranter, useValue: new ExportGranter(config.SIGNING_KEYS) },
         { provide: CampaignApprover, useValue: new CampaignApprover(config.SIGNING_KEYS) },
         { provide: LeadWitness, useValue: new LeadWitness(config.SIGNING_KEYS) },

@@ -27,6 +27,13 @@ export const emailSchema = textSchema({ error: 'Email is required' })
 export const uuidSchema = z.uuid();
 
 /**
+ * The `Idempotency-Key` header of a command a person may press again after its answer was lost: one UUID per action,
+ * the same on each retry of it, so the command runs once (docs/messaging.md, "Idempotency-Key").
+ */
+export const idempotencyKeyHeaderSchema = z.object({ 'Idempotency-Key': z.uuid('Must be a UUID').optional() });
+export type IdempotencyKeyHeader = z.infer<typeof idempotencyKeyHeaderSchema>;
+
+/**
  * What a mail job carries that would let its reader act for the recipient (a sign-in link, a signed download link),
  * sealed for the notifier: a compact JWE (RFC 7516, five base64url parts) that only the notifier's key opens.
  */

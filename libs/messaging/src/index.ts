@@ -5,6 +5,7 @@ export * from './redis-streams.client';
 export * from './redis-streams.context';
 export * from './redis-streams.server';
 export * from './service-bus';
+export { isKeyedRequestId, keyedRequestId, keyedUuid } from './keyed-requests';
 export { DEFAULT_PREFIX, replyListKey, requestStreamKey } from './stream-keys';
 export { parseRequest, sparkContract, type BusContract } from './contract-check';
 export { INVITE_APPROVAL_VALID_MS, inviteApprovalRefusal, signedInviteApproval } from './invite-approvals';

@@ -71,6 +71,8 @@ export class RedisStreamsClient extends ClientProxy {
   private replyLoop?: Promise<void>;
   private closing = new AbortController();
   private readonly pending = new Map<string, PendingRequest>();
+  /** The answers to requests sent with an id their caller chose, while they are awaited. */
+  private readonly keyedInFlight = new Map<string, Promise<unknown>>();
   /** When each stream was last trimmed by age, so a busy caller trims once per interval, not per request. */
   private readonly trimmedAt = new Map<string, number>();
 
@@ -90,11 +92,27 @@ export class RedisStreamsClient extends ClientProxy {
 
   /**
    * Sends a request and resolves with the handler's answer; rejects with a DomainError. With an `admission`, the
-   * request goes on the bus only if it admits it, and a refusal is the rejection.
+   * request goes on the bus only if it admits it, and a refusal is the rejection. A `requestId` the caller chose (a
+   * person's Idempotency-Key, `keyedRequestId`) replaces the one `outgoingRequestId` would give; callers asking with an
+   * id already in flight here share its answer.
    */
-  async request(pattern: string, data: unknown, timeoutMs = this.timeoutMs, admission?: BusAdmission): Promise<unknown> {
+  request(pattern: string, data: unknown, timeoutMs = this.timeoutMs, admission?: BusAdmission, requestId?: string): Promise<unknown> {
+    if (requestId === undefined) return this.requestWithId(outgoingRequestId(), pattern, data, timeoutMs, admission);
+    // A second entry with the same id would take the first's place in `pending`, and the first caller would never hear.
+    const inFlight = this.keyedInFlight.get(requestId);
+    if (inFlight) return inFlight;
+    const sent = this.requestWithId(requestId, pattern, data, timeoutMs, admission);
+    this.keyedInFlight.set(requestId, sent);
+    const forget = () => {
+      if (this.keyedInFlight.get(requestId) === sent) this.keyedInFlight.delete(requestId);
+    };
+    void sent.then(forget, forget);
+    return sent;
+  }
+
+  private async requestWithId(id: string, pattern: string, data: unknown, timeoutMs: number, admission?: BusAdmission): Promise<unknown> {
     await this.connect();
-    return new Promise((resolve, reject) => this.startRequest(pattern, data, timeoutMs, resolve, reject, admission));
+    return new Promise((resolve, reject) => this.startRequest(id, pattern, data, timeoutMs, resolve, reject, admission));
   }
 
   async close(): Promise<void> {
@@ -123,6 +141,7 @@ export class RedisStreamsClient extends ClientProxy {
 
   protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
     const id = this.startRequest(
+      outgoingRequestId(),
       this.normalizePattern(packet.pattern),
       packet.data,
       this.timeoutMs,
@@ -161,6 +180,7 @@ export class RedisStreamsClient extends ClientProxy {
   }
 
   private startRequest(
+    id: string,
     pattern: string,
     data: unknown,
     timeoutMs: number,
@@ -168,7 +188,6 @@ export class RedisStreamsClient extends ClientProxy {
     reject: (error: DomainError) => void,
     admission?: BusAdmission,
   ): string {
-    const id = outgoingRequestId();
     const service = serviceOf(pattern);
     const timer = setTimeout(() => {
       if (!this.pending.delete(id)) return;

@@ -103,6 +103,13 @@ describe('two replicas of a service', () => {
     expect(handledBy.filter((replica) => replica === 'a').length).toBeGreaterThan(0);
     expect(handledBy.filter((replica) => replica === 'b').length).toBeGreaterThan(0);
   });
+
+  it('send one request for callers of one chosen request id at once, and give each of them its answer', async () => {
+    const n = 1_000_000;
+    const answers = await Promise.all([1, 2, 3].map(() => client.request('count.hit', { n }, undefined, undefined, 'keyed:one-double-click')));
+    expect(answers).toEqual([1, 2, 3].map(() => answers[0]));
+    expect(replicasOf.get(n)).toHaveLength(1);
+  });
 });
 
 describe('a slow handler on a live replica', () => {

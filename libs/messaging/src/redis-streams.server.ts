@@ -11,6 +11,7 @@ import { type BusContract, isEventPattern, isReplaySafe, isRequestPattern, parse
 import { DomainError } from '@spark/errors';
 import { senderRefusal } from './bus-signatures';
 import { RedisStreamsContext } from './redis-streams.context';
+import { isKeyedRequestId } from './keyed-requests';
 import { runInRequestScope } from './request-scope';
 import { deadConsumers, entriesOfReadGroup, parseAutoClaim, parseConsumers } from './redis-replies';
 import { DEFAULT_PREFIX, isReplyListKey, requestStreamKey } from './stream-keys';
@@ -324,7 +325,9 @@ export class RedisStreamsServer extends Server implements CustomTransportStrateg
         return this.acknowledge(entryId);
       }
       const started = performance.now();
-      const reply = await this.answer({ requestId: entry.id, pattern: entry.pattern, redelivered, deadline }, entry, entryId);
+      // A request keyed by a person's Idempotency-Key is their repeat whenever it ran before: its outcome is looked for first.
+      const mayHaveRun = redelivered || isKeyedRequestId(entry.id);
+      const reply = await this.answer({ requestId: entry.id, pattern: entry.pattern, redelivered: mayHaveRun, deadline }, entry, entryId);
       this.options.observer?.answered(entry.pattern, (performance.now() - started) / 1000, reply.error ? 'error' : 'ok');
       await this.replyAndAcknowledge(entryId, entry.replyTo, reply);
     });

@@ -19,12 +19,17 @@ export class ServiceBus {
   /**
    * Rejects with a DomainError, or ServiceUnavailableError when no replica answers in time. A pattern whose answer
    * is the same for every caller is asked once for everyone asking the same meanwhile (`SharedRequests`). A request
-   * with an `admission` goes on the bus only if it admits it (`BusAdmission`), and is never shared.
+   * with an `admission` goes on the bus only if it admits it (`BusAdmission`), and is never shared. A `requestId`
+   * (`keyedRequestId`) makes a repeat of the command the same request, which its service answers from its ledger.
    */
-  async request<P extends PatternName>(pattern: P, data: RequestOf<P>, options?: { timeoutMs?: number; admission?: BusAdmission }): Promise<ResponseOf<P>> {
+  async request<P extends PatternName>(
+    pattern: P,
+    data: RequestOf<P>,
+    options?: { timeoutMs?: number; admission?: BusAdmission; requestId?: string },
+  ): Promise<ResponseOf<P>> {
     // The serving replica has already checked the answer against the contract.
-    const send = async () => (await this.client.request(pattern, data, options?.timeoutMs, options?.admission)) as ResponseOf<P>;
-    if (!Object.hasOwn(this.sharedAnswers, pattern) || options?.admission) return send();
+    const send = async () => (await this.client.request(pattern, data, options?.timeoutMs, options?.admission, options?.requestId)) as ResponseOf<P>;
+    if (!Object.hasOwn(this.sharedAnswers, pattern) || options?.admission || options?.requestId) return send();
     // A caller who joins a request also takes its deadline, so only callers with the same deadline share one.
     return this.shared.run(`${pattern} ${options?.timeoutMs ?? 'default'} ${JSON.stringify(data)}`, send);
   }

@@ -15,7 +15,7 @@ const isRecordedAlready = (error: unknown) =>
 export interface LedgerRequest {
   requestId: string;
   pattern: string;
-  /** The request may have run before (another replica took it over): its stored outcome is looked for first. */
+  /** The request may have run before (another replica took it over, or a person repeated it under one Idempotency-Key): its stored outcome is looked for first. */
   redelivered: boolean;
   /** Local epoch ms after which the effect must not commit. */
   deadline?: number;

@@ -4,6 +4,7 @@ import type { Logger } from '@spark/logging';
 import type { ServiceBus } from '@spark/messaging';
 import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
+import type { KeyedCommands } from '../http/keyed-commands';
 import type { RateLimit, RateLimiter } from '../http/rate-limiter';
 import { type AuditedRoute, auditedRouteOf } from './audited.decorator';
 
@@ -43,6 +44,7 @@ export class AuditTrail {
     private readonly bus: ServiceBus,
     private readonly logger: Logger,
     private readonly limiter: RateLimiter,
+    private readonly keyed: KeyedCommands,
   ) {}
 
   /** After an audited handler answered: the target may come from its answer. */
@@ -71,7 +73,8 @@ export class AuditTrail {
     const actor = actorOf(request);
     if (!route || !actor) return;
     const event: AuditEvent = {
-      id: randomUUID(),
+      // A keyed command's repeat ran nothing new: it gets its first event's id, which the log stores once.
+      id: this.keyed.auditEventId(request, actor.id, route.action, outcome) ?? randomUUID(),
       correlationId: request.id,
       at: new Date().toISOString(),
       actor: { id: actor.id, email: actor.email, role: actor.role },

@@ -1,9 +1,19 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put } from '@nestjs/common';
-import { type CoachDitlView, ditlMomentEditBodySchema, ditlMomentKeySchema, type GenerateDitlResponse, type PayloadOf, uuidSchema } from '@spark/contracts';
+import {
+  type CoachDitlView,
+  ditlMomentEditBodySchema,
+  ditlMomentKeySchema,
+  type GenerateDitlResponse,
+  type IdempotencyKeyHeader,
+  idempotencyKeyHeaderSchema,
+  type PayloadOf,
+  uuidSchema,
+} from '@spark/contracts';
 import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
+import { IdempotencyKey, KeyedCommands, TakesIdempotencyKey } from '../http/keyed-commands';
 import { type RateLimit, RateLimiter } from '../http/rate-limiter';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { Responds } from '../docs/responds.decorator';
@@ -21,6 +31,7 @@ export class CoachDitlController {
   constructor(
     private readonly bus: ServiceBus,
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
+    @Inject(KeyedCommands) private readonly keyed: KeyedCommands,
   ) {}
 
   @Responds('ditl.coach-view')
@@ -31,18 +42,27 @@ export class CoachDitlController {
 
   /**
    * A new generation from the client's answers, stating their evolution's length as it is now; counts against the
-   * client's daily budget and the coach's (429 past either).
+   * client's daily budget and the coach's (429 past either). Once per `Idempotency-Key`: a repeat answers the first
+   * generation (though it counts against the coach's hourly limit again, which is checked before the bus is reached).
    */
   @Responds('ditl.coach-regenerate')
   @Post('generations')
   @HttpCode(202)
   @Audited('client.ditl-regenerate', { type: 'client', id: { param: 'userId' } })
-  async regenerate(@CurrentUser() coach: AuthenticatedUser, @Param('userId', new ZodPipe(uuidSchema)) userId: string): Promise<GenerateDitlResponse> {
+  @TakesIdempotencyKey()
+  async regenerate(
+    @CurrentUser() coach: AuthenticatedUser,
+    @Param('userId', new ZodPipe(uuidSchema)) userId: string,
+    @IdempotencyKey(new ZodPipe(idempotencyKeyHeaderSchema)) key: IdempotencyKeyHeader,
+  ): Promise<GenerateDitlResponse> {
     const evolutionDays = await evolutionDaysOf(this.bus, userId);
     return this.bus.request(
       'ditl.coach-regenerate',
       { userId, evolutionDays },
-      { admission: this.limiter.admission({ limit: REGENERATIONS_PER_COACH, subject: coach.id }) },
+      {
+        admission: this.limiter.admission({ limit: REGENERATIONS_PER_COACH, subject: coach.id }),
+        requestId: this.keyed.requestId(coach.id, 'ditl.coach-regenerate', key),
+      },
     );
   }
 

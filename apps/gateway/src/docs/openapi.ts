@@ -1,7 +1,9 @@
 import { type Type } from '@nestjs/common';
 import { HTTP_CODE_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
-import { errorBodySchema } from '@spark/contracts';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
+import { errorBodySchema, idempotencyKeyHeaderSchema } from '@spark/contracts';
+import type { FastifyContextConfig } from 'fastify';
 import type { InternalPage } from '@spark/runtime';
 import { z } from 'zod';
 import { type DeclaredRoute, declaredRoutes } from '../auth/route-access';
@@ -20,8 +22,8 @@ function validatedArguments(route: DeclaredRoute): { kind: RouteParamtypes; name
   });
 }
 
-/** Query or path parameters from an object schema (each field one parameter), or one named path parameter. */
-function parametersOf(location: 'query' | 'path', schema: z.ZodType, name?: string): object[] {
+/** Query, path or header parameters from an object schema (each field one parameter), or one named path parameter. */
+function parametersOf(location: 'query' | 'path' | 'header', schema: z.ZodType, name?: string): object[] {
   const json = jsonSchema(schema, 'input') as { properties?: Record<string, object>; required?: string[] };
   if (name) return [{ name, in: location, required: true, schema: json }];
   return Object.entries(json.properties ?? {}).map(([field, fieldSchema]) => ({
@@ -46,6 +48,8 @@ export function operationOf(route: DeclaredRoute): object {
         ? parametersOf('path', argument.schema, argument.name)
         : [],
   );
+  const config = (handler ? Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) : undefined) as FastifyContextConfig | undefined;
+  if (config?.takesIdempotencyKey) parameters.push(...parametersOf('header', idempotencyKeyHeaderSchema));
   const errors: Record<string, object> = {
     ...(validated.length > 0 ? { '400': errorResponse('Invalid input: `fieldErrors` names each field') } : {}),
     ...(route.access === 'public' ? {} : { '401': errorResponse('Not signed in, or the session ended') }),

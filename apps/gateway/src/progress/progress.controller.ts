@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import {
   coachNoteBodySchema,
+  type IdempotencyKeyHeader,
+  idempotencyKeyHeaderSchema,
   type PayloadOf,
   pauseDayBodySchema,
   privateNoteBodySchema,
@@ -12,6 +14,7 @@ import { ServiceBus } from '@spark/messaging';
 import type { AuthenticatedUser } from '../auth/access-token.guard';
 import { CurrentUser, Roles } from '../auth/auth.decorators';
 import { Audited } from '../audit/audited.decorator';
+import { IdempotencyKey, KeyedCommands, TakesIdempotencyKey } from '../http/keyed-commands';
 import { ZodPipe } from '../http/zod-body.pipe';
 import { SignedSparks } from '../sparks/signed-sparks';
 import { Responds } from '../docs/responds.decorator';
@@ -28,6 +31,7 @@ export class ProgressController {
   constructor(
     private readonly bus: ServiceBus,
     @Inject(SignedSparks) private readonly signed: SignedSparks,
+    @Inject(KeyedCommands) private readonly keyed: KeyedCommands,
   ) {}
 
   /** The signed-in user's own home: progress (null before onboarding) and the latest pinned note. */
@@ -68,31 +72,38 @@ export class ProgressController {
     return this.signed.signPage(await this.bus.request('progress.list-sparks', { ...query, userId }));
   }
 
-  /** A note or nudge to the client; pinned by default, so it shows on the client's home. */
+  /** A note or nudge to the client; pinned by default, so it shows on the client's home. Once per `Idempotency-Key`. */
   @Responds('progress.add-coach-note')
   @Roles('coach', 'admin')
   @Post('clients/:userId/notes')
   @HttpCode(201)
   @Audited('client.nudge', { type: 'client', id: { param: 'userId' }, details: ['isPinned'] })
+  @TakesIdempotencyKey()
   addNote(
     @CurrentUser() coach: AuthenticatedUser,
     @Param('userId', new ZodPipe(uuidSchema)) userId: string,
     @Body(new ZodPipe(coachNoteBodySchema)) body: CoachNoteBody,
+    @IdempotencyKey(new ZodPipe(idempotencyKeyHeaderSchema)) key: IdempotencyKeyHeader,
   ) {
-    return this.bus.request('progress.add-coach-note', { ...body, userId, coachId: coach.id });
+    const requestId = this.keyed.requestId(coach.id, 'progress.add-coach-note', key);
+    return this.bus.request('progress.add-coach-note', { ...body, userId, coachId: coach.id }, { requestId });
   }
 
+  /** Once per `Idempotency-Key`. */
   @Responds('progress.add-private-note')
   @Roles('coach', 'admin')
   @Post('clients/:userId/private-notes')
   @HttpCode(201)
   @Audited('client.private-note', { type: 'client', id: { param: 'userId' } })
+  @TakesIdempotencyKey()
   addPrivateNote(
     @CurrentUser() coach: AuthenticatedUser,
     @Param('userId', new ZodPipe(uuidSchema)) userId: string,
     @Body(new ZodPipe(privateNoteBodySchema)) body: PrivateNoteBody,
+    @IdempotencyKey(new ZodPipe(idempotencyKeyHeaderSchema)) key: IdempotencyKeyHeader,
   ) {
-    return this.bus.request('progress.add-private-note', { ...body, userId, coachId: coach.id });
+    const requestId = this.keyed.requestId(coach.id, 'progress.add-private-note', key);
+    return this.bus.request('progress.add-private-note', { ...body, userId, coachId: coach.id }, { requestId });
   }
 
   @Responds('progress.list-private-notes')

@@ -4,6 +4,7 @@ import { ServiceBus } from '@spark/messaging';
 import { ObjectStorage } from '@spark/storage';
 import { AUDIT_TRAIL } from '../audit/audit.interceptor';
 import type { AuditTrail } from '../audit/audit-trail';
+import { KeyedCommands } from '../http/keyed-commands';
 import { RateLimiter } from '../http/rate-limiter';
 import { CoachingController } from '../coach/coaching.controller';
 import { ProgressController } from '../progress/progress.controller';
@@ -30,11 +31,13 @@ export class SparksModule {
     bus,
     auditTrail,
     limiter,
+    keyedCommands,
   }: {
     config: GatewayConfig;
     bus: ServiceBus;
     auditTrail: AuditTrail;
     limiter: RateLimiter;
+    keyedCommands: KeyedCommands;
   }): DynamicModule {
     const storage = new ObjectStorage(config);
     return {
@@ -45,6 +48,7 @@ export class SparksModule {
         { provide: ServiceBus, useValue: bus },
         { provide: AUDIT_TRAIL, useValue: auditTrail },
         { provide: RateLimiter, useValue: limiter },
+        { provide: KeyedCommands, useValue: keyedCommands },
         { provide: ObjectStorage, useValue: storage },
         { provide: SignedSparks, useValue: new SignedSparks(storage) },
       ],

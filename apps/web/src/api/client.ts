@@ -56,6 +56,8 @@ export interface RequestOptions {
    * uploading) must never go out as whoever signed in on the tab since it started.
    */
   asUser?: string;
+  /** Sent as `Idempotency-Key`: a command sent again with the same key after a lost answer runs once (`useIdempotencyKey`). */
+  idempotencyKey?: string;
 }
 
 const networkError = (error: unknown) =>
@@ -69,8 +71,9 @@ interface Sent {
   signal: AbortSignal;
 }
 
-async function send(method: Method, path: string, body: unknown, accessToken: string | null): Promise<Sent> {
+async function send(method: Method, path: string, body: unknown, accessToken: string | null, idempotencyKey?: string): Promise<Sent> {
   const headers: Record<string, string> = { Accept: 'application/json' };
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   // A FormData body (file uploads) sets its own multipart boundary.
   const isForm = body instanceof FormData;
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
@@ -123,11 +126,11 @@ export async function apiRequest<T>(method: Method, path: string, body?: unknown
   const { asUser } = options;
   const accessToken = source ? await source.accessToken(asUser) : null;
   if (asUser !== undefined && !accessToken) throw new ApiError(401, 'UNAUTHENTICATED', 'Not authenticated');
-  let sent = await send(method, path, body, accessToken);
+  let sent = await send(method, path, body, accessToken, options.idempotencyKey);
   // An expired or revoked token: renew silently once, then retry with the new one.
   if (sent.response.status === 401 && source && accessToken) {
     const renewed = await source.renewAfterUnauthorized(accessToken, asUser);
-    if (renewed) sent = await send(method, path, body, renewed);
+    if (renewed) sent = await send(method, path, body, renewed, options.idempotencyKey);
   }
   if (!sent.response.ok) throw await toApiError(sent, options.readErrorBody !== false);
   if (sent.response.status === 204) return undefined as T;

@@ -64,8 +64,10 @@ export const coachApi = {
   exportData: (userId: string, exportId: string) => apiRequest<RequestExportResponse>('POST', `/coach/clients/${userId}/export`, { exportId }),
   sparks: (userId: string) => apiRequest<SparkPage>('GET', `/progress/clients/${userId}/sparks?limit=20`),
   privateNotes: (userId: string) => apiRequest<{ items: PrivateNote[] }>('GET', `/progress/clients/${userId}/private-notes`),
-  addPrivateNote: (userId: string, note: string) => apiRequest<PrivateNote>('POST', `/progress/clients/${userId}/private-notes`, { note }),
-  sendNudge: (userId: string, message: string, isPinned: boolean) => apiRequest<CoachNote>('POST', `/progress/clients/${userId}/notes`, { message, isPinned }),
+  addPrivateNote: (userId: string, note: string, idempotencyKey: string) =>
+    apiRequest<PrivateNote>('POST', `/progress/clients/${userId}/private-notes`, { note }, { idempotencyKey }),
+  sendNudge: (userId: string, message: string, isPinned: boolean, idempotencyKey: string) =>
+    apiRequest<CoachNote>('POST', `/progress/clients/${userId}/notes`, { message, isPinned }, { idempotencyKey }),
 };
 
 /** US English, short month, day, year, hour and minute (docs/product.md §9). */

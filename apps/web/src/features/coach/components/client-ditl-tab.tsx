@@ -2,6 +2,7 @@ import type { CoachDitlMoment, CoachDitlView, ClientSummary, DitlGenerationSumma
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../../api/client';
+import { useIdempotencyKey } from '../../../api/use-idempotency-key';
 import { Button } from '../../../ui/button';
 import { classNames } from '../../../ui/class-names';
 import { fieldClasses, Input } from '../../../ui/input';
@@ -209,8 +210,10 @@ export function ClientDitlTab({ client }: { client: ClientSummary }) {
     queryFn: () => coachDitlApi.view(client.userId),
     refetchInterval: (query) => (inProgress(query.state.data?.latest) ? pollIntervalMs : false),
   });
+  const regenerateKey = useIdempotencyKey();
   const regenerate = useMutation({
-    mutationFn: () => coachDitlApi.regenerate(client.userId),
+    mutationFn: () => coachDitlApi.regenerate(client.userId, regenerateKey.keyFor(client.userId)),
+    onSettled: (_generation, error) => regenerateKey.settled(error),
     // Pending until the view shows the new generation: until then the old plan's "Completed" and an enabled
     // Regenerate button would still be on screen.
     onSuccess: () => {

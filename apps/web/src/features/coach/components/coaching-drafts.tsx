@@ -2,6 +2,7 @@ import type { ClientSummary, CoachingFacts, DraftWriter, WeeklyCheckIn } from '@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { loadFailureMessage } from '../../../api/client';
+import { useIdempotencyKey } from '../../../api/use-idempotency-key';
 import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { fieldClasses } from '../../../ui/input';
@@ -37,8 +38,10 @@ function SendAsNote({ client, draft, label, onSent }: { client: ClientSummary; d
   const queryClient = useQueryClient();
   const [message, setMessage] = useState(draft);
   const [pinned, setPinned] = useState(true);
+  const noteKey = useIdempotencyKey();
   const send = useMutation({
-    mutationFn: () => coachApi.sendNudge(client.userId, message.trim(), pinned),
+    mutationFn: () => coachApi.sendNudge(client.userId, message.trim(), pinned, noteKey.keyFor([client.userId, message.trim(), pinned])),
+    onSettled: (_note, error) => noteKey.settled(error),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: coachKeys.client(client.userId) });
       toast.success('Note sent', { description: pinned ? 'Pinned to the client’s home.' : 'Sent without pinning.' });

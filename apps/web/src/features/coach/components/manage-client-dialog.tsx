@@ -2,6 +2,7 @@ import { type ClientSummary, clientStatuses, evolutionView } from '@spark/contra
 import * as Tabs from '@radix-ui/react-tabs';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { useIdempotencyKey } from '../../../api/use-idempotency-key';
 import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { Input } from '../../../ui/input';
@@ -156,8 +157,11 @@ function Activity({ client }: { client: ClientSummary }) {
   const [nudge, setNudge] = useState('');
   const [pinned, setPinned] = useState(true);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: coachKeys.client(client.userId) });
+  const noteKey = useIdempotencyKey();
+  const nudgeKey = useIdempotencyKey();
   const addNote = useMutation({
-    mutationFn: () => coachApi.addPrivateNote(client.userId, note),
+    mutationFn: () => coachApi.addPrivateNote(client.userId, note, noteKey.keyFor([client.userId, note])),
+    onSettled: (_note, error) => noteKey.settled(error),
     onSuccess: () => {
       setNote('');
       refresh();
@@ -166,7 +170,8 @@ function Activity({ client }: { client: ClientSummary }) {
     onError: () => toast.error('An unexpected error occurred. Please try again.'),
   });
   const sendNudge = useMutation({
-    mutationFn: () => coachApi.sendNudge(client.userId, nudge, pinned),
+    mutationFn: () => coachApi.sendNudge(client.userId, nudge, pinned, nudgeKey.keyFor([client.userId, nudge, pinned])),
+    onSettled: (_note, error) => nudgeKey.settled(error),
     onSuccess: () => {
       setNudge('');
       refresh();

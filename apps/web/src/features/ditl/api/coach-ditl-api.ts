@@ -10,7 +10,8 @@ const base = (userId: string) => `/coach/clients/${encodeURIComponent(userId)}/d
 
 export const coachDitlApi = {
   view: (userId: string) => apiRequest<CoachDitlView>('GET', base(userId)),
-  regenerate: (userId: string) => apiRequest<GenerateDitlResponse>('POST', `${base(userId)}/generations`),
+  regenerate: (userId: string, idempotencyKey: string) =>
+    apiRequest<GenerateDitlResponse>('POST', `${base(userId)}/generations`, undefined, { idempotencyKey }),
   editMoment: (userId: string, moment: string, edit: DitlMomentEditBody) =>
     apiRequest<CoachDitlView>('PUT', `${base(userId)}/moments/${encodeURIComponent(moment)}`, edit),
   resetMoment: (userId: string, moment: string) => apiRequest<CoachDitlView>('DELETE', `${base(userId)}/moments/${encodeURIComponent(moment)}`),

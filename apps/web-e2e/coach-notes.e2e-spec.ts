@@ -1,0 +1,76 @@
+import type { Page } from 'playwright-core';
+import { e2eDatabase, useBrowser } from './support/auth-fixtures';
+import { saveScreenshot } from './support/browser';
+import { createClient, openManageClient, signedIn } from './support/coach-fixtures';
+
+// A coach's note whose answer is lost on the way back: the coach presses again and the client has it once.
+jest.setTimeout(120_000);
+
+const browser = useBrowser();
+const db = e2eDatabase();
+const unexpectedError = 'An unexpected error occurred. Please try again.';
+
+/**
+ * The first POST to `url` reaches the product, which does its work, and then the connection drops before the answer
+ * reaches the page. Answers the Idempotency-Key each POST carried.
+ */
+async function loseFirstAnswerDropped(page: Page, url: RegExp): Promise<(string | undefined)[]> {
+  const keys: (string | undefined)[] = [];
+  await page.route(url, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    keys.push(
+      await route
+        .request()
+        .headerValue('idempotency-key')
+        .then((value) => value ?? undefined),
+    );
+    if (keys.length > 1) return route.continue();
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+  return keys;
+}
+
+describe("a coach's notes when the answer is lost", () => {
+  it('keeps one private note and one nudge when the coach presses again after the connection dropped', async () => {
+    const { email, userId } = await createClient('Read ten pages a day');
+    const { page } = await signedIn(browser(), 'coach');
+    const privateNotes = await loseFirstAnswerDropped(page, new RegExp(`/api/progress/clients/${userId}/private-notes$`));
+    const nudges = await loseFirstAnswerDropped(page, new RegExp(`/api/progress/clients/${userId}/notes$`));
+    await openManageClient(page, email);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('tab', { name: 'Activity' }).click();
+    await dialog.getByText('No private notes yet.').waitFor();
+
+    const note = 'Prefers a call on Monday mornings.';
+    await dialog.getByLabel('Private note').fill(note);
+    await dialog.getByRole('button', { name: 'Add Note' }).click();
+    await page.getByText(unexpectedError).waitFor();
+    await dialog.getByRole('button', { name: 'Add Note' }).click();
+    await page.getByText('Private note saved').waitFor();
+    await dialog.getByRole('listitem').filter({ hasText: note }).waitFor();
+    expect(await dialog.getByRole('listitem').filter({ hasText: note }).count()).toBe(1);
+    expect((await db.query('SELECT note FROM progress.coach_private_notes WHERE user_id = $1', [userId])).rows).toEqual([{ note }]);
+    expect(privateNotes).toHaveLength(2);
+    expect(privateNotes[1]).toBe(privateNotes[0]);
+    await saveScreenshot(page, 'coach-private-note-after-lost-answer-laptop');
+
+    const nudge = 'One page before bed counts.';
+    await dialog.getByLabel('Nudge message').fill(nudge);
+    await dialog.getByRole('button', { name: 'Send Nudge' }).click();
+    await page.getByText(unexpectedError).last().waitFor();
+    await dialog.getByRole('button', { name: 'Send Nudge' }).click();
+    await page.getByText('Nudge sent').waitFor();
+    const nudgesStored = async () => (await db.query('SELECT message FROM progress.coach_notes WHERE user_id = $1', [userId])).rows;
+    expect(await nudgesStored()).toEqual([{ message: nudge }]);
+    expect(nudges[1]).toBe(nudges[0]);
+
+    // The same words sent again after a success are a new nudge, with a new key.
+    await dialog.getByLabel('Nudge message').fill(nudge);
+    await dialog.getByRole('button', { name: 'Send Nudge' }).click();
+    await page.getByText('Nudge sent').last().waitFor();
+    await expect(nudgesStored()).resolves.toHaveLength(2);
+    expect(new Set(nudges).size).toBe(2);
+    await page.context().close();
+  });
+});
