@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { JwtService } from '@nestjs/jwt';
 import {
   ACCESS_TOKEN_AUDIENCE,
@@ -23,16 +23,32 @@ export interface PendingRefreshToken {
 /** Signs access JWTs and mints refresh tokens; pure apart from the clock and randomness. */
 export class SessionIssuer {
   private readonly jwt: JwtService;
+  private readonly successorKey: Buffer;
 
   constructor(
     secret: string,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.jwt = new JwtService({ secret, signOptions: { algorithm: 'HS256' } });
+    // A key of its own, derived from the secret, so a successor never equals a MAC the secret makes for anything else.
+    this.successorKey = createHmac('sha256', secret).update('spark refresh-token successor').digest();
   }
 
+  /** A sign-in's refresh token: random. */
   newRefreshToken(): PendingRefreshToken {
-    const token = newOpaqueToken();
+    return this.pending(newOpaqueToken());
+  }
+
+  /**
+   * The token that replaces `presented` when it is spent: derived from it with a server key, not drawn, so a refresh
+   * repeated within the grace window (its first answer lost) is answered with the very successor the first one stored,
+   * of which the database keeps only a hash. Nobody without the key can tell a successor from a random token.
+   */
+  successorOf(presented: string): PendingRefreshToken {
+    return this.pending(createHmac('sha256', this.successorKey).update(presented).digest('base64url'));
+  }
+
+  private pending(token: string): PendingRefreshToken {
     return {
       token,
       id: randomUUID(),

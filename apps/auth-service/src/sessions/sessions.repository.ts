@@ -10,10 +10,28 @@ import { LIVE_ACCESS_WINDOW_SECONDS } from './session-revocations';
  */
 export const SESSION_RENEWALS = { max: 60, windowSeconds: 600 };
 
+/**
+ * How long a spent refresh token still gets its successor again, as long as that successor has not been used: the
+ * browser retries a refresh whose answer was lost (a replica gone after its commit, a reset connection, the page's
+ * deadline) with the cookie it still holds, its backoff within seconds and each try within the gateway's wait, and a
+ * person reloads a failed page. Past it, or once the successor was used, the token comes from someone else.
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 60;
+
 // A refresh token that may still be spent, and whether its family is inside its renewal window (`seconds`: the
 // parameter holding the window's length).
 const liveTokenSql = 'used_at IS NULL AND revoked_at IS NULL AND expires_at > now()';
 const windowOpenSql = (seconds: string) => `renewal_window_started_at > now() - make_interval(secs => ${seconds})`;
+const withinBudgetSql = (seconds: string, max: string) => `(${windowOpenSql(seconds)} AND renewals_in_window >= ${max}) IS NOT TRUE`;
+// The family's renewal window as the row renewing it carries it on: one more renewal, or a window that starts now.
+const windowStartAfterRenewalSql = (seconds: string) => `CASE WHEN ${windowOpenSql(seconds)} THEN renewal_window_started_at ELSE now() END`;
+const renewalsAfterRenewalSql = (seconds: string) => `CASE WHEN ${windowOpenSql(seconds)} THEN renewals_in_window + 1 ELSE 1 END`;
+// The successor of a token spent within the grace window, selected by the successor's hash: the spent token's family
+// holds it, and the spent token was not revoked since.
+const successorInGraceSql = (presented: string, successor: string, graceSeconds: string) =>
+  `token_hash = ${successor} AND family_id = (
+     SELECT family_id FROM auth.refresh_tokens
+     WHERE token_hash = ${presented} AND revoked_at IS NULL AND used_at > now() - make_interval(secs => ${graceSeconds}))`;
 
 /** A renewal: the session renewed, or the seconds until its family may renew again. */
 export type Rotation = { user: UserRow; familyId: string } | { retryAfterSeconds: number };
@@ -25,20 +43,28 @@ export class SessionsRepository {
    * Spends a live refresh token and adds its successor to the same family, in one statement; the
    * successor expires when the spent one does, so a family ends when its sign-in's token would have, and carries the
    * family's renewal window on. Removes a few long-expired tokens on the way.
+   * A token spent within the grace window whose successor (`next`, derived from it) is still live and unused gets that
+   * successor again, counted as a renewal: the first answer was lost, and the holder is one browser retrying.
    * Returns the user and the family; how long to wait when the family has used up its renewals (nothing written); or
-   * undefined when the token is unknown, spent, revoked or expired.
+   * undefined when the token is unknown, revoked or expired, or spent and not repeatable.
    */
   async rotate(tokenHash: Buffer, next: { id: string; tokenHash: Buffer }): Promise<Rotation | undefined> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(waitForRoleChangeSql('SELECT user_id FROM auth.refresh_tokens WHERE token_hash = $1'), [tokenHash]);
-      const rows: (UserRow & { family_id: string })[] = await manager.query(
+      const renewed = async (sql: string, parameters: unknown[]): Promise<Rotation | undefined> => {
+        const [row] = (await manager.query(sql, parameters)) as (UserRow & { family_id: string })[];
+        if (!row) return undefined;
+        const { family_id: familyId, ...user } = row;
+        return { user, familyId };
+      };
+      // Waits for a rotation of the same token under way; once that commits, this finds the token spent.
+      const rotated = await renewed(
         `WITH pruned AS (${expiredRowsSql('auth.refresh_tokens')}),
        spent AS (
          UPDATE auth.refresh_tokens SET used_at = now()
-         WHERE token_hash = $1 AND ${liveTokenSql} AND (${windowOpenSql('$4')} AND renewals_in_window >= $5) IS NOT TRUE
+         WHERE token_hash = $1 AND ${liveTokenSql} AND ${withinBudgetSql('$4', '$5')}
          RETURNING family_id, user_id, expires_at,
-           CASE WHEN ${windowOpenSql('$4')} THEN renewal_window_started_at ELSE now() END AS window_started_at,
-           CASE WHEN ${windowOpenSql('$4')} THEN renewals_in_window + 1 ELSE 1 END AS renewals
+           ${windowStartAfterRenewalSql('$4')} AS window_started_at, ${renewalsAfterRenewalSql('$4')} AS renewals
        ), fresh AS (
          INSERT INTO auth.refresh_tokens (id, family_id, user_id, token_hash, expires_at, renewal_window_started_at, renewals_in_window)
          SELECT $2::uuid, family_id, user_id, $3::bytea, expires_at, window_started_at, renewals FROM spent
@@ -47,16 +73,26 @@ export class SessionsRepository {
        SELECT ${userColumns}, fresh.family_id FROM auth.users JOIN fresh ON fresh.user_id = users.id`,
         [tokenHash, next.id, next.tokenHash, SESSION_RENEWALS.windowSeconds, SESSION_RENEWALS.max],
       );
-      const row = rows[0];
-      if (row) {
-        const { family_id: familyId, ...user } = row;
-        return { user, familyId };
-      }
+      if (rotated) return rotated;
+      // A statement of its own, which sees the successor a concurrent rotation committed. Updating the successor locks
+      // it: repeats queue behind each other, and a rotation of the successor either commits first (then its spent
+      // successor makes this a reuse) or waits until this one has answered.
+      const repeated = await renewed(
+        `WITH again AS (
+         UPDATE auth.refresh_tokens
+         SET renewal_window_started_at = ${windowStartAfterRenewalSql('$3')}, renewals_in_window = ${renewalsAfterRenewalSql('$3')}
+         WHERE ${successorInGraceSql('$1', '$2', '$5')} AND ${liveTokenSql} AND ${withinBudgetSql('$3', '$4')}
+         RETURNING family_id, user_id
+       )
+       SELECT ${userColumns}, again.family_id FROM auth.users JOIN again ON again.user_id = users.id`,
+        [tokenHash, next.tokenHash, SESSION_RENEWALS.windowSeconds, SESSION_RENEWALS.max, REFRESH_REUSE_GRACE_SECONDS],
+      );
+      if (repeated) return repeated;
       const [exhausted] = (await manager.query(
-        `SELECT ceil(extract(epoch FROM renewal_window_started_at + make_interval(secs => $2) - now()))::int AS retry_after_seconds
+        `SELECT ceil(extract(epoch FROM renewal_window_started_at + make_interval(secs => $3) - now()))::int AS retry_after_seconds
          FROM auth.refresh_tokens
-         WHERE token_hash = $1 AND ${liveTokenSql} AND ${windowOpenSql('$2')} AND renewals_in_window >= $3`,
-        [tokenHash, SESSION_RENEWALS.windowSeconds, SESSION_RENEWALS.max],
+         WHERE (token_hash = $1 OR ${successorInGraceSql('$1', '$2', '$5')}) AND ${liveTokenSql} AND ${windowOpenSql('$3')} AND renewals_in_window >= $4`,
+        [tokenHash, next.tokenHash, SESSION_RENEWALS.windowSeconds, SESSION_RENEWALS.max, REFRESH_REUSE_GRACE_SECONDS],
       )) as { retry_after_seconds: number }[];
       return exhausted ? { retryAfterSeconds: Math.max(1, exhausted.retry_after_seconds) } : undefined;
     });

@@ -12,10 +12,14 @@ export class SessionsService {
     private readonly revocations: SessionRevocations,
   ) {}
 
-  /** Rotates the refresh token; a spent one revokes its family (someone replayed it); a family renewed too often waits. */
+  /**
+   * Rotates the refresh token; a spent one presented again within the grace window, its successor unused, gets that
+   * successor again (its first answer was lost); any other spent one revokes its family (someone replayed it); a
+   * family renewed too often waits.
+   */
   async refresh({ refreshToken }: PayloadOf<'auth.refresh'>): Promise<IssuedSession> {
     const presented = hashToken(refreshToken);
-    const next = this.issuer.newRefreshToken();
+    const next = this.issuer.successorOf(refreshToken);
     const rotated = await this.sessions.rotate(presented, next);
     if (rotated && 'retryAfterSeconds' in rotated) {
       throw new DomainError('RATE_LIMITED', `This session was renewed too often. Please try again in ${waitPhrase(rotated.retryAfterSeconds)}.`, rotated);
