@@ -97,4 +97,29 @@ describe('the client app on a poor connection', () => {
     expect({ uploads, recorded: await sparkRows(userId) }).toEqual({ uploads: 1, recorded: 1 });
     await context.close();
   });
+
+  it('sends a capture kept offline once when the network returns to two open tabs of the app', async () => {
+    const { context, page, userId } = await signedInClient(browser());
+    // The app's service worker serves the second tab while the device is offline.
+    await openHomeThroughServiceWorker(page);
+    const sent = { grants: 0, files: 0 };
+    context.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/sparks/uploads') sent.grants++;
+      if (request.method() === 'PUT') sent.files++;
+    });
+    await context.setOffline(true);
+    await page.getByTestId('quick-capture-input').setInputFiles(photo());
+    await page.getByRole('button', { name: 'Capture Spark' }).click();
+    await page.getByTestId('pending-sparks').waitFor();
+    // The same person opens the app in a second tab, which reads the same waiting capture from the device.
+    const secondTab = await context.newPage();
+    await secondTab.goto('/app');
+    await secondTab.getByTestId('pending-sparks').waitFor();
+
+    await context.setOffline(false);
+    await page.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
+    await secondTab.getByTestId('pending-sparks').waitFor({ state: 'detached', timeout: 30_000 });
+    expect({ recorded: await sparkRows(userId), ...sent }).toEqual({ recorded: 1, grants: 1, files: 1 });
+    await context.close();
+  });
 });

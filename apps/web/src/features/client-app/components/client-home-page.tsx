@@ -43,6 +43,7 @@ export default function ClientHomePage() {
         fullName={user.user_metadata.full_name}
         goal={user.user_metadata.transformation_goal}
         online={online}
+        signedIn
         onSignOut={signOutFromApp}
       />
     );
@@ -55,6 +56,7 @@ export default function ClientHomePage() {
         fullName={snapshot.fullName}
         goal={snapshot.goal}
         online={false}
+        signedIn={false}
         onSignOut={signOutFromApp}
       />
     );
@@ -66,11 +68,13 @@ interface SignedInHomeProps {
   fullName: string | null;
   goal: string | null;
   online: boolean;
+  /** False while the home opens from the device's data without a session. */
+  signedIn: boolean;
   onSignOut: () => void;
 }
 
-function SignedInHome({ userId, fullName, goal, online, onSignOut }: SignedInHomeProps) {
-  const home = useHome({ userId, fullName, goal });
+function SignedInHome({ userId, fullName, goal, online, signedIn, onSignOut }: SignedInHomeProps) {
+  const home = useHome({ userId, fullName, goal }, signedIn);
   const pending = useOutbox(userId);
   useDitlRequestInBackground(userId);
   // Unreachable with nothing saved yet: the home still opens, empty, and captures still queue.

@@ -1,6 +1,6 @@
 import { type HomeResponse, homeResponseSchema } from '@spark/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { readStored, storageKeys, writeStored } from '../../../lib/storage-keys';
 import { fetchHome, homeQueryKey } from '../api/client-app-api';
@@ -23,8 +23,11 @@ export function readHomeSnapshot(): HomeSnapshot | null {
   }
 }
 
-/** The home data of the signed-in user, seeded from the snapshot so a bad connection shows the last numbers. */
-export function useHome(owner: { userId: string; fullName: string | null; goal: string | null }) {
+/**
+ * The home data of the signed-in user, seeded from the snapshot so a bad connection shows the last numbers. Opened from
+ * the snapshot without a session (`signedIn` false), it is asked for again once the session comes back.
+ */
+export function useHome(owner: { userId: string; fullName: string | null; goal: string | null }, signedIn: boolean) {
   const snapshot = readHomeSnapshot();
   const query = useQuery<HomeResponse>({
     queryKey: homeQueryKey,
@@ -33,6 +36,12 @@ export function useHome(owner: { userId: string; fullName: string | null; goal: 
     initialDataUpdatedAt: 0,
     networkMode: 'offlineFirst',
   });
+  const { refetch } = query;
+  const wasSignedIn = useRef(signedIn);
+  useEffect(() => {
+    if (signedIn && !wasSignedIn.current) void refetch();
+    wasSignedIn.current = signedIn;
+  }, [signedIn, refetch]);
   const { userId, fullName, goal } = owner;
   useEffect(() => {
     if (!query.data) return;

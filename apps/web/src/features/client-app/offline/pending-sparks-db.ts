@@ -76,3 +76,7 @@ export const listPending = (): Promise<PendingSpark[]> =>
       return waiting.result.map((spark) => ({ ...spark, uploadId: uploadIds.get(spark.clientSparkId) }));
     };
   });
+
+/** One waiting capture as `listPending` gives it, or undefined once it was sent or dropped (by this tab or another). */
+export const readPending = async (clientSparkId: string): Promise<PendingSpark | undefined> =>
+  (await listPending()).find((spark) => spark.clientSparkId === clientSparkId);

@@ -1,8 +1,8 @@
 import type { RecordSparkResponse } from '@spark/contracts';
 import { ApiError } from '../../../api/client';
-import { currentSessionState } from '../../session/session-store';
+import { currentSessionState, subscribeToSession } from '../../session/session-store';
 import { type UploadNoter, uploadSpark } from '../api/client-app-api';
-import { deletePending, listPending, noteStoredUpload, type PendingSpark, savePending } from './pending-sparks-db';
+import { deletePending, listPending, noteStoredUpload, type PendingSpark, readPending, savePending } from './pending-sparks-db';
 
 // Back-off between automatic retries: 2 s doubling to 1 min, reset on success or when back online.
 const FIRST_RETRY_MS = 2_000;
@@ -27,8 +27,19 @@ const notify = () => listeners.forEach((listener) => listener());
 // (two grants and two uploads of one file, two toasts).
 const onTheirWay = new Set<string>();
 
-/** Sends one capture, as the dialog does at once or the outbox later; the outbox skips it while this runs. */
-export async function sendCapture(spark: PendingSpark, noteUpload?: UploadNoter): Promise<RecordSparkResponse> {
+/**
+ * Runs `work` holding the capture's lock across this browser's tabs: two tabs of the app (or the installed app and a
+ * tab) each read the device's list of waiting captures, and each would otherwise send them all. Without Web Locks, the
+ * tab's own check is all there is.
+ */
+async function withCaptureLock<T>(clientSparkId: string, work: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks) return work();
+  // The lock's promise settles as `work`'s does (the DOM typings leave it wrapped).
+  return (await locks.request(`spark-capture:${clientSparkId}`, work)) as T;
+}
+
+async function send(spark: PendingSpark, noteUpload?: UploadNoter): Promise<RecordSparkResponse> {
   onTheirWay.add(spark.clientSparkId);
   try {
     return await uploadSpark(spark, noteUpload);
@@ -36,6 +47,13 @@ export async function sendCapture(spark: PendingSpark, noteUpload?: UploadNoter)
     onTheirWay.delete(spark.clientSparkId);
   }
 }
+
+/**
+ * Sends one capture, as the dialog does at once or the outbox later: this tab's outbox skips it while this runs, and
+ * another tab's waits for it and then finds it sent.
+ */
+export const sendCapture = (spark: PendingSpark, noteUpload?: UploadNoter): Promise<RecordSparkResponse> =>
+  withCaptureLock(spark.clientSparkId, () => send(spark, noteUpload));
 
 /**
  * Waiting again makes sense for a lost connection, an expired session, a server hiccup, or an upload the server did
@@ -92,22 +110,27 @@ async function sendOne(spark: PendingSpark): Promise<boolean> {
   // Only ever under its owner's session: the tab may have been signed out, or in as someone else, since the list was read.
   if (currentSessionState().session?.user.id !== spark.userId) return false;
   if (onTheirWay.has(spark.clientSparkId)) return true;
-  try {
-    const result = await sendCapture(spark, uploadNoterFor(spark.clientSparkId));
-    await deletePending(spark.clientSparkId);
-    retryDelayMs = FIRST_RETRY_MS;
-    uploadedListeners.forEach((listener) => listener(result));
-  } catch (error) {
-    if (isRetryable(error)) {
-      scheduleRetry();
-      return false;
+  return withCaptureLock(spark.clientSparkId, async () => {
+    // Another tab may have sent or dropped it since this tab read the list, while this one waited for the lock.
+    const waiting = await readPending(spark.clientSparkId);
+    if (!waiting) return true;
+    try {
+      const result = await send(waiting, uploadNoterFor(waiting.clientSparkId));
+      await deletePending(waiting.clientSparkId);
+      retryDelayMs = FIRST_RETRY_MS;
+      uploadedListeners.forEach((listener) => listener(result));
+    } catch (error) {
+      if (isRetryable(error)) {
+        scheduleRetry();
+        return false;
+      }
+      // The server will never take this file (its type, its size, a full storage): keeping it would
+      // block the queue and retry forever, so it goes, and the person is told why.
+      await deletePending(waiting.clientSparkId);
+      refusedListeners.forEach((listener) => listener(error));
     }
-    // The server will never take this file (its type, its size, a full storage): keeping it would
-    // block the queue and retry forever, so it goes, and the person is told why.
-    await deletePending(spark.clientSparkId);
-    refusedListeners.forEach((listener) => listener(error));
-  }
-  return true;
+    return true;
+  });
 }
 
 /**
@@ -141,6 +164,13 @@ export async function startOutbox(userId: string): Promise<void> {
   await reload();
   if (navigator.onLine && pending.length) void flushOutbox();
 }
+
+// The session of the outbox's owner restored after the app opened without it (offline, or Spark out of reach): what
+// waited meanwhile goes now, after a pass under way, which may have stopped already for want of that session.
+subscribeToSession(() => {
+  if (pending.length && currentUserId !== null && currentSessionState().session?.user.id === currentUserId)
+    void (flushing ?? Promise.resolve()).then(flushOutbox);
+});
 
 window.addEventListener('online', () => {
   retryDelayMs = FIRST_RETRY_MS;
