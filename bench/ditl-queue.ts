@@ -73,6 +73,7 @@ async function main() {
             answers,
             requested: signedDitlRequest(developmentSigningKeys(), { email: 'bench@example.com', firstName: answers.firstName }),
             evolutionDays: DEFAULT_EVOLUTION_DAYS,
+            requestId: null,
           },
           { queue: 'ditl', name: 'generate-ditl', data: { generationId: id } },
         );

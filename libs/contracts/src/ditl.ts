@@ -14,11 +14,18 @@ export type DitlStatus = z.infer<typeof ditlStatusSchema>;
 export const DITL_POLL_INTERVAL_MS = 3000;
 export const DITL_POLL_TIMEOUT_MS = 120_000;
 
+/**
+ * The id the device chose for one request of its client: every try of it carries it, and the ditl-service answers a
+ * repeat with the generation it made for the first. Optional: a page of the release before sends none.
+ */
+const ditlRequestIdSchema = uuidSchema.optional();
+
 /** Body of `POST /api/ditl/generations` (generate-ditl, docs/product.md §7: leadId, onboardingData; the e-mail comes from the session). */
 export const generateDitlBodySchema = z
   .object({
     leadId: uuidSchema.optional(),
     onboardingData: onboardingAnswersSchema,
+    requestId: ditlRequestIdSchema,
   })
   .strict();
 export type GenerateDitlBody = z.input<typeof generateDitlBodySchema>;
@@ -42,6 +49,7 @@ export const generateDitlRequestSchema = z
      */
     requested: mailApprovalSchema,
     evolutionDays: evolutionDaysSchema,
+    requestId: ditlRequestIdSchema,
   })
   .strict();
 

@@ -34,6 +34,8 @@ export interface NewGeneration {
   answers: OnboardingAnswers;
   requested: MailApproval | null;
   evolutionDays: number;
+  /** The id the client's device chose for the request; null for a coach's regeneration and older pages. */
+  requestId: string | null;
 }
 
 const columns = `id, user_id, email, answers, requested, evolution_days, status, progress, planner, presentation_key, plan, error, attempts, created_at, updated_at, completed_at`;
@@ -88,9 +90,10 @@ export class GenerationsRepository {
   async insertWithJob(generation: NewGeneration, job: JobRequest): Promise<void> {
     await this.dataSource.query(
       `WITH generation AS (
-         INSERT INTO ditl.generations (id, user_id, email, lead_id, answers, requested, evolution_days) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+         INSERT INTO ditl.generations (id, user_id, email, lead_id, answers, requested, evolution_days, request_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
        ), jobs AS (
-         ${outboxInsertSql('ditl', 8)} WHERE EXISTS (SELECT 1 FROM generation)
+         ${outboxInsertSql('ditl', 9)} WHERE EXISTS (SELECT 1 FROM generation)
        )
        SELECT id FROM generation`,
       [
@@ -101,9 +104,24 @@ export class GenerationsRepository {
         JSON.stringify(generation.answers),
         generation.requested && JSON.stringify(generation.requested),
         generation.evolutionDays,
+        generation.requestId,
         ...outboxRows([job]),
       ],
     );
+  }
+
+  /** The generation the user's device asked for with `requestId`, whatever became of it. */
+  async findByRequest(userId: string, requestId: string): Promise<string | undefined> {
+    const rows: { id: string }[] = await this.dataSource.query(`SELECT id FROM ditl.generations WHERE user_id = $1 AND request_id = $2`, [userId, requestId]);
+    return rows[0]?.id;
+  }
+
+  /**
+   * Notes that the request `requestId` was answered with generation `id`, unless it answers another request already:
+   * a try of it sent again finds it then, even once it is finished.
+   */
+  async answersRequest(id: string, requestId: string): Promise<void> {
+    await this.dataSource.query(`UPDATE ditl.generations SET request_id = $2 WHERE id = $1 AND request_id IS NULL`, [id, requestId]);
   }
 
   /** The user's unfinished generation, if any (there is at most one). */

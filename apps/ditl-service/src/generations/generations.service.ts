@@ -83,16 +83,24 @@ export class GenerationsService {
   ) {}
 
   /**
-   * Stores the request as queued and queues its job through the outbox. A repeat while the user's
-   * last request is still in progress answers that one: a double submit never pays for two model runs,
-   * nor counts twice against the daily budget. Over the budget: RATE_LIMITED (429) saying when.
+   * Stores the request as queued and queues its job through the outbox. A try of a request already answered (the
+   * same `requestId` from the client's device) gets its generation again, whatever its status: its first answer may
+   * have been lost. A repeat while the user's last request is still in progress answers that one: a double submit
+   * never pays for two model runs, nor counts twice against the daily budget. Over the budget: RATE_LIMITED (429)
+   * saying when. The user's lock makes concurrent tries take turns, so the second finds the first's generation.
    */
   async generate(request: GenerationRequest): Promise<GenerateDitlResponse> {
+    const { requestId } = request;
     const outcome = await this.generations.forUser(request.userId, async (generations) => {
       if (await generations.erased(request.userId)) throw accountErased();
       await generations.failStale(GIVE_UP_SECONDS, request.userId);
+      const answered = requestId && (await generations.findByRequest(request.userId, requestId));
+      if (answered) return { generationId: answered, created: false };
       const inProgress = await generations.findUnfinished(request.userId);
-      if (inProgress) return { generationId: inProgress, created: false };
+      if (inProgress) {
+        if (requestId) await generations.answersRequest(inProgress, requestId);
+        return { generationId: inProgress, created: false };
+      }
       const recent = await generations.createdWithin(request.userId, BUDGET_WINDOW_HOURS);
       if (recent.count >= this.dailyBudget) throw budgetSpent(this.dailyBudget, Math.max(1, recent.secondsUntilOneLeaves));
       const generationId = randomUUID();
@@ -105,6 +113,7 @@ export class GenerationsService {
           answers: request.answers,
           requested: request.requested,
           evolutionDays: request.evolutionDays,
+          requestId: requestId ?? null,
         },
         { queue: 'ditl', name: 'generate-ditl', data: { generationId } },
       );

@@ -8,6 +8,7 @@ import { GenerationRequests1764900000054 } from './1764900000054-generation-requ
 import { GenerationClaims1765000000055 } from './1765000000055-generation-claims';
 import { ErasedUsers1765000000056 } from './1765000000056-erased-users';
 import { GenerationEvolutionDays1765300000057 } from './1765300000057-generation-evolution-days';
+import { GenerationRequestIds1765700000058 } from './1765700000058-generation-request-ids';
 
 export const ditlMigrations = [
   CreateOutbox1763800000000,
@@ -22,4 +23,5 @@ export const ditlMigrations = [
   GenerationClaims1765000000055,
   ErasedUsers1765000000056,
   GenerationEvolutionDays1765300000057,
+  GenerationRequestIds1765700000058,
 ];

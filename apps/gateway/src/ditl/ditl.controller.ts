@@ -36,7 +36,15 @@ export class DitlController {
     const answers = body.onboardingData;
     const requested = this.witness.witness(user.email, answers.firstName);
     const evolutionDays = await evolutionDaysOf(this.bus, user.id);
-    return this.bus.request('ditl.generate', { userId: user.id, email: user.email, leadId: body.leadId, answers, requested, evolutionDays });
+    return this.bus.request('ditl.generate', {
+      userId: user.id,
+      email: user.email,
+      leadId: body.leadId,
+      answers,
+      requested,
+      evolutionDays,
+      requestId: body.requestId,
+    });
   }
 
   /** The caller's newest finished presentation (null when none), which the client's home screen reopens. */

@@ -4,7 +4,11 @@ import { installMemoryLocalStorage } from '../../lib/memory-local-storage.testin
 const stored = installMemoryLocalStorage();
 
 // What a client who finished onboarding while the DITL service was down leaves on the device.
-const waitingDitlRequest = JSON.stringify({ userId: 'a', answers: { firstName: 'Maya', typicalDay: 'Night shifts' }, onboardingCompletedAt: '' });
+const waitingDitlRequest = JSON.stringify({
+  userId: 'a',
+  answers: { firstName: 'Maya', typicalDay: 'Night shifts' },
+  requestId: '0e2d9c7a-8c3f-4d1e-9a6b-2f4e5d6c7b8a',
+});
 
 describe('what a person leaves on the device', () => {
   beforeEach(() => {

@@ -1,5 +1,5 @@
 import type { CoachDitlView, CurrentDitlResponse, DitlMomentEditBody, GenerateDitlResponse } from '@spark/contracts';
-import { apiRequest, type RequestOptions } from '../../../api/client';
+import { apiRequest } from '../../../api/client';
 
 export const coachDitlKeys = {
   view: (userId: string) => ['coach', 'client', userId, 'ditl'] as const,
@@ -18,4 +18,4 @@ export const coachDitlApi = {
 };
 
 /** The signed-in client's newest finished presentation, for the home screen's link back to it, and their newest request. */
-export const fetchCurrentDitl = (options?: RequestOptions) => apiRequest<CurrentDitlResponse>('GET', '/ditl/generations/current', undefined, options);
+export const fetchCurrentDitl = () => apiRequest<CurrentDitlResponse>('GET', '/ditl/generations/current');

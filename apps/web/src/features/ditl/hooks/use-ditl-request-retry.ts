@@ -11,7 +11,7 @@ const MAX_RETRY_MS = 60_000;
 
 const tryOnce = (userId: string): Promise<DitlRequestOutcome> => {
   const request = pendingDitlRequestOf(userId);
-  return request ? sendDitlRequest(request, { askFirst: true }) : Promise.resolve('refused');
+  return request ? sendDitlRequest(request) : Promise.resolve('refused');
 };
 
 /**

@@ -10,15 +10,18 @@ const completedAt = '2026-12-01T12:00:00.000Z';
 const stored = installMemoryLocalStorage();
 registerAccessTokenSource({ accessToken: async () => 'token', renewAfterUnauthorized: async () => null });
 
-/** The gateway: onboarding saved, then generate-ditl answered with `ditlStatus`. */
-function serve(ditlStatus: number) {
-  globalThis.fetch = async (input: string | URL | Request) => {
+/** The gateway: onboarding saved, then generate-ditl answered with `ditlStatus`; the bodies of the DITL requests it got. */
+function serve(ditlStatus: number): unknown[] {
+  const ditlBodies: unknown[] = [];
+  globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
     const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
     if (String(input) === '/api/onboarding') return json(200, { onboardingCompletedAt: completedAt });
+    ditlBodies.push(JSON.parse(String(init?.body)));
     return ditlStatus === 202
       ? json(202, { generationId: '0e2d9c7a-8c3f-4d1e-9a6b-2f4e5d6c7b8a' })
       : json(ditlStatus, { statusCode: ditlStatus, code: 'SERVICE_UNAVAILABLE', message: 'ditl-service did not answer' });
   };
+  return ditlBodies;
 }
 
 describe('finishing onboarding', () => {
@@ -28,10 +31,12 @@ describe('finishing onboarding', () => {
     globalThis.fetch = realFetch;
   });
 
-  it('keeps a DITL request the server could not take (503), with its owner and answers, for another try', async () => {
-    serve(503);
+  it('keeps a DITL request the server could not take (503), with its owner, answers and the id its first try carried, for another try', async () => {
+    const ditlBodies = serve(503);
     await finishOnboardingAndAskForDitl(userId, answers);
-    expect(JSON.parse(stored.get('spark_ditl_request_pending') ?? 'null')).toEqual({ userId, answers, onboardingCompletedAt: completedAt });
+    const kept = JSON.parse(stored.get('spark_ditl_request_pending') ?? 'null') as { requestId: string };
+    expect(kept).toEqual({ userId, answers, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(ditlBodies).toEqual([{ onboardingData: answers, requestId: kept.requestId }]);
     expect(stored.get('spark_onboarding_complete')).toBe('true');
   });
 

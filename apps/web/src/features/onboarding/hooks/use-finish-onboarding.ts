@@ -1,7 +1,7 @@
 import type { OnboardingAnswersInput } from '@spark/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { removeStored, storageKeys, writeStored } from '../../../lib/storage-keys';
-import { keepDitlRequest } from '../../ditl/pending-ditl-request';
+import { keepNewDitlRequest } from '../../ditl/pending-ditl-request';
 import { sendDitlRequest } from '../../ditl/send-ditl-request';
 import { finishOnboarding } from '../api/onboarding-api';
 import { clearDraft } from '../onboarding-draft';
@@ -12,14 +12,12 @@ import { clearDraft } from '../onboarding-draft';
  * /ditl-welcome and the home, so every client gets the presentation without asking twice.
  */
 export async function finishOnboardingAndAskForDitl(userId: string, answers: OnboardingAnswersInput): Promise<void> {
-  const { onboardingCompletedAt } = await finishOnboarding(answers);
+  await finishOnboarding(answers);
   writeStored(storageKeys.onboardingComplete, 'true');
   writeStored(storageKeys.userGoal, answers.transformationGoal);
   clearDraft();
   removeStored(storageKeys.ditlGenerationId);
-  const request = { userId, answers, onboardingCompletedAt };
-  keepDitlRequest(request);
-  await sendDitlRequest(request, { askFirst: false });
+  await sendDitlRequest(keepNewDitlRequest(userId, answers));
 }
 
 export function useFinishOnboarding(userId: string) {
