@@ -207,6 +207,23 @@ describe('the audit log of admin and coach actions', () => {
     expect(await refusedRows()).toBe(20);
   });
 
+  it("bounds one person's audited actions: past the hour's share a request is refused (429), does nothing and writes nothing", async () => {
+    const busy = person('coach');
+    const clientId = await seedClient();
+    const events = async () => Number((await db.query('SELECT count(*) FROM auth.audit_events WHERE actor_id = $1', [busy.id])).rows[0].count);
+    const statuses = new Map<number, number>();
+    const requests = 601;
+    for (let sent = 0; sent < requests; sent += 25) {
+      const batch = Array.from({ length: Math.min(25, requests - sent) }, () =>
+        call('PUT', `/api/coach/clients/${clientId}/pause-allowance`, busy, { pauseDaysAllowance: 2 }),
+      );
+      for (const { status } of await Promise.all(batch)) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    for (let poll = 0; poll < 100 && (await events()) < 600; poll++) await sleep(100);
+    await sleep(1_000);
+    expect({ statuses: Object.fromEntries(statuses), events: await events() }).toEqual({ statuses: { 200: 600, 429: 1 }, events: 600 });
+  });
+
   it('lets only admins read the log: newest first, in keyset pages, filtered by action and by actor', async () => {
     expect((await call('GET', '/api/admin/audit', coach)).status).toBe(403);
     expect((await call('GET', '/api/admin/audit', client)).status).toBe(403);

@@ -14,6 +14,9 @@ const MAX_DETAIL_LENGTH = 200;
 // The log keeps every event for good, and a 403 costs the caller nothing: a script looping one refused action would
 // fill it, and the auth-service's stream with it. A person's first refusals show what they tried; the rest are logged.
 const REFUSALS_RECORDED_PER_ACTOR: RateLimit = { name: 'audit-refusals-recorded', max: 20, windowMs: 60 * 60_000 };
+// Every audited action one person is let do, for the same reason: a script (or a stolen token) looping an allowed
+// action, one that changes nothing included, would fill the log. Far above what a person does in a working hour.
+const AUDITED_ACTIONS_PER_ACTOR: RateLimit = { name: 'audited-actions', max: 600, windowMs: 60 * 60_000 };
 
 const valueAt = (source: unknown, path: readonly string[]): unknown =>
   path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), source);
@@ -46,6 +49,13 @@ export class AuditTrail {
     private readonly limiter: RateLimiter,
     private readonly keyed: KeyedCommands,
   ) {}
+
+  /** Before an audited handler runs: a person past their audited actions for the hour is refused (429), nothing done. */
+  async admit(request: FastifyRequest): Promise<void> {
+    const actor = actorOf(request);
+    if (!actor || !auditedRouteOf(request)) return;
+    await this.limiter.hit({ limit: AUDITED_ACTIONS_PER_ACTOR, subject: actor.id });
+  }
 
   /** After an audited handler answered: the target may come from its answer. */
   recordSuccess(request: FastifyRequest, answer: unknown): Promise<void> {
