@@ -15,7 +15,7 @@ describe("a client's details the server could not give", () => {
   it('says a client\'s trends, sparks, private notes and rest days could not be loaded, never that there are none, and loads them on "Try again"', async () => {
     const { email, userId } = await createClient('Stretch before breakfast');
     const { page } = await signedIn(browser(), 'coach', phoneViewport);
-    const clientParts = new RegExp(`/api/(coach/clients/${userId}$|progress/clients/${userId}(/sparks\\?.*|/private-notes)?$)`);
+    const clientParts = new RegExp(`/api/(coach/clients/${userId}$|progress/clients/${userId}(/(sparks|private-notes)\\?.*)?$)`);
     await page.route(clientParts, (route) => route.fulfill(serviceUnavailable));
     await openManageClient(page, email);
     await page.getByText("The client's trends could not be loaded.").waitFor();

@@ -4,7 +4,8 @@ import { e2eDatabase, useBrowser } from './support/auth-fixtures';
 import { saveScreenshot } from './support/browser';
 import { createClient, openManageClient, signedIn } from './support/coach-fixtures';
 
-// A coach's note whose answer is lost on the way back: the coach presses again and the client has it once.
+// A coach's note whose answer is lost on the way back: the coach presses again and the client has it once. And the
+// private notes of a client with more than a page of them, down to the oldest.
 jest.setTimeout(120_000);
 
 const browser = useBrowser();
@@ -72,6 +73,39 @@ describe("a coach's notes when the answer is lost", () => {
     // The first "Nudge sent" may still be on screen: the second nudge is awaited where it is stored.
     await eventually(async () => (await nudgesStored()).length === 2, 10_000, 'the second nudge stored');
     expect(new Set(nudges).size).toBe(2);
+    await page.context().close();
+  });
+});
+
+describe("a client's private notes, more than a page of them", () => {
+  it('shows the newest page first, the oldest note after "Load more", and a note just added at the top', async () => {
+    const { email, userId } = await createClient('Drink water before coffee');
+    // Thirty notes a minute apart, written by another coach of the team, the first of them the oldest.
+    await db.query(
+      `INSERT INTO progress.coach_private_notes (user_id, coach_id, note, created_at)
+       SELECT $1, gen_random_uuid(), 'Session note ' || n, now() - interval '1 day' + n * interval '1 minute' FROM generate_series(1, 30) AS n`,
+      [userId],
+    );
+    const { page } = await signedIn(browser(), 'coach');
+    await openManageClient(page, email);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('tab', { name: 'Activity' }).click();
+    const notes = dialog.getByRole('listitem').filter({ hasText: /^Session note \d+/ });
+    await notes.first().getByText('Session note 30', { exact: true }).waitFor();
+    expect(await notes.count()).toBe(25);
+    expect(await dialog.getByText('Session note 1', { exact: true }).count()).toBe(0);
+
+    await dialog.getByRole('button', { name: 'Load more' }).click();
+    await dialog.getByText('Session note 1', { exact: true }).waitFor();
+    expect(await notes.count()).toBe(30);
+    expect(await notes.last().getByText('Session note 1', { exact: true }).count()).toBe(1);
+    expect(await dialog.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    await saveScreenshot(page, 'coach-private-notes-all-pages-laptop');
+
+    await dialog.getByLabel('Private note').fill('Asked to move calls to Tuesdays.');
+    await dialog.getByRole('button', { name: 'Add Note' }).click();
+    await page.getByText('Private note saved').waitFor();
+    await dialog.getByRole('listitem').first().getByText('Asked to move calls to Tuesdays.').waitFor();
     await page.context().close();
   });
 });

@@ -158,5 +158,8 @@ export const addCoachNoteRequestSchema = coachNoteBodySchema.extend({ userId: uu
 
 export const privateNoteBodySchema = z.object({ note: textSchema().trim().min(1, 'Note required').max(SPARK_NOTE_MAX_CHARS) });
 export const addPrivateNoteRequestSchema = privateNoteBodySchema.extend({ userId: uuidSchema, coachId: uuidSchema });
-export const listPrivateNotesRequestSchema = z.object({ userId: uuidSchema });
-export const privateNoteListSchema = z.object({ items: z.array(privateNoteSchema) });
+/** Query of `GET /api/progress/clients/:userId/private-notes`: newest first, keyset-paginated like the dashboard's lists. */
+export const privateNotesQuerySchema = pageQuerySchema.extend({ limit: pageQuerySchema.shape.limit.default(25) }).strict();
+export const listPrivateNotesRequestSchema = privateNotesQuerySchema.extend({ userId: uuidSchema });
+export const privateNotePageSchema = pageOf(privateNoteSchema);
+export type PrivateNotePage = z.infer<typeof privateNotePageSchema>;

@@ -6,6 +6,7 @@ import {
   type PayloadOf,
   pauseDayBodySchema,
   privateNoteBodySchema,
+  privateNotesQuerySchema,
   restDayBodySchema,
   sparkListQuerySchema,
   uuidSchema,
@@ -22,6 +23,7 @@ import { Responds } from '../docs/responds.decorator';
 type CoachNoteBody = Pick<PayloadOf<'progress.add-coach-note'>, 'message' | 'isPinned'>;
 type PrivateNoteBody = Pick<PayloadOf<'progress.add-private-note'>, 'note'>;
 type SparkListQuery = Omit<PayloadOf<'progress.list-sparks'>, 'userId'>;
+type PrivateNotesQuery = Omit<PayloadOf<'progress.list-private-notes'>, 'userId'>;
 type RestDayBody = Omit<PayloadOf<'progress.set-rest-day'>, 'userId'>;
 type PauseDayBody = Omit<PayloadOf<'progress.take-pause-day'>, 'userId'>;
 
@@ -106,10 +108,11 @@ export class ProgressController {
     return this.bus.request('progress.add-private-note', { ...body, userId, coachId: coach.id }, { requestId });
   }
 
+  /** The Activity tab's private notes: newest first, 25 by default, then the page after `cursor`. */
   @Responds('progress.list-private-notes')
   @Roles('coach', 'admin')
   @Get('clients/:userId/private-notes')
-  privateNotes(@Param('userId', new ZodPipe(uuidSchema)) userId: string) {
-    return this.bus.request('progress.list-private-notes', { userId });
+  privateNotes(@Param('userId', new ZodPipe(uuidSchema)) userId: string, @Query(new ZodPipe(privateNotesQuerySchema)) query: PrivateNotesQuery) {
+    return this.bus.request('progress.list-private-notes', { ...query, userId });
   }
 }

@@ -13,6 +13,7 @@ import { ClientCount1764400000029 } from './1764400000029-client-count';
 import { ErasedUsers1765000000030 } from './1765000000030-erased-users';
 import { SparkLocalDate1765100000031 } from './1765100000031-spark-local-date';
 import { RemindersFollowKnownZone1765500000032 } from './1765500000032-reminders-follow-known-zone';
+import { PrivateNotesKeysetIndex1765800000033 } from './1765800000033-private-notes-keyset-index';
 
 export const progressMigrations = [
   CreateOutbox1763800000000,
@@ -32,4 +33,5 @@ export const progressMigrations = [
   ErasedUsers1765000000030,
   SparkLocalDate1765100000031,
   RemindersFollowKnownZone1765500000032,
+  PrivateNotesKeysetIndex1765800000033,
 ];

@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import type { PayloadOf } from '@spark/contracts';
+import type { PayloadOf, PrivateNotePage } from '@spark/contracts';
+import { decodeCursor, pageOf, positionOfRow } from '@spark/persistence';
 import { NotesRepository, toCoachNote, toPrivateNote } from './notes.repository';
 
 /** The coach's words to a client (pinned ones show on the home) and notes only coaches read. */
@@ -19,7 +20,9 @@ export class NotesHandler {
   }
 
   @MessagePattern('progress.list-private-notes')
-  async listPrivateNotes(@Payload() request: PayloadOf<'progress.list-private-notes'>) {
-    return { items: (await this.notes.listPrivateNotes(request.userId)).map(toPrivateNote) };
+  async listPrivateNotes(@Payload() request: PayloadOf<'progress.list-private-notes'>): Promise<PrivateNotePage> {
+    const rows = await this.notes.listPrivateNotes(request.userId, request.limit, decodeCursor(request.cursor));
+    const page = pageOf(rows, request.limit, positionOfRow);
+    return { items: page.items.map(toPrivateNote), nextCursor: page.nextCursor };
   }
 }

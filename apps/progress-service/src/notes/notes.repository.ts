@@ -1,4 +1,5 @@
 import type { CoachNote, PrivateNote } from '@spark/contracts';
+import { type Keyed, type KeysetPosition, rowsToRead } from '@spark/persistence';
 import type { DataSource } from 'typeorm';
 import { clientNotFound } from '../progress/client-not-found';
 
@@ -72,9 +73,14 @@ export class NotesRepository {
     );
   }
 
-  async listPrivateNotes(userId: string): Promise<PrivateNoteRow[]> {
-    return this.dataSource.query(`SELECT ${privateNoteColumns} FROM progress.coach_private_notes WHERE user_id = $1 ORDER BY created_at DESC LIMIT 100`, [
-      userId,
-    ]);
+  /** Newest first, a page at a time after `after`; (created_at, id) so notes written in the same instant page apart. */
+  async listPrivateNotes(userId: string, limit: number, after?: KeysetPosition): Promise<Keyed<PrivateNoteRow>[]> {
+    const condition = after ? 'AND (created_at, id) < ($2::timestamptz, $3::uuid)' : '';
+    return this.dataSource.query(
+      `SELECT ${privateNoteColumns}, created_at::text AS cursor_at FROM progress.coach_private_notes
+       WHERE user_id = $1 ${condition}
+       ORDER BY created_at DESC, id DESC LIMIT ${rowsToRead(limit)}`,
+      after ? [userId, after.key, after.id] : [userId],
+    );
   }
 }

@@ -17,6 +17,7 @@ import {
   type NudgeDraft,
   type PauseAllowanceBody,
   type PrivateNote,
+  type PrivateNotePage,
   type RestDays,
   type SparkPage,
   type UpdateClientBody,
@@ -34,6 +35,7 @@ export const coachKeys = {
   leads: (status: LeadStatusFilter, search: string) => [...coachKeys.all, 'leads', status, search] as const,
   clients: (sort: ClientSort) => [...coachKeys.all, 'clients', sort] as const,
   client: (userId: string) => [...coachKeys.all, 'client', userId] as const,
+  privateNotes: (userId: string) => [...coachKeys.client(userId), 'private-notes'] as const,
 };
 
 const query = (params: Record<string, string | undefined>) => {
@@ -63,7 +65,8 @@ export const coachApi = {
   setPauseAllowance: (userId: string, body: PauseAllowanceBody) => apiRequest<RestDays>('PUT', `/coach/clients/${userId}/pause-allowance`, body),
   exportData: (userId: string, exportId: string) => apiRequest<RequestExportResponse>('POST', `/coach/clients/${userId}/export`, { exportId }),
   sparks: (userId: string) => apiRequest<SparkPage>('GET', `/progress/clients/${userId}/sparks?limit=20`),
-  privateNotes: (userId: string) => apiRequest<{ items: PrivateNote[] }>('GET', `/progress/clients/${userId}/private-notes`),
+  privateNotes: (userId: string, cursor?: string) =>
+    apiRequest<PrivateNotePage>('GET', `/progress/clients/${userId}/private-notes?${query({ cursor, limit: '25' })}`),
   addPrivateNote: (userId: string, note: string, idempotencyKey: string) =>
     apiRequest<PrivateNote>('POST', `/progress/clients/${userId}/private-notes`, { note }, { idempotencyKey }),
   sendNudge: (userId: string, message: string, isPinned: boolean, idempotencyKey: string) =>

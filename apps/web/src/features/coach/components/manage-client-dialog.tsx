@@ -1,12 +1,12 @@
 import { type ClientSummary, clientStatuses, evolutionView } from '@spark/contracts';
 import * as Tabs from '@radix-ui/react-tabs';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useIdempotencyKey } from '../../../api/use-idempotency-key';
 import { Button } from '../../../ui/button';
 import { Dialog } from '../../../ui/dialog';
 import { Input } from '../../../ui/input';
-import { ListFailed, ListLoading } from '../../../ui/list-states';
+import { ListFailed, ListLoading, ListMore } from '../../../ui/list-states';
 import { Select } from '../../../ui/select';
 import { toast } from '../../../ui/toaster';
 import { coachApi, coachKeys, formatDateTime, restingTodayLabel } from '../api/coach-api';
@@ -152,7 +152,13 @@ function EditRecord({ client, onUpdated }: { client: ClientSummary; onUpdated: (
 function Activity({ client }: { client: ClientSummary }) {
   const queryClient = useQueryClient();
   const sparks = useQuery({ queryKey: [...coachKeys.client(client.userId), 'sparks'], queryFn: () => coachApi.sparks(client.userId) });
-  const notes = useQuery({ queryKey: [...coachKeys.client(client.userId), 'private-notes'], queryFn: () => coachApi.privateNotes(client.userId) });
+  const notes = useInfiniteQuery({
+    queryKey: coachKeys.privateNotes(client.userId),
+    queryFn: ({ pageParam }) => coachApi.privateNotes(client.userId, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+  const noteItems = notes.data?.pages.flatMap((page) => page.items);
   const [note, setNote] = useState('');
   const [nudge, setNudge] = useState('');
   const [pinned, setPinned] = useState(true);
@@ -226,15 +232,16 @@ function Activity({ client }: { client: ClientSummary }) {
           Add Note
         </Button>
         {notes.isError && <ListFailed message="The private notes could not be loaded." onRetry={() => void notes.refetch()} />}
-        {notes.data?.items.length === 0 && <p className="text-sm text-slate-600">No private notes yet.</p>}
+        {noteItems?.length === 0 && <p className="text-sm text-slate-600">No private notes yet.</p>}
         <ul className="space-y-2">
-          {notes.data?.items.map((item) => (
+          {noteItems?.map((item) => (
             <li key={item.id} className="rounded-lg bg-slate-50 p-2 text-sm">
               <p>{item.note}</p>
               <p className="text-xs text-slate-500">{formatDateTime(item.createdAt)}</p>
             </li>
           ))}
         </ul>
+        <ListMore list={notes} />
       </form>
     </div>
   );
