@@ -22,7 +22,7 @@ async function largePhoto(kib: number) {
 /** The client app on a connection that fails in the ways phones' do: silent, slow, or reaching a Spark that is away. */
 describe('the client app on a poor connection', () => {
   it('gives up a recording whose answer never comes, keeps the spark, and sends it again by itself', async () => {
-    const { context, page, userId } = await signedInClient(browser(), { testTiming: { answerDeadlineMs: 3_000 } });
+    const { context, page, userId } = await signedInClient(browser(), { testTiming: { answerDeadlineMs: 5_000 } });
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
     let recordings = 0;
@@ -83,7 +83,7 @@ describe('the client app on a poor connection', () => {
   });
 
   it('uploads a photo over a link too slow for any whole-upload deadline, as long as its bytes keep moving', async () => {
-    const { context, page, userId } = await signedInClient(browser(), { testTiming: { answerDeadlineMs: 3_000, uploadStallMs: 10_000 } });
+    const { context, page, userId } = await signedInClient(browser(), { testTiming: { answerDeadlineMs: 5_000, uploadStallMs: 10_000 } });
     await page.goto('/app');
     await page.getByTestId('spark-count').waitFor();
     let uploads = 0;
