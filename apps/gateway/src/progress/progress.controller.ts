@@ -108,7 +108,7 @@ export class ProgressController {
     return this.bus.request('progress.add-private-note', { ...body, userId, coachId: coach.id }, { requestId });
   }
 
-  /** The Activity tab's private notes: newest first, 25 by default, then the page after `cursor`. */
+  /** The Activity tab's private notes: newest first, a page at a time after `cursor`. */
   @Responds('progress.list-private-notes')
   @Roles('coach', 'admin')
   @Get('clients/:userId/private-notes')
