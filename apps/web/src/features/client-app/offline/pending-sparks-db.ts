@@ -78,5 +78,9 @@ export const listPending = (): Promise<PendingSpark[]> =>
   });
 
 /** One waiting capture as `listPending` gives it, or undefined once it was sent or dropped (by this tab or another). */
-export const readPending = async (clientSparkId: string): Promise<PendingSpark | undefined> =>
-  (await listPending()).find((spark) => spark.clientSparkId === clientSparkId);
+export const readPending = (clientSparkId: string): Promise<PendingSpark | undefined> =>
+  inStores('readonly', (sparks, uploads) => {
+    const waiting = sparks.get(clientSparkId) as IDBRequest<PendingSpark | undefined>;
+    const stored = uploads.get(clientSparkId) as IDBRequest<{ uploadId: string } | undefined>;
+    return () => waiting.result && { ...waiting.result, uploadId: stored.result?.uploadId };
+  });
