@@ -1,5 +1,5 @@
 import type { FieldErrors } from '@spark/contracts';
-import { answerDeadlineMs, deadlineSignal, isPastDeadline, uploadDeadlineMs } from './deadlines';
+import { answerDeadlineMs, isPastDeadline, uploadDeadlineMs } from './deadlines';
 
 /** A non-2xx answer from the gateway, or a failure to reach it (status 0, code NETWORK). */
 export class ApiError extends Error {
@@ -78,7 +78,7 @@ async function send(method: Method, path: string, body: unknown, accessToken: st
   const isForm = body instanceof FormData;
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
-  const signal = deadlineSignal(isForm ? uploadDeadlineMs(formBytes(body)) : answerDeadlineMs());
+  const signal = AbortSignal.timeout(isForm ? uploadDeadlineMs(formBytes(body)) : answerDeadlineMs());
   try {
     const response = await fetch(`/api${path}`, {
       method,

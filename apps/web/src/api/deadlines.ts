@@ -21,8 +21,5 @@ export const uploadDeadlineMs = (bytes: number): number => answerDeadlineMs() + 
 /** How long a file upload that reports its progress may go without a byte leaving (api/put-file.ts). */
 export const uploadStallMs = (): number => testOverride('uploadStallMs') ?? UPLOAD_STALL_MS;
 
-/** A signal that aborts at the deadline; its abort is a `TimeoutError`. */
-export const deadlineSignal = (deadlineMs: number): AbortSignal => AbortSignal.timeout(deadlineMs);
-
-/** Whether `error` is a request given up at its deadline (the browser's fetch rejects with the signal's reason). */
+/** Whether `error` is a request given up at its deadline (`AbortSignal.timeout`'s reason, with which fetch rejects). */
 export const isPastDeadline = (error: unknown): boolean => error instanceof DOMException && error.name === 'TimeoutError';

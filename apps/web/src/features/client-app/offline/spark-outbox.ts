@@ -1,5 +1,6 @@
 import type { RecordSparkResponse } from '@spark/contracts';
 import { ApiError } from '../../../api/client';
+import { withBrowserLock } from '../../../lib/browser-lock';
 import { currentSessionState, subscribeToSession } from '../../session/session-store';
 import { type UploadNoter, uploadSpark } from '../api/client-app-api';
 import { deletePending, listPending, noteStoredUpload, type PendingSpark, readPending, savePending } from './pending-sparks-db';
@@ -29,15 +30,9 @@ const onTheirWay = new Set<string>();
 
 /**
  * Runs `work` holding the capture's lock across this browser's tabs: two tabs of the app (or the installed app and a
- * tab) each read the device's list of waiting captures, and each would otherwise send them all. Without Web Locks, the
- * tab's own check is all there is.
+ * tab) each read the device's list of waiting captures, and each would otherwise send them all.
  */
-async function withCaptureLock<T>(clientSparkId: string, work: () => Promise<T>): Promise<T> {
-  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
-  if (!locks) return work();
-  // The lock's promise settles as `work`'s does (the DOM typings leave it wrapped).
-  return (await locks.request(`spark-capture:${clientSparkId}`, work)) as T;
-}
+const withCaptureLock = <T>(clientSparkId: string, work: () => Promise<T>): Promise<T> => withBrowserLock(`spark-capture:${clientSparkId}`, work);
 
 async function send(spark: PendingSpark, noteUpload?: UploadNoter): Promise<RecordSparkResponse> {
   onTheirWay.add(spark.clientSparkId);
