@@ -70,6 +70,34 @@ describe('coach commands with an Idempotency-Key', () => {
     expect(await notesOf(client)).toHaveLength(2);
   });
 
+  it('runs a key sent again with another client or other words as the new note it is, and audits it', async () => {
+    const [client, otherClient] = [await newClient(), await newClient()];
+    const key = randomUUID();
+    const note = { message: 'Stretch before bed.', isPinned: false };
+    expect((await post(`/api/progress/clients/${client}/notes`, coach.token, key, note)).status).toBe(201);
+    const toOther = await post(`/api/progress/clients/${otherClient}/notes`, coach.token, key, note);
+    expect(toOther.status).toBe(201);
+    expect(coachNoteSchema.parse(await toOther.json()).message).toBe(note.message);
+    expect(await notesOf(otherClient)).toEqual([note.message]);
+    const reworded = { message: 'Stretch for five minutes before bed.', isPinned: false };
+    expect((await post(`/api/progress/clients/${client}/notes`, coach.token, key, reworded)).status).toBe(201);
+    expect((await notesOf(client)).sort()).toEqual([note.message, reworded.message].sort());
+    await eventually(async () => (await auditedNudges(client)) === 2 && (await auditedNudges(otherClient)) === 1, 5_000, 'one audit event per note');
+  });
+
+  it('audits a note run again once its first outcome was forgotten, as the second note it is', async () => {
+    const client = await newClient();
+    const key = randomUUID();
+    const note = { message: 'Water before coffee.', isPinned: false };
+    expect((await post(`/api/progress/clients/${client}/notes`, coach.token, key, note)).status).toBe(201);
+    await eventually(async () => (await auditedNudges(client)) === 1, 5_000, 'the first audit event');
+    // What the ledger's retention does to every outcome after its time.
+    await db.query('DELETE FROM progress.handled_requests');
+    expect((await post(`/api/progress/clients/${client}/notes`, coach.token, key, note)).status).toBe(201);
+    expect(await notesOf(client)).toEqual([note.message, note.message]);
+    await eventually(async () => (await auditedNudges(client)) === 2, 5_000, 'an audit event for the second note');
+  });
+
   it('adds one note when two requests with one key arrive at once', async () => {
     const client = await newClient();
     const key = randomUUID();

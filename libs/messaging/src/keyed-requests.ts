@@ -7,25 +7,27 @@ const HEADER = 'idempotency-key\n';
 const KEYED = 'keyed:';
 
 /**
- * An HMAC with the key the gateway signs its requests to the pattern's service with, over the user's id too: one
- * person's key never names another's outcome, and whoever reads the ledger or the streams cannot tell whose key it was.
+ * An HMAC with the key the gateway signs its requests to the pattern's service with, over the user's id and what they
+ * sent with the key: one person's key never names another's outcome, a key sent again with other input (another
+ * client, other words) is another command, and whoever reads the ledger or the streams cannot tell whose key it was.
  */
-const keyedDigest = (keys: SigningKeys, pattern: PatternName, userId: string, idempotencyKey: string) =>
-  gatewayStatement(serviceOf(pattern) as ServiceName, HEADER).sign(keys, `${pattern}\n${userId}\n${idempotencyKey}`);
+const keyedDigest = (keys: SigningKeys, pattern: PatternName, userId: string, idempotencyKey: string, input: unknown) =>
+  gatewayStatement(serviceOf(pattern) as ServiceName, HEADER).sign(keys, `${pattern}\n${userId}\n${idempotencyKey}\n${JSON.stringify(input) ?? ''}`);
 
 /**
- * The id of the gateway's request for `pattern` made for `userId` under their `Idempotency-Key`: the same for every
- * repeat of it, so the service's ledger answers a repeat with the first outcome.
+ * The id of the gateway's request for `pattern` made for `userId` under their `Idempotency-Key` with `input` (what the
+ * person sent: the route's target and body): the same for every repeat of it, so the service's ledger answers a repeat
+ * with the first outcome.
  */
-export const keyedRequestId = (keys: SigningKeys, pattern: PatternName, userId: string, idempotencyKey: string): string =>
-  `${KEYED}${keyedDigest(keys, pattern, userId, idempotencyKey)}`;
+export const keyedRequestId = (keys: SigningKeys, pattern: PatternName, userId: string, idempotencyKey: string, input: unknown): string =>
+  `${KEYED}${keyedDigest(keys, pattern, userId, idempotencyKey, input)}`;
 
 /** Whether a request (or one its handler sent on) carries an id derived from an `Idempotency-Key`. */
 export const isKeyedRequestId = (requestId: string): boolean => requestId.startsWith(KEYED);
 
 /** A UUID derived the same way, for a record a keyed command writes under an id of its own (its audit event). */
-export function keyedUuid(keys: SigningKeys, pattern: PatternName, userId: string, idempotencyKey: string): string {
-  const bytes = Buffer.from(keyedDigest(keys, pattern, userId, idempotencyKey), 'base64url').subarray(0, 16);
+export function keyedUuid(keys: SigningKeys, pattern: PatternName, userId: string, idempotencyKey: string, input: unknown): string {
+  const bytes = Buffer.from(keyedDigest(keys, pattern, userId, idempotencyKey, input), 'base64url').subarray(0, 16);
   // RFC 9562 version 8 (its bits are the application's own) and variant.
   bytes[6] = (bytes[6] & 0x0f) | 0x80;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;

@@ -58,7 +58,7 @@ describe('the audit trail', () => {
     expect(event.details).toEqual({ status: 'paused', transformationGoal: 'x'.repeat(200), customEvolutionDays: 30 });
   });
 
-  it("gives a keyed command's repeat its first event's id, and an event under a key on a route that takes none a new one", async () => {
+  it("gives a keyed command's repeat its first event's id, and a new one to a command that ran again or under a key on a route that takes none", async () => {
     const sent: { id: string }[] = [];
     const bus = { request: async (_pattern: string, event: { id: string }) => (sent.push(event), { recorded: true }) } as unknown as ServiceBus;
     const trail = new AuditTrail(bus, capturingLogger().logger, withinLimits, keyed);
@@ -66,9 +66,11 @@ describe('the audit trail', () => {
     for (let sends = 0; sends < 2; sends += 1) await trail.recordSuccess(requestTo(approveRoute, {}, { idempotencyKey, takesKey: true }), {});
     await trail.recordSuccess(requestTo(approveRoute, {}, { idempotencyKey: randomUUID(), takesKey: true }), {});
     for (let sends = 0; sends < 2; sends += 1) await trail.recordSuccess(requestTo(approveRoute, {}, { idempotencyKey }), {});
+    // The same key, but the answer names a record the first did not: the command ran again.
+    await trail.recordSuccess(requestTo(approveRoute, {}, { idempotencyKey, takesKey: true }), { id: randomUUID() });
     const ids = sent.map((event) => auditEventSchema.parse(event).id);
     expect(ids[1]).toBe(ids[0]);
-    expect(new Set(ids).size).toBe(4);
+    expect(new Set(ids).size).toBe(5);
   });
 
   it('records nothing for a route that is not audited', async () => {

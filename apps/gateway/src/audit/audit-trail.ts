@@ -84,7 +84,7 @@ export class AuditTrail {
     if (!route || !actor) return;
     const event: AuditEvent = {
       // A keyed command's repeat ran nothing new: it gets its first event's id, which the log stores once.
-      id: this.keyed.auditEventId(request, actor.id, route.action, outcome) ?? randomUUID(),
+      id: this.keyed.auditEventId(request, actor.id, route.action, outcome, answer) ?? randomUUID(),
       correlationId: request.id,
       at: new Date().toISOString(),
       actor: { id: actor.id, email: actor.email, role: actor.role },

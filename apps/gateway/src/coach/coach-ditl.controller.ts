@@ -61,7 +61,7 @@ export class CoachDitlController {
       { userId, evolutionDays },
       {
         admission: this.limiter.admission({ limit: REGENERATIONS_PER_COACH, subject: coach.id }),
-        requestId: this.keyed.requestId(coach.id, 'ditl.coach-regenerate', key),
+        requestId: this.keyed.requestId(coach.id, 'ditl.coach-regenerate', key, { userId }),
       },
     );
   }

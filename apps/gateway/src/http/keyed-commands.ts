@@ -29,19 +29,24 @@ export const IdempotencyKey = createParamDecorator((_data: unknown, context: Exe
 export class KeyedCommands {
   constructor(private readonly keys: SigningKeys) {}
 
-  /** The bus request id of `pattern` sent for `userId` under their key; undefined without one (a random id, as ever). */
-  requestId(userId: string, pattern: PatternName, { 'Idempotency-Key': key }: IdempotencyKeyHeader): string | undefined {
-    return key === undefined ? undefined : keyedRequestId(this.keys, pattern, userId, key);
+  /**
+   * The bus request id of `pattern` sent for `userId` under their key with `input` (the route's target and body as they
+   * sent them); undefined without a key (a random id, as ever).
+   */
+  requestId(userId: string, pattern: PatternName, { 'Idempotency-Key': key }: IdempotencyKeyHeader, input: unknown): string | undefined {
+    return key === undefined ? undefined : keyedRequestId(this.keys, pattern, userId, key, input);
   }
 
   /**
-   * The id of the audit event of a keyed command: the same for its repeat, which the audit log (keyed by event id)
-   * then stores once. Undefined on a route that takes no key (a key there does not stop the action happening again,
-   * so neither may it stop its record) and without a valid key.
+   * The id of the audit event of a keyed command: the same for a repeat its service answered from its ledger (the same
+   * target, body and answer), which the audit log (keyed by event id) then stores once; another for a command that ran
+   * again (its answer names a new record). Undefined on a route that takes no key (a key there does not stop the action
+   * happening again, so neither may it stop its record) and without a valid key.
    */
-  auditEventId(request: FastifyRequest, actorId: string, action: AuditAction, outcome: AuditEvent['outcome']): string | undefined {
+  auditEventId(request: FastifyRequest, actorId: string, action: AuditAction, outcome: AuditEvent['outcome'], answer: unknown): string | undefined {
     if (!request.routeOptions.config?.takesIdempotencyKey) return undefined;
     const key = idempotencyKeyHeaderSchema.safeParse({ 'Idempotency-Key': keyOf(request) }).data?.['Idempotency-Key'];
-    return key === undefined ? undefined : keyedUuid(this.keys, 'auth.record-audit-event', actorId, `${action}\n${outcome}\n${key}`);
+    if (key === undefined) return undefined;
+    return keyedUuid(this.keys, 'auth.record-audit-event', actorId, key, { action, outcome, params: request.params, body: request.body, answer });
   }
 }

@@ -87,7 +87,7 @@ export class ProgressController {
     @Body(new ZodPipe(coachNoteBodySchema)) body: CoachNoteBody,
     @IdempotencyKey(new ZodPipe(idempotencyKeyHeaderSchema)) key: IdempotencyKeyHeader,
   ) {
-    const requestId = this.keyed.requestId(coach.id, 'progress.add-coach-note', key);
+    const requestId = this.keyed.requestId(coach.id, 'progress.add-coach-note', key, { userId, body });
     return this.bus.request('progress.add-coach-note', { ...body, userId, coachId: coach.id }, { requestId });
   }
 
@@ -104,7 +104,7 @@ export class ProgressController {
     @Body(new ZodPipe(privateNoteBodySchema)) body: PrivateNoteBody,
     @IdempotencyKey(new ZodPipe(idempotencyKeyHeaderSchema)) key: IdempotencyKeyHeader,
   ) {
-    const requestId = this.keyed.requestId(coach.id, 'progress.add-private-note', key);
+    const requestId = this.keyed.requestId(coach.id, 'progress.add-private-note', key, { userId, body });
     return this.bus.request('progress.add-private-note', { ...body, userId, coachId: coach.id }, { requestId });
   }
 
