@@ -66,6 +66,17 @@ describe('a refresh retried with the cookie whose answer was lost', () => {
     expect((await readSelf(third.session)).status).toBe(401);
   });
 
+  // The page waits 75 s for an answer before it gives up and retries, and retries a failed renewal every 30 s.
+  it('keeps a person signed in whose lost answer the page retried minutes later, its successor unused', async () => {
+    const { id, cookie: first } = await signedIn('slow-link@example.com');
+    await renewed(await refresh(first));
+    await db().query(`UPDATE auth.refresh_tokens SET used_at = used_at - interval '2 minutes' WHERE user_id = $1 AND used_at IS NOT NULL`, [id]);
+
+    const retried = await renewed(await refresh(first));
+    expect((await readSelf(retried.session)).status).toBe(200);
+    expect(await liveTokens(id)).toBe(1);
+  });
+
   it('still ends the session when the spent cookie comes back after the grace window', async () => {
     const { id, cookie: first } = await signedIn('too-late@example.com');
     const second = await renewed(await refresh(first));

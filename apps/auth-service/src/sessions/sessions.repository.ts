@@ -13,10 +13,11 @@ export const SESSION_RENEWALS = { max: 60, windowSeconds: 600 };
 /**
  * How long a spent refresh token still gets its successor again, as long as that successor has not been used: the
  * browser retries a refresh whose answer was lost (a replica gone after its commit, a reset connection, the page's
- * deadline) with the cookie it still holds, its backoff within seconds and each try within the gateway's wait, and a
- * person reloads a failed page. Past it, or once the successor was used, the token comes from someone else.
+ * deadline) with the cookie it still holds. The page gives up on an answer only after its own deadline and then
+ * retries a failed renewal every half minute, so the window spans that deadline and several retries through a short
+ * outage. Past it, or once the successor was used, the token comes from someone else.
  */
-export const REFRESH_REUSE_GRACE_SECONDS = 60;
+export const REFRESH_REUSE_GRACE_SECONDS = 300;
 
 // A refresh token that may still be spent, and whether its family is inside its renewal window (`seconds`: the
 // parameter holding the window's length).
