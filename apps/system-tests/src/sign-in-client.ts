@@ -16,7 +16,8 @@ export interface SignInEmail {
 }
 
 export const tokenOf = (link: URL) => new URLSearchParams(link.hash.slice(1)).get('token') ?? link.searchParams.get('token') ?? '';
-export const refreshCookieOf = (response: Response) => response.headers.getSetCookie().find((cookie) => cookie.startsWith('spark_refresh='));
+/** The refresh cookie an answer sets: `__Host-spark_refresh` on an https site, `spark_refresh` on plain http. */
+export const refreshCookieOf = (response: Response) => response.headers.getSetCookie().find((cookie) => /^(__Host-)?spark_refresh=/.test(cookie));
 export const cookieValue = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';
 
 export interface SignInTestBed {

@@ -10,7 +10,7 @@ export type UserRole = z.infer<typeof userRoleSchema>;
 export const ACCESS_TOKEN_ISSUER = 'spark-auth';
 export const ACCESS_TOKEN_AUDIENCE = 'spark-api';
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
-/** The httpOnly cookie that carries the rotating refresh token, scoped to the auth routes. */
+/** The httpOnly cookie that carries the rotating refresh token (on an https site with the `__Host-` prefix, see the gateway). */
 export const REFRESH_COOKIE_NAME = 'spark_refresh';
 export const REFRESH_COOKIE_PATH = '/api/auth';
 /** A session family ends this long after its sign-in, however often its refresh token rotates. */

@@ -31,4 +31,17 @@ describe('the refresh cookie', () => {
     new RefreshCookie('http://localhost:8080').clear(reply);
     expect(headers[0]).toMatch(/^spark_refresh=; Max-Age=0; .*Path=\/api\/auth/);
   });
+
+  it('on https is __Host-spark_refresh for the whole site, Secure, and never reads a spark_refresh cookie another subdomain planted', () => {
+    const { reply, headers } = capture();
+    const cookie = new RefreshCookie('https://spark.example');
+    cookie.set(reply, token);
+    cookie.clear(reply);
+    expect(headers[0]).toBe(`__Host-spark_refresh=${token}; Max-Age=2592000; Path=/; HttpOnly; SameSite=Lax; Secure`);
+    expect(headers[1]).toMatch(/^__Host-spark_refresh=; Max-Age=0; .*Path=\/;.*; Secure$/);
+    const planted = 'b'.repeat(43);
+    expect(cookie.read(requestWith(`spark_refresh=${planted}; __Host-spark_refresh=${token}`))).toBe(token);
+    expect(cookie.read(requestWith(`spark_refresh=${planted}`))).toBeUndefined();
+    expect(cookie.isSent(requestWith(`spark_refresh=${planted}`))).toBe(false);
+  });
 });
