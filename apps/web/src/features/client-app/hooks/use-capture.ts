@@ -70,12 +70,14 @@ export function useCapture(userId: string) {
       let sending: PendingSpark = spark;
       if (kept && pendingSparks().some((other) => other.clientSparkId !== spark.clientSparkId)) {
         const behindOlder = await sendBehindOlder(spark.clientSparkId);
+        if (behindOlder === 'sent-elsewhere') return await sentByAnotherTab();
         if (behindOlder) return behindOlder;
         // An older one could not be sent now: this one is not held back behind it (it may never go through).
         sending = pendingSparks().find((waiting) => waiting.clientSparkId === spark.clientSparkId) ?? spark;
       }
       const noteUpload = kept ? uploadNoterFor(spark.clientSparkId) : async (uploadId: string) => void (spark.uploadId = uploadId);
-      const result = await sendCapture(sending, noteUpload);
+      const result = await sendCapture(sending, noteUpload, { kept });
+      if (!result) return await sentByAnotherTab();
       if (kept) await forgetSpark(spark.clientSparkId);
       const message = milestoneMessage(result.progress.sparkCount);
       toast.success(message.title, { description: message.description });
@@ -98,6 +100,16 @@ export function useCapture(userId: string) {
     }
   }
 
+  /**
+   * Another tab of this browser sent the capture, and showed its milestone there; the count it reached is not known
+   * here (a home read back now may be stale or count other captures), so only that it went.
+   */
+  async function sentByAnotherTab(): Promise<CaptureOutcome> {
+    toast.success('Spark captured!', { description: 'Another Spark tab in this browser sent it.' });
+    await queryClient.invalidateQueries({ queryKey: homeQueryKey });
+    return 'uploaded';
+  }
+
   return { capture, uploading };
 }
 
@@ -114,22 +126,29 @@ function showUploadFailed(error: unknown): void {
  * Sparks are recorded oldest first, so a day still waiting on the device counts in the streak before a later one (a
  * later day recorded first would end the streak, and the earlier one could not mend it): the outbox sends this capture
  * after those, its toasts from the outbox's listeners. Undefined when it is still waiting because an older one could
- * not be sent.
+ * not be sent; 'sent-elsewhere' when another tab's outbox sent it while this one waited for its lock.
  */
-async function sendBehindOlder(clientSparkId: string): Promise<CaptureOutcome | undefined> {
+export async function sendBehindOlder(clientSparkId: string): Promise<CaptureOutcome | 'sent-elsewhere' | undefined> {
   let uploaded = false;
-  const stopWatching = onSparkUploaded((result) => {
+  let refused = false;
+  const stopWatchingUploads = onSparkUploaded((result) => {
     if (result.spark.clientSparkId === clientSparkId) uploaded = true;
+  });
+  const stopWatchingRefusals = onSparkRefused((_error, refusedId) => {
+    if (refusedId === clientSparkId) refused = true;
   });
   try {
     await flushOutbox();
   } finally {
-    stopWatching();
+    stopWatchingUploads();
+    stopWatchingRefusals();
   }
   if (uploaded) return 'uploaded';
   if (pendingSparks().some((waiting) => waiting.clientSparkId === clientSparkId)) return undefined;
   // Refused for good, and the outbox said why.
-  return 'failed';
+  if (refused) return 'failed';
+  // Gone from the device without a word here: an older one's refusal is no answer about this one.
+  return 'sent-elsewhere';
 }
 
 /** The upload did not go through, and the device could not keep the capture to send it later. */

@@ -11,7 +11,7 @@ const MAX_RETRY_MS = 60_000;
 
 type Listener = () => void;
 type UploadedListener = (result: RecordSparkResponse) => void;
-type RefusedListener = (error: unknown) => void;
+type RefusedListener = (error: unknown, clientSparkId: string) => void;
 
 let pending: PendingSpark[] = [];
 let retryDelayMs = FIRST_RETRY_MS;
@@ -45,10 +45,14 @@ async function send(spark: PendingSpark, noteUpload?: UploadNoter): Promise<Reco
 
 /**
  * Sends one capture, as the dialog does at once or the outbox later: this tab's outbox skips it while this runs, and
- * another tab's waits for it and then finds it sent.
+ * another tab's waits for it and then finds it sent. Undefined for a capture `kept` on the device that no longer waits
+ * there: another tab sent it while this one waited for its lock, and sending it again would upload its file twice.
  */
-export const sendCapture = (spark: PendingSpark, noteUpload?: UploadNoter): Promise<RecordSparkResponse> =>
-  withCaptureLock(spark.clientSparkId, () => send(spark, noteUpload));
+export const sendCapture = (spark: PendingSpark, noteUpload?: UploadNoter, { kept = false } = {}): Promise<RecordSparkResponse | undefined> =>
+  withCaptureLock(spark.clientSparkId, async () => {
+    if (kept && !(await readPending(spark.clientSparkId))) return undefined;
+    return send(spark, noteUpload);
+  });
 
 /**
  * Waiting again makes sense for a lost connection, an expired session, a server hiccup, or an upload the server did
@@ -122,7 +126,7 @@ async function sendOne(spark: PendingSpark): Promise<boolean> {
       // The server will never take this file (its type, its size, a full storage): keeping it would
       // block the queue and retry forever, so it goes, and the person is told why.
       await deletePending(waiting.clientSparkId);
-      refusedListeners.forEach((listener) => listener(error));
+      refusedListeners.forEach((listener) => listener(error, waiting.clientSparkId));
     }
     return true;
   });
@@ -179,7 +183,10 @@ export function subscribeToOutbox(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Called for each spark the server refused for good (the error says why); it is no longer pending. */
+/**
+ * Called for each spark this tab's outbox had refused for good (the error says why), with its client id; it is no
+ * longer pending. Another tab's refusals are told in that tab.
+ */
 export function onSparkRefused(listener: RefusedListener): () => void {
   refusedListeners.add(listener);
   return () => refusedListeners.delete(listener);
