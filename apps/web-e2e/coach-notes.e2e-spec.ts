@@ -2,7 +2,7 @@ import { eventually } from '@spark/testing';
 import type { Page } from 'playwright-core';
 import { e2eDatabase, useBrowser } from './support/auth-fixtures';
 import { saveScreenshot } from './support/browser';
-import { createClient, openManageClient, signedIn } from './support/coach-fixtures';
+import { clientRow, createClient, openManageClient, signedIn } from './support/coach-fixtures';
 
 // A coach's note whose answer is lost on the way back: the coach presses again and the client has it once. And the
 // private notes of a client with more than a page of them, down to the oldest.
@@ -73,6 +73,37 @@ describe("a coach's notes when the answer is lost", () => {
     // The first "Nudge sent" may still be on screen: the second nudge is awaited where it is stored.
     await eventually(async () => (await nudgesStored()).length === 2, 10_000, 'the second nudge stored');
     expect(new Set(nudges).size).toBe(2);
+    await page.context().close();
+  });
+});
+
+describe("a coach's note whose answer was lost, sent again after the dialog closed", () => {
+  it('keeps one private note when the coach closes Manage Client, opens it again and sends the same words', async () => {
+    const { email, userId } = await createClient('Walk every evening');
+    const { page } = await signedIn(browser(), 'coach');
+    const privateNotes = await loseFirstAnswerDropped(page, new RegExp(`/api/progress/clients/${userId}/private-notes$`));
+    const note = 'Walks with a neighbour on Tuesdays.';
+    await openManageClient(page, email);
+    await page.keyboard.press('Escape');
+    const addNote = async () => {
+      await clientRow(page, email).getByRole('button', { name: 'Manage Client' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('tab', { name: 'Activity' }).click();
+      await dialog.getByLabel('Private note').fill(note);
+      await dialog.getByRole('button', { name: 'Add Note' }).click();
+      return dialog;
+    };
+    await addNote();
+    await page.getByText(unexpectedError).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    const dialog = await addNote();
+    await page.getByText('Private note saved').waitFor();
+    await dialog.getByRole('listitem').filter({ hasText: note }).waitFor();
+    expect((await db.query('SELECT note FROM progress.coach_private_notes WHERE user_id = $1', [userId])).rows).toEqual([{ note }]);
+    expect(privateNotes).toHaveLength(2);
+    expect(privateNotes[1]).toBe(privateNotes[0]);
     await page.context().close();
   });
 });

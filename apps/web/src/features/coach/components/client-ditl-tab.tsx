@@ -210,7 +210,7 @@ export function ClientDitlTab({ client }: { client: ClientSummary }) {
     queryFn: () => coachDitlApi.view(client.userId),
     refetchInterval: (query) => (inProgress(query.state.data?.latest) ? pollIntervalMs : false),
   });
-  const regenerateKey = useIdempotencyKey();
+  const regenerateKey = useIdempotencyKey('regenerate-ditl');
   const regenerate = useMutation({
     mutationFn: () => coachDitlApi.regenerate(client.userId, regenerateKey.keyFor(client.userId)),
     onSettled: (_generation, error) => regenerateKey.settled(error),

@@ -38,7 +38,7 @@ function SendAsNote({ client, draft, label, onSent }: { client: ClientSummary; d
   const queryClient = useQueryClient();
   const [message, setMessage] = useState(draft);
   const [pinned, setPinned] = useState(true);
-  const noteKey = useIdempotencyKey();
+  const noteKey = useIdempotencyKey('nudge');
   const send = useMutation({
     mutationFn: () => coachApi.sendNudge(client.userId, message.trim(), pinned, noteKey.keyFor([client.userId, message.trim(), pinned])),
     onSettled: (_note, error) => noteKey.settled(error),

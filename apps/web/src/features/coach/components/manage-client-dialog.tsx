@@ -163,8 +163,8 @@ function Activity({ client }: { client: ClientSummary }) {
   const [nudge, setNudge] = useState('');
   const [pinned, setPinned] = useState(true);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: coachKeys.client(client.userId) });
-  const noteKey = useIdempotencyKey();
-  const nudgeKey = useIdempotencyKey();
+  const noteKey = useIdempotencyKey('private-note');
+  const nudgeKey = useIdempotencyKey('nudge');
   const addNote = useMutation({
     mutationFn: () => coachApi.addPrivateNote(client.userId, note, noteKey.keyFor([client.userId, note])),
     onSettled: (_note, error) => noteKey.settled(error),
