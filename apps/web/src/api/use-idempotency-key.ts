@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { ApiError } from './client';
 
 /** No answer, or the server failed: the command may have run, so a retry must carry the same key. */
@@ -14,18 +14,20 @@ const heldKeys = new Map<string, string>();
  * or after the action succeeded or was refused, so pressing again then is a new action.
  */
 export function useIdempotencyKey(action: string): { keyFor(input: unknown): string; settled(error: unknown): void } {
-  return useMemo(() => {
-    let lastSent: string | undefined;
-    return {
+  const lastSent = useRef<string | undefined>(undefined);
+  return useMemo(
+    () => ({
       keyFor(input: unknown): string {
-        lastSent = `${action}\n${JSON.stringify(input)}`;
-        const key = heldKeys.get(lastSent) ?? crypto.randomUUID();
-        heldKeys.set(lastSent, key);
+        const sent = `${action}\n${JSON.stringify(input)}`;
+        lastSent.current = sent;
+        const key = heldKeys.get(sent) ?? crypto.randomUUID();
+        heldKeys.set(sent, key);
         return key;
       },
       settled(error: unknown): void {
-        if (lastSent !== undefined && !mayHaveRun(error)) heldKeys.delete(lastSent);
+        if (lastSent.current !== undefined && !mayHaveRun(error)) heldKeys.delete(lastSent.current);
       },
-    };
-  }, [action]);
+    }),
+    [action],
+  );
 }
