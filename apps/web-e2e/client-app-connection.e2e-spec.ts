@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { serviceUnavailable, waitUntilTrue } from './support/browser';
-import { useBrowser } from './support/auth-fixtures';
+import { createUser, e2eDatabase, signInOn, uniqueEmail, useBrowser } from './support/auth-fixtures';
 import { openHomeThroughServiceWorker, photo, signedInClient, sparkRows } from './support/client-fixtures';
 
 jest.setTimeout(120_000);
@@ -60,6 +60,34 @@ describe('the client app on a poor connection', () => {
     await waitUntilTrue(page, `document.querySelector('[data-testid=spark-count]')?.textContent === '1'`, 30_000);
     expect({ refreshesRefused: refreshesRefused > 6, recorded: await sparkRows(userId) }).toEqual({ refreshesRefused: true, recorded: 1 });
     expect(await page.getByRole('heading', { name: 'Not authenticated' }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('shows the next person who signs in on this browser their own home, never the one kept while Spark was away', async () => {
+    const { context, page, userId } = await signedInClient(browser());
+    const coachId = await createUser(uniqueEmail('coach'), 'coach');
+    const firstNote = 'Lovely early run, Maya!';
+    await e2eDatabase().query(`INSERT INTO progress.coach_notes (user_id, coach_id, message, is_pinned) VALUES ($1, $2, $3, true)`, [
+      userId,
+      coachId,
+      firstNote,
+    ]);
+    await page.goto('/app');
+    await page.getByText(firstNote).waitFor();
+    let sparkAway = true;
+    await page.route(/\/api\/auth\/refresh$/, (route) => (sparkAway ? route.fulfill(serviceUnavailable) : route.continue()));
+    await page.reload();
+    await page.getByText(offlineBanner).waitFor();
+
+    // Someone else signs in on this browser in another tab; this tab's home cannot be read just now.
+    const nextEmail = uniqueEmail('client-app-next');
+    await createUser(nextEmail, 'client', 'Noah Fischer');
+    await signInOn(await context.newPage(), nextEmail);
+    await page.route(/\/api\/progress\/me$/, (route) => route.fulfill(serviceUnavailable));
+    sparkAway = false;
+
+    await page.getByText(/Noah/).first().waitFor({ timeout: 60_000 });
+    expect(await page.getByText(firstNote).count()).toBe(0);
     await context.close();
   });
 

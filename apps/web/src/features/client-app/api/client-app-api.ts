@@ -15,10 +15,15 @@ import {
 import { ApiError, apiRequest } from '../../../api/client';
 import { putFile } from '../../../api/put-file';
 
+/** Every person's home in the cache; `homeQueryKeyOf` names one person's. */
 export const homeQueryKey = ['progress', 'home'] as const;
+// Keyed by whose it is: a home opened from the device's data without a session may be followed in the same tab by the
+// home of whoever signs in next, which must never be shown the first person's answer.
+export const homeQueryKeyOf = (userId: string) => [...homeQueryKey, userId] as const;
 
-export async function fetchHome(): Promise<HomeResponse> {
-  return homeResponseSchema.parse(await apiRequest<unknown>('GET', '/progress/me'));
+/** `userId`'s home, asked for under their session only. */
+export async function fetchHome(userId: string): Promise<HomeResponse> {
+  return homeResponseSchema.parse(await apiRequest<unknown>('GET', '/progress/me', undefined, { asUser: userId }));
 }
 
 export interface SparkUpload {

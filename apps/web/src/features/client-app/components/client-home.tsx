@@ -140,7 +140,7 @@ export function ClientHome({ userId, fullName, goal, progress, pinnedNote, restD
           </Card>
         )}
 
-        {restDays && progress && <RestDaysCard restDays={restDays} evolutionEndDate={progress.evolutionEndDate} offline={offline} />}
+        {restDays && progress && <RestDaysCard userId={userId} restDays={restDays} evolutionEndDate={progress.evolutionEndDate} offline={offline} />}
 
         {!offline && progress && <RemindersCard />}
 

@@ -6,7 +6,7 @@ import { Button } from '../../../ui/button';
 import { Card } from '../../../ui/card';
 import { Input } from '../../../ui/input';
 import { Select } from '../../../ui/select';
-import { homeQueryKey, setRestDay, takePauseDay } from '../api/client-app-api';
+import { homeQueryKeyOf, setRestDay, takePauseDay } from '../api/client-app-api';
 import { ErrorText } from '../../../ui/error-text';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -16,13 +16,23 @@ const dayLabel = (isoDate: string, today: string) => (isoDate === today ? 'Today
  * "Rest and recovery": the weekly rest day and the pause days that keep a streak alive. Shown from the
  * home snapshot offline too; changing either needs the network.
  */
-export function RestDaysCard({ restDays, evolutionEndDate, offline }: { restDays: RestDays; evolutionEndDate: string; offline: boolean }) {
+export function RestDaysCard({
+  userId,
+  restDays,
+  evolutionEndDate,
+  offline,
+}: {
+  userId: string;
+  restDays: RestDays;
+  evolutionEndDate: string;
+  offline: boolean;
+}) {
   const queryClient = useQueryClient();
   const [picking, setPicking] = useState(false);
   const [date, setDate] = useState(restDays.today);
   const [error, setError] = useState<string | null>(null);
   // The home query (and with it the offline snapshot) takes the answer at once.
-  const keep = (next: RestDays) => queryClient.setQueryData<HomeResponse>(homeQueryKey, (home) => (home ? { ...home, restDays: next } : home));
+  const keep = (next: RestDays) => queryClient.setQueryData<HomeResponse>(homeQueryKeyOf(userId), (home) => (home ? { ...home, restDays: next } : home));
   const fail = (cause: unknown) => setError(failureMessage(cause));
   const pause = useMutation({
     mutationFn: () => takePauseDay(date),

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { z } from 'zod';
 import { readStored, storageKeys, writeStored } from '../../../lib/storage-keys';
-import { fetchHome, homeQueryKey } from '../api/client-app-api';
+import { fetchHome, homeQueryKeyOf } from '../api/client-app-api';
 
 const snapshotSchema = z.object({
   userId: z.string(),
@@ -30,8 +30,8 @@ export function readHomeSnapshot(): HomeSnapshot | null {
 export function useHome(owner: { userId: string; fullName: string | null; goal: string | null }, signedIn: boolean) {
   const snapshot = readHomeSnapshot();
   const query = useQuery<HomeResponse>({
-    queryKey: homeQueryKey,
-    queryFn: fetchHome,
+    queryKey: homeQueryKeyOf(owner.userId),
+    queryFn: () => fetchHome(owner.userId),
     initialData: snapshot?.userId === owner.userId ? snapshot.home : undefined,
     initialDataUpdatedAt: 0,
     networkMode: 'offlineFirst',
