@@ -1,4 +1,5 @@
-import type { ServiceDefinition } from '@spark/service-runtime';
+import { investorEnv, loadConfig } from '@spark/config';
+import type { ServiceDefinition, ServiceInfrastructure } from '@spark/service-runtime';
 import { investorEraser } from './investors/investor-erasure';
 import { InvestorsModule } from './investors/investors.module';
 import { investorMigrations } from './migrations';
@@ -6,6 +7,10 @@ import { investorMigrations } from './migrations';
 export const investorService: ServiceDefinition = {
   name: 'investor',
   migrations: investorMigrations,
-  module: (infrastructure) => InvestorsModule.register(infrastructure),
+  // `this` is the definition startService was given: its env (a test stack's) holds the investor
+  // settings too, which the shared service config does not parse.
+  module(this: ServiceDefinition, infrastructure: ServiceInfrastructure) {
+    return InvestorsModule.register(infrastructure, loadConfig(investorEnv, this.env));
+  },
   accountErasure: ({ dataSource }) => ({ part: 'investor', eraser: investorEraser(dataSource) }),
 };

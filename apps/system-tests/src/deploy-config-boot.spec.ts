@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   assertSigningKeysFor,
   authEnv,
+  investorEnv,
   ConfigError,
   ditlEnv,
   type Env,
@@ -50,7 +51,7 @@ const boots: Record<string, Boot> = {
   'dist/apps/auth-service/src/main.js': service('auth', authEnv),
   'dist/apps/leads-service/src/main.js': service('leads'),
   'dist/apps/progress-service/src/main.js': service('progress', progressEnv),
-  'dist/apps/investor-service/src/main.js': service('investor'),
+  'dist/apps/investor-service/src/main.js': service('investor', investorEnv),
   'dist/apps/ditl-service/src/main.js': service('ditl', ditlEnv),
   'dist/apps/content-service/src/main.js': service('content'),
   'dist/apps/ditl-service/src/worker-main.js': { sources: ['apps/ditl-service/src/worker-main.ts', bootApp], schemas: [ditlEnv, serviceEnv], signs: 'ditl' },

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { authEnv, ditlEnv, type Env, gatewayEnv, migrateEnv, modelEnv, notifierEnv, progressEnv, serviceEnv } from '@spark/config';
+import { authEnv, ditlEnv, type Env, gatewayEnv, investorEnv, migrateEnv, modelEnv, notifierEnv, progressEnv, serviceEnv } from '@spark/config';
 import { type SigningApp, signingKeyPairsOf } from '@spark/contracts';
 import { parseAllDocuments } from 'yaml';
 import type { z } from 'zod';
@@ -104,7 +104,7 @@ describe('secrets in the deployment files', () => {
       'auth-service': { schemas: [serviceEnv, authEnv], user: 'AUTH' },
       'leads-service': { schemas: [serviceEnv], user: 'LEADS' },
       'progress-service': { schemas: [serviceEnv, progressEnv], user: 'PROGRESS' },
-      'investor-service': { schemas: [serviceEnv], user: 'INVESTOR' },
+      'investor-service': { schemas: [serviceEnv, investorEnv], user: 'INVESTOR' },
       'ditl-service': { schemas: [serviceEnv, ditlEnv], user: 'DITL', unused: modelVariables },
       'ditl-worker': { schemas: [ditlEnv], user: 'DITL' },
       'content-service': { schemas: [serviceEnv], user: 'CONTENT' },

@@ -62,9 +62,8 @@ describe('jobs only their producer could have queued', () => {
       deliveryId: randomUUID(),
       campaignId: randomUUID(),
       email: recipient,
-      subject: 'Your Spark shares',
-      body: 'Confirm at evil.example',
       approval: { approvedAt: Date.now(), signature: 'a'.repeat(43) },
+      sealed: await sealer.seal('investor-email', recipient, { subject: 'Your Spark shares', body: 'Confirm at evil.example' }),
     };
     await jobs.queue(QUEUES.mail).add('investor-email', data, { jobId: 'forged-investor-email' });
     // The leads-service's key signs its own e-mails; the notifier checks an investor e-mail with the investor service's.
@@ -90,19 +89,24 @@ describe('jobs only their producer could have queued', () => {
     const approval = signedCampaignApproval(keys, { emails: [chosen], ...approvedText });
     const approvedFor = (email: string) => ({ approvedAt: approval.approvedAt, signature: approval.signatures[email] ?? '' });
     const delivery = () => ({ deliveryId: randomUUID(), campaignId: randomUUID() });
+    // The investor service seals the text it queues, so taken over it can seal a text of its own.
+    const ownText = { subject: 'Your Spark shares', body: 'Confirm at evil.example' };
     await queueAsItsProducer('investor-email', 'own-text-unapproved', {
       ...delivery(),
       email: outsider,
-      subject: 'Your Spark shares',
-      body: 'Confirm at evil.example',
+      sealed: await sealer.seal('investor-email', outsider, ownText),
     });
-    await queueAsItsProducer('investor-email', 'approved-text-to-another', { ...delivery(), email: outsider, ...approvedText, approval: approvedFor(chosen) });
+    await queueAsItsProducer('investor-email', 'approved-text-to-another', {
+      ...delivery(),
+      email: outsider,
+      approval: approvedFor(chosen),
+      sealed: await sealer.seal('investor-email', outsider, approvedText),
+    });
     await queueAsItsProducer('investor-email', 'own-text-to-the-chosen', {
       ...delivery(),
       email: chosen,
-      subject: 'Your Spark shares',
-      body: 'Confirm at evil.example',
       approval: approvedFor(chosen),
+      sealed: await sealer.seal('investor-email', chosen, ownText),
     });
 
     expect(await failedReason(QUEUES.mail, 'own-text-unapproved')).toEqual({ reason: expect.stringMatching(/Invalid payload.*approval/s), attempts: 1 });
@@ -319,8 +323,8 @@ describe('jobs only their producer could have queued', () => {
     const data = {
       campaignId: randomUUID(),
       email: chosen,
-      ...approvedText,
       approval: { approvedAt: approval.approvedAt, signature: approval.signatures[chosen] ?? '' },
+      sealed: await sealer.seal('investor-email', chosen, approvedText),
     };
     // As a compromised investor-service queues them: the approved e-mail under one delivery id after another.
     for (const deliveryId of [randomUUID(), randomUUID(), randomUUID()]) {

@@ -11,7 +11,8 @@ import { type InProcessStack, startInProcessStack } from './in-process-stack';
 /**
  * Every service that queues e-mail may read the mail queue (deploy/redis/users.acl), and every service reaches the
  * outbox rows on their way there. What lets its reader act for the recipient (a sign-in link and code, an account
- * deletion's confirmation, a signed download link) must not be readable in either: only the notifier opens it.
+ * deletion's confirmation, a signed download link, an investor's deck access code) must not be readable in either:
+ * only the notifier opens it.
  */
 describe('secrets in e-mail jobs', () => {
   let stack: InProcessStack;
@@ -89,6 +90,31 @@ describe('secrets in e-mail jobs', () => {
     // What is read is the jobs themselves: their recipients are there.
     for (const address of ['sealed-sign-in@example.com', 'sealed-delete@example.com', 'sealed-export@example.com']) expect(stored).toContain(address);
     for (const secret of secrets) expect(stored).not.toContain(secret);
+  });
+
+  it("keeps an investor's access code, sent in a campaign e-mail, out of the mail queue, the outboxes and the stored campaign", async () => {
+    // The admin's "Send Code": a one-investor campaign whose body holds the code, which with the address opens the deck.
+    const { token: admin } = await createSignedInUser(db, 'sealed-admin@example.com', 'admin');
+    const email = 'sealed-investor@fund.test';
+    const added = await call('POST', '/api/investors', { email }, admin);
+    expect(added.status).toBe(201);
+    const { id } = (await added.json()) as { id: string };
+    const generated = await call('POST', `/api/investors/${id}/access-code`, undefined, admin);
+    expect(generated.status).toBe(200);
+    const { accessCode } = (await generated.json()) as { accessCode: string };
+    const body = `Hello,\n\nYour access code for the Spark deck: ${accessCode}\n\n(lower case works too: ${accessCode.toLowerCase()})`;
+    const sent = await call('POST', '/api/investors/emails', { emails: [email], subject: 'Your Spark deck access code', body }, admin);
+    expect(sent.status).toBe(200);
+
+    // The investor still gets it.
+    expect(await mailTo(email, /Your Spark deck access code/)).toContain(accessCode);
+
+    const { rows } = await db.query<{ body: string }>(`SELECT subject, body FROM investor.campaigns`);
+    const stored = [await storedMailJobs(), JSON.stringify(rows)].join('\n');
+    expect(stored).toContain(email);
+    for (const form of [accessCode, accessCode.replaceAll('-', '')]) expect(stored.toUpperCase()).not.toContain(form);
+    // The admin's record still reads as the message sent, the code shown as a placeholder.
+    expect(rows.find((row) => row.body.startsWith('Hello,'))?.body).toContain('Your access code for the Spark deck: [access code]');
   });
 
   // Any service that queues mail holds the public key, so it could seal a link of its own choosing.

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { ConfigError, DEVELOPMENT_MAIL_SEAL_KEYS, type Env, loadConfig } from './load-config';
-import { authEnv, ditlEnv, gatewayEnv, notifierEnv, progressEnv } from './schemas';
+import { authEnv, ditlEnv, gatewayEnv, investorEnv, notifierEnv, progressEnv } from './schemas';
 
 const generated = () => randomBytes(32).toString('hex');
 const mailSealKeys = () => {
@@ -101,8 +101,9 @@ describe('secrets in production', () => {
 });
 
 describe('the mail sealing keys', () => {
-  // The sign-in e-mail's link is sealed with the public key by the auth and progress services; the notifier opens it.
-  const sealing: ((env: Env) => z.ZodObject)[] = [authEnv, progressEnv];
+  // The sign-in e-mail's link is sealed with the public key by the auth and progress services, a campaign's text by the
+  // investor service; the notifier opens them.
+  const sealing: ((env: Env) => z.ZodObject)[] = [authEnv, progressEnv, investorEnv];
 
   it('are required in production, each stop naming its variable', () => {
     for (const build of sealing) expect(refusal(build, production({ MAIL_SEAL_PUBLIC_KEY: undefined })).variables).toEqual(['MAIL_SEAL_PUBLIC_KEY']);

@@ -164,6 +164,12 @@ export const authEnv = (env: Env) =>
     MAIL_SEAL_PUBLIC_KEY: mailSealPublicKey(env),
   });
 
+/** The investor service: its campaign e-mails' text, which may hold an investor's access code, is sealed for the notifier. */
+export const investorEnv = (env: Env) =>
+  serviceEnv(env).extend({
+    MAIL_SEAL_PUBLIC_KEY: mailSealPublicKey(env),
+  });
+
 /** The OpenAI-compatible model: either the key or the address switches from the offline writers to it. */
 export const modelEnv = (env: Env) =>
   z.object({
@@ -237,6 +243,7 @@ export type GatewayConfig = z.infer<ReturnType<typeof gatewayEnv>>;
 export type NotifierConfig = z.infer<ReturnType<typeof notifierEnv>>;
 export type AuthConfig = z.infer<ReturnType<typeof authEnv>>;
 export type ProgressConfig = z.infer<ReturnType<typeof progressEnv>>;
+export type InvestorConfig = z.infer<ReturnType<typeof investorEnv>>;
 export type StorageConfig = z.infer<ReturnType<typeof storageEnv>>;
 export type ModelConfig = z.infer<ReturnType<typeof modelEnv>>;
 export type DitlConfig = z.infer<ReturnType<typeof ditlEnv>>;

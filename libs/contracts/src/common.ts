@@ -37,9 +37,11 @@ export type IdempotencyKeyHeader = z.infer<typeof idempotencyKeyHeaderSchema>;
  * What a mail job carries that would let its reader act for the recipient (a sign-in link, a signed download link),
  * sealed for the notifier: a compact JWE (RFC 7516, five base64url parts) that only the notifier's key opens.
  */
-export const sealedSchema = textSchema()
-  .max(8192)
-  .regex(/^[\w-]+\.[\w-]*\.[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a compact JWE');
+export const sealedSchemaOf = (maxLength: number) =>
+  textSchema()
+    .max(maxLength)
+    .regex(/^[\w-]+\.[\w-]*\.[\w-]+\.[\w-]+\.[\w-]+$/, 'must be a compact JWE');
+export const sealedSchema = sealedSchemaOf(8192);
 
 /** An HMAC-SHA256 the gateway signed for one service (a person's approval, an export's grant), base64url. */
 export const signatureSchema = textSchema().regex(/^[\w-]{43}$/, 'Not a signature');

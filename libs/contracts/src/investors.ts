@@ -6,6 +6,7 @@ import {
   mailApprovalSchema,
   pageOf,
   pageQuerySchema,
+  sealedSchemaOf,
   signatureSchema,
   uuidSchema,
   textSchema,
@@ -27,6 +28,15 @@ export const accessCodeSchema = textSchema()
   .trim()
   .toUpperCase()
   .regex(/^SPARK(-[0-9A-HJKMNP-TV-Z]{4}){5}$/, 'Invalid access code. Please check your code and try again.');
+
+/** Where a stored campaign's text had an access code (`redactAccessCodes`). */
+export const ACCESS_CODE_PLACEHOLDER = '[access code]';
+const ACCESS_CODES_IN_TEXT = /SPARK(-[0-9A-Z]{4}){5}/gi;
+/**
+ * The text with every access code in it replaced by a placeholder: what a campaign's record keeps (with its e-mail, a
+ * code opens the deck, and codes are otherwise stored only as hashes). Only the e-mail, sealed, carries the code.
+ */
+export const redactAccessCodes = (text: string): string => text.replace(ACCESS_CODES_IN_TEXT, ACCESS_CODE_PLACEHOLDER);
 
 /** How long an access code opens the deck after it was generated or reissued. */
 export const ACCESS_CODE_TTL_DAYS = 30;
@@ -114,15 +124,23 @@ export const donatePageSchema = z.object({
 });
 export type DonatePage = z.infer<typeof donatePageSchema>;
 
-/** One e-mail of a campaign: the job id is the delivery id, so a retry or a re-add sends nothing twice. */
+/**
+ * One e-mail of a campaign: the job id is the delivery id, so a retry or a re-add sends nothing twice. Its text is
+ * sealed for the notifier (`investorEmailSecretsSchema`): the admin's "Send Code" puts an access code in it.
+ */
 export const investorEmailJobSchema = z.object({
   deliveryId: uuidSchema,
   campaignId: uuidSchema,
   email: emailSchema,
+  /** The recipient's approval (`sendInvestorEmailCommandSchema`) of the sealed text. */
+  approval: mailApprovalSchema,
+  // A body of 20,000 characters, each up to 6 bytes JSON-escaped, a third more in base64url.
+  sealed: sealedSchemaOf(200_000),
+});
+/** What the `investor-email` job seals: the campaign's text, which may hold the recipient's access code. */
+export const investorEmailSecretsSchema = z.object({
   subject: textSchema().min(1),
   body: textSchema().min(1),
-  /** The recipient's approval (`sendInvestorEmailCommandSchema`). */
-  approval: mailApprovalSchema,
 });
 
 /** The public investor forms answer the same whether or not the address was known. */

@@ -4,7 +4,7 @@ import { codeSignInLockedJobSchema, magicLinkJobSchema, magicLinkSecretsSchema }
 import { dataExportReadyJobSchema, dataExportReadySecretsSchema, exportClientDataJobSchema } from './data-export';
 import { emailSchema, isoDateTimeSchema, mailApprovalSchema, uuidSchema, textSchema } from './common';
 import { ditlReadyJobSchema, generateDitlJobSchema } from './ditl';
-import { investorEmailJobSchema } from './investors';
+import { investorEmailJobSchema, investorEmailSecretsSchema } from './investors';
 import { sendDueRemindersJobSchema, sparkReminderMailJobSchema, sparkReminderMailSecretsSchema, sparkReminderPushJobSchema } from './reminders';
 import { leadRoleSchema } from './leads';
 import type { ServiceName } from './patterns';
@@ -76,6 +76,7 @@ export const mailJobs = {
  */
 export const sealedMailSecrets = {
   'magic-link': magicLinkSecretsSchema,
+  'investor-email': investorEmailSecretsSchema,
   'account-deletion-confirm': accountDeletionConfirmSecretsSchema,
   'data-export-ready': dataExportReadySecretsSchema,
   'spark-reminder': sparkReminderMailSecretsSchema,

@@ -31,7 +31,7 @@ export const jobFieldsShownOnQueueBoard: { [Q in QueueName]: ShownFields<Q> } = 
     'lead-alert-digest': ['windowStart'],
     'magic-link': ['email', 'expiresAt', 'purpose'],
     'ditl-ready': ['generationId', 'email', 'firstName'],
-    'investor-email': ['deliveryId', 'campaignId', 'email', 'subject', 'body'],
+    'investor-email': ['deliveryId', 'campaignId', 'email'],
     'code-sign-in-locked': ['email'],
     'data-export-ready': ['email', 'expiresAt'],
     'account-deletion-confirm': ['email', 'expiresAt'],

@@ -47,9 +47,8 @@ describe('job signatures', () => {
         deliveryId: '7c1d6f8e-1a2b-4c3d-8e9f-0a1b2c3d4e5f',
         campaignId: '7c1d6f8e-1a2b-4c3d-8e9f-0a1b2c3d4e5e',
         email: 'ann@example.com',
-        subject: 'Hi',
-        body: 'Hello',
         approval: { approvedAt: 1_764_500_000_000, signature: 'a'.repeat(43) },
+        sealed: 'header.key.iv.text.tag',
       },
     };
     const job = queued('investor-email', 'job-1', signedJobData(leadsKeys, investorEmail, 'job-1'));

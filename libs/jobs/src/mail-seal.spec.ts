@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { investorEmailJobSchema } from '@spark/contracts';
 import { UnrecoverableError } from 'bullmq';
 import { MailOpener, MailSealer } from './mail-seal';
 
@@ -16,6 +17,21 @@ describe('sealed mail secrets', () => {
 
     const opened = await (await MailOpener.for([current.privateKey])).open('magic-link', signIn(sealed));
     expect(opened).toEqual({ email: 'ann@example.com', expiresAt: '2026-11-30T04:00:00.000Z', purpose: 'sign-in', link, code: '123456' });
+  });
+
+  it("seals a campaign's longest text within the job's bound", async () => {
+    // Characters JSON escapes to six bytes, as many as an admin may send.
+    const text = { subject: '\u0001'.repeat(200), body: '\u0001'.repeat(20_000) };
+    const sealed = await new MailSealer(current.publicKey).seal('investor-email', 'ann@example.com', text);
+    const job = {
+      deliveryId: randomUUID(),
+      campaignId: randomUUID(),
+      email: 'ann@example.com',
+      approval: { approvedAt: 1, signature: 'a'.repeat(43) },
+      sealed,
+    };
+    expect(investorEmailJobSchema.parse(job)).toEqual(job);
+    await expect((await MailOpener.for([current.privateKey])).open('investor-email', job)).resolves.toMatchObject(text);
   });
 
   it('opens a seal made for a retired key while that key is still listed', async () => {

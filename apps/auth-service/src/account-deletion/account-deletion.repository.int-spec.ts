@@ -99,9 +99,8 @@ describe('AccountDeletionRepository.confirm against a real PostgreSQL: only the 
           deliveryId: randomUUID(),
           campaignId: randomUUID(),
           email: OTHER_EMAIL,
-          subject: 'Our news',
-          body: `Ask ${DELETED_EMAIL} about it`,
           approval: { approvedAt: Date.now(), signature: 'a'.repeat(43) },
+          sealed: await sealer.seal('investor-email', OTHER_EMAIL, { subject: 'Our news', body: `Ask ${DELETED_EMAIL} about it` }),
         },
       },
     ]);

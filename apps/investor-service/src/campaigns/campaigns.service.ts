@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { InvestorCampaign, PayloadOf } from '@spark/contracts';
-import type { OutboxRelay } from '@spark/jobs';
+import { type InvestorCampaign, type PayloadOf, redactAccessCodes } from '@spark/contracts';
+import type { MailSealer, OutboxRelay } from '@spark/jobs';
 import { DomainError } from '@spark/errors';
 import type { InvestorsRepository } from '../investors/investors.repository';
 import type { CampaignsRepository, DeliveryRow } from './campaigns.repository';
@@ -16,6 +16,7 @@ export class CampaignsService {
     private readonly investors: InvestorsRepository,
     private readonly outcomes: MailJobOutcomes,
     private readonly outbox: Pick<OutboxRelay, 'kick'>,
+    private readonly sealer: Pick<MailSealer, 'seal'>,
   ) {}
 
   /**
@@ -32,15 +33,21 @@ export class CampaignsService {
     });
     if (recipients.length === 0) throw new DomainError('NOT_FOUND', 'None of these e-mails belongs to an investor.');
     const campaignId = request.campaignId ?? randomUUID();
-    const deliveries = recipients.map(({ investor, approval }) => {
-      const id = randomUUID();
-      const data = { deliveryId: id, campaignId, email: investor.email, subject: request.subject, body: request.body, approval };
-      return { id, investorId: investor.id, email: investor.email, job: { queue: 'mail', name: 'investor-email', data } as const };
-    });
-    const written = await this.campaigns.insert({ id: campaignId, subject: request.subject, body: request.body }, deliveries);
+    // The text travels sealed for the notifier, and is kept without its access codes (the admin's "Send Code" puts the
+    // recipient's in it): with the address, a code opens the deck, and codes are otherwise stored only as hashes.
+    const text = { subject: request.subject, body: request.body };
+    const deliveries = await Promise.all(
+      recipients.map(async ({ investor, approval }) => {
+        const id = randomUUID();
+        const data = { deliveryId: id, campaignId, email: investor.email, approval, sealed: await this.sealer.seal('investor-email', investor.email, text) };
+        return { id, investorId: investor.id, email: investor.email, job: { queue: 'mail', name: 'investor-email', data } as const };
+      }),
+    );
+    const kept = { subject: redactAccessCodes(request.subject), body: redactAccessCodes(request.body) };
+    const written = await this.campaigns.insert({ id: campaignId, ...kept }, deliveries);
     if (written !== 'inserted') {
       // Sent before: the same campaign again is its outcome so far; another text under its id is not sent at all.
-      if (written.subject !== request.subject || written.body !== request.body) {
+      if (written.subject !== kept.subject || written.body !== kept.body) {
         throw new DomainError('CONFLICT', 'This campaign was already sent with another subject or message.');
       }
       return this.get({ campaignId });

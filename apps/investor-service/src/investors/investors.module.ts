@@ -1,4 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import type { InvestorConfig } from '@spark/config';
+import { MailSealer } from '@spark/jobs';
 import type { ServiceInfrastructure } from '@spark/service-runtime';
 import { CampaignsRepository } from '../campaigns/campaigns.repository';
 import { CampaignsService } from '../campaigns/campaigns.service';
@@ -10,7 +12,7 @@ import { InvestorsService } from './investors.service';
 
 @Module({})
 export class InvestorsModule {
-  static register({ config, dataSource, outbox, jobs }: ServiceInfrastructure): DynamicModule {
+  static register({ config, dataSource, outbox, jobs }: ServiceInfrastructure, investorConfig: InvestorConfig): DynamicModule {
     const investors = new InvestorsRepository(dataSource);
     return {
       module: InvestorsModule,
@@ -20,7 +22,14 @@ export class InvestorsModule {
         { provide: InvestorExporter, useValue: new InvestorExporter(dataSource, investors, config.SIGNING_KEYS) },
         {
           provide: CampaignsService,
-          useValue: new CampaignsService(new CampaignsRepository(dataSource), investors, new MailJobOutcomes(jobs), outbox),
+          useValue: new CampaignsService(
+            new CampaignsRepository(dataSource),
+            investors,
+            new MailJobOutcomes(jobs),
+            outbox,
+            // A campaign's text, which may hold the recipient's access code, is sealed for the notifier.
+            new MailSealer(investorConfig.MAIL_SEAL_PUBLIC_KEY),
+          ),
         },
       ],
     };

@@ -1,5 +1,5 @@
 import type { SigningKeys } from '@spark/config';
-import type { JobPayload } from '@spark/contracts';
+import type { OpenedMailJob } from '@spark/contracts';
 import { campaignApprovalRefusal } from '@spark/messaging';
 import { UnrecoverableError } from 'bullmq';
 import { layout } from './layout';
@@ -7,10 +7,10 @@ import { refuseUnstated } from './unstated-mail';
 import type { OutgoingMail } from './mailer';
 
 /**
- * An admin's campaign e-mail to one investor: their text, paragraphs kept, HTML escaped. Only the text an admin
- * approved, to a recipient they chose (the gateway's signature); anything else fails for good, unsent.
+ * An admin's campaign e-mail to one investor: their text (opened from its seal), paragraphs kept, HTML escaped. Only
+ * the text an admin approved, to a recipient they chose (the gateway's signature); anything else fails for good, unsent.
  */
-export function investorEmail(data: JobPayload<'mail', 'investor-email'>, signingKeys: SigningKeys, now = Date.now()): OutgoingMail {
+export function investorEmail(data: OpenedMailJob<'investor-email'>, signingKeys: SigningKeys, now = Date.now()): OutgoingMail {
   refuseUnstated('investor e-mail', campaignApprovalRefusal(signingKeys, data, now));
   const paragraphs = data.body
     .split(/\n{2,}/)

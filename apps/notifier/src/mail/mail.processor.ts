@@ -71,7 +71,8 @@ export class MailProcessor extends WorkerHost {
       'lead-alert-digest': (data, job) => this.sendDigest(data, job),
       'magic-link': async (data, job) => this.deliver(job, magicLink(await opener.open('magic-link', data), context)),
       'ditl-ready': (data, job) => this.deliver(job, ditlReady(data, context, signingKeys)),
-      'investor-email': async (data, job) => failPermanently(this.deliver(job, investorEmail(data, signingKeys), oncePerApproval(job, data.approval))),
+      'investor-email': async (data, job) =>
+        failPermanently(this.deliver(job, investorEmail(await opener.open('investor-email', data), signingKeys), oncePerApproval(job, data.approval))),
       'code-sign-in-locked': (data, job) => this.deliver(job, codeSignInLocked(data, context)),
       'data-export-ready': async (data, job) => {
         await clientRecipient(bus, 'data export e-mail', data);
