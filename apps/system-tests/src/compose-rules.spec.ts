@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DRAIN_SECONDS, PRE_STOP_SECONDS } from '@spark/runtime';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 
 const root = join(__dirname, '..', '..', '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { image?: string; build?: unknown; stop_grace_period?: string; ports?: string[] }>;
+  services: Record<string, { image?: string; build?: unknown; stop_grace_period?: string; ports?: string[]; command?: string[] }>;
 };
 const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
 const services = Object.entries(compose.services);
@@ -30,6 +30,24 @@ describe('the compose file would really run', () => {
   it.each(built)('%s has its drain budget before compose kills it', (name, service) => {
     const seconds = name.startsWith('ditl') ? DRAIN_SECONDS.ditlWorker + PRE_STOP_SECONDS : DRAIN_SECONDS.app + PRE_STOP_SECONDS;
     expect(service.stop_grace_period).toBe(`${seconds}s`);
+  });
+});
+
+// The command each Deployment of deploy/base runs, by the script it starts.
+const deployedCommands = new Map(
+  readdirSync(join(root, 'deploy', 'base'))
+    .filter((file) => file.endsWith('.yaml'))
+    .flatMap((file) => parseAllDocuments(readFileSync(join(root, 'deploy', 'base', file), 'utf8')).map((document) => document.toJS() as unknown))
+    .flatMap((object) => (object as { spec?: { template?: { spec?: { containers?: { command?: string[] }[] } } } })?.spec?.template?.spec?.containers ?? [])
+    .flatMap(({ command }) => (command ? [[command.find((part) => part.endsWith('.js')) ?? '', command] as const] : [])),
+);
+
+describe('the compose file runs the apps as Kubernetes does', () => {
+  // The flags bound each app's heap and compiler threads, which the memory figures in docs/ were measured with.
+  it.each(built)('%s runs the command of the Deployment that starts the same script', (_, service) => {
+    const script = service.command?.find((part) => part.endsWith('.js')) ?? '';
+    expect(deployedCommands.get(script)).toBeDefined();
+    expect(service.command).toEqual(deployedCommands.get(script));
   });
 });
 
