@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { captureSpark, eventually } from '@spark/testing';
 import type { Page } from 'playwright-core';
 import { createUser, e2eDatabase, markOnboarded, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { baseUrl, laptopViewport, paintedPicture, phoneViewport, saveScreenshot, screenSizes, serviceUnavailable } from './support/browser';
+import { baseUrl, laptopViewport, paintedPicture, phoneViewport, saveScreenshot, screenSizes, serviceUnavailable, shownInPagedList } from './support/browser';
 import { clientRow, createClient, openManageClient, signedIn } from './support/coach-fixtures';
 
 // The clients side of /coach: a client's details, nudges and the Friday check-in.
@@ -54,7 +54,7 @@ describe("a client's details the server could not give", () => {
     );
     await page.goto('/coach');
     await page.getByRole('tab', { name: /^Clients/ }).click();
-    const row = clientRow(page, email);
+    const row = await shownInPagedList(page, clientRow(page, email));
     const dialog = page.getByRole('dialog');
     const failsThenLoads = async (failure: string, screenshot: string, loaded: () => Promise<void>) => {
       await dialog.getByText(failure).waitFor();
@@ -173,7 +173,7 @@ describe('drafted nudges and the Friday check-in', () => {
     });
     await page.goto('/coach');
     await page.getByRole('tab', { name: /^Clients/ }).click();
-    await clientRow(page, email).getByRole('button', { name: 'Friday check-in' }).click();
+    await (await shownInPagedList(page, clientRow(page, email))).getByRole('button', { name: 'Friday check-in' }).click();
     await page
       .getByRole('dialog')
       .getByText(/^Too many requests\. Please try again in .+\.$/)

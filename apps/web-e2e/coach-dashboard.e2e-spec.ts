@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@spark/testing';
 import { e2eDatabase, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { baseUrl, holdBack, newPage, phoneViewport, saveScreenshot, screenSizes, searchAnswered, serviceUnavailable, typeThenPause } from './support/browser';
+import {
+  baseUrl,
+  holdBack,
+  newPage,
+  phoneViewport,
+  saveScreenshot,
+  screenSizes,
+  searchAnswered,
+  serviceUnavailable,
+  shownInPagedList,
+  typeThenPause,
+} from './support/browser';
 import { clientRow, createClient, findLead, leadRow, signedIn, submitLead } from './support/coach-fixtures';
 import { sentTo, waitForEmail } from './support/mailbox';
 
@@ -343,7 +354,7 @@ describe('screenshots for review', () => {
       await page.getByTestId('lead-row').first().waitFor();
       await saveScreenshot(page, `coach-leads-${label}`);
       await page.getByRole('tab', { name: /^Clients/ }).click();
-      await clientRow(page, email).waitFor();
+      await shownInPagedList(page, clientRow(page, email));
       await saveScreenshot(page, `coach-clients-${label}`);
       await clientRow(page, email).getByRole('button', { name: 'Manage Client' }).click();
       await page.getByText('Days left').waitFor();

@@ -1,6 +1,6 @@
 import { insertProgress } from '@spark/testing';
 import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { laptopViewport, loseFirstAnswer, phoneViewport, saveScreenshot } from './support/browser';
+import { laptopViewport, loseFirstAnswer, phoneViewport, saveScreenshot, shownInPagedList } from './support/browser';
 import { sentTo, waitForEmails } from './support/mailbox';
 
 jest.setTimeout(120_000);
@@ -71,7 +71,7 @@ describe('Download my data', () => {
     const admin = await signedInContext(browser(), adminEmail, { viewport: laptopViewport });
     await admin.page.goto('/coach');
     await admin.page.getByRole('tab', { name: /^Clients/ }).click();
-    const row = admin.page.getByTestId('client-row').filter({ hasText: client.email });
+    const row = await shownInPagedList(admin.page, admin.page.getByTestId('client-row').filter({ hasText: client.email }));
     await row.getByRole('button', { name: 'Manage Client' }).click();
     const dialog = admin.page.getByRole('dialog');
     await dialog.getByRole('tab', { name: 'Data Export' }).click();

@@ -1,7 +1,7 @@
 import { eventually } from '@spark/testing';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { createUser, e2eDatabase, openClientHome, signedInContext, uniqueEmail, useBrowser } from './support/auth-fixtures';
-import { laptopViewport, phoneViewport, saveScreenshot, waitUntilTrue } from './support/browser';
+import { laptopViewport, phoneViewport, saveScreenshot, shownInPagedList, waitUntilTrue } from './support/browser';
 
 jest.setTimeout(120_000);
 
@@ -40,7 +40,8 @@ const completedGenerations = async (userId: string) =>
 async function openDitlTab(page: Page): Promise<Locator> {
   await page.goto('/coach');
   await page.getByRole('tab', { name: /^Clients/ }).click();
-  await page.getByTestId('client-row').filter({ hasText: client.email }).getByRole('button', { name: 'Manage Client' }).click();
+  const row = await shownInPagedList(page, page.getByTestId('client-row').filter({ hasText: client.email }));
+  await row.getByRole('button', { name: 'Manage Client' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('tab', { name: 'Day in the Life' }).click();
   await dialog.getByText("Dana's Day in the Life").waitFor();

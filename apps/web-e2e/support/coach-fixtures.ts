@@ -2,7 +2,7 @@
 // a lead submitted through the API, and where each shows on /coach.
 import type { Browser, Dialog, Page } from 'playwright-core';
 import { createUser, e2eDatabase, signedInContext, uniqueEmail } from './auth-fixtures';
-import { baseUrl, laptopViewport, searchAnswered, uniqueIp } from './browser';
+import { baseUrl, laptopViewport, searchAnswered, shownInPagedList, uniqueIp } from './browser';
 
 /**
  * A browser page signed in as a new user of `role` through a real sign-in e-mail, the dialogs it has shown, and the
@@ -53,7 +53,9 @@ export const clientRow = (page: Page, email: string) => page.getByTestId('client
 export async function openManageClient(page: Page, email: string): Promise<void> {
   await page.goto('/coach');
   await page.getByRole('tab', { name: /^Clients/ }).click();
-  await clientRow(page, email).getByRole('button', { name: 'Manage Client' }).click();
+  // The list is paged, newest evolution first: other files' clients may come before this one.
+  const row = await shownInPagedList(page, clientRow(page, email));
+  await row.getByRole('button', { name: 'Manage Client' }).click();
   await page.getByRole('dialog').waitFor();
 }
 
