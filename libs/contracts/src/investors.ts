@@ -30,7 +30,7 @@ export const accessCodeSchema = textSchema()
   .regex(/^SPARK(-[0-9A-HJKMNP-TV-Z]{4}){5}$/, 'Invalid access code. Please check your code and try again.');
 
 /** Where a stored campaign's text had an access code (`redactAccessCodes`). */
-export const ACCESS_CODE_PLACEHOLDER = '[access code]';
+const ACCESS_CODE_PLACEHOLDER = '[access code]';
 const ACCESS_CODES_IN_TEXT = /SPARK(-[0-9A-Z]{4}){5}/gi;
 /**
  * The text with every access code in it replaced by a placeholder: what a campaign's record keeps (with its e-mail, a
